@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npm start`: apply migrations to the local D1 (state kept in .wrangler/state between restarts),
+// then run the API worker and the native-image worker together in `wrangler dev` (real workerd).
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const port = process.env.PORT ?? '8787';
+const wrangler = new URL('../node_modules/.bin/wrangler', import.meta.url).pathname;
+
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], {
+  stdio: 'inherit',
+  env: { ...process.env, CI: 'true' }, // no interactive confirmation
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const configs = ['-c', 'wrangler.toml'];
+if (existsSync('renderer/wrangler.toml')) configs.push('-c', 'renderer/wrangler.toml');
+const dev = spawn(wrangler, ['dev', ...configs, '--port', port, '--ip', process.env.HOST ?? '127.0.0.1'], {
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
+dev.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,48 @@
+/**
+ * Builds the Hono app: request context, body limits, `/api/v1` routers, the OpenAPI document, the
+ * optional docs page, and the error envelope for everything that fails.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from './env';
+import { AppError } from './lib/errors';
+import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
+import { handleError, handleNotFound } from './middleware/error-handler';
+import { apiRouters } from './routes';
+import { registerOpenApi } from './openapi/document';
+import { docsRouter } from './openapi/docs';
+
+export const API_PREFIX = '/api/v1';
+/** JSON bodies are small; file uploads have their own streaming routes without this limit. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  databaseFactory?: DatabaseFactory;
+}
+
+export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use('*', requestContext(databaseFactory));
+  const jsonLimit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: () => {
+      throw new AppError('PayloadTooLarge', `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+    },
+  });
+  app.use(`${API_PREFIX}/*`, async (c, next) =>
+    isStreamingUpload(c.req.path, c.req.method) ? next() : jsonLimit(c, next),
+  );
+  for (const router of apiRouters) app.route(API_PREFIX, router);
+  registerOpenApi(app);
+  app.route('/', docsRouter);
+  return app;
+}
+
+/** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */
+function isStreamingUpload(path: string, method: string): boolean {
+  return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,43 @@
+/**
+ * Deployment configuration from `[vars]` and secrets. A config key `a.b_c` is read from `LONGBOX_A__B_C`
+ * (DECISIONS.md §Names). Runtime-changeable settings live in the database instead (services/settings).
+ */
+import { z } from 'zod';
+
+const booleanString = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+
+const ConfigSchema = z.object({
+  LONGBOX_API__ENABLE_API_DOCS: booleanString.default(false),
+  LONGBOX_API__API_DOCS_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /')
+    .default('/docs'),
+  /** Signs session tokens and keys API-key hashes. Without it, a generated secret kept in D1 is used. */
+  LONGBOX_AUTH__SECRET: z.string().min(32).optional(),
+  /** Points the catalog at libSQL instead of D1 (`libsql://…`, `https://…`). */
+  LONGBOX_DATABASE__URL: z.string().optional(),
+  LONGBOX_DATABASE__AUTH_TOKEN: z.string().optional(),
+  LONGBOX_LOG__LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+const cache = new WeakMap<object, Config>();
+
+/** Parses the worker environment once per env object; a bad value fails loudly at the first request. */
+export function readConfig(env: object): Config {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const raw = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key.startsWith('LONGBOX_') && value !== ''),
+  );
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid Longbox configuration: ${problems}`);
+  }
+  cache.set(env, parsed.data);
+  return parsed.data;
+}

@@ -1,0 +1,26 @@
+/**
+ * The catalog database: D1 by default, libSQL when `LONGBOX_DATABASE__URL` is set. Both are SQLite, so
+ * one drizzle schema and one set of migrations serve both; code only sees the `Database` type.
+ */
+import { type DrizzleD1Database, drizzle as drizzleD1 } from 'drizzle-orm/d1';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/**
+ * The D1 flavour of drizzle's async SQLite database. libSQL's has the same query-builder and `batch`
+ * surface (only the raw run-result type differs, which no repository reads), so it is used as one.
+ */
+export type Database = DrizzleD1Database<Schema>;
+
+export function createD1Database(d1: D1Database): Database {
+  return drizzleD1(d1, { schema });
+}
+
+/** libSQL over HTTP(S)/WebSockets from inside workerd (the `web` client has no native parts). */
+export async function createLibsqlWebDatabase(url: string, authToken?: string): Promise<Database> {
+  const { createClient } = await import('@libsql/client/web');
+  const { drizzle } = await import('drizzle-orm/libsql/web');
+  return drizzle(createClient({ url, authToken }), { schema }) as unknown as Database;
+}
+
+export { schema };

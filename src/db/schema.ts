@@ -1,0 +1,7 @@
+/** Every table, for drizzle's typed client and drizzle-kit's migration generator. */
+export * from './tables/api-keys';
+export * from './tables/auth-support';
+export * from './tables/sessions';
+export * from './tables/settings';
+export * from './tables/user-preferences';
+export * from './tables/users';

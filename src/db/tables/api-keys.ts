@@ -1,0 +1,23 @@
+import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, id, timestamp } from './columns';
+import { users } from './users';
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The 8-character lookup part of `lbx_<prefix>_<secret>`, stored plain. */
+    prefix: text('prefix').notNull(),
+    /** HMAC-SHA-256 of the secret under the server secret, hex. */
+    secretHash: text('secret_hash').notNull(),
+    permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull(),
+    expiresAt: timestamp('expires_at'),
+    lastUsedAt: timestamp('last_used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('api_keys_prefix_unique').on(t.prefix), index('api_keys_user_idx').on(t.userId)],
+);

@@ -1,0 +1,19 @@
+/**
+ * `AppEnv`: the generated worker `Env` bindings plus the typed per-request variables every handler uses.
+ */
+import type { Config } from './config/config';
+import type { Principal } from './auth/principal';
+import type { Services } from './services/services';
+import type { Logger } from './lib/logger';
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    config: Config;
+    services: Services;
+    /** Set by the authenticate middleware on routes that require a signed-in caller. */
+    principal: Principal;
+  };
+};

@@ -1,0 +1,87 @@
+/**
+ * The one error shape of API.md §7 / DECISIONS.md §Errors: `{ error, message, details }`.
+ * Services throw `AppError`; the app's error handler turns it (and anything else) into the envelope.
+ */
+import { z } from '@hono/zod-openapi';
+
+export const ERROR_KINDS = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  UnprocessableEntity: 422,
+  TooManyRequests: 429,
+  InternalServerError: 500,
+  ServiceUnavailable: 503,
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+export type ErrorStatus = (typeof ERROR_KINDS)[ErrorKind];
+
+export const FieldIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
+    message: z.string(),
+    details: z.array(FieldIssueSchema).nullable(),
+  })
+  .openapi('Error');
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly details: FieldIssue[] | null;
+  /** Extra response headers, e.g. Retry-After on 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { details?: FieldIssue[] | null; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.kind = kind;
+    this.details = options.details ?? null;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): ErrorStatus {
+    return ERROR_KINDS[this.kind];
+  }
+
+  toBody(): ErrorBody {
+    return { error: this.kind, message: this.message, details: this.details };
+  }
+}
+
+export const badRequest = (message: string, details?: FieldIssue[]) =>
+  new AppError('BadRequest', message, { details: details ?? null });
+export const unauthorized = (message = 'Authentication required') => new AppError('Unauthorized', message);
+export const forbidden = (message: string) => new AppError('Forbidden', message);
+export const notFound = (what: string) => new AppError('NotFound', `${what} not found`);
+export const conflict = (message: string, details?: FieldIssue[]) =>
+  new AppError('Conflict', message, { details: details ?? null });
+
+/** Turns zod issues into the `details` array: `[{ path: "email", message: "Invalid email address" }]`. */
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: string): FieldIssue[] {
+  return issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return { path: path || '(root)', message: `Unknown field(s): ${issue.keys.join(', ')}` };
+    }
+    return { path: path || '(root)', message: issue.message };
+  });
+}
+
+/** A one-line summary of validation issues, for the envelope's `message`. */
+export function summarizeIssues(where: string, details: FieldIssue[]): string {
+  const first = details[0];
+  if (!first) return `Invalid ${where}`;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return `Invalid ${where}: ${first.path}: ${first.message}${more}`;
+}

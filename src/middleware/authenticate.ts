@@ -1,0 +1,31 @@
+/**
+ * Route guard: resolves the caller (session token, API key, or Basic) and checks the permission the
+ * route declares. No or bad credentials → 401; a caller lacking the permission → 403 (API.md §7).
+ */
+import { createMiddleware } from 'hono/factory';
+import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
+import type { AppEnv } from '../env';
+import { AppError, forbidden, unauthorized } from '../lib/errors';
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="longbox", charset="UTF-8"' };
+
+/** `need` omitted: any signed-in caller (e.g. /auth/me). */
+export function authenticate(need?: Requirement) {
+  return createMiddleware<AppEnv>(async function authenticate(c, next) {
+    try {
+      const principal = await c.get('services').auth.authenticate({
+        authorization: c.req.header('Authorization'),
+        apiKey: c.req.header('X-API-Key'),
+      });
+      if (!principal) throw unauthorized('Authentication required');
+      if (need && !satisfies(principal.permissions, need)) {
+        throw forbidden(`Missing permission: ${describeRequirement(need)}`);
+      }
+      c.set('principal', principal);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, CHALLENGE);
+      throw error;
+    }
+    await next();
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Every failure leaves as `{ error, message, details }` (DECISIONS.md §Errors). Unknown errors are
+ * logged with the request id and answered with a generic 500: no stack trace or internals leak.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppEnv } from '../env';
+import { AppError, type ErrorBody } from '../lib/errors';
+
+function fromHttpException(error: HTTPException): AppError {
+  switch (error.status) {
+    case 400:
+      return new AppError(
+        'BadRequest',
+        /json/i.test(error.message) ? 'Malformed JSON in request body' : error.message || 'Bad request',
+      );
+    case 401:
+      return new AppError('Unauthorized', error.message || 'Authentication required');
+    case 404:
+      return new AppError('NotFound', error.message || 'Not found');
+    case 413:
+      return new AppError('PayloadTooLarge', error.message || 'Request body is too large');
+    case 415:
+      return new AppError('BadRequest', 'Content-Type must be application/json');
+    default:
+      return new AppError(
+        error.status >= 500 ? 'InternalServerError' : 'BadRequest',
+        error.message || 'Request failed',
+      );
+  }
+}
+
+export function errorResponse(c: Context, error: AppError): Response {
+  const body: ErrorBody = error.toBody();
+  return c.json(body, error.status, error.headers);
+}
+
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof AppError) return errorResponse(c, error);
+  if (error instanceof HTTPException) return errorResponse(c, fromHttpException(error));
+  const logger = c.get('logger');
+  const fields = { error: error.message, stack: error.stack, method: c.req.method, path: c.req.path };
+  if (logger) logger.error('unhandled error', fields);
+  else console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', ...fields }));
+  const requestId = c.get('requestId');
+  return errorResponse(
+    c,
+    new AppError(
+      'InternalServerError',
+      `An unexpected error occurred${requestId ? ` (request id ${requestId})` : ''}; it has been logged`,
+    ),
+  );
+}
+
+export function handleNotFound(c: Context<AppEnv>): Response {
+  return errorResponse(c, new AppError('NotFound', `Route ${c.req.method} ${c.req.path} not found`));
+}

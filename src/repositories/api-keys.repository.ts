@@ -1,0 +1,44 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { apiKeys } from '../db/schema';
+
+export type ApiKeyRecord = typeof apiKeys.$inferSelect;
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    const [row] = await this.db.insert(apiKeys).values(record).returning();
+    return row as ApiKeyRecord;
+  }
+
+  async getByPrefix(prefix: string): Promise<ApiKeyRecord | undefined> {
+    return this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).get();
+  }
+
+  async getOwned(id: string, userId: string): Promise<ApiKeyRecord | undefined> {
+    return this.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+      .get();
+  }
+
+  async listOwned(userId: string): Promise<ApiKeyRecord[]> {
+    return this.db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt));
+  }
+
+  async update(id: string, changes: Partial<Pick<ApiKeyRecord, 'name' | 'permissions' | 'expiresAt'>>) {
+    const [row] = await this.db.update(apiKeys).set(changes).where(eq(apiKeys.id, id)).returning();
+    return row;
+  }
+
+  async touchLastUsed(id: string, at: string): Promise<void> {
+    await this.db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.db.delete(apiKeys).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
+    return rows.length > 0;
+  }
+}

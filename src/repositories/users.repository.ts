@@ -1,0 +1,65 @@
+/** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { apiKeys, emailVerificationTokens, sessions, userPreferences, users } from '../db/schema';
+
+export type UserRecord = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+export class UsersRepository {
+  constructor(private readonly db: Database) {}
+
+  async getById(id: string): Promise<UserRecord | undefined> {
+    return this.db.select().from(users).where(eq(users.id, id)).get();
+  }
+
+  /** Usernames are matched case-insensitively (stored as typed, compared lowercased). */
+  async getByUsername(username: string): Promise<UserRecord | undefined> {
+    return this.db.select().from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`).get();
+  }
+
+  async getByEmail(email: string): Promise<UserRecord | undefined> {
+    return this.db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.select({ n: count() }).from(users).get();
+    return row?.n ?? 0;
+  }
+
+  async list(offset: number, limit: number): Promise<UserRecord[]> {
+    return this.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
+  }
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const [row] = await this.db
+      .insert(users)
+      .values({ ...user, email: user.email.toLowerCase() })
+      .returning();
+    return row as UserRecord;
+  }
+
+  async update(id: string, changes: Partial<NewUser>): Promise<UserRecord | undefined> {
+    const values = changes.email ? { ...changes, email: changes.email.toLowerCase() } : changes;
+    const [row] = await this.db.update(users).set(values).where(eq(users.id, id)).returning();
+    return row;
+  }
+
+  async touchLastLogin(id: string, at: string): Promise<void> {
+    await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
+  }
+
+  /**
+   * Deletes the user and everything that is theirs. Foreign keys cascade on D1, but libSQL connections
+   * may run without `PRAGMA foreign_keys`, so the dependants are removed explicitly in one batch.
+   */
+  async delete(id: string): Promise<void> {
+    await this.db.batch([
+      this.db.delete(sessions).where(eq(sessions.userId, id)),
+      this.db.delete(apiKeys).where(eq(apiKeys.userId, id)),
+      this.db.delete(userPreferences).where(eq(userPreferences.userId, id)),
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, id)),
+      this.db.delete(users).where(eq(users.id, id)),
+    ]);
+  }
+}

@@ -1,0 +1,81 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { authenticate } from '../../middleware/authenticate';
+import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
+import {
+  LoginBodySchema,
+  LoginResponseSchema,
+  MessageSchema,
+  RegisterBodySchema,
+  RegisterResponseSchema,
+  ResendVerificationBodySchema,
+  VerifyEmailBodySchema,
+} from '../../schemas/auth.schema';
+import { PermissionSchema } from '../../auth/permissions';
+import { UserSchema } from '../../schemas/user.schema';
+
+const tags = ['Authentication'];
+
+export const login = createRoute({
+  method: 'post',
+  path: '/auth/login',
+  tags,
+  summary: 'Log in with username and password',
+  request: { body: jsonBody(LoginBodySchema) },
+  responses: { 200: jsonContent(LoginResponseSchema, 'Session token'), ...errorResponses(400, 401, 429) },
+});
+
+export const register = createRoute({
+  method: 'post',
+  path: '/auth/register',
+  tags,
+  summary: 'Register a user (when registration is enabled)',
+  request: { body: jsonBody(RegisterBodySchema) },
+  responses: { 201: jsonContent(RegisterResponseSchema, 'Account created'), ...errorResponses(400, 403, 409) },
+});
+
+export const logout = createRoute({
+  method: 'post',
+  path: '/auth/logout',
+  tags,
+  summary: 'Log out: the session token dies at once',
+  middleware: [authenticate()] as const,
+  security: [{ bearerAuth: [] }],
+  responses: { 204: { description: 'Logged out' }, ...errorResponses(401) },
+});
+
+export const MeSchema = UserSchema.extend({
+  authMethod: z.enum(['session', 'api_key', 'basic']),
+  effectivePermissions: z.array(PermissionSchema).openapi({ description: 'What this request may do' }),
+  apiKey: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+}).openapi('Me');
+
+export const me = createRoute({
+  method: 'get',
+  path: '/auth/me',
+  tags,
+  summary: 'The current user',
+  middleware: [authenticate()] as const,
+  security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }],
+  responses: { 200: jsonContent(MeSchema, 'Current user'), ...errorResponses(401) },
+});
+
+export const verifyEmail = createRoute({
+  method: 'post',
+  path: '/auth/verify-email',
+  tags,
+  summary: 'Verify an e-mail token and activate the account',
+  request: { body: jsonBody(VerifyEmailBodySchema) },
+  responses: { 200: jsonContent(MessageSchema, 'Verified'), ...errorResponses(400) },
+});
+
+export const resendVerification = createRoute({
+  method: 'post',
+  path: '/auth/resend-verification',
+  tags,
+  summary: 'Send a new verification e-mail',
+  request: { body: jsonBody(ResendVerificationBodySchema) },
+  responses: {
+    202: jsonContent(MessageSchema, 'Sent if the address belongs to an unverified account'),
+    ...errorResponses(400),
+  },
+});

@@ -1,0 +1,36 @@
+import type { Permission } from '../../auth/permissions';
+import { createRouter } from '../../lib/router';
+import { toUserDto } from '../../mappers/user.mapper';
+import { clientInfo } from '../client-info';
+import * as routes from './auth.routes';
+
+export const authRouter = createRouter()
+  .openapi(routes.login, async (c) => {
+    const { username, password } = c.req.valid('json');
+    return c.json(await c.get('services').auth.login(username, password, clientInfo(c)), 200);
+  })
+  .openapi(routes.register, async (c) => c.json(await c.get('services').auth.register(c.req.valid('json')), 201))
+  .openapi(routes.logout, async (c) => {
+    await c.get('services').auth.logout(c.get('principal'));
+    return c.body(null, 204);
+  })
+  .openapi(routes.me, (c) => {
+    const principal = c.get('principal');
+    return c.json(
+      {
+        ...toUserDto(principal.user),
+        authMethod: principal.method,
+        effectivePermissions: [...principal.permissions].sort() as Permission[],
+        apiKey: principal.apiKey ?? null,
+      },
+      200,
+    );
+  })
+  .openapi(routes.verifyEmail, async (c) => {
+    await c.get('services').auth.verifyEmail(c.req.valid('json').token);
+    return c.json({ message: 'E-mail address verified; the account is active' }, 200);
+  })
+  .openapi(routes.resendVerification, async (c) => {
+    await c.get('services').auth.resendVerification(c.req.valid('json').email);
+    return c.json({ message: 'If the address belongs to an unverified account, a new e-mail is on its way' }, 202);
+  });

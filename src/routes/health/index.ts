@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { createRouter } from '../../lib/router';
+import { jsonContent } from '../../lib/openapi-responses';
+import { VERSION } from '../../version';
+
+const CheckSchema = z.object({
+  status: z.enum(['ok', 'error']),
+  latencyMs: z.number(),
+  message: z.string().optional(),
+});
+const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    checks: z.object({ database: CheckSchema, storage: CheckSchema }),
+  })
+  .openapi('Health');
+
+const getHealth = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['Health'],
+  summary: 'Health check of the database and storage (no authentication)',
+  responses: { 200: jsonContent(HealthSchema, 'Healthy'), 503: jsonContent(HealthSchema, 'A dependency is failing') },
+});
+
+async function check(run: () => Promise<unknown>): Promise<z.infer<typeof CheckSchema>> {
+  const started = Date.now();
+  try {
+    await run();
+    return { status: 'ok', latencyMs: Date.now() - started };
+  } catch (error) {
+    // The reason names the failing dependency only; details go to the log.
+    console.error(JSON.stringify({ level: 'error', msg: 'health check failed', error: String(error) }));
+    return { status: 'error', latencyMs: Date.now() - started, message: 'unreachable' };
+  }
+}
+
+export const healthRouter = createRouter().openapi(getHealth, async (c) => {
+  const [database, storage] = await Promise.all([
+    check(() => c.get('services').db.run(sql`select 1`)),
+    check(() => c.env.LIBRARY.list({ limit: 1 })),
+  ]);
+  const healthy = database.status === 'ok' && storage.status === 'ok';
+  const body = {
+    status: healthy ? ('ok' as const) : ('degraded' as const),
+    version: VERSION,
+    checks: { database, storage },
+  };
+  return healthy ? c.json(body, 200) : c.json(body, 503);
+});

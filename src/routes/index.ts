@@ -1,0 +1,7 @@
+/** Every resource router, mounted under /api/v1 by app.ts. */
+import type { Router } from '../lib/router';
+import { authRouter } from './auth';
+import { healthRouter } from './health';
+import { setupRouter } from './setup';
+
+export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter];

@@ -1,0 +1,278 @@
+/**
+ * Signing in (API.md §5): session tokens, API keys and HTTP Basic, each resolving to a `Principal`
+ * whose effective permissions are computed per request. Also login, logout and registration.
+ */
+import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
+import { effectivePermissions, type Role } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+import { signSessionToken, verifySessionToken } from '../auth/session-token';
+import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
+import { conflict, forbidden, unauthorized } from '../lib/errors';
+import { newId, nowIso } from '../lib/ids';
+import type { ApiKeysRepository } from '../repositories/api-keys.repository';
+import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { UserRecord, UsersRepository } from '../repositories/users.repository';
+import type { LoginResponse } from '../schemas/auth.schema';
+import type { LoginThrottle } from './login-throttle';
+import type { SettingsService } from './settings.service';
+import { BasicAuthCache } from './basic-auth-cache';
+import type { EmailVerification } from './email-verification';
+
+/** `last_used_at` is written at most this often per key: no database write on every request. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export interface ClientInfo {
+  address: string | null;
+  userAgent: string | null;
+}
+
+export interface AuthDeps {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+  settings: SettingsService;
+  throttle: LoginThrottle;
+  verification: EmailVerification;
+  secret: () => Promise<string>;
+  /** Runs work after the response (ctx.waitUntil). */
+  defer: (work: Promise<unknown>) => void;
+}
+
+export const toLoginUser = (u: UserRecord) => ({ id: u.id, username: u.username, email: u.email, role: u.role });
+
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  // ---- signing in -------------------------------------------------------------------------
+
+  async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+    const { throttle, users } = this.deps;
+    await throttle.assertAllowed(username, client.address);
+    const user = await this.checkPassword(username, password);
+    if (!user) {
+      await throttle.recordFailure(username, client.address);
+      throw unauthorized('Invalid username or password');
+    }
+    this.assertActive(user);
+    await throttle.recordSuccess(username);
+    const response = await this.createSession(user, client);
+    this.deps.defer(users.touchLastLogin(user.id, nowIso()));
+    return response;
+  }
+
+  async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    const hours = await this.deps.settings.value('auth.session_lifetime_hours');
+    const lifetimeSeconds = hours * 3600;
+    const sessionId = newId();
+    const now = new Date();
+    await this.deps.sessions.create({
+      id: sessionId,
+      userId: user.id,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      clientAddress: client.address,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
+    });
+    const token = await signSessionToken(
+      { userId: user.id, sessionId, role: user.role },
+      await this.deps.secret(),
+      lifetimeSeconds,
+    );
+    return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
+  }
+
+  /** Verifies a password with constant work whether or not the user exists. */
+  private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
+    const user = await this.deps.users.getByUsername(username);
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+    return ok ? user : undefined;
+  }
+
+  private assertActive(user: UserRecord): void {
+    if (!user.isActive) {
+      throw unauthorized(
+        user.emailVerified ? 'This account is disabled' : 'This account is not active yet: verify your e-mail address',
+      );
+    }
+  }
+
+  // ---- authenticating a request --------------------------------------------------------------
+
+  /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
+  async authenticate(headers: { authorization?: string; apiKey?: string }): Promise<Principal | null> {
+    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim());
+    const authorization = headers.authorization?.trim();
+    if (!authorization) return null;
+    const space = authorization.indexOf(' ');
+    const scheme = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
+    const value = space < 0 ? '' : authorization.slice(space + 1).trim();
+    if (scheme === 'bearer') {
+      if (!value) throw unauthorized('Empty bearer token');
+      return looksLikeApiKey(value) ? this.fromApiKey(value) : this.fromSessionToken(value);
+    }
+    if (scheme === 'basic') return this.fromBasic(value);
+    throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
+  }
+
+  private async fromSessionToken(token: string): Promise<Principal> {
+    const claims = await verifySessionToken(token, await this.deps.secret());
+    if (!claims) throw unauthorized('Invalid or expired session token');
+    const [session, user] = await Promise.all([
+      this.deps.sessions.getLive(claims.sessionId, claims.userId, nowIso()),
+      this.deps.users.getById(claims.userId),
+    ]);
+    if (!session || !user) throw unauthorized('Session has ended; log in again');
+    this.assertActive(user);
+    return {
+      user,
+      method: 'session',
+      sessionId: session.id,
+      permissions: effectivePermissions(user.role, user.customPermissions),
+    };
+  }
+
+  private async fromApiKey(key: string): Promise<Principal> {
+    const parsed = parseApiKey(key);
+    if (!parsed) throw unauthorized('Invalid API key format');
+    const record = await this.deps.apiKeys.getByPrefix(parsed.prefix);
+    const expected = record ? utf8(record.secretHash) : utf8('0'.repeat(64));
+    const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
+    if (!record || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
+    const now = Date.now();
+    if (record.expiresAt && Date.parse(record.expiresAt) <= now) throw unauthorized('API key has expired');
+    const user = await this.deps.users.getById(record.userId);
+    if (!user) throw unauthorized('Invalid API key');
+    this.assertActive(user);
+    if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_WRITE_INTERVAL_MS) {
+      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, new Date(now).toISOString()));
+    }
+    return {
+      user,
+      method: 'api_key',
+      apiKey: { id: record.id, name: record.name },
+      permissions: effectivePermissions(user.role, user.customPermissions, record.permissions),
+    };
+  }
+
+  private async fromBasic(encoded: string): Promise<Principal> {
+    let decoded: string;
+    try {
+      decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
+    } catch {
+      throw unauthorized('Malformed Basic credentials');
+    }
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized('Malformed Basic credentials');
+    const username = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    // Reader apps that only speak Basic send `api:<API key>`.
+    if (username.toLowerCase() === 'api') return this.fromApiKey(password);
+
+    const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
+    const cached = BasicAuthCache.get(cacheKey);
+    if (cached) {
+      const user = await this.deps.users.getById(cached.userId);
+      if (user && user.authVersion === cached.authVersion && user.isActive) {
+        return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+      }
+      BasicAuthCache.delete(cacheKey);
+    }
+    await this.deps.throttle.assertAllowed(username, null);
+    const user = await this.checkPassword(username, password);
+    if (!user) {
+      await this.deps.throttle.recordFailure(username, null);
+      throw unauthorized('Invalid username or password');
+    }
+    this.assertActive(user);
+    BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
+    return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+  }
+
+  // ---- registration ---------------------------------------------------------------------------
+
+  async register(input: { username: string; email: string; password: string }) {
+    if (!(await this.deps.settings.value('auth.registration_enabled'))) {
+      throw forbidden('Registration is disabled on this server');
+    }
+    const verificationRequired = await this.deps.settings.value('auth.email_verification_required');
+    const role: Role = await this.deps.settings.value('auth.default_role');
+    const user = await this.createUser({ ...input, role, isActive: !verificationRequired });
+    if (verificationRequired) await this.deps.verification.send(user);
+    return {
+      user: toLoginUser(user),
+      verificationRequired,
+      message: verificationRequired
+        ? 'Account created. Follow the link sent to your e-mail address to activate it.'
+        : 'Account created. You can log in now.',
+    };
+  }
+
+  /** Creates a user after the uniqueness checks every path (setup, register, admin) shares. */
+  async createUser(input: {
+    username: string;
+    email: string;
+    password: string;
+    role: Role;
+    customPermissions?: string[];
+    isActive?: boolean;
+    emailVerified?: boolean;
+  }): Promise<UserRecord> {
+    await this.assertUnique(input.username, input.email);
+    const now = nowIso();
+    try {
+      return await this.deps.users.create({
+        id: newId(),
+        username: input.username,
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        role: input.role,
+        customPermissions: input.customPermissions ?? [],
+        isActive: input.isActive ?? true,
+        emailVerified: input.emailVerified ?? false,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      // Two concurrent creations can both pass assertUnique; the unique index decides.
+      if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');
+      throw error;
+    }
+  }
+
+  async assertUnique(username: string | undefined, email: string | undefined, exceptUserId?: string) {
+    const details = [];
+    if (username !== undefined) {
+      const other = await this.deps.users.getByUsername(username);
+      if (other && other.id !== exceptUserId) details.push({ path: 'username', message: 'is already taken' });
+    }
+    if (email !== undefined) {
+      const other = await this.deps.users.getByEmail(email);
+      if (other && other.id !== exceptUserId) details.push({ path: 'email', message: 'is already registered' });
+    }
+    if (details.length > 0) {
+      throw conflict(
+        details.length === 2
+          ? 'Username and e-mail address are already taken'
+          : details[0]?.path === 'username'
+            ? 'Username is already taken'
+            : 'E-mail address is already registered',
+        details,
+      );
+    }
+  }
+
+  async verifyEmail(token: string): Promise<void> {
+    await this.deps.verification.verify(token);
+  }
+
+  async resendVerification(email: string): Promise<void> {
+    const user = await this.deps.users.getByEmail(email);
+    // Same answer whether or not the address is known: no account enumeration.
+    if (user && !user.emailVerified) await this.deps.verification.send(user);
+  }
+}

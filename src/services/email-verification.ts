@@ -1,0 +1,57 @@
+/** E-mail verification tokens: random, stored only as SHA-256, valid 48 h, single use. */
+import { and, eq, gt } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { emailVerificationTokens, users } from '../db/schema';
+import { randomAlphanumeric, sha256Hex } from '../lib/encoding';
+import { badRequest } from '../lib/errors';
+import { nowIso } from '../lib/ids';
+import type { UserRecord } from '../repositories/users.repository';
+import type { Mailer } from './mailer';
+
+const TOKEN_LIFETIME_MS = 48 * 3600 * 1000;
+
+export class EmailVerification {
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+  ) {}
+
+  async send(user: UserRecord): Promise<void> {
+    const token = randomAlphanumeric(40);
+    const now = Date.now();
+    await this.db.batch([
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, user.id)),
+      this.db.insert(emailVerificationTokens).values({
+        tokenHash: await sha256Hex(token),
+        userId: user.id,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
+      }),
+    ]);
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Verify your Longbox account',
+      body: `Hello ${user.username},\n\nYour verification token is: ${token}\n\nSend it to POST /api/v1/auth/verify-email as {"token": "..."} (your app does this for you). It is valid for 48 hours.`,
+    });
+  }
+
+  async verify(token: string): Promise<void> {
+    const tokenHash = await sha256Hex(token);
+    const row = await this.db
+      .select()
+      .from(emailVerificationTokens)
+      .where(and(eq(emailVerificationTokens.tokenHash, tokenHash), gt(emailVerificationTokens.expiresAt, nowIso())))
+      .get();
+    if (!row)
+      throw badRequest('Verification token is invalid or has expired', [
+        { path: 'token', message: 'invalid or expired' },
+      ]);
+    await this.db.batch([
+      this.db
+        .update(users)
+        .set({ emailVerified: true, isActive: true, updatedAt: nowIso() })
+        .where(eq(users.id, row.userId)),
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, row.userId)),
+    ]);
+  }
+}

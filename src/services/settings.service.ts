@@ -1,0 +1,140 @@
+/**
+ * Admin settings (API.md §4 Settings): a closed registry of keys, each with a zod value schema and a
+ * default. Only values that differ from the default are stored; every change is recorded in history.
+ */
+import { z } from '@hono/zod-openapi';
+import { badRequest, issuesToDetails, notFound } from '../lib/errors';
+import { nowIso } from '../lib/ids';
+import type { SettingChange, SettingsRepository } from '../repositories/settings.repository';
+
+interface SettingDefinition<T> {
+  schema: z.ZodType<T>;
+  default: T;
+  description: string;
+}
+
+const define = <T>(schema: z.ZodType<T>, value: T, description: string): SettingDefinition<T> => ({
+  schema,
+  default: value,
+  description,
+});
+
+export const SETTING_DEFINITIONS = {
+  'auth.registration_enabled': define(z.boolean(), false, 'Anyone may create an account with POST /auth/register.'),
+  'auth.email_verification_required': define(
+    z.boolean(),
+    false,
+    'New registered accounts stay inactive until their e-mail address is verified.',
+  ),
+  'auth.session_lifetime_hours': define(z.number().int().min(1).max(8760), 24, 'Lifetime of a session token.'),
+  'auth.default_role': define(z.enum(['reader', 'maintainer']), 'reader', 'Role given to self-registered users.'),
+  'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
+} satisfies Record<string, SettingDefinition<unknown>>;
+
+export type SettingKey = keyof typeof SETTING_DEFINITIONS;
+export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFINITIONS)[K]['default'];
+
+export interface SettingView {
+  key: SettingKey;
+  value: unknown;
+  defaultValue: unknown;
+  isDefault: boolean;
+  description: string;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+const isKey = (key: string): key is SettingKey => Object.hasOwn(SETTING_DEFINITIONS, key);
+
+export class SettingsService {
+  private cache: Map<string, { value: unknown; updatedAt: string; updatedBy: string | null }> | undefined;
+
+  constructor(private readonly repo: SettingsRepository) {}
+
+  private async stored() {
+    if (!this.cache) {
+      const rows = await this.repo.all();
+      this.cache = new Map(
+        rows.map((r) => [r.key, { value: r.value, updatedAt: r.updatedAt, updatedBy: r.updatedBy }]),
+      );
+    }
+    return this.cache;
+  }
+
+  async value<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
+    const row = (await this.stored()).get(key);
+    return (row ? row.value : SETTING_DEFINITIONS[key].default) as SettingValue<K>;
+  }
+
+  async list(): Promise<SettingView[]> {
+    const stored = await this.stored();
+    return (Object.keys(SETTING_DEFINITIONS) as SettingKey[]).map((key) => this.view(key, stored.get(key)));
+  }
+
+  async get(key: string): Promise<SettingView> {
+    const known = this.requireKey(key);
+    return this.view(known, (await this.stored()).get(known));
+  }
+
+  async update(updates: Array<{ key: string; value: unknown }>, changedBy: string, changeReason?: string | null) {
+    const stored = await this.stored();
+    const at = nowIso();
+    const changes: SettingChange[] = updates.map(({ key, value }) => {
+      const known = this.requireKey(key);
+      const definition = SETTING_DEFINITIONS[known];
+      const parsed = (definition.schema as z.ZodType).safeParse(value);
+      if (!parsed.success) {
+        const details = issuesToDetails(parsed.error.issues, `${known}`);
+        throw badRequest(`Invalid value for setting ${known}: ${details[0]?.message ?? 'invalid'}`, details);
+      }
+      const oldValue = stored.get(known)?.value ?? definition.default;
+      const isDefault = JSON.stringify(parsed.data) === JSON.stringify(definition.default);
+      return {
+        key: known,
+        oldValue,
+        newValue: parsed.data,
+        stored: isDefault ? null : parsed.data,
+        changedBy,
+        changeReason: changeReason ?? null,
+        at,
+      };
+    });
+    const keys = changes.map((c) => c.key);
+    if (new Set(keys).size !== keys.length) throw badRequest('Each setting may appear only once in a bulk update');
+    await this.repo.apply(changes);
+    this.cache = undefined;
+    return Promise.all(keys.map((k) => this.get(k)));
+  }
+
+  async reset(key: string, changedBy: string): Promise<SettingView> {
+    const known = this.requireKey(key);
+    const [view] = await this.update([{ key: known, value: SETTING_DEFINITIONS[known].default }], changedBy, 'reset');
+    return view as SettingView;
+  }
+
+  async history(key: string, offset: number, limit: number) {
+    this.requireKey(key);
+    return this.repo.history(key, offset, limit);
+  }
+
+  private requireKey(key: string): SettingKey {
+    if (!isKey(key)) throw notFound(`Setting ${key}`);
+    return key;
+  }
+
+  private view(
+    key: SettingKey,
+    row: { value: unknown; updatedAt: string; updatedBy: string | null } | undefined,
+  ): SettingView {
+    const definition = SETTING_DEFINITIONS[key];
+    return {
+      key,
+      value: row ? row.value : definition.default,
+      defaultValue: definition.default,
+      isDefault: !row,
+      description: definition.description,
+      updatedAt: row?.updatedAt ?? null,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+}

@@ -1,0 +1,2 @@
+/** Reported by /health and the OpenAPI document; kept in step with package.json by a test. */
+export const VERSION = '0.1.0';

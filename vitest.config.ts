@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `workers` runs the real worker in workerd (miniflare) with real D1, R2 and Durable
+ * Objects — every HTTP test lives there; `node` runs what must run in Node (the libSQL-file proof,
+ * the CLI commands).
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(__dirname, 'migrations'));
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+            }),
+          ],
+          test: {
+            name: 'workers',
+            include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+            exclude: ['test/node/**'],
+            setupFiles: ['./test/support/apply-migrations.ts'],
+            testTimeout: 30_000,
+          },
+        },
+        {
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: ['test/node/**/*.test.ts'],
+            testTimeout: 120_000,
+          },
+        },
+      ],
+    },
+  };
+});
