@@ -1,7 +1,15 @@
 /** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { apiKeys, emailVerificationTokens, sessions, userPreferences, users } from '../db/schema';
+import {
+  apiKeys,
+  emailVerificationTokens,
+  readProgress,
+  sessions,
+  userPreferences,
+  users,
+  wantToRead,
+} from '../db/schema';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -58,6 +66,8 @@ export class UsersRepository {
       this.db.delete(sessions).where(eq(sessions.userId, id)),
       this.db.delete(apiKeys).where(eq(apiKeys.userId, id)),
       this.db.delete(userPreferences).where(eq(userPreferences.userId, id)),
+      this.db.delete(readProgress).where(eq(readProgress.userId, id)),
+      this.db.delete(wantToRead).where(eq(wantToRead.userId, id)),
       this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, id)),
       this.db.delete(users).where(eq(users.id, id)),
     ]);

@@ -1,0 +1,95 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, id, timestamp, updatedAt } from './columns';
+import { libraries } from './libraries';
+import { series } from './series';
+
+/** One book file (an R2 object) and what analysis learned from it (API.md §2 Book). */
+export const books = sqliteTable(
+  'books',
+  {
+    id: id(),
+    libraryId: text('library_id')
+      .notNull()
+      .references(() => libraries.id, { onDelete: 'cascade' }),
+    seriesId: text('series_id')
+      .notNull()
+      .references(() => series.id, { onDelete: 'cascade' }),
+    /** Full object key in the LIBRARY bucket. */
+    path: text('path').notNull(),
+    fileName: text('file_name').notNull(),
+    fileFormat: text('file_format', { enum: ['cbz', 'cbr', 'epub', 'pdf'] }).notNull(),
+    fileSize: integer('file_size').notNull(),
+    /** R2 etag and upload time: a normal scan re-analyses only when one changed. */
+    etag: text('etag').notNull(),
+    fileModifiedAt: text('file_modified_at').notNull(),
+    /** SHA-256 of the whole file (computed by a background task; '' until then). */
+    fileHash: text('file_hash').notNull().default(''),
+    readerHash: text('reader_hash'),
+    title: text('title').notNull(),
+    titleSort: text('title_sort').notNull(),
+    summary: text('summary'),
+    number: integer('number'),
+    /** Natural-order sort key of the file name within its series. */
+    sortKey: text('sort_key').notNull(),
+    volume: integer('volume'),
+    chapter: real('chapter'),
+    publisher: text('publisher'),
+    year: integer('year'),
+    authors: text('authors', { mode: 'json' }).$type<Array<{ name: string; role: string }>>().notNull().default([]),
+    language: text('language'),
+    /** Direction from the book's own metadata (ComicInfo Manga); the series value wins when set. */
+    readingDirection: text('reading_direction', { enum: ['ltr', 'rtl', 'ttb', 'webtoon'] }),
+    pageCount: integer('page_count').notNull().default(0),
+    /** EPUB: fixed-layout/image-only books have image pages; reflowable ones count Readium positions. */
+    epubLayout: text('epub_layout', { enum: ['image', 'reflowable'] }),
+    analyzed: integer('analyzed', { mode: 'boolean' }).notNull().default(false),
+    analysisError: text('analysis_error'),
+    /** Format-specific index that lets pages be served without re-reading the archive directory. */
+    containerIndex: text('container_index', { mode: 'json' }),
+    thumbnailKey: text('thumbnail_key'),
+    thumbnailUpdatedAt: timestamp('thumbnail_updated_at'),
+    deletedAt: timestamp('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('books_library_path_unique').on(t.libraryId, t.path),
+    index('books_series_sort_idx').on(t.seriesId, t.sortKey),
+    index('books_title_sort_idx').on(t.titleSort),
+    index('books_created_idx').on(t.createdAt),
+    index('books_updated_idx').on(t.updatedAt),
+    index('books_file_hash_idx').on(t.fileHash),
+  ],
+);
+
+/** Pages of a book in reading order (1-indexed), with what serving one needs. */
+export const bookPages = sqliteTable(
+  'book_pages',
+  {
+    bookId: text('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    fileName: text('file_name').notNull(),
+    mediaType: text('media_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    size: integer('size').notNull(),
+    /** Where the bytes are: zip/rar entry offsets, PDF image object, EPUB item (format-specific JSON). */
+    locator: text('locator', { mode: 'json' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookId, t.number] })],
+);
+
+/** Genres and tags of a book (ComicInfo Genre/Tags, EPUB subjects). */
+export const bookTerms = sqliteTable(
+  'book_terms',
+  {
+    bookId: text('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookId, t.kind, t.value] }), index('book_terms_value_idx').on(t.kind, t.value)],
+);

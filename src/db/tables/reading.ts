@@ -1,0 +1,48 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { books } from './books';
+import { id } from './columns';
+import { users } from './users';
+
+/** A user's progress in a book (API.md §2 ReadProgress), with the device that last moved it. */
+export const readProgress = sqliteTable(
+  'read_progress',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bookId: text('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    currentPage: integer('current_page').notNull(),
+    completed: integer('completed', { mode: 'boolean' }).notNull().default(false),
+    completedAt: text('completed_at'),
+    /** EPUB: the reflowable position as sent by the reader; other formats derive it from pages. */
+    progressPercentage: real('progress_percentage'),
+    /** API key name, else a hash of the user agent (API.md §2 Device attribution). */
+    deviceId: text('device_id'),
+    deviceName: text('device_name'),
+    startedAt: text('started_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('read_progress_user_book_unique').on(t.userId, t.bookId),
+    index('read_progress_user_updated_idx').on(t.userId, t.updatedAt),
+    index('read_progress_book_idx').on(t.bookId),
+  ],
+);
+
+/** Books a user queued to read (API.md §2 Book.wantToRead). */
+export const wantToRead = sqliteTable(
+  'want_to_read',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bookId: text('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.bookId] })],
+);
