@@ -1,0 +1,121 @@
+/**
+ * The one interface every book format implements (cbz, cbr, epub, pdf). The scanner calls `analyze`
+ * once per file and stores the result (pages with their locators in book_pages, `containerIndex` on
+ * the book); the page endpoint later calls `openPage` with a stored locator, so serving a page needs
+ * no directory re-read. Implementations are pure: no Hono, no drizzle, only a RangeReader.
+ */
+import type { RangeReader } from './range-reader';
+
+export type BookFormat = 'cbz' | 'cbr' | 'epub' | 'pdf';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Where a page's bytes are, in a format-specific JSON shape chosen by its container (stored in
+ * book_pages.locator). `kind` names the shape so a container can reject a locator that is not its own.
+ */
+export type PageLocator = { kind: string; [key: string]: JsonValue };
+
+export interface BookPage {
+  /** 1-based page number in reading order. */
+  number: number;
+  /** Entry name inside the archive (EPUB: the image's path; PDF: `page-0001`). */
+  fileName: string;
+  mediaType: string;
+  /** Size in bytes of the page image as served (uncompressed); 0 when only known after rendering. */
+  size: number;
+  locator: PageLocator;
+}
+
+export interface BookAuthor {
+  name: string;
+  /** Lower-case role: writer, penciller, inker, colorist, letterer, cover, editor, translator, author… */
+  role: string;
+}
+
+export type ReadingDirection = 'ltr' | 'rtl' | 'ttb' | 'webtoon';
+export type EpubLayout = 'image' | 'reflowable';
+
+/** Metadata the file itself carries (ComicInfo.xml, EPUB OPF, PDF /Info). null = not stated. */
+export interface BookMetadata {
+  title: string | null;
+  summary: string | null;
+  /** Integer part of the book number (`12.5` → 12). */
+  number: number | null;
+  volume: number | null;
+  /** Full, possibly fractional, number (`12.5`). */
+  chapter: number | null;
+  series: string | null;
+  seriesGroup: string | null;
+  publisher: string | null;
+  year: number | null;
+  authors: BookAuthor[];
+  genres: string[];
+  tags: string[];
+  /** BCP 47 / ISO 639 code as written in the file. */
+  language: string | null;
+  readingDirection: ReadingDirection | null;
+  /** EPUB only: image pages (fixed-layout / image-only) or reflowable text. */
+  epubLayout: EpubLayout | null;
+}
+
+export interface BookAnalysis {
+  format: BookFormat;
+  /** Servable image pages in reading order (empty for reflowable EPUB). */
+  pages: BookPage[];
+  /** pages.length, except reflowable EPUB: Readium positions (DECISIONS.md §Books). */
+  pageCount: number;
+  metadata: BookMetadata;
+  /** 1-based page number of the cover, when the file names one. */
+  coverPage: number | null;
+  /** Format-specific data openPage may need beyond the locator (stored in books.container_index). */
+  containerIndex: JsonValue | null;
+}
+
+export interface PageContent {
+  stream: ReadableStream<Uint8Array>;
+  /** Byte length of the stream when known up front (Content-Length). */
+  size: number | null;
+  mediaType: string;
+}
+
+export interface ImageDimensions {
+  width: number;
+  height: number;
+}
+
+export interface BookContainer {
+  readonly format: BookFormat;
+  /** Throws BookAnalysisError for anything wrong with the file; never hangs on bad input. */
+  analyze(reader: RangeReader): Promise<BookAnalysis>;
+  /** Streams one page as stored (no transcoding). Throws BookAnalysisError('render_required') for PDF pages without a single embedded JPEG. */
+  openPage(reader: RangeReader, locator: PageLocator, containerIndex?: JsonValue | null): Promise<PageContent>;
+  /** Width and height from the first bytes of the page image; null when the header is not recognised. */
+  readPageHeader(
+    reader: RangeReader,
+    locator: PageLocator,
+    containerIndex?: JsonValue | null,
+  ): Promise<ImageDimensions | null>;
+}
+
+export function emptyMetadata(): BookMetadata {
+  return {
+    title: null,
+    summary: null,
+    number: null,
+    volume: null,
+    chapter: null,
+    series: null,
+    seriesGroup: null,
+    publisher: null,
+    year: null,
+    authors: [],
+    genres: [],
+    tags: [],
+    language: null,
+    readingDirection: null,
+    epubLayout: null,
+  };
+}
+
+export { BookAnalysisError, type BookAnalysisErrorCode, isBookAnalysisError } from './errors';

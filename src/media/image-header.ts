@@ -1,0 +1,157 @@
+/**
+ * Image width and height from the first bytes of a page (JPEG SOF, PNG IHDR, GIF, WebP VP8/VP8L/VP8X,
+ * AVIF ispe, BMP), for the deferred dimensions pass: no decoder, no wasm, usually one small read.
+ */
+import type { ImageDimensions } from './container';
+
+/** `need-more` = the header is longer than the bytes given so far; null = not a recognised image. */
+export type HeaderResult = ImageDimensions | 'need-more' | null;
+
+/** JPEG files may carry large EXIF/ICC segments before the frame header; stop looking after this. */
+export const HEADER_SCAN_LIMIT = 512 * 1024;
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
+const i32le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+const tag = (b: Uint8Array, i: number) => String.fromCharCode(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!);
+
+function dimensions(width: number, height: number): ImageDimensions | null {
+  return width > 0 && height > 0 ? { width, height } : null;
+}
+
+const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+function jpeg(b: Uint8Array): HeaderResult {
+  let i = 2;
+  while (true) {
+    if (i + 4 > b.length) return 'need-more';
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i += 1; // fill byte
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return null; // end of image / scan data before any frame header
+    if (JPEG_SOF.has(marker)) {
+      if (i + 9 > b.length) return 'need-more';
+      return dimensions(u16be(b, i + 7), u16be(b, i + 5));
+    }
+    i += 2 + u16be(b, i + 2);
+  }
+}
+
+function webp(b: Uint8Array): HeaderResult {
+  if (b.length < 30) return 'need-more';
+  const chunk = tag(b, 12);
+  if (chunk === 'VP8 ') return dimensions(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
+  if (chunk === 'VP8L') {
+    const b1 = b[22]!;
+    const b2 = b[23]!;
+    const b3 = b[24]!;
+    return dimensions(1 + (((b1 & 0x3f) << 8) | b[21]!), 1 + (((b3 & 0x0f) << 10) | (b2 << 2) | ((b1 & 0xc0) >> 6)));
+  }
+  if (chunk === 'VP8X') return dimensions(1 + u24le(b, 24), 1 + u24le(b, 27));
+  return null;
+}
+
+/** ISOBMFF boxes inside [start, end): calls visit(type, contentStart, boxEnd); 'need-more' if cut short. */
+function boxes(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  visit: (type: string, at: number, to: number) => HeaderResult | undefined,
+): HeaderResult | undefined {
+  let i = start;
+  while (i + 8 <= end) {
+    let size = u32be(b, i);
+    let header = 8;
+    if (size === 1) {
+      if (i + 16 > b.length) return 'need-more';
+      size = u32be(b, i + 8) * 2 ** 32 + u32be(b, i + 12);
+      header = 16;
+    } else if (size === 0) {
+      size = end - i;
+    }
+    if (size < header) return null;
+    const type = tag(b, i + 4);
+    const result = visit(type, i + header, i + size);
+    if (result !== undefined) return result;
+    i += size;
+  }
+  return i < end ? 'need-more' : undefined;
+}
+
+function avif(b: Uint8Array): HeaderResult {
+  let best: ImageDimensions | null = null;
+  const inside = (
+    from: number,
+    to: number,
+    want: string,
+    then: (at: number, end: number) => HeaderResult | undefined,
+  ) =>
+    boxes(b, from, to, (type, at, end) => {
+      if (type !== want) return undefined;
+      if (end > b.length) return 'need-more';
+      return then(at, end);
+    });
+  const result = inside(0, b.length, 'meta', (metaAt, metaEnd) =>
+    inside(metaAt + 4, metaEnd, 'iprp', (iprpAt, iprpEnd) =>
+      inside(iprpAt, iprpEnd, 'ipco', (ipcoAt, ipcoEnd) => {
+        // Several ispe (tiles, alpha, thumbnails): the largest is the full image.
+        boxes(b, ipcoAt, ipcoEnd, (type, at) => {
+          if (type === 'ispe' && at + 12 <= b.length) {
+            const found = dimensions(u32be(b, at + 4), u32be(b, at + 8));
+            if (found && (!best || found.width * found.height > best.width * best.height)) best = found;
+          }
+          return undefined;
+        });
+        return best;
+      }),
+    ),
+  );
+  return result ?? (b.length < HEADER_SCAN_LIMIT ? 'need-more' : null);
+}
+
+export function parseImageHeader(b: Uint8Array): HeaderResult {
+  if (b.length < 4) return 'need-more';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return jpeg(b);
+  if (b[0] === 0x89 && tag(b, 1) === 'PNG') return b.length < 24 ? 'need-more' : dimensions(u32be(b, 16), u32be(b, 20));
+  if (tag(b, 0) === 'GIF8') return b.length < 10 ? 'need-more' : dimensions(u16le(b, 6), u16le(b, 8));
+  if (b[0] === 0x42 && b[1] === 0x4d)
+    return b.length < 26 ? 'need-more' : dimensions(i32le(b, 18), Math.abs(i32le(b, 22)));
+  if (b.length < 12) return 'need-more';
+  if (tag(b, 0) === 'RIFF' && tag(b, 8) === 'WEBP') return webp(b);
+  if (tag(b, 4) === 'ftyp') return avif(b);
+  return null;
+}
+
+/** Reads `stream` only as far as the header needs, then cancels it. */
+export async function readImageDimensions(
+  stream: ReadableStream<Uint8Array>,
+  limit = HEADER_SCAN_LIMIT,
+): Promise<ImageDimensions | null> {
+  const reader = stream.getReader();
+  let buffer = new Uint8Array(0);
+  try {
+    while (buffer.length < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const joined = new Uint8Array(buffer.length + value.length);
+      joined.set(buffer);
+      joined.set(value, buffer.length);
+      buffer = joined;
+      const result = parseImageHeader(buffer);
+      if (result !== 'need-more') return result;
+    }
+    const result = parseImageHeader(buffer);
+    return result === 'need-more' ? null : result;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
