@@ -1,0 +1,102 @@
+/**
+ * The FTS5 table `catalog_search` (migrations/0002_search.sql): one row per book and per series, written
+ * in the same D1 batch as the row it mirrors, and the MATCH side used by POST /series/search and the
+ * `fullTextSearch` of the list endpoints (API.md §4, DECISIONS.md §Lists: prefix- and
+ * diacritic-insensitive, ranked by relevance).
+ *
+ * Each entity's FTS rowid is derived from a hash of (entity type, id): the UNINDEXED columns cannot be
+ * looked up, so replacing or deleting by rowid is what keeps a write O(log n) instead of a table scan.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Database } from '../db/client';
+
+export type SearchEntityType = 'book' | 'series';
+type Statement = BatchItem<'sqlite'>;
+
+/** What a search row holds; a series row carries the authors/publishers gathered from its books. */
+export interface SearchDocument {
+  entityType: SearchEntityType;
+  entityId: string;
+  libraryId: string;
+  title: string;
+  /** For a book: its series' title (so "batman 12" finds issue 12 of Batman); for a series: null. */
+  seriesTitle: string | null;
+  summary: string | null;
+  authors: readonly string[];
+  publishers: readonly string[];
+}
+
+/**
+ * A 63-bit positive rowid from SHA-256 of `type:id`, as a decimal string (SQLite CASTs it exactly;
+ * JS numbers would lose bits). Collisions are ~n²/2⁶⁴: negligible for any real catalog.
+ */
+export function searchRowId(entityType: SearchEntityType, entityId: string): string {
+  const digest = sha256(new TextEncoder().encode(`${entityType}:${entityId}`));
+  let value = 0n;
+  for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(digest[i] as number);
+  return (value & 0x7fff_ffff_ffff_ffffn).toString();
+}
+
+const rowIdSql = (entityType: SearchEntityType, entityId: string) =>
+  sql`CAST(${searchRowId(entityType, entityId)} AS INTEGER)`;
+
+/** Statements that replace an entity's search row; run them in the batch that writes the entity. */
+export function upsertSearchRow(db: Database, doc: SearchDocument): Statement[] {
+  return [
+    deleteSearchRow(db, doc.entityType, doc.entityId),
+    db.run(sql`INSERT INTO catalog_search
+      (rowid, entity_type, entity_id, library_id, title, series_title, summary, authors, publishers)
+      VALUES (${rowIdSql(doc.entityType, doc.entityId)}, ${doc.entityType}, ${doc.entityId}, ${doc.libraryId},
+        ${doc.title}, ${doc.seriesTitle ?? ''}, ${doc.summary ?? ''}, ${doc.authors.join(' ; ')},
+        ${doc.publishers.join(' ; ')})`),
+  ];
+}
+
+export function deleteSearchRow(db: Database, entityType: SearchEntityType, entityId: string): Statement {
+  return db.run(sql`DELETE FROM catalog_search WHERE rowid = ${rowIdSql(entityType, entityId)}`);
+}
+
+/** Lower-cased, accents removed: the same folding the `unicode61 remove_diacritics 2` tokenizer applies. */
+export function foldForSearch(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+const MAX_TERMS = 16;
+const MAX_TERM_LENGTH = 64;
+
+/**
+ * Builds a safe FTS5 MATCH expression from user text: folded, split where the tokenizer splits (anything
+ * but letters, digits and private-use characters), each token double-quoted (so `OR`, `NEAR`, `*`, `"`,
+ * `:` and `-` are plain text, never syntax) and made a prefix query. Tokens are ANDed.
+ * Returns null when the text holds nothing searchable.
+ */
+export function toMatchExpression(text: string): string | null {
+  const tokens = foldForSearch(text)
+    .split(/[^\p{L}\p{N}\p{Co}]+/u)
+    .filter((token) => token.length > 0)
+    .slice(0, MAX_TERMS)
+    .map((token) => `"${token.slice(0, MAX_TERM_LENGTH)}"*`);
+  return tokens.length > 0 ? tokens.join(' ') : null;
+}
+
+/**
+ * bm25 weights per column in table order: entity_type, entity_id, library_id (unindexed), then title,
+ * series_title, summary, authors, publishers. A title hit outranks a summary hit.
+ */
+const RANK = sql.raw('bm25(catalog_search, 0, 0, 0, 10.0, 4.0, 1.0, 3.0, 2.0)');
+
+/** `SELECT entity_id, rank` of the rows of one type matching `match`: join it to rank results. */
+export function rankedMatches(entityType: SearchEntityType, match: string): SQL {
+  return sql`SELECT entity_id, ${RANK} AS rank FROM catalog_search
+    WHERE catalog_search MATCH ${match} AND entity_type = ${entityType}`;
+}
+
+/** `SELECT entity_id` of the rows of one type matching `match`: for `id IN (…)` filters. */
+export function matchingIds(entityType: SearchEntityType, match: string): SQL {
+  return sql`SELECT entity_id FROM catalog_search WHERE catalog_search MATCH ${match} AND entity_type = ${entityType}`;
+}
