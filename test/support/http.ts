@@ -42,7 +42,7 @@ export async function api<T = any>(path: string, options: RequestOptions = {}): 
   }
   const url = path.startsWith('http')
     ? path
-    : `http://longbox.test${path.startsWith('/api') || path.startsWith('/docs') || path.startsWith('/opds') ? '' : '/api/v1'}${path}`;
+    : `http://longbox.test${path.startsWith('/api/') || path.startsWith('/docs') || path.startsWith('/opds') ? '' : '/api/v1'}${path}`;
   const response = await SELF.fetch(url, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body });
   const text = await response.text();
   let parsed: unknown = text;
