@@ -38,3 +38,6 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 });
 
 export const ALL_ERROR_KINDS = Object.keys(ERROR_KINDS);
+
+/** The credential kinds every authenticated route accepts (API.md §5). */
+export const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];

@@ -46,6 +46,8 @@ export const books = sqliteTable(
     analysisError: text('analysis_error'),
     /** Format-specific index that lets pages be served without re-reading the archive directory. */
     containerIndex: text('container_index', { mode: 'json' }),
+    /** Where the cover image is, when it is not page 1 (EPUB cover-image, reflowable EPUBs). */
+    coverLocator: text('cover_locator', { mode: 'json' }),
     thumbnailKey: text('thumbnail_key'),
     thumbnailUpdatedAt: timestamp('thumbnail_updated_at'),
     deletedAt: timestamp('deleted_at'),

@@ -1,0 +1,167 @@
+/**
+ * LibraryScan: one Durable Object per library owns that library's scan (issue 3 point 4). Only one scan
+ * runs at a time; the work advances in alarm-driven slices whose state lives in this object's SQLite
+ * storage, so an eviction or restart mid-scan resumes where it stopped, and cancel is honoured at the
+ * next slice.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { defaultDatabaseFactory } from '../src/middleware/request-context';
+import { createEventPublisher } from '../src/events/publisher';
+import { TasksRepository } from '../src/repositories/tasks.repository';
+import { enqueueTask } from '../src/tasks/task-queue';
+import { LibraryScanner } from '../src/scanning/library-scanner';
+import { type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
+
+/** Wall time of one slice; each alarm runs one slice and schedules the next. */
+const SLICE_MS = 10_000;
+const MAX_CONSECUTIVE_FAILURES = 5;
+
+export class LibraryScan extends DurableObject<Env> {
+  private readonly store: ScanStore;
+  private failures = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new ScanStore(ctx.storage.sql);
+  }
+
+  /** Starts a scan unless one is running; returns the running scan's state either way. */
+  async start(libraryId: string, taskId: string, mode: ScanMode): Promise<{ started: boolean; state: ScanState }> {
+    const current = this.store.state();
+    if (current?.status === 'running') return { started: false, state: current };
+    const state: ScanState = {
+      taskId,
+      libraryId,
+      mode,
+      phase: 'listing',
+      status: 'running',
+      cursor: null,
+      cancelRequested: false,
+      startedAt: new Date().toISOString(),
+      completedAt: null,
+      filesTotal: 0,
+      filesProcessed: 0,
+      seriesFound: 0,
+      booksFound: 0,
+      booksAdded: 0,
+      booksUpdated: 0,
+      booksDeleted: 0,
+      errors: 0,
+      message: null,
+    };
+    this.store.begin(state);
+    await this.report(state);
+    await this.ctx.storage.setAlarm(Date.now());
+    return { started: true, state };
+  }
+
+  async status(): Promise<ScanState | null> {
+    return this.store.state();
+  }
+
+  /** Requests cancellation; the next slice stops the scan (books already written stay). */
+  async cancel(): Promise<ScanState | null> {
+    const state = this.store.state();
+    if (state?.status !== 'running') return state;
+    const next = { ...state, cancelRequested: true };
+    this.store.save(next);
+    await this.ctx.storage.setAlarm(Date.now());
+    return next;
+  }
+
+  override async alarm(): Promise<void> {
+    const scanner = new LibraryScanner({
+      db: await defaultDatabaseFactory(this.env),
+      bucket: this.env.LIBRARY,
+      store: this.store,
+      events: createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
+      report: (state) => this.report(state),
+      onCompleted: (state) => this.queueFollowUps(state),
+    });
+    try {
+      const more = await scanner.step(SLICE_MS);
+      this.failures = 0;
+      if (more) await this.ctx.storage.setAlarm(Date.now());
+    } catch (error) {
+      this.failures += 1;
+      console.error(JSON.stringify({ level: 'error', msg: 'scan slice failed', error: String(error), failures: this.failures }));
+      const state = this.store.state();
+      if (!state || state.status !== 'running') return;
+      if (this.failures >= MAX_CONSECUTIVE_FAILURES) {
+        const failed: ScanState = { ...state, status: 'failed', phase: 'done', completedAt: new Date().toISOString(), message: 'The scan failed repeatedly; see the server log' };
+        this.store.save(failed);
+        await this.report(failed);
+        return;
+      }
+      await this.ctx.storage.setAlarm(Date.now() + 1000 * 2 ** this.failures);
+    }
+  }
+
+  /** Thumbnails first (users see them), then hashes and page dimensions; a deep scan redoes thumbnails. */
+  private async queueFollowUps(state: ScanState): Promise<void> {
+    const tasks = new TasksRepository(await defaultDatabaseFactory(this.env));
+    await enqueueTask(tasks, this.env.TASK_RUNNER, {
+      type: 'generate_thumbnails',
+      uniqueKey: `generate_thumbnails:${state.libraryId}`,
+      libraryId: state.libraryId,
+      payload: { force: state.mode === 'deep' },
+    });
+    await enqueueTask(tasks, this.env.TASK_RUNNER, {
+      type: 'hash_files',
+      uniqueKey: `hash_files:${state.libraryId}`,
+      libraryId: state.libraryId,
+    });
+  }
+
+  /** Mirrors the scan into its task row and the scan/task streams. */
+  private async report(state: ScanState): Promise<void> {
+    const db = await defaultDatabaseFactory(this.env);
+    const status = state.status === 'running' ? 'running' : state.status;
+    const message =
+      state.message ??
+      (state.status === 'running'
+        ? `${state.phase}: ${state.filesProcessed} of ${state.filesTotal} files`
+        : `${state.booksAdded} added, ${state.booksUpdated} updated, ${state.booksDeleted} removed, ${state.errors} with errors`);
+    await new TasksRepository(db).update(state.taskId, {
+      status,
+      progressCurrent: state.filesProcessed,
+      progressTotal: state.filesTotal,
+      progressMessage: message,
+      startedAt: state.startedAt,
+      completedAt: state.completedAt,
+      error: state.status === 'failed' ? message : null,
+      result: {
+        filesTotal: state.filesTotal,
+        filesProcessed: state.filesProcessed,
+        seriesFound: state.seriesFound,
+        booksFound: state.booksFound,
+        booksAdded: state.booksAdded,
+        booksUpdated: state.booksUpdated,
+        booksDeleted: state.booksDeleted,
+        errors: state.errors,
+      },
+    });
+    createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)).publish(
+      {
+        type: 'scan_progress',
+        library_id: state.libraryId,
+        task_id: state.taskId,
+        status,
+        files_total: state.filesTotal,
+        files_processed: state.filesProcessed,
+        series_found: state.seriesFound,
+        books_found: state.booksFound,
+        errors: state.errors,
+        started_at: state.startedAt,
+        completed_at: state.completedAt,
+      },
+      {
+        type: 'task_progress',
+        task_id: state.taskId,
+        task_type: 'scan_library',
+        status,
+        progress: { current: state.filesProcessed, total: state.filesTotal, message },
+      },
+    );
+  }
+}

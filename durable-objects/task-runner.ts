@@ -1,0 +1,94 @@
+/**
+ * TaskRunner: the one Durable Object that runs queued background tasks (everything but scans, which
+ * their library's LibraryScan object runs). It works in alarm-driven slices — resume running tasks
+ * first, then pending ones by priority — and sleeps (no alarm, no cost) when the queue is empty.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import { tasks } from '../src/db/schema';
+import { createEventPublisher } from '../src/events/publisher';
+import { defaultDatabaseFactory } from '../src/middleware/request-context';
+import { type TaskRow, TasksRepository } from '../src/repositories/tasks.repository';
+import { TASK_HANDLERS } from '../src/tasks/registry';
+import type { TaskContext } from '../src/tasks/task-handler';
+import { enqueueTask } from '../src/tasks/task-queue';
+
+const SLICE_MS = 15_000;
+
+export class TaskRunner extends DurableObject<Env> {
+  /** Wakes the runner (called after a task is queued). */
+  async kick(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  override async alarm(): Promise<void> {
+    const db = await defaultDatabaseFactory(this.env);
+    const repo = new TasksRepository(db);
+    const events = createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work));
+    const deadline = Date.now() + SLICE_MS;
+    const context: TaskContext = {
+      db,
+      env: this.env,
+      events,
+      deadline,
+      enqueue: async (task) => {
+        await enqueueTask(repo, this.env.TASK_RUNNER, task);
+      },
+    };
+    while (Date.now() < deadline) {
+      const task = await this.nextTask(db);
+      if (!task) return;
+      await this.runSlice(repo, context, events, task);
+    }
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  private async nextTask(db: TaskContext['db']): Promise<TaskRow | undefined> {
+    return db
+      .select()
+      .from(tasks)
+      .where(and(inArray(tasks.status, ['running', 'pending']), ne(tasks.type, 'scan_library')))
+      .orderBy(desc(eq(tasks.status, 'running')), desc(tasks.priority), asc(tasks.createdAt))
+      .limit(1)
+      .get();
+  }
+
+  private async runSlice(repo: TasksRepository, context: TaskContext, events: TaskContext['events'], task: TaskRow) {
+    const startedAt = task.startedAt ?? new Date().toISOString();
+    if (task.status === 'pending') await repo.update(task.id, { status: 'running', startedAt });
+    const handler = TASK_HANDLERS[task.type as keyof typeof TASK_HANDLERS];
+    let update: Partial<TaskRow>;
+    try {
+      const slice = await handler.run(task, context);
+      update = {
+        status: slice.done ? 'completed' : 'running',
+        progressCurrent: slice.progress.current,
+        progressTotal: slice.progress.total,
+        progressMessage: slice.progress.message,
+        payload: slice.payload ?? task.payload,
+        result: slice.result ?? task.result,
+        completedAt: slice.done ? new Date().toISOString() : null,
+      };
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', msg: 'task failed', taskId: task.id, type: task.type, error: String(error) }));
+      update = {
+        status: 'failed',
+        error: 'The task failed with an internal error; see the server log',
+        progressMessage: 'failed',
+        completedAt: new Date().toISOString(),
+      };
+    }
+    // A task cancelled while its slice ran stays cancelled.
+    const latest = await repo.get(task.id);
+    if (!latest || latest.status === 'cancelled') return;
+    const saved = await repo.update(task.id, update);
+    if (!saved) return;
+    events.publish({
+      type: 'task_progress',
+      task_id: saved.id,
+      task_type: saved.type,
+      status: saved.status,
+      progress: { current: saved.progressCurrent, total: saved.progressTotal, message: saved.progressMessage },
+    });
+  }
+}

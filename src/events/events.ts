@@ -1,0 +1,56 @@
+/**
+ * Domain events (API.md §6, DECISIONS.md §Tasks and events): one closed union. Services publish them
+ * through `EventPublisher`; the EventHub Durable Object numbers, buffers and fans them out to SSE.
+ */
+export type EntityEventType =
+  | 'book_created'
+  | 'book_updated'
+  | 'book_deleted'
+  | 'series_created'
+  | 'series_updated'
+  | 'series_deleted'
+  | 'library_created'
+  | 'library_updated'
+  | 'cover_updated';
+
+export type DomainEvent =
+  | { type: 'book_created' | 'book_updated' | 'book_deleted'; book_id: string; series_id: string; library_id: string }
+  | { type: 'series_created' | 'series_updated' | 'series_deleted'; series_id: string; library_id: string }
+  | { type: 'library_created' | 'library_updated'; library_id: string }
+  | { type: 'cover_updated'; entity_type: 'book' | 'series' | 'library'; entity_id: string; library_id: string }
+  | {
+      type: 'task_progress';
+      task_id: string;
+      task_type: string;
+      status: string;
+      progress: { current: number; total: number; message: string };
+    }
+  | {
+      type: 'scan_progress';
+      library_id: string;
+      task_id: string;
+      status: string;
+      files_total: number;
+      files_processed: number;
+      series_found: number;
+      books_found: number;
+      errors: number;
+      started_at: string;
+      completed_at: string | null;
+    };
+
+/** Which SSE stream carries an event. */
+export type EventStream = 'events' | 'tasks' | 'scans';
+
+export function streamOf(event: DomainEvent): EventStream {
+  if (event.type === 'task_progress') return 'tasks';
+  if (event.type === 'scan_progress') return 'scans';
+  return 'events';
+}
+
+/** An event as stored and sent: `timestamp` added at publish time, `id` assigned by the hub. */
+export type PublishedEvent = DomainEvent & { timestamp: string };
+
+export interface EventPublisher {
+  publish(...events: DomainEvent[]): void;
+}

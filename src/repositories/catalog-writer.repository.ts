@@ -1,0 +1,236 @@
+/**
+ * The write side of the catalog used by scans and analysis: series creation, book rows with their
+ * pages and terms, soft deletion and restoration, and series aggregates. Every book write and its
+ * search-index rows go into one D1 batch, so the catalog never shows half a book.
+ */
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Database } from '../db/client';
+import { bookPages, books, bookTerms, series, seriesTerms } from '../db/schema';
+import { newId } from '../lib/ids';
+import { deleteSearchRow, upsertSearchRow } from './search-index';
+
+export type BookRow = typeof books.$inferSelect;
+export type NewBookRow = typeof books.$inferInsert;
+export type PageRow = typeof bookPages.$inferInsert;
+type Statement = BatchItem<'sqlite'>;
+
+/** D1 binds at most 100 parameters per statement: multi-row inserts are chunked below that. */
+const MAX_PARAMS = 99;
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface SeriesSeed {
+  groupKey: string;
+  path: string;
+  title: string;
+  titleSort: string;
+}
+
+export class CatalogWriter {
+  constructor(private readonly db: Database) {}
+
+  /** Existing books of a library by key (deleted ones too, so returning files are restored). */
+  async booksByPath(libraryId: string, paths: string[]): Promise<Map<string, BookRow>> {
+    const found = new Map<string, BookRow>();
+    for (const part of chunk(paths, 90)) {
+      const rows = await this.db
+        .select()
+        .from(books)
+        .where(and(eq(books.libraryId, libraryId), inArray(books.path, part)));
+      for (const row of rows) found.set(row.path, row);
+    }
+    return found;
+  }
+
+  /** Series ids for the given groups, creating missing series and restoring deleted ones. */
+  async ensureSeries(libraryId: string, seeds: SeriesSeed[], now: string) {
+    const byKey = new Map(seeds.map((s) => [s.groupKey, s]));
+    const ids = new Map<string, { id: string; created: boolean }>();
+    for (const part of chunk([...byKey.keys()], 90)) {
+      const rows = await this.db
+        .select({ id: series.id, groupKey: series.groupKey, deletedAt: series.deletedAt })
+        .from(series)
+        .where(and(eq(series.libraryId, libraryId), inArray(series.groupKey, part)));
+      for (const row of rows) ids.set(row.groupKey, { id: row.id, created: false });
+    }
+    const missing = [...byKey.values()].filter((s) => !ids.has(s.groupKey));
+    const inserts = missing.map((seed) => {
+      const id = newId();
+      ids.set(seed.groupKey, { id, created: true });
+      return this.db.insert(series).values({
+        id,
+        libraryId,
+        groupKey: seed.groupKey,
+        path: seed.path,
+        title: seed.title,
+        titleSort: seed.titleSort,
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+    if (inserts.length > 0) await this.db.batch(inserts as unknown as [Statement, ...Statement[]]);
+    return ids;
+  }
+
+  /** Statements that write one book (insert or replace) with its pages, terms and search row. */
+  bookStatements(
+    row: NewBookRow & { id: string },
+    pages: PageRow[],
+    terms: { genres: string[]; tags: string[] },
+    isNew: boolean,
+    seriesTitle: string,
+  ): Statement[] {
+    const statements: Statement[] = [];
+    if (isNew) statements.push(this.db.insert(books).values(row));
+    else statements.push(this.db.update(books).set(row).where(eq(books.id, row.id)));
+    statements.push(this.db.delete(bookPages).where(eq(bookPages.bookId, row.id)));
+    for (const part of chunk(pages, Math.floor(MAX_PARAMS / 8))) statements.push(this.db.insert(bookPages).values(part));
+    statements.push(this.db.delete(bookTerms).where(eq(bookTerms.bookId, row.id)));
+    const termRows = [
+      ...new Set(terms.genres.map((g) => `genre\u0000${g}`)),
+      ...new Set(terms.tags.map((t) => `tag\u0000${t}`)),
+    ].map((joined) => {
+      const [kind, value] = joined.split('\u0000') as ['genre' | 'tag', string];
+      return { bookId: row.id, kind, value };
+    });
+    for (const part of chunk(termRows, Math.floor(MAX_PARAMS / 3))) statements.push(this.db.insert(bookTerms).values(part));
+    statements.push(
+      ...upsertSearchRow(this.db, {
+        entityType: 'book',
+        entityId: row.id,
+        libraryId: row.libraryId,
+        title: row.title,
+        seriesTitle,
+        summary: row.summary ?? null,
+        authors: (row.authors ?? []).map((a) => a.name),
+        publishers: row.publisher ? [row.publisher] : [],
+      }),
+    );
+    return statements;
+  }
+
+  async run(statements: Statement[]): Promise<void> {
+    for (const part of chunk(statements, 200)) {
+      if (part.length > 0) await this.db.batch(part as [Statement, ...Statement[]]);
+    }
+  }
+
+  /** Books whose object disappeared: soft-deleted, progress kept (DECISIONS.md §Storage). */
+  async softDeleteBooks(ids: string[], now: string): Promise<void> {
+    for (const part of chunk(ids, 90)) {
+      await this.db.update(books).set({ deletedAt: now, updatedAt: now }).where(inArray(books.id, part));
+    }
+  }
+
+  /** Live book ids and keys of a library, a page at a time (keyset on id). */
+  async liveBookPage(libraryId: string, afterId: string, limit: number) {
+    return this.db
+      .select({ id: books.id, path: books.path, seriesId: books.seriesId })
+      .from(books)
+      .where(and(eq(books.libraryId, libraryId), isNull(books.deletedAt), sql`${books.id} > ${afterId}`))
+      .orderBy(books.id)
+      .limit(limit);
+  }
+
+  /**
+   * Recomputes series aggregates from their live books (API.md §2 Series: bookCount, localMaxChapter,
+   * localMaxVolume, volumesOwned) and soft-deletes series left without live books (restoring those
+   * that have some again). Returns the series whose deletion state changed.
+   */
+  async refreshSeries(seriesIds: string[], now: string): Promise<{ deleted: string[]; restored: string[] }> {
+    const deleted: string[] = [];
+    const restored: string[] = [];
+    for (const part of chunk(seriesIds, 40)) {
+      const before = await this.db
+        .select({ id: series.id, deletedAt: series.deletedAt })
+        .from(series)
+        .where(inArray(series.id, part));
+      const live = (col: ReturnType<typeof sql>) =>
+        sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
+      await this.db
+        .update(series)
+        .set({
+          bookCount: live(sql`count(*)`),
+          pageCount: live(sql`coalesce(sum(b.page_count), 0)`),
+          fileSize: live(sql`coalesce(sum(b.file_size), 0)`),
+          localMaxChapter: live(sql`max(b.chapter)`),
+          localMaxVolume: live(sql`max(b.volume)`),
+          volumesOwned: sql`case when ${live(sql`count(*)`)} = 0 then null else ${live(sql`count(*) filter (where b.volume is not null and b.chapter is null)`)} end`,
+          publisher: sql`coalesce(${series.publisher}, ${live(sql`max(b.publisher)`)})`,
+          year: sql`coalesce(${series.year}, ${live(sql`min(b.year)`)})`,
+          language: sql`coalesce(${series.language}, ${live(sql`max(b.language)`)})`,
+          deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
+          updatedAt: now,
+        })
+        .where(inArray(series.id, part));
+      const after = await this.db
+        .select({ id: series.id, deletedAt: series.deletedAt })
+        .from(series)
+        .where(inArray(series.id, part));
+      const wasDeleted = new Map(before.map((r) => [r.id, r.deletedAt !== null]));
+      for (const row of after) {
+        const isDeleted = row.deletedAt !== null;
+        if (isDeleted && !wasDeleted.get(row.id)) deleted.push(row.id);
+        if (!isDeleted && wasDeleted.get(row.id)) restored.push(row.id);
+      }
+      await this.refreshSeriesTerms(part);
+      await this.refreshSeriesSearch(part);
+    }
+    return { deleted, restored };
+  }
+
+  /** A series' search row carries its title, summary, and its live books' authors and publishers. */
+  private async refreshSeriesSearch(seriesIds: string[]): Promise<void> {
+    const rows = await this.db.all<{
+      id: string;
+      library_id: string;
+      title: string;
+      summary: string | null;
+      deleted_at: string | null;
+      authors: string | null;
+      publishers: string | null;
+    }>(sql`select s.id, s.library_id, s.title, s.summary, s.deleted_at,
+        (select group_concat(distinct json_extract(a.value, '$.name')) from books b, json_each(b.authors) a
+          where b.series_id = s.id and b.deleted_at is null) as authors,
+        (select group_concat(distinct b.publisher) from books b where b.series_id = s.id and b.deleted_at is null) as publishers
+      from series s where s.id in ${seriesIds}`);
+    const statements = rows.flatMap((r) =>
+      r.deleted_at
+        ? [deleteSearchRow(this.db, 'series', r.id)]
+        : upsertSearchRow(this.db, {
+            entityType: 'series',
+            entityId: r.id,
+            libraryId: r.library_id,
+            title: r.title,
+            seriesTitle: null,
+            summary: r.summary,
+            authors: r.authors ? r.authors.split(',') : [],
+            publishers: r.publishers ? r.publishers.split(',') : [],
+          }),
+    );
+    await this.run(statements);
+  }
+
+  /** Series genres/tags are the union of their live books' terms. */
+  private async refreshSeriesTerms(seriesIds: string[]): Promise<void> {
+    await this.db.batch([
+      this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
+      this.db.run(sql`insert or ignore into series_terms (series_id, kind, value)
+        select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
+        where b.deleted_at is null and b.series_id in ${seriesIds}`),
+    ]);
+  }
+
+  async deletedSeriesIds(libraryId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: series.id })
+      .from(series)
+      .where(and(eq(series.libraryId, libraryId), isNotNull(series.deletedAt)));
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,76 @@
+/** Background task rows (DECISIONS.md §Tasks). */
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { TASK_STATUSES, TASK_TYPES, tasks } from '../db/schema';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type NewTaskRow = typeof tasks.$inferInsert;
+export type TaskType = (typeof TASK_TYPES)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const ACTIVE_STATUSES: TaskStatus[] = ['pending', 'running'];
+
+export interface TaskFilter {
+  status?: TaskStatus;
+  type?: TaskType;
+  libraryId?: string;
+}
+
+export class TasksRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(row: NewTaskRow): Promise<TaskRow> {
+    const [created] = await this.db.insert(tasks).values(row).returning();
+    return created as TaskRow;
+  }
+
+  async get(id: string): Promise<TaskRow | undefined> {
+    return this.db.select().from(tasks).where(eq(tasks.id, id)).get();
+  }
+
+  /** The active task with this dedupe key, if any. */
+  async activeByKey(uniqueKey: string): Promise<TaskRow | undefined> {
+    return this.db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.uniqueKey, uniqueKey), inArray(tasks.status, ACTIVE_STATUSES)))
+      .get();
+  }
+
+  private where(filter: TaskFilter): SQL | undefined {
+    return and(
+      filter.status ? eq(tasks.status, filter.status) : undefined,
+      filter.type ? eq(tasks.type, filter.type) : undefined,
+      filter.libraryId ? eq(tasks.libraryId, filter.libraryId) : undefined,
+    );
+  }
+
+  async list(filter: TaskFilter, offset: number, limit: number): Promise<{ rows: TaskRow[]; total: number }> {
+    const where = this.where(filter);
+    const [rows, totalRow] = await Promise.all([
+      this.db.select().from(tasks).where(where).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(limit).offset(offset),
+      this.db.select({ n: count() }).from(tasks).where(where).get(),
+    ]);
+    return { rows, total: totalRow?.n ?? 0 };
+  }
+
+  async pending(limit: number): Promise<TaskRow[]> {
+    return this.db
+      .select()
+      .from(tasks)
+      .where(eq(tasks.status, 'pending'))
+      .orderBy(desc(tasks.priority), tasks.createdAt)
+      .limit(limit);
+  }
+
+  async update(id: string, changes: Partial<NewTaskRow>): Promise<TaskRow | undefined> {
+    const [row] = await this.db.update(tasks).set(changes).where(eq(tasks.id, id)).returning();
+    return row;
+  }
+
+  async countsByStatusAndType(): Promise<Array<{ status: TaskStatus; type: TaskType; n: number }>> {
+    return this.db
+      .select({ status: tasks.status, type: tasks.type, n: count() })
+      .from(tasks)
+      .groupBy(tasks.status, tasks.type);
+  }
+}

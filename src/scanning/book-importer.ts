@@ -1,0 +1,131 @@
+/**
+ * Turns one R2 object into catalog rows: analyse the file through its format container (range reads
+ * only), group it into a series, and produce the book's row, pages and terms. Analysis failures
+ * become `analysisError` on the row; the scan goes on.
+ */
+import type { BookAnalysis, BookFormat } from '../media/container';
+import { isBookAnalysisError } from '../media/errors';
+import { analyzeBook } from '../media';
+import { naturalSortKey } from '../media/natural-sort';
+import { r2RangeReader } from '../media/range-reader';
+import type { BookRow, NewBookRow, PageRow } from '../repositories/catalog-writer.repository';
+import { type KeyParts, splitKey } from './book-keys';
+import { parseNumbers } from './number-parsing';
+import { type SeriesGroup, seriesGroupOf, sortTitle } from './series-grouping';
+
+export interface ListedObject {
+  key: string;
+  size: number;
+  etag: string;
+  uploaded: string;
+}
+
+export interface ImportedBook {
+  key: string;
+  group: SeriesGroup;
+  /** Row without seriesId (known only once the series exists). */
+  row: Omit<NewBookRow, 'seriesId'> & { id: string };
+  pages: PageRow[];
+  terms: { genres: string[]; tags: string[] };
+  isNew: boolean;
+  error: string | null;
+}
+
+/** The message stored when analysis fails for a reason that is not the file's fault. */
+const UNEXPECTED = 'Longbox could not analyse this file because of an internal error; it will be retried on the next deep scan';
+
+export async function importBook(
+  bucket: R2Bucket,
+  library: { id: string; path: string },
+  object: ListedObject,
+  format: BookFormat,
+  existing: BookRow | undefined,
+  now: string,
+): Promise<ImportedBook> {
+  const parts = splitKey(library.path, object.key);
+  let analysis: BookAnalysis | null = null;
+  let error: string | null = null;
+  try {
+    analysis = await analyzeBook(format, await r2RangeReader(bucket, object.key, object.size));
+  } catch (cause) {
+    if (isBookAnalysisError(cause)) error = cause.message;
+    else {
+      console.error(JSON.stringify({ level: 'error', msg: 'analysis crashed', key: object.key, error: String(cause) }));
+      error = UNEXPECTED;
+    }
+  }
+  const id = existing?.id ?? crypto.randomUUID();
+  const group = seriesGroupOf(library.path, object.key, parts, analysis?.metadata ?? null);
+  return {
+    key: object.key,
+    group,
+    row: bookRow(id, library.id, object, format, parts, analysis, error, existing, now),
+    pages: (analysis?.pages ?? []).map((page) => ({
+      bookId: id,
+      number: page.number,
+      fileName: page.fileName,
+      mediaType: page.mediaType,
+      size: page.size,
+      width: null,
+      height: null,
+      locator: page.locator,
+    })),
+    terms: { genres: analysis?.metadata.genres ?? [], tags: analysis?.metadata.tags ?? [] },
+    isNew: !existing,
+    error,
+  };
+}
+
+function bookRow(
+  id: string,
+  libraryId: string,
+  object: ListedObject,
+  format: BookFormat,
+  parts: KeyParts,
+  analysis: BookAnalysis | null,
+  error: string | null,
+  existing: BookRow | undefined,
+  now: string,
+): Omit<NewBookRow, 'seriesId'> & { id: string } {
+  const metadata = analysis?.metadata;
+  const fromName = parseNumbers(parts.baseName);
+  const title = metadata?.title?.trim() || parts.baseName;
+  const chapter = metadata?.chapter ?? fromName.chapter;
+  const changed = !existing || existing.etag !== object.etag || existing.fileSize !== object.size;
+  return {
+    id,
+    libraryId,
+    path: object.key,
+    fileName: parts.fileName,
+    fileFormat: format,
+    fileSize: object.size,
+    etag: object.etag,
+    fileModifiedAt: object.uploaded,
+    // Content hashes are computed by the background hash task; a changed file needs new ones.
+    fileHash: changed ? '' : (existing?.fileHash ?? ''),
+    readerHash: changed ? null : (existing?.readerHash ?? null),
+    title,
+    titleSort: sortTitle(title),
+    summary: metadata?.summary ?? null,
+    number: metadata?.number ?? fromName.number,
+    sortKey: naturalSortKey(parts.fileName),
+    volume: metadata?.volume ?? fromName.volume,
+    chapter,
+    publisher: metadata?.publisher ?? null,
+    year: metadata?.year ?? null,
+    authors: metadata?.authors ?? [],
+    language: metadata?.language ?? null,
+    readingDirection: metadata?.readingDirection ?? null,
+    pageCount: analysis?.pageCount ?? 0,
+    epubLayout: metadata?.epubLayout ?? null,
+    // `analyzed` means page dimensions are known: the deferred dimensions pass sets it.
+    analyzed: false,
+    analysisError: error,
+    containerIndex: analysis?.containerIndex ?? null,
+    thumbnailKey: changed ? null : (existing?.thumbnailKey ?? null),
+    thumbnailUpdatedAt: changed ? null : (existing?.thumbnailUpdatedAt ?? null),
+    deletedAt: null,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Background tasks seen from the API (API.md §4 Tasks, Duplicates; DECISIONS.md §Tasks): listing,
+ * stats, cancellation, and queueing analysis, duplicate and purge work.
+ */
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { LibraryScan } from '../../durable-objects/library-scan';
+import type { TaskRunner } from '../../durable-objects/task-runner';
+import type { Database } from '../db/client';
+import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
+import { conflict, notFound } from '../lib/errors';
+import { nowIso } from '../lib/ids';
+import { toTaskDto } from '../mappers/task.mapper';
+import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
+import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
+import type { NewTask } from '../tasks/task-handler';
+import { enqueueTask } from '../tasks/task-queue';
+
+export class TasksService {
+  constructor(
+    private readonly db: Database,
+    private readonly tasks: TasksRepository,
+    private readonly runner: DurableObjectNamespace<TaskRunner>,
+    private readonly scans: DurableObjectNamespace<LibraryScan>,
+  ) {}
+
+  async list(filter: TaskFilter, offset: number, limit: number) {
+    const { rows, total } = await this.tasks.list(filter, offset, limit);
+    return { data: rows.map(toTaskDto), total };
+  }
+
+  async get(id: string): Promise<TaskDto> {
+    const task = await this.tasks.get(id);
+    if (!task) throw notFound('Task');
+    return toTaskDto(task);
+  }
+
+  async stats() {
+    const rows = await this.tasks.countsByStatusAndType();
+    const zero = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+    const byStatus = zero();
+    const byType = Object.fromEntries(TASK_TYPES.map((t) => [t, zero()])) as Record<TaskType, Record<TaskStatus, number>>;
+    let total = 0;
+    for (const row of rows) {
+      byStatus[row.status] += row.n;
+      byType[row.type][row.status] += row.n;
+      total += row.n;
+    }
+    return { total, byStatus, byType };
+  }
+
+  async cancel(id: string): Promise<TaskDto> {
+    const task = await this.tasks.get(id);
+    if (!task) throw notFound('Task');
+    if (task.status !== 'pending' && task.status !== 'running') {
+      throw conflict(`The task is already ${task.status}`);
+    }
+    if (task.type === 'scan_library' && task.libraryId) {
+      await this.scans.get(this.scans.idFromName(task.libraryId)).cancel();
+    }
+    const updated = await this.tasks.update(id, { status: 'cancelled', completedAt: nowIso(), progressMessage: 'cancelled' });
+    return toTaskDto(updated ?? task);
+  }
+
+  async enqueue(task: NewTask): Promise<{ task: TaskDto; created: boolean }> {
+    const queued = await enqueueTask(this.tasks, this.runner, task);
+    return { task: toTaskDto(queued.task), created: queued.created };
+  }
+
+  async analyzeBook(bookId: string, createdBy: string) {
+    const book = await this.db.select({ id: books.id, libraryId: books.libraryId }).from(books).where(and(eq(books.id, bookId), isNull(books.deletedAt))).get();
+    if (!book) throw notFound('Book');
+    return this.enqueue({ type: 'analyze_book', uniqueKey: `analyze_book:${bookId}`, libraryId: book.libraryId, targetId: bookId, createdBy });
+  }
+
+  async analyzeSeries(seriesId: string, createdBy: string) {
+    const found = await this.db.select({ id: series.id, libraryId: series.libraryId }).from(series).where(and(eq(series.id, seriesId), isNull(series.deletedAt))).get();
+    if (!found) throw notFound('Series');
+    return this.enqueue({ type: 'analyze_series', uniqueKey: `analyze_series:${seriesId}`, libraryId: found.libraryId, targetId: seriesId, createdBy });
+  }
+
+  async listDuplicates(offset: number, limit: number): Promise<{ data: DuplicateGroupDto[]; total: number }> {
+    const groups = (await this.db.select().from(duplicateGroups).where(isNull(duplicateGroups.dismissedAt)).orderBy(duplicateGroups.createdAt))
+      .filter((g) => g.bookIds.length > 1);
+    const page = groups.slice(offset, offset + limit);
+    const ids = [...new Set(page.flatMap((g) => g.bookIds))];
+    const rows = ids.length
+      ? await this.db
+          .select({ id: books.id, title: books.title, path: books.path, libraryId: books.libraryId, seriesId: books.seriesId })
+          .from(books)
+          .where(inArray(books.id, ids))
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return {
+      total: groups.length,
+      data: page.map((g) => ({
+        id: g.id,
+        fileHash: g.fileHash,
+        fileSize: g.fileSize,
+        bookIds: g.bookIds,
+        books: g.bookIds.map((id) => byId.get(id)).filter((b) => b !== undefined),
+        createdAt: g.createdAt,
+        updatedAt: g.updatedAt,
+      })),
+    };
+  }
+
+  /** Dismissing hides the group; the books are never touched. */
+  async dismissDuplicate(id: string): Promise<void> {
+    const rows = await this.db.update(duplicateGroups).set({ dismissedAt: nowIso() }).where(and(eq(duplicateGroups.id, id), isNull(duplicateGroups.dismissedAt))).returning({ id: duplicateGroups.id });
+    if (rows.length === 0) throw notFound('Duplicate group');
+  }
+}

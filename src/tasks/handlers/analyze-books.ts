@@ -1,0 +1,76 @@
+/**
+ * analyze_book and analyze_series (POST /books/{id}/analyze, POST /series/{id}/analyze): re-read the
+ * file(s) from R2 as a deep scan would, then complete the deferred details at once.
+ */
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { books, libraries, series } from '../../db/schema';
+import { CatalogWriter } from '../../repositories/catalog-writer.repository';
+import { formatOfKey } from '../../scanning/book-keys';
+import { completeBookDetails } from '../../scanning/book-details';
+import { importBook } from '../../scanning/book-importer';
+import type { TaskContext, TaskHandler } from '../task-handler';
+import type { BookRow } from '../../repositories/catalog-writer.repository';
+
+async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promise<void> {
+  const library = await db.select({ id: libraries.id, path: libraries.path }).from(libraries).where(eq(libraries.id, book.libraryId)).get();
+  const head = await env.LIBRARY.head(book.path);
+  if (!library || !head) return; // gone since: the next scan soft-deletes it
+  const now = new Date().toISOString();
+  const writer = new CatalogWriter(db);
+  const imported = await importBook(
+    env.LIBRARY,
+    library,
+    { key: book.path, size: head.size, etag: head.etag, uploaded: head.uploaded.toISOString() },
+    formatOfKey(book.path) ?? book.fileFormat,
+    book,
+    now,
+  );
+  // A re-analysis keeps the book in its series; regrouping is the scanner's job.
+  const owner = await db.select({ title: series.title }).from(series).where(eq(series.id, book.seriesId)).get();
+  await writer.run(
+    writer.bookStatements({ ...imported.row, seriesId: book.seriesId }, imported.pages, imported.terms, false, owner?.title ?? ''),
+  );
+  const fresh = await db.select().from(books).where(eq(books.id, book.id)).get();
+  if (fresh && !fresh.analysisError) await completeBookDetails(db, env.LIBRARY, fresh);
+  await writer.refreshSeries([book.seriesId], now);
+  events.publish({ type: 'book_updated', book_id: book.id, series_id: book.seriesId, library_id: book.libraryId });
+}
+
+export const analyzeBook: TaskHandler = {
+  priority: 20,
+  async run(task, ctx) {
+    const book = await ctx.db.select().from(books).where(eq(books.id, task.targetId ?? '')).get();
+    if (!book || book.deletedAt) {
+      return { done: true, progress: { current: 0, total: 0, message: 'The book no longer exists' } };
+    }
+    await reanalyze(book, ctx);
+    return { done: true, progress: { current: 1, total: 1, message: `Analysed ${book.fileName}` } };
+  },
+};
+
+export const analyzeSeries: TaskHandler = {
+  priority: 15,
+  async run(task, ctx) {
+    const seriesId = task.targetId ?? '';
+    let after = String(task.payload.after ?? '');
+    let processed = Number(task.payload.processed ?? 0);
+    const total = Number(task.payload.total ?? 0);
+    while (Date.now() < ctx.deadline) {
+      const [book] = await ctx.db
+        .select()
+        .from(books)
+        .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt), gt(books.id, after)))
+        .orderBy(asc(books.id))
+        .limit(1);
+      if (!book) return { done: true, progress: { current: processed, total: processed, message: `${processed} books analysed` } };
+      await reanalyze(book, ctx);
+      after = book.id;
+      processed += 1;
+    }
+    return {
+      done: false,
+      progress: { current: processed, total: Math.max(total, processed), message: `${processed} books analysed` },
+      payload: { ...task.payload, after, processed },
+    };
+  },
+};

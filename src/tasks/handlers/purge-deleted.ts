@@ -1,0 +1,37 @@
+/**
+ * purge_deleted: removes the catalog rows of soft-deleted books and series (their files are already
+ * gone from storage). Reading progress of purged books goes with them, which is why soft deletion
+ * alone never does this.
+ */
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { bookPages, books, bookTerms, readProgress, series, wantToRead } from '../../db/schema';
+import { deleteSearchRow } from '../../repositories/search-index';
+import type { TaskHandler } from '../task-handler';
+
+const PAGE = 90;
+
+export const purgeDeleted: TaskHandler = {
+  priority: 1,
+  async run(task, { db, deadline }) {
+    const libraryFilter = task.libraryId ? eq(books.libraryId, task.libraryId) : undefined;
+    let purged = Number(task.payload.purged ?? 0);
+    while (Date.now() < deadline) {
+      const doomed = await db.select({ id: books.id }).from(books).where(and(isNotNull(books.deletedAt), libraryFilter)).limit(PAGE);
+      if (doomed.length === 0) {
+        await db.delete(series).where(and(isNotNull(series.deletedAt), task.libraryId ? eq(series.libraryId, task.libraryId) : undefined));
+        return { done: true, progress: { current: purged, total: purged, message: `${purged} deleted books purged` }, result: { purged } };
+      }
+      const ids = doomed.map((d) => d.id);
+      await db.batch([
+        ...ids.map((id) => deleteSearchRow(db, 'book', id)),
+        db.delete(bookPages).where(inArray(bookPages.bookId, ids)),
+        db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
+        db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
+        db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
+        db.delete(books).where(inArray(books.id, ids)),
+      ]);
+      purged += ids.length;
+    }
+    return { done: false, progress: { current: purged, total: purged, message: `${purged} deleted books purged` }, payload: { purged } };
+  },
+};

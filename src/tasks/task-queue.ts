@@ -1,0 +1,33 @@
+/**
+ * Queueing a task: one active task per unique key (a second request for the same work returns the
+ * task already queued), then a nudge to the TaskRunner so it starts without polling.
+ */
+import { newId, nowIso } from '../lib/ids';
+import type { TaskRow, TasksRepository } from '../repositories/tasks.repository';
+import { TASK_HANDLERS } from './registry';
+import type { NewTask } from './task-handler';
+
+export const TASK_RUNNER_NAME = 'global';
+
+export async function enqueueTask(
+  tasks: TasksRepository,
+  runner: DurableObjectNamespace<import('../../durable-objects/task-runner').TaskRunner>,
+  task: NewTask,
+): Promise<{ task: TaskRow; created: boolean }> {
+  const active = await tasks.activeByKey(task.uniqueKey);
+  if (active) return { task: active, created: false };
+  const row = await tasks.create({
+    id: newId(),
+    type: task.type,
+    status: 'pending',
+    uniqueKey: task.uniqueKey,
+    libraryId: task.libraryId ?? null,
+    targetId: task.targetId ?? null,
+    payload: task.payload ?? {},
+    priority: TASK_HANDLERS[task.type].priority,
+    createdBy: task.createdBy ?? null,
+    createdAt: nowIso(),
+  });
+  await runner.get(runner.idFromName(TASK_RUNNER_NAME)).kick();
+  return { task: row, created: true };
+}

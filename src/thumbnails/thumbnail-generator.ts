@@ -1,0 +1,74 @@
+/**
+ * Thumbnails (issue 3 point 7): a book's is its cover (page 1 unless the file names another) with the
+ * longest side at `thumbnails.max_size` (400 px), rendered by the native-image worker and stored once
+ * in the CACHE bucket; a series shows its first book's, a library its first series'.
+ */
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { bookPages, books, libraries, series } from '../db/schema';
+import type { EventPublisher } from '../events/events';
+import type { PageLocator } from '../media/container';
+import type { RendererClient } from '../media/image-renderer';
+import { openStoredPage } from '../pages/page-source';
+import type { BookRow } from '../repositories/catalog-writer.repository';
+
+export const bookThumbnailKey = (bookId: string) => `thumbnails/books/${bookId}`;
+
+/** Renders and stores one book's thumbnail; returns false when the book has no image to show. */
+export async function generateBookThumbnail(
+  db: Database,
+  env: Env,
+  renderer: RendererClient,
+  book: BookRow,
+  maxSide: number,
+): Promise<boolean> {
+  const firstPage = await db
+    .select()
+    .from(bookPages)
+    .where(eq(bookPages.bookId, book.id))
+    .orderBy(asc(bookPages.number))
+    .limit(1)
+    .get();
+  const locator = (book.coverLocator as PageLocator | null) ?? (firstPage?.locator as PageLocator | undefined);
+  if (!locator) return false;
+  const page = await openStoredPage(env.LIBRARY, renderer, {
+    bookPath: book.path,
+    fileSize: book.fileSize,
+    format: book.fileFormat,
+    containerIndex: book.containerIndex as never,
+    pageNumber: firstPage?.number ?? 1,
+    mediaType: firstPage?.mediaType ?? 'application/octet-stream',
+    locator,
+  });
+  const image =
+    page.kind === 'stream'
+      ? await renderer.thumbnail(page.stream, page.mediaType, maxSide)
+      : await renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
+  const key = bookThumbnailKey(book.id);
+  await env.CACHE.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+  await db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: new Date().toISOString() }).where(eq(books.id, book.id));
+  return true;
+}
+
+/** Points a series (and its library, if it has none) at the first book's thumbnail. */
+export async function refreshSeriesThumbnail(db: Database, events: EventPublisher, seriesId: string): Promise<void> {
+  const first = await db
+    .select({ key: books.thumbnailKey, libraryId: books.libraryId })
+    .from(books)
+    .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
+    .orderBy(asc(books.sortKey))
+    .limit(1)
+    .get();
+  const current = await db.select().from(series).where(eq(series.id, seriesId)).get();
+  if (!first?.key || !current || current.hasCustomCover) return;
+  const now = new Date().toISOString();
+  if (current.thumbnailKey !== first.key || !current.thumbnailUpdatedAt) {
+    await db.update(series).set({ thumbnailKey: first.key, thumbnailUpdatedAt: now }).where(eq(series.id, seriesId));
+  }
+  events.publish({ type: 'cover_updated', entity_type: 'series', entity_id: seriesId, library_id: first.libraryId });
+  const library = await db.select().from(libraries).where(eq(libraries.id, first.libraryId)).get();
+  if (library && !library.thumbnailKey) {
+    await db.update(libraries).set({ thumbnailKey: first.key, thumbnailUpdatedAt: now }).where(eq(libraries.id, library.id));
+    events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: library.id, library_id: library.id });
+  }
+}
