@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { sessions } from '../db/schema';
 
@@ -24,8 +24,10 @@ export class SessionsRepository {
     await this.db.delete(sessions).where(eq(sessions.id, id));
   }
 
-  async deleteForUser(userId: string): Promise<void> {
-    await this.db.delete(sessions).where(eq(sessions.userId, userId));
+  /** Ends every session of the user, except `keepId` (the caller's own, when they change their password). */
+  async deleteForUser(userId: string, keepId?: string): Promise<void> {
+    const mine = eq(sessions.userId, userId);
+    await this.db.delete(sessions).where(keepId ? and(mine, ne(sessions.id, keepId)) : mine);
   }
 
   async deleteExpired(now: string): Promise<void> {

@@ -1,5 +1,5 @@
 /** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   apiKeys,
@@ -32,6 +32,16 @@ export class UsersRepository {
 
   async count(): Promise<number> {
     const row = await this.db.select({ n: count() }).from(users).get();
+    return row?.n ?? 0;
+  }
+
+  /** Active admins other than `exceptId`: the last one may not be removed, demoted or disabled. */
+  async countActiveAdmins(exceptId: string): Promise<number> {
+    const row = await this.db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.isActive, true), ne(users.id, exceptId)))
+      .get();
     return row?.n ?? 0;
   }
 

@@ -3,5 +3,6 @@ import type { Router } from '../lib/router';
 import { authRouter } from './auth';
 import { healthRouter } from './health';
 import { setupRouter } from './setup';
+import { usersRouter } from './users';
 
-export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter];
+export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter];

@@ -15,6 +15,7 @@ import { OutboxMailer } from './mailer';
 import { serverSecret } from './server-secret';
 import { SettingsService } from './settings.service';
 import { SetupService } from './setup.service';
+import { UsersService } from './users.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -51,6 +52,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     auth,
     mailer,
     setup: new SetupService(repositories.users, settings, auth),
+    users: new UsersService(repositories.users, repositories.sessions, auth),
     secret,
   };
 }

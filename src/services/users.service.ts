@@ -1,0 +1,130 @@
+/**
+ * User administration (API.md §4 Users, admin only). Changes that alter what a user may do bump
+ * `authVersion`, so cached HTTP Basic checks stop counting at once (DECISIONS.md §Auth); a new password
+ * or a deactivation also ends the user's sessions. The server always keeps one active admin.
+ */
+import { hashPassword } from '../auth/password';
+import { type Permission, type Role, satisfies, userPermissions } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+import { AppError, conflict, notFound } from '../lib/errors';
+import { nowIso } from '../lib/ids';
+import type { PageRequest } from '../lib/pagination';
+import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { NewUser, UserRecord, UsersRepository } from '../repositories/users.repository';
+import type { AuthService } from './auth.service';
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password: string;
+  role: Role;
+  customPermissions: Permission[];
+  isActive: boolean;
+}
+
+export type UpdateUserInput = Partial<CreateUserInput>;
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly auth: AuthService,
+  ) {}
+
+  async list(page: PageRequest): Promise<{ items: UserRecord[]; total: number }> {
+    const [items, total] = await Promise.all([this.users.list(page.offset, page.pageSize), this.users.count()]);
+    return { items, total };
+  }
+
+  async get(id: string): Promise<UserRecord> {
+    const user = await this.users.getById(id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  async create(actor: Principal, input: CreateUserInput): Promise<UserRecord> {
+    assertCanGrant(actor, input.role, input.customPermissions);
+    // An admin vouches for the address; such accounts never go through e-mail verification.
+    return this.auth.createUser({ ...input, emailVerified: true });
+  }
+
+  async update(actor: Principal, id: string, input: UpdateUserInput): Promise<UserRecord> {
+    const user = await this.get(id);
+    assertCanGrant(actor, user.role, user.customPermissions);
+    const role = input.role ?? user.role;
+    const customPermissions = input.customPermissions ?? user.customPermissions;
+    const isActive = input.isActive ?? user.isActive;
+    assertCanGrant(actor, role, customPermissions);
+    if (isActiveAdmin(user) && !(role === 'admin' && isActive)) await this.assertAnotherAdmin(user);
+    await this.auth.assertUnique(input.username, input.email, user.id);
+
+    const accessChanged =
+      input.password !== undefined ||
+      role !== user.role ||
+      isActive !== user.isActive ||
+      !sameSet(customPermissions, user.customPermissions);
+    const changes: Partial<NewUser> = { updatedAt: nowIso() };
+    if (input.username !== undefined) changes.username = input.username;
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+    if (input.role !== undefined) changes.role = role;
+    if (input.customPermissions !== undefined) changes.customPermissions = [...new Set(customPermissions)];
+    if (input.isActive !== undefined) changes.isActive = isActive;
+    if (accessChanged) changes.authVersion = user.authVersion + 1;
+
+    const updated = await this.saveUnique(() => this.users.update(user.id, changes));
+    if (!updated) throw notFound('User');
+    if (input.password !== undefined || (user.isActive && !isActive)) {
+      // An admin changing their own password keeps the session they are using.
+      const keep = actor.user.id === user.id ? actor.sessionId : undefined;
+      await this.sessions.deleteForUser(user.id, keep);
+    }
+    return updated;
+  }
+
+  /** Removes the user with their sessions, API keys, progress and preferences. */
+  async delete(actor: Principal, id: string): Promise<void> {
+    const user = await this.get(id);
+    assertCanGrant(actor, user.role, user.customPermissions);
+    if (isActiveAdmin(user)) await this.assertAnotherAdmin(user);
+    await this.users.delete(user.id);
+  }
+
+  private async assertAnotherAdmin(user: UserRecord): Promise<void> {
+    if ((await this.users.countActiveAdmins(user.id)) === 0) {
+      throw conflict('The server must keep at least one active admin: this is the last one');
+    }
+  }
+
+  private async saveUnique<T>(save: () => Promise<T>): Promise<T> {
+    try {
+      return await save();
+    } catch (error) {
+      // assertUnique ran first; a concurrent change can still lose the race at the unique index.
+      if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');
+      throw error;
+    }
+  }
+}
+
+const isActiveAdmin = (user: UserRecord) => user.role === 'admin' && user.isActive;
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  new Set(a).size === new Set(b).size && a.every((p) => b.includes(p));
+
+/**
+ * Nobody hands out power they lack: an actor may create, change or delete only accounts whose
+ * permissions (role ∪ custom) they hold themselves. Admins hold everything.
+ */
+function assertCanGrant(actor: Principal, role: Role, custom: readonly string[]): void {
+  const missing = [...userPermissions(role, custom)].filter((p) => !satisfies(actor.permissions, p));
+  if (missing.length > 0) {
+    throw new AppError(
+      'Forbidden',
+      `You cannot manage an account holding permissions you lack: ${missing.join(', ')}`,
+      {
+        details: missing.map((p) => ({ path: 'permissions', message: `${p} is not held by you` })),
+      },
+    );
+  }
+}
