@@ -9,8 +9,8 @@ import { AppError } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
 import { handleError, handleNotFound } from './middleware/error-handler';
 import { apiRouters } from './routes';
-import { registerOpenApi } from './openapi/document';
-import { docsRouter } from './openapi/docs';
+import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
+import { createDocsRouter } from './openapi/docs';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -36,6 +36,7 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   );
   for (const router of apiRouters) app.route(API_PREFIX, router);
   registerOpenApi(app);
+  const docsRouter = createDocsRouter(() => buildOpenApiDocument(app));
   app.route('/', docsRouter);
   return app;
 }
