@@ -1,8 +1,9 @@
 /** Every resource router, mounted under /api/v1 by app.ts. */
 import type { Router } from '../lib/router';
+import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
 import { healthRouter } from './health';
 import { setupRouter } from './setup';
 import { usersRouter } from './users';
 
-export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter];
+export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter, apiKeysRouter];

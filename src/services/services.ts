@@ -8,6 +8,7 @@ import { ApiKeysRepository } from '../repositories/api-keys.repository';
 import { SessionsRepository } from '../repositories/sessions.repository';
 import { SettingsRepository } from '../repositories/settings.repository';
 import { UsersRepository } from '../repositories/users.repository';
+import { ApiKeysService } from './api-keys.service';
 import { AuthService } from './auth.service';
 import { EmailVerification } from './email-verification';
 import { LoginThrottle } from './login-throttle';
@@ -53,6 +54,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     mailer,
     setup: new SetupService(repositories.users, settings, auth),
     users: new UsersService(repositories.users, repositories.sessions, auth),
+    apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     secret,
   };
 }

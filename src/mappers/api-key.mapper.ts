@@ -1,0 +1,29 @@
+import { displayPrefix } from '../auth/api-key-format';
+import type { Permission } from '../auth/permissions';
+import type { ApiKeyRecord } from '../repositories/api-keys.repository';
+import type { ApiKeyDto, CreatedApiKeyDto } from '../schemas/api-key.schema';
+
+export function toApiKeyDto(record: ApiKeyRecord): ApiKeyDto {
+  return {
+    id: record.id,
+    name: record.name,
+    key_prefix: displayPrefix(record.prefix),
+    permissions: record.permissions as Permission[],
+    last_used_at: record.lastUsedAt,
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+  };
+}
+
+/** The creation response: the only place the full key ever appears (API.md §5 rule 2). */
+export function toCreatedApiKeyDto(record: ApiKeyRecord, key: string): CreatedApiKeyDto {
+  return {
+    id: record.id,
+    name: record.name,
+    key,
+    key_prefix: displayPrefix(record.prefix),
+    permissions: record.permissions as Permission[],
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+  };
+}
