@@ -177,7 +177,9 @@ export class AuthService {
     const cached = BasicAuthCache.get(cacheKey);
     if (cached) {
       const user = await this.deps.users.getById(cached.userId);
-      if (user && user.authVersion === cached.authVersion && user.isActive) {
+      // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
+      const sameName = user?.username.toLowerCase() === username.toLowerCase();
+      if (user && sameName && user.authVersion === cached.authVersion && user.isActive) {
         return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
       }
       BasicAuthCache.delete(cacheKey);
