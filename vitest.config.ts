@@ -28,6 +28,15 @@ export default defineConfig(async () => {
           },
         },
         {
+          // The renderer worker (renderer/) on its own: codecs, PDF rendering and its RPC entrypoint.
+          plugins: [cloudflareTest({ wrangler: { configPath: './renderer/wrangler.toml' } })],
+          test: {
+            name: 'renderer',
+            include: ['renderer/test/**/*.test.ts'],
+            testTimeout: 60_000,
+          },
+        },
+        {
           test: {
             name: 'node',
             environment: 'node',
