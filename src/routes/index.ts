@@ -3,7 +3,8 @@ import type { Router } from '../lib/router';
 import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
 import { healthRouter } from './health';
+import { preferencesRouter } from './preferences';
 import { setupRouter } from './setup';
 import { usersRouter } from './users';
 
-export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter, apiKeysRouter];
+export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter, apiKeysRouter, preferencesRouter];

@@ -5,6 +5,7 @@
 import type { Config } from '../config/config';
 import type { Database } from '../db/client';
 import { ApiKeysRepository } from '../repositories/api-keys.repository';
+import { PreferencesRepository } from '../repositories/preferences.repository';
 import { SessionsRepository } from '../repositories/sessions.repository';
 import { SettingsRepository } from '../repositories/settings.repository';
 import { UsersRepository } from '../repositories/users.repository';
@@ -17,6 +18,7 @@ import { serverSecret } from './server-secret';
 import { SettingsService } from './settings.service';
 import { SetupService } from './setup.service';
 import { UsersService } from './users.service';
+import { PreferencesService } from './preferences.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -55,6 +57,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     setup: new SetupService(repositories.users, settings, auth),
     users: new UsersService(repositories.users, repositories.sessions, auth),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
+    preferences: new PreferencesService(new PreferencesRepository(db)),
     secret,
   };
 }

@@ -1,0 +1,16 @@
+import { createRouter } from '../../lib/router';
+import * as routes from './preferences.routes';
+
+export const preferencesRouter = createRouter()
+  .openapi(routes.listPreferences, async (c) =>
+    c.json(await c.get('services').preferences.all(c.get('principal').user.id), 200),
+  )
+  .openapi(routes.setPreference, async (c) => {
+    const { key } = c.req.valid('param');
+    const { value } = c.req.valid('json');
+    return c.json(await c.get('services').preferences.set(c.get('principal').user.id, key, value), 200);
+  })
+  .openapi(routes.resetPreference, async (c) => {
+    await c.get('services').preferences.reset(c.get('principal').user.id, c.req.valid('param').key);
+    return c.body(null, 204);
+  });
