@@ -1,0 +1,148 @@
+/**
+ * Library use cases (API.md §4 Libraries, DECISIONS.md §Storage): a library is a key prefix in the
+ * library bucket, unique by name and never overlapping another library's prefix. Deleting a library
+ * removes catalog rows only; the book objects in R2 are never touched.
+ */
+import type { ScanningConfig } from '../db/tables/libraries';
+import type { EventPublisher } from '../events/events';
+import { conflict, notFound } from '../lib/errors';
+import { newId, nowIso } from '../lib/ids';
+import type {
+  LibrariesRepository,
+  LibraryChanges,
+  LibraryRecord,
+  LibraryWithCounts,
+} from '../repositories/libraries.repository';
+import type { CreateLibraryBody, LibraryDto, ScanningConfigInput, UpdateLibraryBody } from '../schemas/library.schema';
+import { keyPathsOverlap } from '../storage/key-paths';
+
+const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
+  enabled: false,
+  cron_schedule: null,
+  default_mode: 'normal',
+  scan_on_start: false,
+};
+
+export class LibrariesService {
+  constructor(
+    private readonly libraries: LibrariesRepository,
+    private readonly events: EventPublisher,
+  ) {}
+
+  async list(): Promise<LibraryDto[]> {
+    return (await this.libraries.list()).map(toLibraryDto);
+  }
+
+  async get(id: string): Promise<LibraryDto> {
+    return toLibraryDto(await this.require(id));
+  }
+
+  /** The stored row, for services that work inside a library (uploads, scans). */
+  async getRecord(id: string): Promise<LibraryRecord> {
+    const library = await this.libraries.getRecord(id);
+    if (!library) throw notFound('Library');
+    return library;
+  }
+
+  async create(body: CreateLibraryBody): Promise<LibraryDto> {
+    await this.assertAvailable({ name: body.name, path: body.path });
+    const now = nowIso();
+    const id = newId();
+    await this.libraries
+      .create({
+        id,
+        name: body.name,
+        path: body.path,
+        defaultReadingDirection: body.defaultReadingDirection ?? 'ltr',
+        scanningConfig: mergeScanningConfig(DEFAULT_SCANNING_CONFIG, body.scanning_config),
+        thumbnailKey: null,
+        thumbnailUpdatedAt: null,
+        lastScannedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .catch(rethrowUniqueViolation);
+    this.events.publish({ type: 'library_created', library_id: id });
+    return this.get(id);
+  }
+
+  async update(id: string, body: UpdateLibraryBody): Promise<LibraryDto> {
+    const current = await this.require(id);
+    await this.assertAvailable({ name: body.name, path: body.path, exceptId: id });
+    const changes: LibraryChanges = { updatedAt: nowIso() };
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.path !== undefined) changes.path = body.path;
+    if (body.defaultReadingDirection !== undefined) changes.defaultReadingDirection = body.defaultReadingDirection;
+    if (body.scanning_config !== undefined) {
+      changes.scanningConfig = mergeScanningConfig(current.scanningConfig, body.scanning_config);
+    }
+    await this.libraries.update(id, changes).catch(rethrowUniqueViolation);
+    this.events.publish({ type: 'library_updated', library_id: id });
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.libraries.delete(id))) throw notFound('Library');
+  }
+
+  private async require(id: string): Promise<LibraryWithCounts> {
+    const library = await this.libraries.get(id);
+    if (!library) throw notFound('Library');
+    return library;
+  }
+
+  /** Names are unique ignoring case; prefixes may not equal, contain or sit inside another library's. */
+  private async assertAvailable({ name, path, exceptId }: { name?: string; path?: string; exceptId?: string }) {
+    const others = (await this.libraries.listPaths()).filter((library) => library.id !== exceptId);
+    if (name !== undefined) {
+      const taken = others.find((library) => library.name.toLowerCase() === name.toLowerCase());
+      if (taken) {
+        throw conflict(`A library named "${taken.name}" already exists`, [
+          { path: 'name', message: 'already used by another library' },
+        ]);
+      }
+    }
+    if (path !== undefined) {
+      const overlapping = others.find((library) => keyPathsOverlap(library.path, path));
+      if (overlapping) {
+        throw conflict(`Path "${path || '/'}" overlaps library "${overlapping.name}" at "${overlapping.path || '/'}"`, [
+          { path: 'path', message: `overlaps library ${overlapping.id}` },
+        ]);
+      }
+    }
+  }
+}
+
+function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigInput | undefined): ScanningConfig {
+  if (!input) return { ...base };
+  return {
+    enabled: input.enabled ?? base.enabled,
+    cron_schedule: input.cron_schedule === undefined ? base.cron_schedule : input.cron_schedule,
+    default_mode: input.default_mode ?? base.default_mode,
+    scan_on_start: input.scan_on_start ?? base.scan_on_start,
+  };
+}
+
+/** Two concurrent creates can both pass the checks; the unique indexes decide, as a 409. */
+function rethrowUniqueViolation(error: unknown): never {
+  const message = String((error as { cause?: unknown })?.cause ?? error);
+  if (/UNIQUE constraint failed/i.test(message) || /UNIQUE constraint failed/i.test(String(error))) {
+    throw conflict('A library with this name or path already exists');
+  }
+  throw error;
+}
+
+export function toLibraryDto(library: LibraryWithCounts): LibraryDto {
+  return {
+    id: library.id,
+    name: library.name,
+    path: library.path,
+    scanning_config: { ...DEFAULT_SCANNING_CONFIG, ...library.scanningConfig },
+    defaultReadingDirection: library.defaultReadingDirection,
+    seriesCount: library.seriesCount,
+    bookCount: library.bookCount,
+    lastScannedAt: library.lastScannedAt,
+    createdAt: library.createdAt,
+    updatedAt: library.updatedAt,
+  };
+}
