@@ -17,11 +17,14 @@ const TARGET_NAMES: Record<string, string> = {
 
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) {
-        const details = issuesToDetails(result.error.issues);
-        throw badRequest(summarizeIssues(TARGET_NAMES[result.target] ?? result.target, details), details);
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      // The media-type gate already refused any body without a Content-Type, so here none was sent at all.
+      if (result.target === 'json' && !c.req.header('Content-Type')) {
+        throw badRequest('A request body is required: send JSON with Content-Type: application/json');
       }
+      const details = issuesToDetails(result.error.issues);
+      throw badRequest(summarizeIssues(TARGET_NAMES[result.target] ?? result.target, details), details);
     },
   });
 }
