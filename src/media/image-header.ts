@@ -131,11 +131,15 @@ export function parseImageHeader(b: Uint8Array): HeaderResult {
   return null;
 }
 
-/** Reads `stream` only as far as the header needs, then cancels it. */
-export async function readImageDimensions(
+/**
+ * Reads `stream` only as far as the header needs, then cancels it. A stream that fails part-way (a
+ * deliberately cut deflate window) still yields what arrived before the failure. `need-more` means
+ * the stream ended or hit `limit` before the header was complete.
+ */
+export async function readImageHeader(
   stream: ReadableStream<Uint8Array>,
   limit = HEADER_SCAN_LIMIT,
-): Promise<ImageDimensions | null> {
+): Promise<HeaderResult> {
   const reader = stream.getReader();
   let buffer = new Uint8Array(0);
   try {
@@ -149,9 +153,18 @@ export async function readImageDimensions(
       const result = parseImageHeader(buffer);
       if (result !== 'need-more') return result;
     }
-    const result = parseImageHeader(buffer);
-    return result === 'need-more' ? null : result;
+  } catch {
+    // fall through: parse what arrived
   } finally {
     await reader.cancel().catch(() => {});
   }
+  return parseImageHeader(buffer);
+}
+
+export async function readImageDimensions(
+  stream: ReadableStream<Uint8Array>,
+  limit = HEADER_SCAN_LIMIT,
+): Promise<ImageDimensions | null> {
+  const result = await readImageHeader(stream, limit);
+  return result === 'need-more' ? null : result;
 }

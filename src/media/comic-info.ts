@@ -1,0 +1,82 @@
+/**
+ * ComicInfo.xml (the Anansi/ComicRack schema) → book metadata. A ComicInfo that does not parse is
+ * ignored: the pages are still readable, so the book is not failed for it.
+ */
+import { type BookAuthor, type BookMetadata, emptyMetadata } from './container';
+import { attr, child, childText, children, parseXml } from './xml';
+
+/** ComicInfo files are a few KiB; anything this large is not one. */
+export const COMIC_INFO_MAX_SIZE = 1024 * 1024;
+
+const ROLES: Array<[element: string, role: string]> = [
+  ['Writer', 'writer'],
+  ['Penciller', 'penciller'],
+  ['Inker', 'inker'],
+  ['Colorist', 'colorist'],
+  ['Letterer', 'letterer'],
+  ['CoverArtist', 'cover'],
+  ['Editor', 'editor'],
+  ['Translator', 'translator'],
+];
+
+const splitList = (value: string | null): string[] =>
+  value
+    ? [
+        ...new Set(
+          value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ]
+    : [];
+
+function integer(value: string | null, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | null {
+  if (!value || !/^-?\d+$/.test(value)) return null;
+  const n = Number(value);
+  return n >= min && n <= max ? n : null;
+}
+
+/** `12.5` → chapter 12.5 and number 12; `12` → both 12; anything else (`1a`, `½`) → null. */
+export function parseBookNumber(value: string | null): { number: number | null; chapter: number | null } {
+  const text = value?.replace(',', '.').trim();
+  if (!text || !/^-?\d+(\.\d+)?$/.test(text)) return { number: null, chapter: null };
+  const chapter = Number(text);
+  return { number: Math.trunc(chapter), chapter };
+}
+
+export interface ComicInfo {
+  metadata: BookMetadata;
+  /** 0-based index into the page list of the page marked FrontCover, if any. */
+  coverIndex: number | null;
+}
+
+export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {
+  const root = child(parseXml(bytes), 'ComicInfo');
+  if (!root || typeof root !== 'object') return null;
+  const text = (name: string) => childText(root, name);
+  const metadata = emptyMetadata();
+  const { number, chapter } = parseBookNumber(text('Number'));
+  const authors: BookAuthor[] = ROLES.flatMap(([element, role]) =>
+    splitList(text(element)).map((name) => ({ name, role })),
+  );
+  const manga = text('Manga');
+  Object.assign(metadata, {
+    title: text('Title'),
+    summary: text('Summary'),
+    number,
+    chapter,
+    volume: integer(text('Volume'), 0),
+    series: text('Series'),
+    seriesGroup: text('SeriesGroup'),
+    publisher: text('Publisher'),
+    year: integer(text('Year'), 1000, 9999),
+    authors,
+    genres: splitList(text('Genre')),
+    tags: splitList(text('Tags')),
+    language: text('LanguageISO'),
+    readingDirection: manga === 'YesAndRightToLeft' ? 'rtl' : manga === 'No' ? 'ltr' : null,
+  } satisfies Partial<BookMetadata>);
+  const cover = children(child(root, 'Pages'), 'Page').find((page) => attr(page, 'Type') === 'FrontCover');
+  return { metadata, coverIndex: integer(attr(cover, 'Image'), 0) };
+}

@@ -1,0 +1,63 @@
+/**
+ * Page locators for images inside a ZIP (CBZ pages and EPUB page images): everything needed to
+ * stream the entry later without re-reading the central directory.
+ */
+import type { ImageDimensions, PageContent, PageLocator } from '../container';
+import { BookAnalysisError } from '../errors';
+import { HEADER_SCAN_LIMIT, readImageHeader } from '../image-header';
+import { imageMediaType } from '../image-types';
+import type { RangeReader } from '../range-reader';
+import type { ZipEntry } from './directory';
+import { openEntryStream, type ZipEntryRef } from './entry';
+
+/** Compressed bytes fetched for the first look at a page header; most headers fit. */
+const FIRST_HEADER_WINDOW = 64 * 1024;
+
+export function zipLocator(entry: ZipEntry): PageLocator {
+  return {
+    kind: 'zip',
+    name: entry.name,
+    offset: entry.offset,
+    method: entry.method,
+    compressedSize: entry.compressedSize,
+    size: entry.size,
+    crc32: entry.crc32,
+    headerHint: entry.headerHint,
+  };
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+export function zipEntryRef(locator: PageLocator): ZipEntryRef {
+  const { kind, name, offset, method, compressedSize, size, crc32, headerHint } = locator;
+  if (
+    kind !== 'zip' ||
+    typeof name !== 'string' ||
+    ![offset, method, compressedSize, size, crc32, headerHint].every(isCount)
+  ) {
+    throw new BookAnalysisError('page_not_found', 'The page index of this book is not valid; analyse the book again');
+  }
+  return { name, offset, method, compressedSize, size, crc32, headerHint } as ZipEntryRef;
+}
+
+export async function openZipPage(reader: RangeReader, locator: PageLocator): Promise<PageContent> {
+  const entry = zipEntryRef(locator);
+  return {
+    stream: await openEntryStream(reader, entry),
+    size: entry.size,
+    mediaType: imageMediaType(entry.name) ?? 'application/octet-stream',
+  };
+}
+
+/** Dimensions from a window of the entry: 64 KiB of compressed data, then up to 512 KiB if needed. */
+export async function readZipPageHeader(reader: RangeReader, locator: PageLocator): Promise<ImageDimensions | null> {
+  const entry = zipEntryRef(locator);
+  for (const window of [FIRST_HEADER_WINDOW, HEADER_SCAN_LIMIT]) {
+    const compressedSize = Math.min(entry.compressedSize, window);
+    const result = await readImageHeader(await openEntryStream(reader, { ...entry, compressedSize }));
+    if (result !== 'need-more') return result;
+    if (compressedSize === entry.compressedSize) return null;
+  }
+  return null;
+}
