@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { serverSecrets, settingHistory, settings } from '../db/schema';
 import { newId } from '../lib/ids';
@@ -62,6 +62,11 @@ export class SettingsRepository {
       .orderBy(desc(settingHistory.changedAt), desc(settingHistory.id))
       .limit(limit)
       .offset(offset);
+  }
+
+  async countHistory(key: string): Promise<number> {
+    const row = await this.db.select({ n: count() }).from(settingHistory).where(eq(settingHistory.key, key)).get();
+    return row?.n ?? 0;
   }
 
   async getServerSecret(name: string): Promise<string | undefined> {

@@ -4,7 +4,16 @@ import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
 import { healthRouter } from './health';
 import { preferencesRouter } from './preferences';
+import { settingsRouter } from './settings';
 import { setupRouter } from './setup';
 import { usersRouter } from './users';
 
-export const apiRouters: Router[] = [healthRouter, setupRouter, authRouter, usersRouter, apiKeysRouter, preferencesRouter];
+export const apiRouters: Router[] = [
+  healthRouter,
+  setupRouter,
+  authRouter,
+  usersRouter,
+  apiKeysRouter,
+  preferencesRouter,
+  settingsRouter,
+];

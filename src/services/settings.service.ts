@@ -112,9 +112,11 @@ export class SettingsService {
     return view as SettingView;
   }
 
+  /** Newest first, with the total for the paginated envelope. */
   async history(key: string, offset: number, limit: number) {
-    this.requireKey(key);
-    return this.repo.history(key, offset, limit);
+    const known = this.requireKey(key);
+    const [items, total] = await Promise.all([this.repo.history(known, offset, limit), this.repo.countHistory(known)]);
+    return { items, total };
   }
 
   private requireKey(key: string): SettingKey {
