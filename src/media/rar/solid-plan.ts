@@ -1,0 +1,80 @@
+/**
+ * Which packed bytes unrar needs for each compressed entry, decided once at analysis time. A non-solid
+ * entry needs only itself; a solid one needs every compressed entry since the last one that reset the
+ * solid state (stored entries and directories never touch the decompressor's state, so they are left
+ * out). The same limits are checked here, at analysis, so a book is refused with a reason instead of
+ * failing page by page later.
+ */
+import { BookAnalysisError } from '../errors';
+import type { RarArchiveIndex, RarEntry, RarFormat } from './rar-entry';
+import { chainWindow, MAX_WINDOW } from './rar-extract';
+import type { PackedEntry } from './synthetic-archive';
+
+/** Packed bytes one page may need decompressed before it (solid): bounds the time a page takes. */
+export const MAX_CHAIN_PACKED = 200 * 1024 * 1024;
+/** A decompressed entry is held in memory whole; larger pages must be stored, not compressed. */
+export const MAX_DECOMPRESSED_SIZE = 32 * 1024 * 1024;
+/** Compression algorithm versions the bundled unrar 6.1.7 decodes. */
+const DECODABLE: Record<RarFormat, number[]> = { 4: [15, 20, 26, 29, 36], 5: [0] };
+
+export interface DecompressionPlan {
+  format: RarFormat;
+  /** Compressed file entries in archive order: the solid stream. */
+  packed: RarEntry[];
+  /** chainStart[i]: index in `packed` where the chain ending at packed[i] begins. */
+  chainStart: number[];
+  positions: Map<RarEntry, number>;
+}
+
+export const isPacked = (entry: RarEntry) => !entry.directory && !entry.redirect && entry.method !== 0;
+
+export function planDecompression(index: RarArchiveIndex): DecompressionPlan {
+  const packed = index.entries.filter(isPacked);
+  const chainStart: number[] = [];
+  packed.forEach((entry, i) => {
+    chainStart.push(i > 0 && entry.solid ? chainStart[i - 1]! : i);
+  });
+  return { format: index.format, packed, chainStart, positions: new Map(packed.map((entry, i) => [entry, i])) };
+}
+
+export function toPackedEntry(entry: RarEntry): PackedEntry {
+  const { dataOffset, packedSize, unpackedSize, crc32, method, unpackVersion, dictionarySize, solid, hostOs } = entry;
+  return { dataOffset, packedSize, unpackedSize, crc32, method, unpackVersion, dictionarySize, solid, hostOs };
+}
+
+/** [start, end] indices into plan.packed of the chain that decompresses `entry`. */
+export function chainOf(plan: DecompressionPlan, entry: RarEntry): [number, number] {
+  const end = plan.positions.get(entry)!;
+  return [plan.chainStart[end]!, end];
+}
+
+const repack = 'repack the book as a CBZ';
+
+/** Throws the reason a compressed entry cannot be served from this isolate, if there is one. */
+export function assertDecodable(format: RarFormat, name: string, chain: PackedEntry[]): void {
+  const target = chain[chain.length - 1]!;
+  if (chain.some((entry) => !DECODABLE[format].includes(entry.unpackVersion))) {
+    throw new BookAnalysisError(
+      'unsupported_compression',
+      `The entry ${name} uses a RAR compression version Longbox cannot decompress; ${repack}`,
+    );
+  }
+  if (target.unpackedSize > MAX_DECOMPRESSED_SIZE) {
+    throw new BookAnalysisError(
+      'too_large',
+      `The entry ${name} is larger than ${MAX_DECOMPRESSED_SIZE >> 20} MiB and compressed; ${repack}`,
+    );
+  }
+  if (chain.reduce((sum, entry) => sum + entry.packedSize, 0) > MAX_CHAIN_PACKED) {
+    throw new BookAnalysisError(
+      'too_large',
+      `This solid RAR is too large to read page by page (more than ${MAX_CHAIN_PACKED >> 20} MiB must be unpacked before ${name}); ${repack}`,
+    );
+  }
+  if (chainWindow(format, chain) > MAX_WINDOW) {
+    throw new BookAnalysisError(
+      'dictionary_too_large',
+      `This solid RAR needs more memory than the server has; ${repack}`,
+    );
+  }
+}
