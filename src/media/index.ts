@@ -4,11 +4,13 @@
  */
 import { cbzContainer } from './cbz';
 import type { BookAnalysis, BookContainer, BookFormat } from './container';
+import { epubContainer } from './epub';
 import { BookAnalysisError } from './errors';
 import type { RangeReader } from './range-reader';
 
 const CONTAINERS: Partial<Record<BookFormat, BookContainer>> = {
   cbz: cbzContainer,
+  epub: epubContainer,
 };
 
 export function containerFor(format: BookFormat): BookContainer {
