@@ -1,0 +1,11 @@
+import { createRouter } from '../../lib/router';
+import { MAX_BROWSE_LIMIT } from '../../schemas/filesystem.schema';
+import * as routes from './filesystem.routes';
+
+export const filesystemRouter = createRouter()
+  .openapi(routes.browse, async (c) => {
+    const { path = '', cursor, limit } = c.req.valid('query');
+    const pageLimit = Math.min(Number(limit ?? MAX_BROWSE_LIMIT), MAX_BROWSE_LIMIT);
+    return c.json(await c.get('services').filesystem.browse(path, { cursor, limit: pageLimit }), 200);
+  })
+  .openapi(routes.drives, (c) => c.json(c.get('services').filesystem.drives(), 200));
