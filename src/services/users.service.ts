@@ -51,6 +51,7 @@ export class UsersService {
   async update(actor: Principal, id: string, input: UpdateUserInput): Promise<UserRecord> {
     const user = await this.get(id);
     assertCanGrant(actor, user.role, user.customPermissions);
+    if (Object.keys(input).length === 0) return user;
     const role = input.role ?? user.role;
     const customPermissions = input.customPermissions ?? user.customPermissions;
     const isActive = input.isActive ?? user.isActive;
@@ -58,8 +59,10 @@ export class UsersService {
     if (isActiveAdmin(user) && !(role === 'admin' && isActive)) await this.assertAnotherAdmin(user);
     await this.auth.assertUnique(input.username, input.email, user.id);
 
+    // Cached Basic checks are keyed by username and password: a rename must retire them too.
     const accessChanged =
       input.password !== undefined ||
+      (input.username !== undefined && input.username !== user.username) ||
       role !== user.role ||
       isActive !== user.isActive ||
       !sameSet(customPermissions, user.customPermissions);

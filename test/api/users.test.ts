@@ -142,6 +142,17 @@ describe('updating users (API.md §4 Users; DECISIONS.md §Auth)', () => {
     expect((await api('/auth/me', { auth: newBasic })).status).toBe(200);
   });
 
+  it('after a rename the old username no longer signs in, even from the Basic cache', async () => {
+    const admin = await setupAdmin();
+    const reader = await createUser(admin.auth, { username: 'before' });
+    const oldBasic = { basic: { username: 'before', password: reader.password } };
+    expect((await api('/auth/me', { auth: oldBasic })).status).toBe(200);
+    await api(`/users/${reader.id}`, { method: 'PUT', auth: admin.auth, json: { username: 'after' } });
+    expectError(await api('/auth/me', { auth: oldBasic }), 401, 'Unauthorized');
+    const newBasic = { basic: { username: 'after', password: reader.password } };
+    expect((await api('/auth/me', { auth: newBasic })).body.username).toBe('after');
+  });
+
   it('an admin changing their own password keeps the session they used', async () => {
     const admin = await setupAdmin();
     const other = await login(ADMIN.username, ADMIN.password);
