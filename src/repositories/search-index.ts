@@ -10,6 +10,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 
 export type SearchEntityType = 'book' | 'series';
@@ -39,6 +40,23 @@ export function searchRowId(entityType: SearchEntityType, entityId: string): str
   return (value & 0x7fff_ffff_ffff_ffffn).toString();
 }
 
+/**
+ * The virtual table as drizzle sees it (the migration creates it; drizzle-kit never reads this file).
+ * Writes go through the query builder because drizzle's D1 batch cannot run raw statements with
+ * parameters.
+ */
+const catalogSearch = sqliteTable('catalog_search', {
+  rowid: integer('rowid'),
+  entityType: text('entity_type'),
+  entityId: text('entity_id'),
+  libraryId: text('library_id'),
+  title: text('title'),
+  seriesTitle: text('series_title'),
+  summary: text('summary'),
+  authors: text('authors'),
+  publishers: text('publishers'),
+});
+
 const rowIdSql = (entityType: SearchEntityType, entityId: string) =>
   sql`CAST(${searchRowId(entityType, entityId)} AS INTEGER)`;
 
@@ -46,16 +64,27 @@ const rowIdSql = (entityType: SearchEntityType, entityId: string) =>
 export function upsertSearchRow(db: Database, doc: SearchDocument): Statement[] {
   return [
     deleteSearchRow(db, doc.entityType, doc.entityId),
-    db.run(sql`INSERT INTO catalog_search
-      (rowid, entity_type, entity_id, library_id, title, series_title, summary, authors, publishers)
-      VALUES (${rowIdSql(doc.entityType, doc.entityId)}, ${doc.entityType}, ${doc.entityId}, ${doc.libraryId},
-        ${doc.title}, ${doc.seriesTitle ?? ''}, ${doc.summary ?? ''}, ${doc.authors.join(' ; ')},
-        ${doc.publishers.join(' ; ')})`),
+    db.insert(catalogSearch).values({
+      rowid: rowIdSql(doc.entityType, doc.entityId),
+      entityType: doc.entityType,
+      entityId: doc.entityId,
+      libraryId: doc.libraryId,
+      title: doc.title,
+      seriesTitle: doc.seriesTitle ?? '',
+      summary: doc.summary ?? '',
+      authors: doc.authors.join(' ; '),
+      publishers: doc.publishers.join(' ; '),
+    }),
   ];
 }
 
 export function deleteSearchRow(db: Database, entityType: SearchEntityType, entityId: string): Statement {
-  return db.run(sql`DELETE FROM catalog_search WHERE rowid = ${rowIdSql(entityType, entityId)}`);
+  return db.delete(catalogSearch).where(sql`${catalogSearch.rowid} = ${rowIdSql(entityType, entityId)}`);
+}
+
+/** Removes the search rows of a whole library (library deletion); a scan of the index, which is rare. */
+export function deleteLibrarySearchRows(db: Database, libraryId: string): Statement {
+  return db.delete(catalogSearch).where(sql`${catalogSearch.libraryId} = ${libraryId}`);
 }
 
 /** Lower-cased, accents removed: the same folding the `unicode61 remove_diacritics 2` tokenizer applies. */
