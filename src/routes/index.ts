@@ -2,6 +2,9 @@
 import type { Router } from '../lib/router';
 import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
+import { booksRouter } from './books';
+import { progressRouter } from './progress';
+import { seriesRouter } from './series';
 import { healthRouter } from './health';
 import { preferencesRouter } from './preferences';
 import { settingsRouter } from './settings';
@@ -16,4 +19,7 @@ export const apiRouters: Router[] = [
   apiKeysRouter,
   preferencesRouter,
   settingsRouter,
+  seriesRouter,
+  booksRouter,
+  progressRouter,
 ];

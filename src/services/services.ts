@@ -11,6 +11,7 @@ import { SettingsRepository } from '../repositories/settings.repository';
 import { UsersRepository } from '../repositories/users.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AuthService } from './auth.service';
+import { createCatalogReadServices } from './catalog-read.services';
 import { EmailVerification } from './email-verification';
 import { LoginThrottle } from './login-throttle';
 import { OutboxMailer } from './mailer';
@@ -58,6 +59,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     users: new UsersService(repositories.users, repositories.sessions, auth),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
+    ...createCatalogReadServices(db),
     secret,
   };
 }

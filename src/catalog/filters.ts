@@ -1,0 +1,110 @@
+/**
+ * Advanced filtering (API.md §4, DECISIONS.md §Lists): a condition is a leaf
+ * `{ <field>: { operator, value } }` or a node `{ allOf: [...] }` / `{ anyOf: [...] }`, nesting. This
+ * module walks the client's JSON once, checks every field/operator/value with a precise 400, bounds
+ * depth and size, and compiles to a parameterised drizzle `sql` fragment (values are bound, never
+ * spliced into the SQL text).
+ */
+import { and, or, type SQL } from 'drizzle-orm';
+import { badRequest } from '../lib/errors';
+
+export const FILTER_OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** Operator sets per kind of field (DECISIONS.md §Lists). */
+export const STRING_OPERATORS: readonly FilterOperator[] = FILTER_OPERATORS;
+export const ID_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
+export const ENUM_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
+
+export const MAX_CONDITION_DEPTH = 10;
+export const MAX_CONDITION_NODES = 64;
+/** D1 binds at most 100 parameters per statement; a field test binds up to two. */
+export const MAX_CONDITION_LEAVES = 32;
+
+export interface FilterField {
+  operators: readonly FilterOperator[];
+  /** When set, `value` must be one of these (compared case-insensitively, passed on lower-cased). */
+  values?: readonly string[];
+  /** SQL that is true for rows where `field operator value` holds; `isNot` is not derived, fields say it. */
+  toSql(operator: FilterOperator, value: string | undefined): SQL;
+}
+
+export type FilterFields = Readonly<Record<string, FilterField>>;
+
+const NO_VALUE: ReadonlySet<FilterOperator> = new Set(['isNull', 'isNotNull']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const invalid = (path: string, message: string) =>
+  badRequest(`Invalid condition: ${path}: ${message}`, [{ path, message }]);
+
+/** Compiles a client condition against the fields of one resource (series or books). */
+export function compileCondition(condition: unknown, fields: FilterFields, path = 'condition'): SQL {
+  const budget = { nodes: 0, leaves: 0 };
+  return compileNode(condition, fields, path, 1, budget);
+}
+
+function compileNode(
+  node: unknown,
+  fields: FilterFields,
+  path: string,
+  depth: number,
+  budget: { nodes: number; leaves: number },
+): SQL {
+  if (depth > MAX_CONDITION_DEPTH) throw invalid(path, `nesting is limited to ${MAX_CONDITION_DEPTH} levels`);
+  budget.nodes += 1;
+  if (budget.nodes > MAX_CONDITION_NODES)
+    throw invalid(path, `a condition may hold at most ${MAX_CONDITION_NODES} nodes`);
+  if (!isObject(node)) throw invalid(path, 'must be an object');
+  const keys = Object.keys(node);
+  if (keys.length !== 1) {
+    throw invalid(path, 'must have exactly one key: allOf, anyOf, or a field name');
+  }
+  const key = keys[0] as string;
+  if (key === 'allOf' || key === 'anyOf') {
+    const children = node[key];
+    if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.${key}`, 'must be a non-empty array');
+    const compiled = children.map((child, i) => compileNode(child, fields, `${path}.${key}.${i}`, depth + 1, budget));
+    return (key === 'allOf' ? and(...compiled) : or(...compiled)) as SQL;
+  }
+  budget.leaves += 1;
+  if (budget.leaves > MAX_CONDITION_LEAVES) {
+    throw invalid(path, `a condition may test at most ${MAX_CONDITION_LEAVES} fields`);
+  }
+  return compileLeaf(key, node[key], fields, `${path}.${key}`);
+}
+
+function compileLeaf(name: string, operand: unknown, fields: FilterFields, path: string): SQL {
+  const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  if (!field) throw invalid(path, `unknown field '${name}'; allowed: allOf, anyOf, ${Object.keys(fields).join(', ')}`);
+  if (!isObject(operand)) throw invalid(path, 'must be an object {operator, value}');
+  const extra = Object.keys(operand).filter((k) => k !== 'operator' && k !== 'value');
+  if (extra.length > 0) throw invalid(path, `unknown key(s): ${extra.join(', ')}`);
+  const { operator, value } = operand;
+  if (typeof operator !== 'string' || !(FILTER_OPERATORS as readonly string[]).includes(operator)) {
+    throw invalid(
+      `${path}.operator`,
+      `unknown operator '${String(operator)}'; operators: ${FILTER_OPERATORS.join(', ')}`,
+    );
+  }
+  const op = operator as FilterOperator;
+  if (!field.operators.includes(op)) {
+    throw invalid(
+      `${path}.operator`,
+      `operator '${op}' is not allowed for field '${name}'; allowed: ${field.operators.join(', ')}`,
+    );
+  }
+  if (NO_VALUE.has(op)) {
+    if (value !== undefined && value !== null) throw invalid(`${path}.value`, `operator '${op}' takes no value`);
+    return field.toSql(op, undefined);
+  }
+  if (typeof value !== 'string') throw invalid(`${path}.value`, `operator '${op}' needs a string value`);
+  if (field.values) {
+    const normalized = value.toLowerCase();
+    if (!field.values.includes(normalized)) {
+      throw invalid(`${path}.value`, `'${value}' is not a value of '${name}'; allowed: ${field.values.join(', ')}`);
+    }
+    return field.toSql(op, normalized);
+  }
+  return field.toSql(op, value);
+}

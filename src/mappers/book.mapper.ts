@@ -1,0 +1,51 @@
+/** Book and ReadProgress responses (API.md §2) from repository rows. */
+import type { BookRow } from '../repositories/books.repository';
+import type { ReadProgressRecord } from '../repositories/read-progress.repository';
+import type { BookDto } from '../schemas/book.schema';
+import type { ReadProgressDto } from '../schemas/read-progress.schema';
+
+export function toReadProgressDto(record: Omit<ReadProgressRecord, 'deviceId' | 'deviceName'>): ReadProgressDto {
+  return {
+    id: record.id,
+    bookId: record.bookId,
+    userId: record.userId,
+    currentPage: record.currentPage,
+    completed: record.completed,
+    completedAt: record.completedAt,
+    progressPercentage: record.progressPercentage,
+    startedAt: record.startedAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+export function toBookDto(row: BookRow): BookDto {
+  const progress = row.progress;
+  return {
+    id: row.id,
+    title: row.title,
+    titleSort: row.titleSort,
+    summary: row.summary,
+    libraryId: row.libraryId,
+    libraryName: row.libraryName,
+    seriesId: row.seriesId,
+    seriesName: row.seriesName,
+    path: row.path,
+    fileFormat: row.fileFormat,
+    fileSize: row.fileSize,
+    fileHash: row.fileHash,
+    readerHash: row.readerHash,
+    pageCount: row.pageCount,
+    analyzed: row.analyzed,
+    analysisError: row.analysisError,
+    number: row.number,
+    volume: row.volume,
+    chapter: row.chapter,
+    // The series setting wins, then the book's own metadata, then the library default.
+    readingDirection: row.seriesReadingDirection ?? row.bookReadingDirection ?? row.libraryReadingDirection,
+    ...(progress ? { readProgress: toReadProgressDto({ ...progress, bookId: row.id }) } : {}),
+    wantToRead: row.wantToRead,
+    deleted: row.deletedAt !== null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * A user's reading progress (API.md §2 ReadProgress): one row per (user, book), written as an upsert
+ * so concurrent devices never create duplicates, keeping `startedAt` and the first `completedAt`.
+ */
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { books, readProgress } from '../db/schema';
+
+export type ReadProgressRecord = typeof readProgress.$inferSelect;
+
+export interface ProgressWrite {
+  userId: string;
+  bookId: string;
+  currentPage: number;
+  completed: boolean;
+  progressPercentage: number | null;
+  deviceId: string;
+  deviceName: string;
+  now: string;
+}
+
+/** A UUID v4 made by SQLite, for rows inserted by INSERT … SELECT. */
+const SQL_UUID_V4 = sql`lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+  substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||
+  substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
+
+/** A completion date survives re-completion; leaving the completed state clears it. */
+const KEEP_FIRST_COMPLETION = sql`CASE WHEN excluded.completed = 1
+  THEN coalesce(CASE WHEN ${readProgress.completed} = 1 THEN ${readProgress.completedAt} END, excluded.completed_at)
+  ELSE NULL END`;
+
+export class ReadProgressRepository {
+  constructor(private readonly db: Database) {}
+
+  async get(userId: string, bookId: string): Promise<ReadProgressRecord | undefined> {
+    return this.db
+      .select()
+      .from(readProgress)
+      .where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)))
+      .get();
+  }
+
+  async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
+    const [row] = await this.db
+      .insert(readProgress)
+      .values({
+        id: crypto.randomUUID(),
+        userId: write.userId,
+        bookId: write.bookId,
+        currentPage: write.currentPage,
+        completed: write.completed,
+        completedAt: write.completed ? write.now : null,
+        progressPercentage: write.progressPercentage,
+        deviceId: write.deviceId,
+        deviceName: write.deviceName,
+        startedAt: write.now,
+        updatedAt: write.now,
+      })
+      .onConflictDoUpdate({
+        target: [readProgress.userId, readProgress.bookId],
+        set: {
+          currentPage: write.currentPage,
+          completed: write.completed,
+          completedAt: KEEP_FIRST_COMPLETION,
+          progressPercentage: write.progressPercentage,
+          deviceId: write.deviceId,
+          deviceName: write.deviceName,
+          updatedAt: write.now,
+        },
+      })
+      .returning();
+    return row as ReadProgressRecord;
+  }
+
+  async delete(userId: string, bookId: string): Promise<void> {
+    await this.db.delete(readProgress).where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)));
+  }
+
+  /** All of the user's progress (deleted books included: their progress is kept), latest first. */
+  async listForUser(userId: string, limit: number, offset: number) {
+    const [totals, rows] = await this.db.batch([
+      this.db.select({ n: count() }).from(readProgress).where(eq(readProgress.userId, userId)),
+      this.db
+        .select()
+        .from(readProgress)
+        .where(eq(readProgress.userId, userId))
+        .orderBy(desc(readProgress.updatedAt), readProgress.id)
+        .limit(limit)
+        .offset(offset),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
+  }
+
+  /** Marks every live book of a series completed on its last page, in one statement. */
+  async markSeriesRead(
+    seriesId: string,
+    write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
+  ) {
+    await this.db.run(sql`INSERT INTO read_progress
+        (id, user_id, book_id, current_page, completed, completed_at, progress_percentage, device_id, device_name,
+         started_at, updated_at)
+      SELECT ${SQL_UUID_V4}, ${write.userId}, b.id, max(b.page_count, 1), 1, ${write.now}, 1.0, ${write.deviceId},
+        ${write.deviceName}, ${write.now}, ${write.now}
+      FROM books b WHERE b.series_id = ${seriesId} AND b.deleted_at IS NULL
+      ON CONFLICT (user_id, book_id) DO UPDATE SET current_page = excluded.current_page, completed = 1,
+        completed_at = ${KEEP_FIRST_COMPLETION}, progress_percentage = 1.0, device_id = excluded.device_id,
+        device_name = excluded.device_name, updated_at = excluded.updated_at`);
+  }
+
+  /** Clears the user's progress on every live book of a series. */
+  async clearSeries(userId: string, seriesId: string): Promise<void> {
+    const seriesBooks = this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)));
+    await this.db
+      .delete(readProgress)
+      .where(and(eq(readProgress.userId, userId), inArray(readProgress.bookId, seriesBooks)));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Reading progress (API.md §2 ReadProgress, §4 Reading progress): validation against the book's pages,
+ * the percentage rule per format, and device attribution (API.md §2 API key): the API key when the
+ * request used one, else a hash of the User-Agent so that devices of the same app merge.
+ */
+import { badRequest, notFound } from '../lib/errors';
+import { sha256Hex } from '../lib/encoding';
+import { nowIso } from '../lib/ids';
+import type { PageRequest } from '../lib/pagination';
+import { toReadProgressDto } from '../mappers/book.mapper';
+import type { BooksRepository } from '../repositories/books.repository';
+import type { ReadProgressRepository } from '../repositories/read-progress.repository';
+import type { SeriesRepository } from '../repositories/series.repository';
+import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
+import type { ListResult } from './series-query.service';
+
+/** Who moves the progress: the user, the API key used (if any) and the client's User-Agent. */
+export interface ProgressActor {
+  userId: string;
+  apiKey?: { id: string; name: string };
+  userAgent: string | null;
+}
+
+const DEVICE_NAME_MAX = 200;
+
+async function deviceOf(actor: ProgressActor): Promise<{ deviceId: string; deviceName: string }> {
+  if (actor.apiKey) return { deviceId: `api-key:${actor.apiKey.id}`, deviceName: actor.apiKey.name };
+  const agent = actor.userAgent ?? '';
+  const hash = (await sha256Hex(agent)).slice(0, 16);
+  return { deviceId: `ua:${hash}`, deviceName: agent.slice(0, DEVICE_NAME_MAX) || 'unknown client' };
+}
+
+export class ReadProgressService {
+  constructor(
+    private readonly progress: ReadProgressRepository,
+    private readonly books: BooksRepository,
+    private readonly series: SeriesRepository,
+  ) {}
+
+  async get(userId: string, bookId: string): Promise<ReadProgressDto> {
+    await this.paging(bookId);
+    const record = await this.progress.get(userId, bookId);
+    if (!record) throw notFound('Read progress');
+    return toReadProgressDto(record);
+  }
+
+  /**
+   * PUT /books/{id}/progress. Reflowable EPUBs keep the percentage the reader sends (their pages are
+   * positions, not images); every other book's percentage is currentPage / pageCount.
+   */
+  async update(actor: ProgressActor, bookId: string, body: UpdateProgressBody): Promise<ReadProgressDto> {
+    const book = await this.paging(bookId);
+    if (book.pageCount < 1) {
+      throw badRequest('The book has no pages yet (it has not been analyzed)', [
+        { path: 'current_page', message: 'the book has no pages yet' },
+      ]);
+    }
+    if (body.current_page > book.pageCount) {
+      throw badRequest(`current_page must be between 1 and ${book.pageCount}`, [
+        { path: 'current_page', message: `must be between 1 and ${book.pageCount}` },
+      ]);
+    }
+    const reflowable = book.fileFormat === 'epub' && book.epubLayout !== 'image';
+    const percentage =
+      reflowable && body.progress_percentage !== undefined
+        ? body.progress_percentage
+        : body.current_page / book.pageCount;
+    const record = await this.progress.upsert({
+      userId: actor.userId,
+      bookId,
+      currentPage: body.current_page,
+      completed: body.is_completed,
+      progressPercentage: percentage,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
+    return toReadProgressDto(record);
+  }
+
+  /** POST /books/{id}/read: completed on the last page. */
+  async markRead(actor: ProgressActor, bookId: string): Promise<ReadProgressDto> {
+    const book = await this.paging(bookId);
+    const record = await this.progress.upsert({
+      userId: actor.userId,
+      bookId,
+      currentPage: Math.max(book.pageCount, 1),
+      completed: true,
+      progressPercentage: 1,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
+    return toReadProgressDto(record);
+  }
+
+  /** DELETE /books/{id}/progress and POST /books/{id}/unread: the book becomes unread. */
+  async clear(userId: string, bookId: string): Promise<void> {
+    await this.paging(bookId);
+    await this.progress.delete(userId, bookId);
+  }
+
+  async list(userId: string, page: PageRequest): Promise<ListResult<ReadProgressDto>> {
+    const { rows, total } = await this.progress.listForUser(userId, page.pageSize, page.offset);
+    return { data: rows.map(toReadProgressDto), total };
+  }
+
+  async markSeriesRead(actor: ProgressActor, seriesId: string): Promise<void> {
+    if (!(await this.series.exists(seriesId))) throw notFound('Series');
+    await this.progress.markSeriesRead(seriesId, { userId: actor.userId, ...(await deviceOf(actor)), now: nowIso() });
+  }
+
+  async markSeriesUnread(userId: string, seriesId: string): Promise<void> {
+    if (!(await this.series.exists(seriesId))) throw notFound('Series');
+    await this.progress.clearSeries(userId, seriesId);
+  }
+
+  /** The book's page facts; deleted books count (their progress is kept). */
+  private async paging(bookId: string) {
+    const book = await this.books.getPaging(bookId);
+    if (!book) throw notFound('Book');
+    return book;
+  }
+}
