@@ -48,14 +48,11 @@ export class AuthService {
 
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const { throttle, users } = this.deps;
-    await throttle.assertAllowed(username, client.address);
+    await throttle.reserve(username, client.address);
     const user = await this.checkPassword(username, password);
-    if (!user) {
-      await throttle.recordFailure(username, client.address);
-      throw unauthorized('Invalid username or password');
-    }
+    if (!user) throw unauthorized('Invalid username or password');
+    await throttle.recordSuccess(username, client.address);
     this.assertActive(user);
-    await throttle.recordSuccess(username);
     const response = await this.createSession(user, client);
     this.deps.defer(users.touchLastLogin(user.id, nowIso()));
     return response;
@@ -184,12 +181,10 @@ export class AuthService {
       }
       BasicAuthCache.delete(cacheKey);
     }
-    await this.deps.throttle.assertAllowed(username, null);
+    await this.deps.throttle.reserve(username, null);
     const user = await this.checkPassword(username, password);
-    if (!user) {
-      await this.deps.throttle.recordFailure(username, null);
-      throw unauthorized('Invalid username or password');
-    }
+    if (!user) throw unauthorized('Invalid username or password');
+    await this.deps.throttle.recordSuccess(username, null);
     this.assertActive(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };

@@ -1,6 +1,11 @@
 /**
  * Login throttling per username and per client address (DECISIONS.md §Auth): a fixed window of
- * failures kept in the database so every isolate sees the same counters.
+ * attempts kept in the database so every isolate sees the same counters.
+ *
+ * An attempt is counted BEFORE its password is checked (`reserve`), in one atomic upsert per counter.
+ * Checking first and counting after the ~200 ms hash let parallel guesses all pass the check: twelve
+ * concurrent wrong passwords were all evaluated against a limit of five. A success gives its
+ * reservation back, so only failures remain counted.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -11,52 +16,87 @@ export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_FAILURES_PER_USERNAME = 5;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 
+interface Counter {
+  key: string;
+  limit: number;
+}
+
 export class LoginThrottle {
   constructor(private readonly db: Database) {}
 
-  private keys(username: string, address: string | null) {
-    const keys = [{ key: `user:${username.toLowerCase()}`, limit: MAX_FAILURES_PER_USERNAME }];
-    if (address) keys.push({ key: `addr:${address}`, limit: MAX_FAILURES_PER_ADDRESS });
-    return keys;
+  private counters(username: string, address: string | null): Counter[] {
+    const counters = [{ key: userKey(username), limit: MAX_FAILURES_PER_USERNAME }];
+    if (address) counters.push({ key: `addr:${address}`, limit: MAX_FAILURES_PER_ADDRESS });
+    return counters;
   }
 
-  /** Throws 429 with Retry-After when either counter is exhausted in the current window. */
-  async assertAllowed(username: string, address: string | null, now = Date.now()): Promise<void> {
-    for (const { key, limit } of this.keys(username, address)) {
-      const row = await this.db.select().from(loginAttempts).where(eq(loginAttempts.key, key)).get();
-      if (!row) continue;
-      const windowEnd = Date.parse(row.windowStartedAt) + THROTTLE_WINDOW_MS;
-      if (windowEnd > now && row.failures >= limit) {
-        const retryAfter = Math.ceil((windowEnd - now) / 1000);
-        throw new AppError('TooManyRequests', 'Too many failed login attempts; try again later', {
-          headers: { 'Retry-After': String(retryAfter) },
-        });
+  /**
+   * Counts one attempt against the username and the address. Throws 429 with Retry-After (and counts
+   * nothing) when either is already at its limit in the current window.
+   */
+  async reserve(username: string, address: string | null, now = Date.now()): Promise<void> {
+    const counters = this.counters(username, address);
+    const nowText = new Date(now).toISOString();
+    const windowStart = new Date(now - THROTTLE_WINDOW_MS).toISOString();
+    const expired = sql`${loginAttempts.windowStartedAt} <= ${windowStart}`;
+    const statements = counters.map(({ key }) =>
+      this.db
+        .insert(loginAttempts)
+        .values({ key, failures: 1, windowStartedAt: nowText })
+        .onConflictDoUpdate({
+          target: loginAttempts.key,
+          // A window that has ended starts over at 1; otherwise count up.
+          set: {
+            failures: sql`case when ${expired} then 1 else ${loginAttempts.failures} + 1 end`,
+            windowStartedAt: sql`case when ${expired} then ${nowText} else ${loginAttempts.windowStartedAt} end`,
+          },
+        })
+        .returning({ failures: loginAttempts.failures, windowStartedAt: loginAttempts.windowStartedAt }),
+    );
+    const rows = (await this.db.batch(statements as [never, ...never[]])) as Array<
+      Array<{ failures: number; windowStartedAt: string }>
+    >;
+
+    let retryAfterMs = 0;
+    counters.forEach(({ limit }, i) => {
+      const row = rows[i]?.[0];
+      if (row && row.failures > limit) {
+        retryAfterMs = Math.max(retryAfterMs, Date.parse(row.windowStartedAt) + THROTTLE_WINDOW_MS - now);
       }
+    });
+    if (retryAfterMs > 0) {
+      // A refused attempt checks no password, so it must not count (nor lengthen anyone's lockout).
+      await this.release(counters.map((c) => c.key));
+      throw new AppError('TooManyRequests', 'Too many failed login attempts; try again later', {
+        headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+      });
     }
   }
 
-  async recordFailure(username: string, address: string | null, now = Date.now()): Promise<void> {
-    const nowText = new Date(now).toISOString();
-    const windowStart = new Date(now - THROTTLE_WINDOW_MS).toISOString();
-    await this.db.batch(
-      this.keys(username, address).map(({ key }) =>
-        this.db
-          .insert(loginAttempts)
-          .values({ key, failures: 1, windowStartedAt: nowText })
-          .onConflictDoUpdate({
-            target: loginAttempts.key,
-            // A window that has ended starts over at 1; otherwise count up.
-            set: {
-              failures: sql`case when ${loginAttempts.windowStartedAt} <= ${windowStart} then 1 else ${loginAttempts.failures} + 1 end`,
-              windowStartedAt: sql`case when ${loginAttempts.windowStartedAt} <= ${windowStart} then ${nowText} else ${loginAttempts.windowStartedAt} end`,
-            },
-          }),
-      ) as [never, ...never[]],
-    );
+  /**
+   * The password was right: the username's failures are forgiven, and the address gets this attempt
+   * back (its earlier failures stay: one address, many users).
+   */
+  async recordSuccess(username: string, address: string | null): Promise<void> {
+    await this.db.batch([
+      this.db.delete(loginAttempts).where(eq(loginAttempts.key, userKey(username))),
+      ...this.releaseStatements(address ? [`addr:${address}`] : []),
+    ]);
   }
 
-  /** A successful login clears the username's counter (not the address's: one address, many users). */
-  async recordSuccess(username: string): Promise<void> {
-    await this.db.delete(loginAttempts).where(eq(loginAttempts.key, `user:${username.toLowerCase()}`));
+  private async release(keys: string[]): Promise<void> {
+    const [first, ...rest] = this.releaseStatements(keys);
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  private releaseStatements(keys: string[]) {
+    return keys.map((key) =>
+      this.db
+        .update(loginAttempts)
+        .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
+        .where(eq(loginAttempts.key, key)),
+    );
   }
 }
+
+const userKey = (username: string) => `user:${username.toLowerCase()}`;

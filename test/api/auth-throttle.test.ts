@@ -41,6 +41,21 @@ describe('per-username throttling (DECISIONS.md §Auth: 5 failures in 15 min →
   );
 
   it(
+    'evaluates at most five of many parallel guesses (no slipping past the limit while hashes run)',
+    async () => {
+      await setupAdmin();
+      const guesses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => attempt('admin', `parallel-guess-${i}`, `198.51.100.${i}`)),
+      );
+      const statuses = guesses.map((r) => r.status).sort();
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+      for (const res of guesses.filter((r) => r.status === 429)) expectThrottled(res);
+      expectThrottled(await attempt('admin', ADMIN.password));
+    },
+    SLOW,
+  );
+
+  it(
     'lets the user in again once the window has passed',
     async () => {
       await setupAdmin();
@@ -101,6 +116,17 @@ describe('per-address throttling (DECISIONS.md §Auth: 20 failures from one addr
       expect(elsewhere.status).toBe(200);
       // The admin's success elsewhere does not lift the block on the spraying address.
       expectThrottled(await attempt('admin', ADMIN.password, sprayer));
+    },
+    SLOW,
+  );
+
+  it(
+    'does not count successful logins against a shared address',
+    async () => {
+      await setupAdmin();
+      const office = '192.0.2.10';
+      for (let i = 0; i < 20; i++) expect((await attempt('admin', ADMIN.password, office)).status).toBe(200);
+      expectError(await attempt('admin', 'one-typo-here', office), 401, 'Unauthorized');
     },
     SLOW,
   );
