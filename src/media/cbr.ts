@@ -14,7 +14,7 @@ import type { RarEntry } from './rar/rar-entry';
 import { encryptedArchive, multiVolumeArchive } from './rar/rar-errors';
 import { readRarIndex } from './rar/rar-index';
 import { parseRarLocator, rarLocator, solidContainerIndex } from './rar/rar-locator';
-import { openRarPage, readRarEntry, readRarPageHeader } from './rar/rar-pages';
+import { assertStoredSizes, openRarPage, readRarEntry, readRarPageHeader } from './rar/rar-pages';
 import {
   assertDecodable,
   chainOf,
@@ -32,7 +32,10 @@ function findComicInfo(files: RarEntry[]): RarEntry | undefined {
 
 /** The locator of an entry, after checking it can be served; chains of one entry need no index. */
 function locate(plan: DecompressionPlan, entry: RarEntry) {
-  if (!isPacked(entry)) return rarLocator(plan.format, entry, null);
+  if (!isPacked(entry)) {
+    assertStoredSizes(entry);
+    return rarLocator(plan.format, entry, null);
+  }
   const [start, end] = chainOf(plan, entry);
   assertDecodable(plan.format, entry.name, plan.packed.slice(start, end + 1).map(toPackedEntry));
   return rarLocator(plan.format, entry, end > start ? [start, end] : null);

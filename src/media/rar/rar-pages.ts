@@ -11,7 +11,7 @@ import { checksumError, crc32, crc32VerifyingStream } from './crc32';
 import { extractPacked } from './rar-extract';
 import { chainFromIndex, parseRarLocator, type RarPageRef } from './rar-locator';
 
-function assertStoredSizes(ref: RarPageRef): void {
+export function assertStoredSizes(ref: { name: string; packedSize: number; unpackedSize: number }): void {
   if (ref.packedSize !== ref.unpackedSize) {
     throw new BookAnalysisError('corrupt', `The entry ${ref.name} is stored but its sizes disagree`);
   }

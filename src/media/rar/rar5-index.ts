@@ -99,10 +99,9 @@ export async function readRar5Index(w: WindowedReader, signature: SignatureMatch
   }
   const mainHeader = parseMainHeader(main);
   if (mainHeader.volume) throw multiVolumeArchive();
-  const quickOpen =
-    mainHeader.quickOpenOffset > 0
-      ? await loadQuickOpen(w, main.offset + mainHeader.quickOpenOffset).catch(() => null)
-      : null;
+  // A quick-open record always follows the file headers; one that claims otherwise is ignored.
+  const quickOpenOffset = main.offset + mainHeader.quickOpenOffset;
+  const quickOpen = quickOpenOffset > blockEnd(main) ? await loadQuickOpen(w, quickOpenOffset).catch(() => null) : null;
   const stopAt = quickOpen?.offset ?? w.size;
 
   const entries: RarEntry[] = [];

@@ -72,15 +72,18 @@ let queue: Promise<unknown> = Promise.resolve();
 function loadInstance(): Promise<UnrarModule> {
   instancesCreated += 1;
   const module = unrarWasmModule();
-  return createUnrarModule({
-    print: () => {},
-    printErr: () => {},
-    maxHeapBytes: MAX_HEAP,
-    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
-      WebAssembly.instantiate(module, imports).then(receive);
-      return {};
-    },
-  }) as Promise<UnrarModule>;
+  // The glue does not pass on a failed asynchronous instantiation, so it is wired to the promise here.
+  return new Promise((resolve, reject) => {
+    createUnrarModule({
+      print: () => {},
+      printErr: () => {},
+      maxHeapBytes: MAX_HEAP,
+      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
+        WebAssembly.instantiate(module, imports).then(receive, reject);
+        return {};
+      },
+    }).then((unrar) => resolve(unrar as UnrarModule), reject);
+  });
 }
 
 /** Diagnostics for tests and metrics: instances created, live wasm heap, largest heap a job reached. */
@@ -130,27 +133,23 @@ class PartedFile {
   }
 }
 
+/** The wanted entry's bytes, written straight into one buffer of its declared size (no second copy). */
 class OutputSink {
-  private readonly chunks: Uint8Array[] = [];
+  private buffer: Uint8Array | null = null;
   length = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly size: number) {}
 
-  write(heap: Uint8Array, pointer: number, size: number): boolean {
-    if (this.length + size > this.limit) return false;
-    this.chunks.push(heap.slice(pointer, pointer + size));
-    this.length += size;
+  write(heap: Uint8Array, pointer: number, count: number): boolean {
+    if (this.length + count > this.size) return false;
+    this.buffer ??= new Uint8Array(this.size);
+    this.buffer.set(heap.subarray(pointer, pointer + count), this.length);
+    this.length += count;
     return true;
   }
 
   bytes(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    return this.buffer ?? new Uint8Array(0);
   }
 }
 
@@ -197,7 +196,10 @@ export interface UnrarJob {
 
 async function runJob(job: UnrarJob): Promise<Uint8Array> {
   instance ??= loadInstance();
-  const unrar = await instance;
+  const unrar = await instance.catch((error: unknown) => {
+    instance = null;
+    throw new BookAnalysisError('corrupt', `The decompressor could not start (${String(error)})`);
+  });
   const file = new PartedFile(job.parts);
   const sink = new OutputSink(job.expectedSize);
   const host = hostFor(unrar, file, sink);
