@@ -1,0 +1,115 @@
+// Runs a worker in real workerd with `wrangler dev` on loopback, with its local state in a throwaway
+// directory under .tmp/, and stops it (and everything it spawned) afterwards.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { ROOT } from './report.mjs';
+
+// Wrangler runs on this Node (the pinned 22), not on whatever `node` is first on PATH.
+const WRANGLER = [process.execPath, path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')];
+// No telemetry, no update check, no prompts: the bench talks to nothing but loopback.
+const QUIET_ENV = {
+  ...process.env,
+  PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}`,
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempStateDir(label) {
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  return mkdtempSync(path.join(ROOT, '.tmp', `bench-${label}-`));
+}
+
+/** Applies the D1 migrations of `config` to the local database kept in `persistTo`. */
+export function applyMigrations(config, persistTo) {
+  const [node, wrangler] = WRANGLER;
+  const result = spawnSync(
+    node,
+    [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo],
+    {
+      cwd: ROOT,
+      env: QUIET_ENV,
+      encoding: 'utf8',
+    },
+  );
+  if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/**
+ * Starts `wrangler dev -c <config>` and resolves once `readyPath` answers 200 (bounded wait).
+ * The child runs in its own process group so stop() ends workerd too.
+ */
+export async function startWranglerDev({ config, persistTo, readyPath = '/', vars = {}, timeoutMs = 90_000 }) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const args = ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port)];
+  args.push('--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', '--log-level', 'warn');
+  if (persistTo) args.push('--persist-to', persistTo);
+  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+
+  const [node, wrangler] = WRANGLER;
+  const child = spawn(node, [wrangler, ...args], {
+    cwd: ROOT,
+    env: QUIET_ENV,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+
+  const stop = async () => {
+    if (exited) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!exited) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`wrangler dev exited early:\n${output}`);
+    try {
+      const res = await fetch(url + readyPath);
+      await res.arrayBuffer();
+      if (res.status === 200) return { url, stop, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not become ready within ${timeoutMs} ms:\n${output}`);
+}
+
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm run bench [-- <filter>...]`: runs every bench/*.bench.mjs (and *.bench.ts, through tsx) one after
+// another, each in its own Node process, or only those whose file name contains one of the filters.
+// Each bench file writes its own `##` section of docs/BENCHMARKS.md (see bench/README.md).
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const benchDir = path.join(root, 'bench');
+const filters = process.argv.slice(2).map((f) => f.toLowerCase());
+
+const all = readdirSync(benchDir)
+  .filter((name) => /\.bench\.(mjs|ts)$/.test(name))
+  .sort();
+const selected = filters.length === 0 ? all : all.filter((name) => filters.some((f) => name.toLowerCase().includes(f)));
+
+if (selected.length === 0) {
+  console.error(`No bench file matches ${filters.join(', ') || '(none found)'}. Available: ${all.join(', ')}`);
+  process.exit(1);
+}
+
+const failed = [];
+for (const name of selected) {
+  console.log(`\n▶ ${name}`);
+  const args = name.endsWith('.ts') ? ['--import', 'tsx', path.join(benchDir, name)] : [path.join(benchDir, name)];
+  const started = Date.now();
+  // process.execPath: the pinned Node that npm put first on PATH, also for the bench's own children.
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status === 0) console.log(`✔ ${name} (${seconds} s)`);
+  else {
+    console.log(`✘ ${name} failed (exit ${result.status ?? result.signal}, ${seconds} s)`);
+    failed.push(name);
+  }
+}
+
+console.log(`\n${selected.length - failed.length}/${selected.length} benchmarks done; results in docs/BENCHMARKS.md`);
+process.exit(failed.length === 0 ? 0 : 1);
