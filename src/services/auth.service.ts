@@ -270,6 +270,6 @@ export class AuthService {
   async resendVerification(email: string): Promise<void> {
     const user = await this.deps.users.getByEmail(email);
     // Same answer whether or not the address is known: no account enumeration.
-    if (user && !user.emailVerified) await this.deps.verification.send(user);
+    if (user && !user.emailVerified) await this.deps.verification.resend(user);
   }
 }

@@ -1,5 +1,5 @@
 /** E-mail verification tokens: random, stored only as SHA-256, valid 48 h, single use. */
-import { and, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { emailVerificationTokens, users } from '../db/schema';
 import { randomAlphanumeric, sha256Hex } from '../lib/encoding';
@@ -9,6 +9,8 @@ import type { UserRecord } from '../repositories/users.repository';
 import type { Mailer } from './mailer';
 
 const TOKEN_LIFETIME_MS = 48 * 3600 * 1000;
+/** Resending is public and unauthenticated: at most one mail a minute per account, so it cannot flood an inbox. */
+export const RESEND_INTERVAL_MS = 60_000;
 
 export class EmailVerification {
   constructor(
@@ -33,6 +35,18 @@ export class EmailVerification {
       subject: 'Verify your Longbox account',
       body: `Hello ${user.username},\n\nYour verification token is: ${token}\n\nSend it to POST /api/v1/auth/verify-email as {"token": "..."} (your app does this for you). It is valid for 48 hours.`,
     });
+  }
+
+  /** Sends a new token unless the last one went out less than RESEND_INTERVAL_MS ago. */
+  async resend(user: UserRecord): Promise<void> {
+    const last = await this.db
+      .select({ createdAt: emailVerificationTokens.createdAt })
+      .from(emailVerificationTokens)
+      .where(eq(emailVerificationTokens.userId, user.id))
+      .orderBy(desc(emailVerificationTokens.createdAt))
+      .get();
+    if (last && Date.now() - Date.parse(last.createdAt) < RESEND_INTERVAL_MS) return;
+    await this.send(user);
   }
 
   async verify(token: string): Promise<void> {

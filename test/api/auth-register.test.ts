@@ -1,6 +1,6 @@
 /** API.md §4 Authentication (register, verify-email, resend-verification); DECISIONS.md §Auth. */
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 
@@ -157,27 +157,56 @@ describe('e-mail verification (DECISIONS.md §Auth: inactive until POST /auth/ve
   it('answers resend-verification with 202 for known and unknown addresses alike, mailing only the real one', async () => {
     await registerUnverified();
     const first = tokenFrom((await outbox(NEW_USER.email))[0]);
+    const resend = (email: string) => api('/auth/resend-verification', { json: { email } });
 
-    const known = await api('/auth/resend-verification', { json: { email: NEW_USER.email } });
-    const unknown = await api('/auth/resend-verification', { json: { email: 'nobody@example.com' } });
-    expect(known.status).toBe(202);
-    expect(unknown.status).toBe(202);
-    expect(unknown.body).toEqual(known.body);
-    expect(await outbox('nobody@example.com')).toHaveLength(0);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Within a minute of the last mail nothing new is sent (the endpoint is public), with the same 202.
+      const known = await resend(NEW_USER.email);
+      const unknown = await resend('nobody@example.com');
+      expect(known.status).toBe(202);
+      expect(unknown.status).toBe(202);
+      expect(unknown.body).toEqual(known.body);
+      expect(await outbox(NEW_USER.email)).toHaveLength(1);
+      expect(await outbox('nobody@example.com')).toHaveLength(0);
 
-    // The new mail carries a new token, and it replaces the first one.
-    const mails = await outbox(NEW_USER.email);
-    expect(mails).toHaveLength(2);
-    const second = tokenFrom(mails[1]);
-    expect(second).not.toBe(first);
-    expectError(await api('/auth/verify-email', { json: { token: first } }), 400, 'BadRequest');
-    expect((await api('/auth/verify-email', { json: { token: second } })).status).toBe(200);
-    expect((await api('/auth/login', { json: NEW_LOGIN })).status).toBe(200);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect((await resend(NEW_USER.email)).status).toBe(202);
+      expect((await resend(NEW_USER.email)).status).toBe(202);
+      const mails = await outbox(NEW_USER.email);
+      expect(mails).toHaveLength(2);
 
-    // A verified account gets no further mail, with the same 202.
-    const after = await api('/auth/resend-verification', { json: { email: NEW_USER.email } });
-    expect(after.status).toBe(202);
-    expect(await outbox(NEW_USER.email)).toHaveLength(2);
+      // The new mail carries a new token, and it replaces the first one.
+      const second = tokenFrom(mails[1]);
+      expect(second).not.toBe(first);
+      expectError(await api('/auth/verify-email', { json: { token: first } }), 400, 'BadRequest');
+      expect((await api('/auth/verify-email', { json: { token: second } })).status).toBe(200);
+      expect((await api('/auth/login', { json: NEW_LOGIN })).status).toBe(200);
+
+      // A verified account gets no further mail, with the same 202.
+      vi.setSystemTime(Date.now() + 61_000);
+      expect((await resend(NEW_USER.email)).status).toBe(202);
+      expect(await outbox(NEW_USER.email)).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a token older than 48 hours; a resent one works', async () => {
+    await registerUnverified();
+    const stale = tokenFrom((await outbox(NEW_USER.email))[0]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 48 * 3600 * 1000 + 60_000);
+      const error = expectError(await api('/auth/verify-email', { json: { token: stale } }), 400, 'BadRequest');
+      expect(error.message).toMatch(/expired/i);
+      expect((await api('/auth/resend-verification', { json: { email: NEW_USER.email } })).status).toBe(202);
+      const fresh = tokenFrom((await outbox(NEW_USER.email))[1]);
+      expect((await api('/auth/verify-email', { json: { token: fresh } })).status).toBe(200);
+      expect((await api('/auth/login', { json: NEW_LOGIN })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 400 for a resend request without a valid e-mail', async () => {
