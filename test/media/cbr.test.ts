@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cbrContainer as cbr } from '../../src/media/cbr';
 import { BookAnalysisError } from '../../src/media/errors';
+import { chainWindow } from '../../src/media/rar/rar-extract';
 import { readRarIndex } from '../../src/media/rar/rar-index';
 import { unrarStats } from '../../src/media/rar/unrar-engine';
 import { comicInfoXml } from '../fixtures/comic-info';
@@ -254,5 +255,45 @@ describe('CBR compressed pages through unrar inside workerd (issue 3: synthetic 
     const error = await cbr.openPage(reader, analysis.pages[0]!.locator, null).catch((e: unknown) => e);
     expect((error as BookAnalysisError).code).toBe('crc_mismatch');
     expect(await collect((await cbr.openPage(reader, analysis.pages[1]!.locator, null)).stream)).toEqual(b);
+  });
+});
+
+describe('CBR memory limits (edge-feasibility §3: unrar allocates the whole declared dictionary)', () => {
+  const MiB = 1024 * 1024;
+  const solidBook = (pages: number, dictionary: number) =>
+    writeRar5(
+      Array.from({ length: pages }, (_, i) => ({
+        name: `p${String(i + 1).padStart(2, '0')}.jpg`,
+        data: noise(1.25 * MiB, i + 1),
+        literal: true,
+        solid: i > 0,
+        dictionary,
+      })),
+      { solid: true },
+    );
+
+  it('declares to unrar only the window the output so far can reach', () => {
+    const entry = { dataOffset: 0, packedSize: 1, crc32: null, method: 3, unpackVersion: 0, solid: false, hostOs: 0 };
+    expect(chainWindow(5, [{ ...entry, unpackedSize: 3 * MiB, dictionarySize: 32 * MiB }])).toBe(4 * MiB);
+    expect(chainWindow(5, [{ ...entry, unpackedSize: 100, dictionarySize: 32 * MiB }])).toBe(128 * 1024);
+    const chain = Array.from({ length: 30 }, () => ({ ...entry, unpackedSize: 2 * MiB, dictionarySize: 32 * MiB }));
+    expect(chainWindow(5, chain)).toBe(32 * MiB);
+  });
+
+  it('reads the last page of a 30 MiB solid RAR5 with a 32 MiB dictionary within a 48 MiB wasm heap', async () => {
+    const reader = await r2Book(solidBook(24, 32 * MiB), 'books/solid-32m.cbr');
+    const analysis = await cbr.analyze(reader);
+    expect(analysis.pageCount).toBe(24);
+    const last = await cbr.openPage(reader, analysis.pages[23]!.locator, analysis.containerIndex);
+    expect(await collect(last.stream)).toEqual(noise(1.25 * MiB, 24));
+    const { peakHeapBytes } = await unrarStats();
+    expect(peakHeapBytes).toBeGreaterThan(32 * MiB);
+    expect(peakHeapBytes).toBeLessThanOrEqual(48 * MiB);
+  });
+
+  it('refuses at analysis a solid RAR5 whose dictionary would not fit, and says to repack it as a CBZ', async () => {
+    const error = await analysisError(solidBook(28, 64 * MiB), 'books/solid-64m.cbr');
+    expect(error.code).toBe('dictionary_too_large');
+    expect(error.message).toBe('This solid RAR needs more memory than the server has; repack the book as a CBZ');
   });
 });
