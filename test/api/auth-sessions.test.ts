@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { ADMIN, setupAdmin } from '../support/factories';
+import { ADMIN, createUser, login, setupAdmin } from '../support/factories';
 import { api, type ApiResponse, expectError } from '../support/http';
 
 /** A 401 a client can act on: the error envelope plus the challenge naming the schemes we accept. */
@@ -56,11 +56,27 @@ describe('session tokens that must be refused (API.md §5, §7: invalid credenti
     expect(error.message).toMatch(/invalid|expired/i);
   });
 
+  it('refuses an unsigned (alg none) copy and a copy whose payload was edited to name another user', async () => {
+    const admin = await setupAdmin();
+    const reader = await createUser(admin.auth);
+    const readerToken = (await login(reader.username, reader.password)).token;
+    const [header, payload, signature] = readerToken.split('.') as [string, string, string];
+    const b64url = (value: unknown) =>
+      btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+
+    const unsigned = `${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`;
+    expectChallenge(await api('/auth/me', { auth: { token: unsigned } }));
+    const escalated = `${header}.${b64url({ ...claims, sub: admin.userId, role: 'admin' })}.${signature}`;
+    expectChallenge(await api('/auth/me', { auth: { token: escalated } }));
+    expect((await api('/auth/me', { auth: { token: readerToken } })).body.username).toBe(reader.username);
+  });
+
   it('refuses a token the server issued once its lifetime (24 h by default) has passed', async () => {
     await setupAdmin();
-    const login = await api('/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } });
-    expect(login.body.expires_in).toBe(24 * 3600);
-    const token = login.body.access_token as string;
+    const res = await api('/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } });
+    expect(res.body.expires_in).toBe(24 * 3600);
+    const token = res.body.access_token as string;
     const issuedAt = Date.now();
     // Only the clock moves (the worker runs in this isolate and reads the same Date): token, session
     // row and server are untouched, so the refusal comes from the token's own `exp`.
@@ -71,6 +87,29 @@ describe('session tokens that must be refused (API.md §5, §7: invalid credenti
       vi.setSystemTime(issuedAt + 24 * 3600 * 1000 + 5000);
       const error = expectChallenge(await api('/auth/me', { auth: { token } }));
       expect(error.message).toMatch(/expired/i);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('issues tokens for the lifetime the admin set (auth.session_lifetime_hours)', async () => {
+    const admin = await setupAdmin();
+    const set = await api('/admin/settings/auth.session_lifetime_hours', {
+      method: 'PUT',
+      auth: admin.auth,
+      json: { value: 2 },
+    });
+    expect(set.status).toBe(200);
+    const res = await api('/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } });
+    expect(res.body.expires_in).toBe(7200);
+    const token = res.body.access_token as string;
+    const issuedAt = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(issuedAt + 7200 * 1000 - 60_000);
+      expect((await api('/auth/me', { auth: { token } })).status).toBe(200);
+      vi.setSystemTime(issuedAt + 7200 * 1000 + 5000);
+      expectChallenge(await api('/auth/me', { auth: { token } }));
     } finally {
       vi.useRealTimers();
     }
