@@ -1,6 +1,7 @@
 /** API.md §2 Library, §4 Libraries; DECISIONS.md §Storage, §Names, §Roles and permissions. */
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_HUB_NAME } from '../../src/events/publisher';
 import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 
@@ -398,5 +399,29 @@ describe('library permissions (DECISIONS.md §Roles and permissions)', () => {
     const auth = { apiKey: key.key };
     expect((await api('/libraries', { auth })).status).toBe(200);
     expectError(await api('/libraries', { auth, json: { name: 'X', path: 'x' } }), 403, 'Forbidden');
+  });
+});
+
+describe('library events (API.md §6: library_created, library_updated)', () => {
+  /** Events are handed to the EventHub after the response, so wait for them briefly. */
+  async function libraryEvents(count: number) {
+    const hub = env.EVENT_HUB.get(env.EVENT_HUB.idFromName(EVENT_HUB_NAME));
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const events = (await hub.since(0)).map((e) => e.event).filter((e) => e.type.startsWith('library_'));
+      if (events.length >= count) return events;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('library events did not arrive');
+  }
+
+  it('announces a created and an updated library with its id, but not a rejected change', async () => {
+    const library = await createLibrary({ name: 'Comics', path: 'comics' });
+    expectError(await api('/libraries', { auth: admin, json: { name: 'comics', path: 'other' } }), 409, 'Conflict');
+    await api(`/libraries/${library.id}`, { method: 'PUT', auth: admin, json: { name: 'Western' } });
+    const events = await libraryEvents(2);
+    expect(events).toEqual([
+      { type: 'library_created', library_id: library.id, timestamp: expect.any(String) },
+      { type: 'library_updated', library_id: library.id, timestamp: expect.any(String) },
+    ]);
   });
 });
