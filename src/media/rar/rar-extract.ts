@@ -12,7 +12,8 @@
 import type { RangeReader } from '../range-reader';
 import type { RarFormat } from './rar-entry';
 import { type PackedEntry, syntheticArchive } from './synthetic-archive';
-import { type ArchivePart, unrarExtract } from './unrar-engine';
+import { unrarExtract } from './unrar-engine';
+import type { ArchivePart } from './unrar-host';
 
 /** Largest window handed to unrar (heap ≈ 37.5 MiB); larger solid chains are refused at analysis. */
 export const MAX_WINDOW = 32 * 1024 * 1024;

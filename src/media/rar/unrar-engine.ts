@@ -10,6 +10,7 @@
  */
 import { BookAnalysisError } from '../errors';
 import createUnrarModule from './vendor/unrar.js';
+import { type ArchivePart, ARCHIVE_NAME, hostFor, OutputSink, PartedFile, type UnrarHost } from './unrar-host';
 import { unrarWasmModule } from './unrar-wasm';
 
 interface UnrarState {
@@ -22,17 +23,6 @@ interface RarArchiveHandle {
   getFileHeader(): { state: UnrarState };
   readFile(skip: boolean): UnrarState;
   delete(): void;
-}
-
-/** The callbacks unrar's file layer calls (jsOpen, jsRead… in the glue). */
-interface UnrarHost {
-  open(name: string): number;
-  create(name: string): number;
-  close(fd: number): void;
-  read(fd: number, pointer: number, size: number): number;
-  write(fd: number, pointer: number, size: number): boolean;
-  tell(fd: number): number;
-  seek(fd: number, position: number, method: string): boolean;
 }
 
 interface UnrarModule {
@@ -51,13 +41,11 @@ const RECYCLE_ABOVE = 24 * 1024 * 1024;
 const MAX_HEAP = 48 * 1024 * 1024;
 const ERAR_END_ARCHIVE = 10;
 const ERAR_NO_MEMORY = 11;
-const ARCHIVE_NAME = 'book.rar';
-const ARCHIVE_FD = 1;
-const OUTPUT_FD = 2;
+const ERAR_BAD_DATA = 12;
 
 const UNRAR_MESSAGES: Record<number, string> = {
   [ERAR_END_ARCHIVE]: 'the archive ends before the entry',
-  12: 'the packed data is damaged or the checksum does not match',
+  [ERAR_BAD_DATA]: 'the packed data is damaged or the checksum does not match',
   13: 'unrar does not recognise the archive',
   14: 'the archive uses an unknown format',
   22: 'the entry is encrypted',
@@ -92,85 +80,6 @@ export async function unrarStats(): Promise<{ instancesCreated: number; heapByte
   return { instancesCreated, heapBytes: live?.HEAPU8.length ?? 0, peakHeapBytes };
 }
 
-/** One segment of the synthetic archive: bytes in memory, or a range of the book fetched on demand. */
-export interface ArchivePart {
-  length: number;
-  bytes: Uint8Array | null;
-  load?: () => Promise<Uint8Array>;
-}
-
-/** The synthetic archive as unrar sees it: a seekable file whose data parts are loaded step by step. */
-class PartedFile {
-  position = 0;
-  readonly size: number;
-  private readonly starts: number[] = [];
-
-  constructor(readonly parts: ArchivePart[]) {
-    let offset = 0;
-    for (const part of parts) {
-      this.starts.push(offset);
-      offset += part.length;
-    }
-    this.size = offset;
-  }
-
-  /** Copies into the wasm heap; -1 when unrar reaches a part that is not loaded (never expected). */
-  readInto(heap: Uint8Array, pointer: number, size: number): number {
-    const end = Math.min(this.size, this.position + size);
-    let copied = 0;
-    for (let i = 0; i < this.parts.length && this.position < end; i++) {
-      const start = this.starts[i]!;
-      const part = this.parts[i]!;
-      if (start + part.length <= this.position || part.length === 0) continue;
-      if (!part.bytes) return -1;
-      const from = this.position - start;
-      const count = Math.min(part.length - from, end - this.position);
-      heap.set(part.bytes.subarray(from, from + count), pointer + copied);
-      copied += count;
-      this.position += count;
-    }
-    return copied;
-  }
-}
-
-/** The wanted entry's bytes, written straight into one buffer of its declared size (no second copy). */
-class OutputSink {
-  private buffer: Uint8Array | null = null;
-  length = 0;
-
-  constructor(private readonly size: number) {}
-
-  write(heap: Uint8Array, pointer: number, count: number): boolean {
-    if (this.length + count > this.size) return false;
-    this.buffer ??= new Uint8Array(this.size);
-    this.buffer.set(heap.subarray(pointer, pointer + count), this.length);
-    this.length += count;
-    return true;
-  }
-
-  bytes(): Uint8Array {
-    return this.buffer ?? new Uint8Array(0);
-  }
-}
-
-function hostFor(unrar: UnrarModule, file: PartedFile, sink: OutputSink): UnrarHost {
-  return {
-    open: (name) => (name === ARCHIVE_NAME ? ARCHIVE_FD : 0),
-    create: () => OUTPUT_FD,
-    close: () => {},
-    read: (fd, pointer, size) => (fd === ARCHIVE_FD ? file.readInto(unrar.HEAPU8, pointer, size) : -1),
-    write: (fd, pointer, size) => fd === OUTPUT_FD && sink.write(unrar.HEAPU8, pointer, size),
-    tell: (fd) => (fd === ARCHIVE_FD ? file.position : 0),
-    seek(fd, position, method) {
-      if (fd !== ARCHIVE_FD) return false;
-      const target = method === 'SET' ? position : method === 'CUR' ? file.position + position : file.size - position;
-      if (target < 0 || target > file.size) return false;
-      file.position = target;
-      return true;
-    },
-  };
-}
-
 function unrarFailure(state: UnrarState, entryName: string): BookAnalysisError {
   if (state.errCode === ERAR_NO_MEMORY) {
     return new BookAnalysisError(
@@ -179,7 +88,7 @@ function unrarFailure(state: UnrarState, entryName: string): BookAnalysisError {
     );
   }
   const why = UNRAR_MESSAGES[state.errCode] ?? `unrar error ${state.errCode}`;
-  if (state.errCode === 12) {
+  if (state.errCode === ERAR_BAD_DATA) {
     return new BookAnalysisError('crc_mismatch', `The entry ${entryName} is damaged (${why})`);
   }
   return new BookAnalysisError('corrupt', `The entry ${entryName} could not be decompressed (${why})`);
@@ -202,8 +111,8 @@ async function runJob(job: UnrarJob): Promise<Uint8Array> {
   });
   const file = new PartedFile(job.parts);
   const sink = new OutputSink(job.expectedSize);
-  const host = hostFor(unrar, file, sink);
-  unrar.extractor = host;
+  // Safe to set per job: jobs never overlap (unrarExtract queues them).
+  unrar.extractor = hostFor(() => unrar.HEAPU8, file, sink);
   const archive = new unrar.RarArchive();
   try {
     const opened = archive.open(ARCHIVE_NAME, '', false).state;
@@ -211,8 +120,6 @@ async function runJob(job: UnrarJob): Promise<Uint8Array> {
     for (let i = 0; i < job.dataParts.length; i++) {
       const part = job.parts[job.dataParts[i]!]!;
       part.bytes = (await part.load?.()) ?? part.bytes;
-      // Other requests may have run while this one awaited its data: point the glue back at us.
-      unrar.extractor = host;
       const header = archive.getFileHeader().state;
       if (header.errCode !== 0) throw unrarFailure(header, job.entryName);
       const last = i === job.dataParts.length - 1;
