@@ -6,11 +6,13 @@ import { cbzContainer } from './cbz';
 import type { BookAnalysis, BookContainer, BookFormat } from './container';
 import { epubContainer } from './epub';
 import { BookAnalysisError } from './errors';
+import { pdfContainer } from './pdf';
 import type { RangeReader } from './range-reader';
 
 const CONTAINERS: Partial<Record<BookFormat, BookContainer>> = {
   cbz: cbzContainer,
   epub: epubContainer,
+  pdf: pdfContainer,
 };
 
 export function containerFor(format: BookFormat): BookContainer {
