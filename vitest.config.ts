@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
 
 /**
  * Two projects: `workers` runs the real worker in workerd (miniflare) with real D1, R2 and Durable
@@ -9,6 +10,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(__dirname, 'migrations'));
+  // The API worker's RENDERER service binding needs the renderer running beside it (bundled on demand).
+  const renderer = await rendererAuxiliaryWorker(__dirname);
   return {
     test: {
       projects: [
@@ -16,7 +19,10 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations },
+                workers: [renderer],
+              },
             }),
           ],
           test: {

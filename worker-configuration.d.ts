@@ -8,6 +8,7 @@ interface __BaseEnv_Env {
 	ASSETS: Fetcher;
 	LONGBOX_API__ENABLE_API_DOCS: "false";
 	LONGBOX_API__API_DOCS_PATH: "/docs";
+	RENDERER: Service<typeof import("./renderer/src/index").ImageRenderer>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {

@@ -1,5 +1,6 @@
 // Codec glue without its own type declarations (wasm imports are typed by worker-configuration.d.ts).
 declare module '@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs' {
-  const createLibJpegTurbo: (overrides: { instantiateWasm: unknown }) => Promise<unknown>;
+  /** Emscripten MODULARIZE factory: resolves to the module with the embind classes (see jpeg-encoder.ts). */
+  const createLibJpegTurbo: (overrides: Record<string, unknown>) => Promise<unknown>;
   export default createLibJpegTurbo;
 }

@@ -22,18 +22,6 @@ export function instantiate(name: string, module: WebAssembly.Module, imports: W
   return instance;
 }
 
-/**
- * The `instantiateWasm` hook emscripten glue calls instead of fetching a .wasm file: instantiate the
- * bundled module synchronously and hand it back.
- */
-export function emscriptenInstantiator(name: string, module: WebAssembly.Module) {
-  return (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) => {
-    const instance = instantiate(name, module, imports);
-    receive(instance);
-    return instance.exports;
-  };
-}
-
 export function forgetInstance(name: string): void {
   memories.delete(name);
 }

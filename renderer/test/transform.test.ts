@@ -195,3 +195,31 @@ describe('probe (image-renderer contract)', () => {
     expect(ok(await renderer.probe(gif.slice().buffer))).toEqual({ width: 5, height: 4, mediaType: 'image/gif' });
   });
 });
+
+describe('transform: JPEG encoder buffer (image-renderer contract: any size encodes)', () => {
+  it('encodes tiny images and incompressible noise at quality 100', async () => {
+    const red = {
+      width: 3,
+      height: 2,
+      channels: 4 as const,
+      data: new Uint8Array(24).map((_, i) => (i % 4 === 1 || i % 4 === 2 ? 0 : 255)),
+    };
+    const tiny = ok(await renderer.transform(pngOf(red), null, { format: 'jpeg' }));
+    const decoded = jpegPixels(tiny.bytes);
+    expect([decoded.width, decoded.height]).toEqual([3, 2]);
+    expect([...decoded.data.subarray(15, 18)].map((v) => Math.round(v / 32))).toEqual([8, 0, 0]); // last pixel red
+    for (const channels of [1, 3] as const) {
+      const noise = syntheticPage(256, 256, channels);
+      let seed = 2463534242;
+      for (let i = 0; i < noise.data.length; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        noise.data[i] = seed & 0xff;
+      }
+      const jpeg = await jpegOf(noise, 100);
+      const again = ok(await renderer.transform(jpeg, null, { width: 255, format: 'jpeg', quality: 100 }));
+      expect(again.bytes.byteLength).toBeGreaterThan(256 * 256 * channels * 0.5);
+    }
+  });
+});

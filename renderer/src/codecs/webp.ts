@@ -10,7 +10,8 @@ import encoderModule from '@jsquash/webp/codec/enc/webp_enc_simd.wasm';
 import { defaultOptions } from '@jsquash/webp/meta.js';
 import { corruptImage } from '../errors';
 import type { Raster } from '../raster';
-import { emscriptenInstantiator, forgetInstance, isOversized } from '../wasm-instances';
+import { startEmscripten } from '../emscripten';
+import { forgetInstance, isOversized } from '../wasm-instances';
 
 const ENCODER = 'webp-encoder';
 const DECODER = 'webp-decoder';
@@ -25,18 +26,12 @@ let decoder: Promise<Decoder> | null = null;
 let readyDecoder: Decoder | null = null;
 
 export async function prepareWebpEncoder(): Promise<void> {
-  encoder ??= createWebpEncoder({
-    noInitialRun: true,
-    instantiateWasm: emscriptenInstantiator(ENCODER, encoderModule),
-  });
+  encoder ??= startEmscripten(ENCODER, createWebpEncoder, encoderModule);
   readyEncoder = await encoder;
 }
 
 export async function prepareWebpDecoder(): Promise<void> {
-  decoder ??= createWebpDecoder({
-    noInitialRun: true,
-    instantiateWasm: emscriptenInstantiator(DECODER, decoderModule),
-  });
+  decoder ??= startEmscripten(DECODER, createWebpDecoder, decoderModule);
   readyDecoder = await decoder;
 }
 

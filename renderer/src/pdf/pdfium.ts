@@ -9,7 +9,8 @@
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import pdfiumModule from '@embedpdf/pdfium/pdfium.wasm';
 import { formatMiB, RenderFailure } from '../errors';
-import { emscriptenInstantiator, forgetInstance, isOversized, memoryOf } from '../wasm-instances';
+import { startEmscripten } from '../emscripten';
+import { forgetInstance, isOversized, memoryOf } from '../wasm-instances';
 
 const NAME = 'pdfium';
 export const MAX_PDF_BYTES = 40 * 1024 * 1024;
@@ -34,7 +35,7 @@ let cached: CachedDocument | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
 async function library(): Promise<WrappedPdfiumModule> {
-  pdfium ??= init({ instantiateWasm: emscriptenInstantiator(NAME, pdfiumModule) } as never).then((module) => {
+  pdfium ??= startEmscripten(NAME, init as (o: object) => Promise<WrappedPdfiumModule>, pdfiumModule).then((module) => {
     module.PDFiumExt_Init();
     return module;
   });
