@@ -36,8 +36,8 @@ function locate(plan: DecompressionPlan, entry: RarEntry) {
     assertStoredSizes(entry);
     return rarLocator(plan.format, entry, null);
   }
+  assertDecodable(plan, entry);
   const [start, end] = chainOf(plan, entry);
-  assertDecodable(plan.format, entry.name, plan.packed.slice(start, end + 1).map(toPackedEntry));
   return rarLocator(plan.format, entry, end > start ? [start, end] : null);
 }
 

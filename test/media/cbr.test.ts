@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { cbrContainer as cbr } from '../../src/media/cbr';
 import { BookAnalysisError } from '../../src/media/errors';
 import { chainWindow } from '../../src/media/rar/rar-extract';
+import type { RarEntry } from '../../src/media/rar/rar-entry';
 import { readRarIndex } from '../../src/media/rar/rar-index';
+import { assertDecodable, planDecompression } from '../../src/media/rar/solid-plan';
 import { unrarStats } from '../../src/media/rar/unrar-engine';
 import { comicInfoXml } from '../fixtures/comic-info';
 import { jpeg, noise, png } from '../fixtures/images';
@@ -278,6 +280,45 @@ describe('CBR memory limits (edge-feasibility §3: unrar allocates the whole dec
     expect(chainWindow(5, [{ ...entry, unpackedSize: 100, dictionarySize: 32 * MiB }])).toBe(128 * 1024);
     const chain = Array.from({ length: 30 }, () => ({ ...entry, unpackedSize: 2 * MiB, dictionarySize: 32 * MiB }));
     expect(chainWindow(5, chain)).toBe(32 * MiB);
+  });
+
+  it('refuses entries the bundled unrar cannot decode, too large to hold, or behind too long a solid chain', () => {
+    const entry = (name: string, over: Partial<RarEntry> = {}): RarEntry => ({
+      name,
+      headerOffset: 0,
+      dataOffset: 0,
+      packedSize: MiB,
+      unpackedSize: MiB,
+      crc32: 0,
+      method: 3,
+      unpackVersion: 0,
+      dictionarySize: 4 * MiB,
+      solid: false,
+      directory: false,
+      encrypted: false,
+      split: false,
+      redirect: false,
+      hostOs: 0,
+      ...over,
+    });
+    const reason = (entries: RarEntry[]) => {
+      const plan = planDecompression({ format: 5, signatureOffset: 0, solid: true, entries, source: 'header-walk' });
+      try {
+        assertDecodable(plan, entries[entries.length - 1]!);
+        return null;
+      } catch (error) {
+        return (error as BookAnalysisError).code;
+      }
+    };
+    expect(reason([entry('ok.jpg')])).toBeNull();
+    expect(reason([entry('rar7.jpg', { unpackVersion: 1 })])).toBe('unsupported_compression');
+    expect(reason([entry('v1.jpg', { unpackVersion: 1 }), entry('next.jpg', { solid: true })])).toBe(
+      'unsupported_compression',
+    );
+    expect(reason([entry('huge.jpg', { unpackedSize: 40 * MiB, dictionarySize: 64 * MiB })])).toBe('too_large');
+    const long = Array.from({ length: 210 }, (_, i) => entry(`${i}.jpg`, { solid: i > 0, dictionarySize: 128 * 1024 }));
+    expect(reason(long)).toBe('too_large');
+    expect(reason(long.slice(0, 150))).toBeNull();
   });
 
   it('reads the last page of a 30 MiB solid RAR5 with a 32 MiB dictionary within a 48 MiB wasm heap', async () => {

@@ -20,14 +20,19 @@ export const MAX_WINDOW = 32 * 1024 * 1024;
 /** Smallest dictionary each format can declare. */
 const MIN_WINDOW: Record<RarFormat, number> = { 4: 0x10000, 5: 0x20000 };
 
-/** The window a chain needs: a power of two ≥ its total output, never above what the packer used. */
-export function chainWindow(format: RarFormat, chain: PackedEntry[]): number {
-  const output = chain.reduce((sum, entry) => sum + entry.unpackedSize, 0);
-  const declared = Math.max(...chain.map((entry) => entry.dictionarySize));
+/** The window for `output` bytes: a power of two ≥ the output, never above what the packer declared. */
+export function windowFor(format: RarFormat, output: number, declared: number): number {
   let window = MIN_WINDOW[format];
   while (window < output && window < declared) window *= 2;
   return window;
 }
+
+export const chainWindow = (format: RarFormat, chain: PackedEntry[]): number =>
+  windowFor(
+    format,
+    chain.reduce((sum, entry) => sum + entry.unpackedSize, 0),
+    Math.max(...chain.map((entry) => entry.dictionarySize)),
+  );
 
 export function extractPacked(
   reader: RangeReader,

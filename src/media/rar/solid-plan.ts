@@ -3,11 +3,11 @@
  * entry needs only itself; a solid one needs every compressed entry since the last one that reset the
  * solid state (stored entries and directories never touch the decompressor's state, so they are left
  * out). The same limits are checked here, at analysis, so a book is refused with a reason instead of
- * failing page by page later.
+ * failing page by page later. Chain totals are carried forward, so planning stays linear.
  */
 import { BookAnalysisError } from '../errors';
 import type { RarArchiveIndex, RarEntry, RarFormat } from './rar-entry';
-import { chainWindow, MAX_WINDOW } from './rar-extract';
+import { MAX_WINDOW, windowFor } from './rar-extract';
 import type { PackedEntry } from './synthetic-archive';
 
 /**
@@ -21,12 +21,20 @@ export const MAX_DECOMPRESSED_SIZE = 32 * 1024 * 1024;
 /** Compression algorithm versions the bundled unrar 6.1.7 decodes. */
 const DECODABLE: Record<RarFormat, number[]> = { 4: [15, 20, 26, 29, 36], 5: [0] };
 
+/** Totals of the chain that ends at one packed entry. */
+interface Chain {
+  start: number;
+  packedBytes: number;
+  outputBytes: number;
+  dictionary: number;
+  decodable: boolean;
+}
+
 export interface DecompressionPlan {
   format: RarFormat;
   /** Compressed file entries in archive order: the solid stream. */
   packed: RarEntry[];
-  /** chainStart[i]: index in `packed` where the chain ending at packed[i] begins. */
-  chainStart: number[];
+  chains: Chain[];
   positions: Map<RarEntry, number>;
 }
 
@@ -34,11 +42,18 @@ export const isPacked = (entry: RarEntry) => !entry.directory && !entry.redirect
 
 export function planDecompression(index: RarArchiveIndex): DecompressionPlan {
   const packed = index.entries.filter(isPacked);
-  const chainStart: number[] = [];
+  const chains: Chain[] = [];
   packed.forEach((entry, i) => {
-    chainStart.push(i > 0 && entry.solid ? chainStart[i - 1]! : i);
+    const before = i > 0 && entry.solid ? chains[i - 1]! : null;
+    chains.push({
+      start: before?.start ?? i,
+      packedBytes: (before?.packedBytes ?? 0) + entry.packedSize,
+      outputBytes: (before?.outputBytes ?? 0) + entry.unpackedSize,
+      dictionary: Math.max(before?.dictionary ?? 0, entry.dictionarySize),
+      decodable: (before?.decodable ?? true) && DECODABLE[index.format].includes(entry.unpackVersion),
+    });
   });
-  return { format: index.format, packed, chainStart, positions: new Map(packed.map((entry, i) => [entry, i])) };
+  return { format: index.format, packed, chains, positions: new Map(packed.map((entry, i) => [entry, i])) };
 }
 
 export function toPackedEntry(entry: RarEntry): PackedEntry {
@@ -49,33 +64,33 @@ export function toPackedEntry(entry: RarEntry): PackedEntry {
 /** [start, end] indices into plan.packed of the chain that decompresses `entry`. */
 export function chainOf(plan: DecompressionPlan, entry: RarEntry): [number, number] {
   const end = plan.positions.get(entry)!;
-  return [plan.chainStart[end]!, end];
+  return [plan.chains[end]!.start, end];
 }
 
 const repack = 'repack the book as a CBZ';
 
 /** Throws the reason a compressed entry cannot be served from this isolate, if there is one. */
-export function assertDecodable(format: RarFormat, name: string, chain: PackedEntry[]): void {
-  const target = chain[chain.length - 1]!;
-  if (chain.some((entry) => !DECODABLE[format].includes(entry.unpackVersion))) {
+export function assertDecodable(plan: DecompressionPlan, entry: RarEntry): void {
+  const chain = plan.chains[plan.positions.get(entry)!]!;
+  if (!chain.decodable) {
     throw new BookAnalysisError(
       'unsupported_compression',
-      `The entry ${name} uses a RAR compression version Longbox cannot decompress; ${repack}`,
+      `The entry ${entry.name} uses a RAR compression version Longbox cannot decompress; ${repack}`,
     );
   }
-  if (target.unpackedSize > MAX_DECOMPRESSED_SIZE) {
+  if (entry.unpackedSize > MAX_DECOMPRESSED_SIZE) {
     throw new BookAnalysisError(
       'too_large',
-      `The entry ${name} is larger than ${MAX_DECOMPRESSED_SIZE >> 20} MiB and compressed; ${repack}`,
+      `The entry ${entry.name} is larger than ${MAX_DECOMPRESSED_SIZE >> 20} MiB and compressed; ${repack}`,
     );
   }
-  if (chain.reduce((sum, entry) => sum + entry.packedSize, 0) > MAX_CHAIN_PACKED) {
+  if (chain.packedBytes > MAX_CHAIN_PACKED) {
     throw new BookAnalysisError(
       'too_large',
-      `This solid RAR is too large to read page by page (more than ${MAX_CHAIN_PACKED >> 20} MiB must be unpacked before ${name}); ${repack}`,
+      `This solid RAR is too large to read page by page (more than ${MAX_CHAIN_PACKED >> 20} MiB must be unpacked before ${entry.name}); ${repack}`,
     );
   }
-  if (chainWindow(format, chain) > MAX_WINDOW) {
+  if (windowFor(plan.format, chain.outputBytes, chain.dictionary) > MAX_WINDOW) {
     throw new BookAnalysisError(
       'dictionary_too_large',
       `This solid RAR needs more memory than the server has; ${repack}`,
