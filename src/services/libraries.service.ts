@@ -125,10 +125,9 @@ function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigInput | 
 
 /** Two concurrent creates can both pass the checks; the unique indexes decide, as a 409. */
 function rethrowUniqueViolation(error: unknown): never {
-  const message = String((error as { cause?: unknown })?.cause ?? error);
-  if (/UNIQUE constraint failed/i.test(message) || /UNIQUE constraint failed/i.test(String(error))) {
-    throw conflict('A library with this name or path already exists');
-  }
+  // drizzle wraps the driver's error; the SQLite message may sit on either.
+  const messages = `${error} ${(error as { cause?: unknown } | null)?.cause ?? ''}`;
+  if (/UNIQUE constraint failed/i.test(messages)) throw conflict('A library with this name or path already exists');
   throw error;
 }
 
