@@ -47,16 +47,17 @@ function jpeg(b: Uint8Array): HeaderResult {
 }
 
 function webp(b: Uint8Array): HeaderResult {
-  if (b.length < 30) return 'need-more';
+  if (b.length < 16) return 'need-more';
   const chunk = tag(b, 12);
-  if (chunk === 'VP8 ') return dimensions(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
+  if (chunk === 'VP8 ') return b.length < 30 ? 'need-more' : dimensions(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
   if (chunk === 'VP8L') {
+    if (b.length < 25) return 'need-more';
     const b1 = b[22]!;
     const b2 = b[23]!;
     const b3 = b[24]!;
     return dimensions(1 + (((b1 & 0x3f) << 8) | b[21]!), 1 + (((b3 & 0x0f) << 10) | (b2 << 2) | ((b1 & 0xc0) >> 6)));
   }
-  if (chunk === 'VP8X') return dimensions(1 + u24le(b, 24), 1 + u24le(b, 27));
+  if (chunk === 'VP8X') return b.length < 30 ? 'need-more' : dimensions(1 + u24le(b, 24), 1 + u24le(b, 27));
   return null;
 }
 
@@ -121,7 +122,8 @@ function avif(b: Uint8Array): HeaderResult {
 export function parseImageHeader(b: Uint8Array): HeaderResult {
   if (b.length < 4) return 'need-more';
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return jpeg(b);
-  if (b[0] === 0x89 && tag(b, 1) === 'PNG') return b.length < 24 ? 'need-more' : dimensions(u32be(b, 16), u32be(b, 20));
+  if (b[0] === 0x89 && tag(b, 0).slice(1) === 'PNG')
+    return b.length < 24 ? 'need-more' : dimensions(u32be(b, 16), u32be(b, 20));
   if (tag(b, 0) === 'GIF8') return b.length < 10 ? 'need-more' : dimensions(u16le(b, 6), u16le(b, 8));
   if (b[0] === 0x42 && b[1] === 0x4d)
     return b.length < 26 ? 'need-more' : dimensions(i32le(b, 18), Math.abs(i32le(b, 22)));

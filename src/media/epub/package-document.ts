@@ -81,6 +81,7 @@ function people(metadata: unknown, metas: Meta[]): BookAuthor[] {
       const name = textOf(node);
       if (!name) continue;
       const code = (attr(node, 'role') ?? refinement(metas, attr(node, 'id'), 'role'))?.toLowerCase() ?? null;
+      if (code === 'bkp') continue; // "book producer" is the software that made the file (calibre), not a person
       result.push({ name, role: code ? (RELATORS[code] ?? code) : fallback });
     }
   }
@@ -105,7 +106,8 @@ function year(metadata: unknown): number | null {
   const dates = children(metadata, 'date');
   const published = dates.find((node) => (attr(node, 'event') ?? 'publication') === 'publication') ?? dates[0];
   const match = textOf(published)?.match(/^(\d{4})/);
-  return match ? Number(match[1]) : null;
+  // calibre writes 0101-01-01 for "no date".
+  return match && Number(match[1]) >= 1000 ? Number(match[1]) : null;
 }
 
 function series(metas: Meta[]): { name: string | null; position: string | null } {
