@@ -57,6 +57,9 @@ describe('CBZ pages (DECISIONS.md §Books: image entries in natural order)', () 
       expect(served).toEqual(fromFflate[page.fileName]);
       expect(content.size).toBe(pages[i]!.length);
     }
+    // The frame header of p1 sits behind 200 KB of deflated metadata: found by inflating a window, not the page.
+    expect(await cbz.readPageHeader(reader, analysis.pages[0]!.locator)).toEqual({ width: 64, height: 96 });
+    expect(await cbz.readPageHeader(reader, analysis.pages[1]!.locator)).toEqual({ width: 40, height: 30 });
   });
 
   it('reads the directory and one page with a small fraction of a large stored CBZ', async () => {

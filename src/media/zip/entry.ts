@@ -75,9 +75,12 @@ async function rawEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<
     dataStart = entry.offset + 30 + v.getUint16(26, true) + v.getUint16(28, true);
   }
 
+  let continuedAt = -1;
   async function continueFrom(): Promise<void> {
     const end = dataStart < 0 ? reader.size : dataStart + entry.compressedSize;
-    if (end > reader.size || position >= end) throw truncatedError();
+    // A continuation that delivered nothing would loop forever: the data is simply not there.
+    if (end > reader.size || position >= end || continuedAt === position) throw truncatedError();
+    continuedAt = position;
     source = (await reader.stream(position, Math.min(end, reader.size) - position)).getReader();
   }
 
