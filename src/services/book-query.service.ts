@@ -18,7 +18,7 @@ import {
 import { RELEVANCE } from '../repositories/catalog-page';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { BookDto } from '../schemas/book.schema';
-import { type ListFilter, type ListResult, type SortParams, searchTerms } from './series-query.service';
+import { type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
 
 const BY_TITLE: Sort<BookSortField> = { field: 'title', direction: 'asc' };
 /** Within one series the natural default is reading order. */

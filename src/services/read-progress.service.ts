@@ -12,7 +12,7 @@ import type { BooksRepository } from '../repositories/books.repository';
 import type { ReadProgressRepository } from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
-import type { ListResult } from './series-query.service';
+import type { ListResult } from './catalog-list';
 
 /** Who moves the progress: the user, the API key used (if any) and the client's User-Agent. */
 export interface ProgressActor {

@@ -10,6 +10,7 @@ import type { PageRequest } from '../lib/pagination';
 import { toSeriesDto } from '../mappers/series.mapper';
 import { RELEVANCE, type SortKey } from '../repositories/catalog-page';
 import { toMatchExpression } from '../repositories/search-index';
+import { type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
 import {
   SERIES_SORT_FIELDS,
   type SeriesRepository,
@@ -18,32 +19,8 @@ import {
 } from '../repositories/series.repository';
 import type { SeriesDto } from '../schemas/series.schema';
 
-export interface ListResult<T> {
-  data: T[];
-  total: number;
-}
-
-export interface SortParams {
-  sort?: string;
-  order?: string;
-}
-
-export interface ListFilter {
-  condition?: Record<string, unknown>;
-  fullTextSearch?: string;
-}
-
 const BY_NAME: Sort<SeriesSortField> = { field: 'name', direction: 'asc' };
 const EMPTY = { data: [], total: 0 };
-
-/**
- * The FTS expression of a search text: undefined when there is nothing to search for (no filter),
- * null when the text is not blank but holds no searchable term (nothing can match).
- */
-export function searchTerms(text: string | undefined): string | null | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  return toMatchExpression(text);
-}
 
 export class SeriesQueryService {
   constructor(private readonly series: SeriesRepository) {}

@@ -1,0 +1,26 @@
+/** Shapes and helpers shared by the series and book list services (API.md §4, DECISIONS.md §Lists). */
+import { toMatchExpression } from '../repositories/search-index';
+
+export interface ListResult<T> {
+  data: T[];
+  total: number;
+}
+
+export interface SortParams {
+  sort?: string;
+  order?: string;
+}
+
+export interface ListFilter {
+  condition?: Record<string, unknown>;
+  fullTextSearch?: string;
+}
+
+/**
+ * The FTS expression of a search text: undefined when there is nothing to search for (no filter),
+ * null when the text is not blank but holds no searchable term (nothing can match).
+ */
+export function searchTerms(text: string | undefined): string | null | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return toMatchExpression(text);
+}
