@@ -11,104 +11,103 @@ const ONE = 1 << PRECISION;
 const HALF = 1 << (PRECISION - 1);
 
 interface Kernel {
+  /** Every output pixel reads exactly `taps` source pixels from `starts[i]` (zero weights pad short windows). */
+  taps: number;
   starts: Int32Array;
-  counts: Int32Array;
   weights: Int32Array;
-  stride: number;
 }
 
 /** Integer weights (summing to ONE) of the source pixels behind each of `to` output pixels. */
 function kernel(from: number, to: number): Kernel {
   const scale = from / to;
   const radius = Math.max(1, scale);
-  const stride = Math.ceil(radius) * 2 + 1;
-  const starts = new Int32Array(to);
-  const counts = new Int32Array(to);
-  const weights = new Int32Array(to * stride);
-  const row = new Float64Array(stride);
+  const windows: { start: number; weights: number[] }[] = [];
   for (let i = 0; i < to; i++) {
     const center = (i + 0.5) * scale - 0.5;
     const start = Math.max(0, Math.ceil(center - radius));
     const end = Math.min(from - 1, Math.floor(center + radius));
-    let total = 0;
-    let count = 0;
-    for (let j = start; j <= end && count < stride; j++) {
-      const weight = Math.max(0, 1 - Math.abs(j - center) / radius);
-      row[count++] = weight;
-      total += weight;
-    }
-    let assigned = 0;
-    let largest = 0;
-    for (let t = 0; t < count; t++) {
-      const weight = Math.round((row[t]! / total) * ONE);
-      weights[i * stride + t] = weight;
-      assigned += weight;
-      if (weight > weights[i * stride + largest]!) largest = t;
-    }
-    weights[i * stride + largest]! += ONE - assigned; // exact sum: flat areas stay exactly flat
-    starts[i] = start;
-    counts[i] = count;
+    const raw: number[] = [];
+    for (let j = start; j <= end; j++) raw.push(Math.max(0, 1 - Math.abs(j - center) / radius));
+    const total = raw.reduce((sum, weight) => sum + weight, 0);
+    const weights = raw.map((weight) => Math.round((weight / total) * ONE));
+    const largest = weights.indexOf(Math.max(...weights));
+    weights[largest]! += ONE - weights.reduce((sum, weight) => sum + weight, 0); // flat areas stay exactly flat
+    windows.push({ start, weights });
   }
-  return { starts, counts, weights, stride };
+  const taps = Math.min(from, Math.max(...windows.map((window) => window.weights.length)));
+  const starts = new Int32Array(to);
+  const weights = new Int32Array(to * taps);
+  windows.forEach((window, i) => {
+    const start = Math.min(window.start, from - taps); // keep the padded window inside the row
+    starts[i] = start;
+    weights.set(window.weights, i * taps + (window.start - start));
+  });
+  return { taps, starts, weights };
 }
 
+/** One horizontal pass. The common case (RGB, 3 taps: reductions up to 1.5×) has its own unrolled loop. */
 function horizontal(src: Raster, width: number): Raster {
   const { height, channels, data } = src;
-  const { starts, counts, weights, stride } = kernel(src.width, width);
+  const { taps, starts, weights } = kernel(src.width, width);
   const out = new Uint8Array(width * height * channels);
   const rowIn = src.width * channels;
   let o = 0;
   for (let y = 0; y < height; y++) {
     const rowStart = y * rowIn;
+    if (channels === 3 && taps === 3) {
+      for (let x = 0, w = 0; x < width; x++, w += 3) {
+        const p = rowStart + starts[x]! * 3;
+        const a = weights[w]!;
+        const b = weights[w + 1]!;
+        const c = weights[w + 2]!;
+        out[o++] = (HALF + a * data[p]! + b * data[p + 3]! + c * data[p + 6]!) >> PRECISION;
+        out[o++] = (HALF + a * data[p + 1]! + b * data[p + 4]! + c * data[p + 7]!) >> PRECISION;
+        out[o++] = (HALF + a * data[p + 2]! + b * data[p + 5]! + c * data[p + 8]!) >> PRECISION;
+      }
+      continue;
+    }
     for (let x = 0; x < width; x++) {
-      const w0 = x * stride;
-      const n = counts[x]!;
-      let p = rowStart + starts[x]! * channels;
-      if (channels === 1) {
+      const p = rowStart + starts[x]! * channels;
+      for (let c = 0; c < channels; c++) {
         let v = HALF;
-        for (let t = 0; t < n; t++) v += weights[w0 + t]! * data[p++]!;
+        for (let t = 0, w = x * taps, q = p + c; t < taps; t++, w++, q += channels) v += weights[w]! * data[q]!;
         out[o++] = v >> PRECISION;
-      } else {
-        let r = HALF;
-        let g = HALF;
-        let b = HALF;
-        let a = HALF;
-        for (let t = 0; t < n; t++) {
-          const w = weights[w0 + t]!;
-          r += w * data[p]!;
-          g += w * data[p + 1]!;
-          b += w * data[p + 2]!;
-          if (channels === 4) a += w * data[p + 3]!;
-          p += channels;
-        }
-        out[o++] = r >> PRECISION;
-        out[o++] = g >> PRECISION;
-        out[o++] = b >> PRECISION;
-        if (channels === 4) out[o++] = a >> PRECISION;
       }
     }
   }
   return { width, height, channels, data: out };
 }
 
+/** One vertical pass: each output row is a weighted sum of whole source rows (cache-friendly). */
 function vertical(src: Raster, height: number): Raster {
   const { width, channels, data } = src;
-  const { starts, counts, weights, stride } = kernel(src.height, height);
+  const { taps, starts, weights } = kernel(src.height, height);
   const rowLength = width * channels;
   const out = new Uint8Array(rowLength * height);
   const sums = new Int32Array(rowLength);
   for (let y = 0; y < height; y++) {
+    const first = starts[y]! * rowLength;
+    const outStart = y * rowLength;
+    const w0 = y * taps;
+    if (taps === 3) {
+      const a = weights[w0]!;
+      const b = weights[w0 + 1]!;
+      const c = weights[w0 + 2]!;
+      for (let i = 0, p = first; i < rowLength; i++, p++) {
+        out[outStart + i] =
+          (HALF + a * data[p]! + b * data[p + rowLength]! + c * data[p + 2 * rowLength]!) >> PRECISION;
+      }
+      continue;
+    }
     sums.fill(HALF);
-    const w0 = y * stride;
-    for (let t = 0; t < counts[y]!; t++) {
+    for (let t = 0; t < taps; t++) {
       const w = weights[w0 + t]!;
-      const rowStart = (starts[y]! + t) * rowLength;
+      const rowStart = first + t * rowLength;
       for (let i = 0; i < rowLength; i++) sums[i]! += w * data[rowStart + i]!;
     }
-    const outStart = y * rowLength;
     for (let i = 0; i < rowLength; i++) out[outStart + i] = sums[i]! >> PRECISION;
   }
-  return { width, height: height, channels, data: out };
+  return { width, height, channels, data: out };
 }
 
 /** `src` scaled to exactly `width` × `height` (never larger than `src`; callers enforce that). */
