@@ -242,7 +242,7 @@ async function main() {
         `Input: a synthetic comic page (panels, flat fills, gradients, halftone, line art, balloons with text, ±3 noise),`,
         `${WIDTH}×${HEIGHT}, JPEG q88 4:2:0, ${kib(page.byteLength)} bytes (bench/image-pipeline.bench.mjs makes it with sharp).`,
         'Renderer: POST to its bench-only route in workerd under `wrangler dev` (renderer/src/bench-route.ts), timed from',
-        'Node; every renderer time includes the 1.3 MB upload, shown by the reference row. sharp 0.35 in the bench',
+        'Node; every renderer time includes uploading the page and downloading the result, shown by the reference row. sharp 0.35 in the bench',
         `process with concurrency(1), interleaved with the renderer. ${WARMUP} warm-up rounds, then ${ROUNDS}.`,
         'Renderer pipeline: libjpeg-turbo DCT-scaled decode (k/8) → JS triangle resize → libjpeg-turbo baseline 4:2:0',
         '/ libwebp lossy method 4 / PNG. sharp: shrink-on-load + lanczos3, libjpeg-turbo / libwebp effort 4 / libspng.',
