@@ -9,9 +9,9 @@ import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
  * the CLI commands).
  */
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(__dirname, 'migrations'));
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   // The API worker's RENDERER service binding needs the renderer running beside it (bundled on demand).
-  const renderer = await rendererAuxiliaryWorker(__dirname);
+  const renderer = await rendererAuxiliaryWorker(import.meta.dirname);
   return {
     test: {
       projects: [
@@ -19,8 +19,14 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
+              // One step per scan/task alarm, so tests can observe (and interrupt) a scan part-way.
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  LONGBOX_SCAN__SLICE_MS: '1',
+                  LONGBOX_TASKS__SLICE_MS: '1',
+                  LONGBOX_LOG__LEVEL: 'warn',
+                },
                 workers: [renderer],
               },
             }),

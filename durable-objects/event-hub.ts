@@ -31,10 +31,7 @@ export class EventHub extends DurableObject<Env> {
         .one();
       ids.push(row.id);
     }
-    this.ctx.storage.sql.exec(
-      'DELETE FROM events WHERE id <= (SELECT max(id) FROM events) - ?',
-      EVENT_BUFFER_SIZE,
-    );
+    this.ctx.storage.sql.exec('DELETE FROM events WHERE id <= (SELECT max(id) FROM events) - ?', EVENT_BUFFER_SIZE);
     return ids;
   }
 

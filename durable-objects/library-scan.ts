@@ -5,6 +5,7 @@
  * next slice.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { readConfig } from '../src/config/config';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
 import { createEventPublisher } from '../src/events/publisher';
 import { TasksRepository } from '../src/repositories/tasks.repository';
@@ -12,8 +13,6 @@ import { enqueueTask } from '../src/tasks/task-queue';
 import { LibraryScanner } from '../src/scanning/library-scanner';
 import { type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
 
-/** Wall time of one slice; each alarm runs one slice and schedules the next. */
-const SLICE_MS = 10_000;
 const MAX_CONSECUTIVE_FAILURES = 5;
 
 export class LibraryScan extends DurableObject<Env> {
@@ -51,7 +50,7 @@ export class LibraryScan extends DurableObject<Env> {
     };
     this.store.begin(state);
     await this.report(state);
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(Date.now() + 1);
     return { started: true, state };
   }
 
@@ -65,7 +64,7 @@ export class LibraryScan extends DurableObject<Env> {
     if (state?.status !== 'running') return state;
     const next = { ...state, cancelRequested: true };
     this.store.save(next);
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(Date.now() + 1);
     return next;
   }
 
@@ -79,16 +78,26 @@ export class LibraryScan extends DurableObject<Env> {
       onCompleted: (state) => this.queueFollowUps(state),
     });
     try {
-      const more = await scanner.step(SLICE_MS);
+      // Each alarm runs one slice (LONGBOX_SCAN__SLICE_MS of wall time) and schedules the next.
+      const more = await scanner.step(readConfig(this.env).LONGBOX_SCAN__SLICE_MS);
       this.failures = 0;
-      if (more) await this.ctx.storage.setAlarm(Date.now());
+      // `+ 1`: an alarm re-armed at exactly now from inside alarm() is dropped by workerd.
+      if (more) await this.ctx.storage.setAlarm(Date.now() + 1);
     } catch (error) {
       this.failures += 1;
-      console.error(JSON.stringify({ level: 'error', msg: 'scan slice failed', error: String(error), failures: this.failures }));
+      console.error(
+        JSON.stringify({ level: 'error', msg: 'scan slice failed', error: String(error), failures: this.failures }),
+      );
       const state = this.store.state();
       if (!state || state.status !== 'running') return;
       if (this.failures >= MAX_CONSECUTIVE_FAILURES) {
-        const failed: ScanState = { ...state, status: 'failed', phase: 'done', completedAt: new Date().toISOString(), message: 'The scan failed repeatedly; see the server log' };
+        const failed: ScanState = {
+          ...state,
+          status: 'failed',
+          phase: 'done',
+          completedAt: new Date().toISOString(),
+          message: 'The scan failed repeatedly; see the server log',
+        };
         this.store.save(failed);
         await this.report(failed);
         return;

@@ -7,25 +7,24 @@ import { DurableObject } from 'cloudflare:workers';
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import { tasks } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
+import { readConfig } from '../src/config/config';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
 import { type TaskRow, TasksRepository } from '../src/repositories/tasks.repository';
 import { TASK_HANDLERS } from '../src/tasks/registry';
 import type { TaskContext } from '../src/tasks/task-handler';
 import { enqueueTask } from '../src/tasks/task-queue';
 
-const SLICE_MS = 15_000;
-
 export class TaskRunner extends DurableObject<Env> {
   /** Wakes the runner (called after a task is queued). */
   async kick(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + 1);
   }
 
   override async alarm(): Promise<void> {
     const db = await defaultDatabaseFactory(this.env);
     const repo = new TasksRepository(db);
     const events = createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work));
-    const deadline = Date.now() + SLICE_MS;
+    const deadline = Date.now() + readConfig(this.env).LONGBOX_TASKS__SLICE_MS;
     const context: TaskContext = {
       db,
       env: this.env,
@@ -35,12 +34,13 @@ export class TaskRunner extends DurableObject<Env> {
         await enqueueTask(repo, this.env.TASK_RUNNER, task);
       },
     };
-    while (Date.now() < deadline) {
+    // At least one slice per alarm, however small the budget: progress is guaranteed.
+    do {
       const task = await this.nextTask(db);
       if (!task) return;
       await this.runSlice(repo, context, events, task);
-    }
-    await this.ctx.storage.setAlarm(Date.now());
+    } while (Date.now() < deadline);
+    await this.ctx.storage.setAlarm(Date.now() + 1);
   }
 
   private async nextTask(db: TaskContext['db']): Promise<TaskRow | undefined> {
@@ -70,7 +70,9 @@ export class TaskRunner extends DurableObject<Env> {
         completedAt: slice.done ? new Date().toISOString() : null,
       };
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'task failed', taskId: task.id, type: task.type, error: String(error) }));
+      console.error(
+        JSON.stringify({ level: 'error', msg: 'task failed', taskId: task.id, type: task.type, error: String(error) }),
+      );
       update = {
         status: 'failed',
         error: 'The task failed with an internal error; see the server log',

@@ -1,8 +1,39 @@
-/** Worker entry: the HTTP app and the Durable Object classes. No logic lives here. */
+/** Worker entry: the HTTP app, the cron trigger and the Durable Object classes. No logic lives here. */
 import { createApp } from './app';
+import { readConfig } from './config/config';
+import { defaultDatabaseFactory } from './middleware/request-context';
+import { runScheduledScans, runStartupScans } from './scanning/scheduled-scans';
+
+export { EventHub } from '../durable-objects/event-hub';
+export { LibraryScan } from '../durable-objects/library-scan';
+export { TaskRunner } from '../durable-objects/task-runner';
 
 const app = createApp();
 
+/** scan_on_start runs once per deployed version: on the first request or cron tick of each isolate. */
+let startupChecked = false;
+function checkStartupScans(env: Env, ctx: ExecutionContext): void {
+  if (startupChecked) return;
+  startupChecked = true;
+  ctx.waitUntil(
+    (async () =>
+      runStartupScans(await defaultDatabaseFactory(env), env, env.CF_VERSION_METADATA?.id ?? 'local'))().catch(
+      (error) => {
+        startupChecked = false;
+        console.error(JSON.stringify({ level: 'error', msg: 'startup scans failed', error: String(error) }));
+      },
+    ),
+  );
+}
+
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    readConfig(env);
+    checkStartupScans(env, ctx);
+    return app.fetch(request, env, ctx);
+  },
+  async scheduled(controller, env, ctx) {
+    checkStartupScans(env, ctx);
+    await runScheduledScans(await defaultDatabaseFactory(env), env, new Date(controller.scheduledTime));
+  },
 } satisfies ExportedHandler<Env>;

@@ -20,6 +20,9 @@ const ConfigSchema = z.object({
   LONGBOX_DATABASE__URL: z.string().optional(),
   LONGBOX_DATABASE__AUTH_TOKEN: z.string().optional(),
   LONGBOX_LOG__LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Wall time of one scan or task slice (one Durable Object alarm); small values make slices observable. */
+  LONGBOX_SCAN__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
+  LONGBOX_TASKS__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(15_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -6,7 +6,7 @@
 import { containerFor } from '../media';
 import type { BookFormat, JsonValue, PageLocator } from '../media/container';
 import { isBookAnalysisError } from '../media/errors';
-import { type RendererClient, type RenderedImage } from '../media/image-renderer';
+import type { RendererClient, RenderedImage } from '../media/image-renderer';
 import { r2RangeReader } from '../media/range-reader';
 
 export interface StoredPage {
@@ -26,7 +26,11 @@ export type PageBytes =
 /** Longest side of a rendered PDF page when the client asked for the original. */
 export const PDF_RENDER_MAX_SIDE = 2000;
 
-export async function openStoredPage(bucket: R2Bucket, renderer: RendererClient | null, page: StoredPage): Promise<PageBytes> {
+export async function openStoredPage(
+  bucket: R2Bucket,
+  renderer: RendererClient | null,
+  page: StoredPage,
+): Promise<PageBytes> {
   const reader = await r2RangeReader(bucket, page.bookPath, page.fileSize);
   try {
     const content = await containerFor(page.format).openPage(reader, page.locator, page.containerIndex);

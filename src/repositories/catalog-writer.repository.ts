@@ -89,7 +89,8 @@ export class CatalogWriter {
     if (isNew) statements.push(this.db.insert(books).values(row));
     else statements.push(this.db.update(books).set(row).where(eq(books.id, row.id)));
     statements.push(this.db.delete(bookPages).where(eq(bookPages.bookId, row.id)));
-    for (const part of chunk(pages, Math.floor(MAX_PARAMS / 8))) statements.push(this.db.insert(bookPages).values(part));
+    for (const part of chunk(pages, Math.floor(MAX_PARAMS / 8)))
+      statements.push(this.db.insert(bookPages).values(part));
     statements.push(this.db.delete(bookTerms).where(eq(bookTerms.bookId, row.id)));
     const termRows = [
       ...new Set(terms.genres.map((g) => `genre\u0000${g}`)),
@@ -98,7 +99,8 @@ export class CatalogWriter {
       const [kind, value] = joined.split('\u0000') as ['genre' | 'tag', string];
       return { bookId: row.id, kind, value };
     });
-    for (const part of chunk(termRows, Math.floor(MAX_PARAMS / 3))) statements.push(this.db.insert(bookTerms).values(part));
+    for (const part of chunk(termRows, Math.floor(MAX_PARAMS / 3)))
+      statements.push(this.db.insert(bookTerms).values(part));
     statements.push(
       ...upsertSearchRow(this.db, {
         entityType: 'book',
@@ -218,12 +220,11 @@ export class CatalogWriter {
 
   /** Series genres/tags are the union of their live books' terms. */
   private async refreshSeriesTerms(seriesIds: string[]): Promise<void> {
-    await this.db.batch([
-      this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
-      this.db.run(sql`insert or ignore into series_terms (series_id, kind, value)
-        select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
-        where b.deleted_at is null and b.series_id in ${seriesIds}`),
-    ]);
+    // Two statements, not one batch: drizzle's D1 batch cannot carry a raw parameterised `run`.
+    await this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds));
+    await this.db.run(sql`insert or ignore into series_terms (series_id, kind, value)
+      select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
+      where b.deleted_at is null and b.series_id in ${seriesIds}`);
   }
 
   async deletedSeriesIds(libraryId: string): Promise<string[]> {

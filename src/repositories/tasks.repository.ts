@@ -1,7 +1,7 @@
 /** Background task rows (DECISIONS.md §Tasks). */
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { TASK_STATUSES, TASK_TYPES, tasks } from '../db/schema';
+import { type TASK_STATUSES, type TASK_TYPES, tasks } from '../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
@@ -47,7 +47,13 @@ export class TasksRepository {
   async list(filter: TaskFilter, offset: number, limit: number): Promise<{ rows: TaskRow[]; total: number }> {
     const where = this.where(filter);
     const [rows, totalRow] = await Promise.all([
-      this.db.select().from(tasks).where(where).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(limit).offset(offset),
+      this.db
+        .select()
+        .from(tasks)
+        .where(where)
+        .orderBy(desc(tasks.createdAt), desc(tasks.id))
+        .limit(limit)
+        .offset(offset),
       this.db.select({ n: count() }).from(tasks).where(where).get(),
     ]);
     return { rows, total: totalRow?.n ?? 0 };

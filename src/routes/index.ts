@@ -10,6 +10,10 @@ import { preferencesRouter } from './preferences';
 import { settingsRouter } from './settings';
 import { setupRouter } from './setup';
 import { usersRouter } from './users';
+import { librariesRouter } from './libraries';
+import { filesystemRouter } from './filesystem';
+import { scansRouter } from './scans';
+import { tasksRouter } from './tasks';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -19,6 +23,10 @@ export const apiRouters: Router[] = [
   apiKeysRouter,
   preferencesRouter,
   settingsRouter,
+  librariesRouter,
+  filesystemRouter,
+  scansRouter,
+  tasksRouter,
   seriesRouter,
   booksRouter,
   progressRouter,

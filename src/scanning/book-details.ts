@@ -50,6 +50,9 @@ export async function completeBookDetails(db: Database, bucket: R2Bucket, book: 
     ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     if (!isBookAnalysisError(error)) throw error;
-    await db.update(books).set({ analysisError: error.message, analyzed: false, updatedAt: now }).where(eq(books.id, book.id));
+    await db
+      .update(books)
+      .set({ analysisError: error.message, analyzed: false, updatedAt: now })
+      .where(eq(books.id, book.id));
   }
 }

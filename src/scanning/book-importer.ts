@@ -32,7 +32,8 @@ export interface ImportedBook {
 }
 
 /** The message stored when analysis fails for a reason that is not the file's fault. */
-const UNEXPECTED = 'Longbox could not analyse this file because of an internal error; it will be retried on the next deep scan';
+const UNEXPECTED =
+  'Longbox could not analyse this file because of an internal error; it will be retried on the next deep scan';
 
 export async function importBook(
   bucket: R2Bucket,

@@ -4,7 +4,14 @@
  */
 import type { BookFormat } from '../media/container';
 
-const EXTENSIONS: Record<string, BookFormat> = { cbz: 'cbz', zip: 'cbz', cbr: 'cbr', rar: 'cbr', epub: 'epub', pdf: 'pdf' };
+const EXTENSIONS: Record<string, BookFormat> = {
+  cbz: 'cbz',
+  zip: 'cbz',
+  cbr: 'cbr',
+  rar: 'cbr',
+  epub: 'epub',
+  pdf: 'pdf',
+};
 
 /** The format a key's extension claims, or null when the object is not a book. */
 export function formatOfKey(key: string): BookFormat | null {

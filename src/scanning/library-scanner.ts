@@ -54,14 +54,15 @@ export class LibraryScanner {
       .get();
     if (!library) return this.finish(state, 'failed', 'The library was deleted during the scan');
 
-    while (Date.now() < deadline) {
+    // At least one step per slice, however small the budget: progress is guaranteed.
+    do {
       if (state.cancelRequested) return this.finish(state, 'cancelled', 'Scan cancelled');
       if (state.phase === 'listing') state = await this.listPage(state, library);
       else if (state.phase === 'analyzing') state = await this.analyzeBatch(state, library);
       else if (state.phase === 'finalizing') state = await this.finalizePage(state);
       else return this.finish(state, 'completed', null);
       store.save(state);
-    }
+    } while (Date.now() < deadline);
     await this.deps.report(state);
     return true;
   }
@@ -76,7 +77,10 @@ export class LibraryScanner {
       .filter((o) => formatOfKey(o.key) !== null)
       .map((o) => ({ key: o.key, size: o.size, etag: o.etag, uploaded: o.uploaded.toISOString() }));
     this.deps.store.markSeen(objects.map((o) => o.key));
-    const existing = await this.writer.booksByPath(library.id, objects.map((o) => o.key));
+    const existing = await this.writer.booksByPath(
+      library.id,
+      objects.map((o) => o.key),
+    );
     const queue = objects.filter((o) => {
       const book = existing.get(o.key);
       if (!book || state.mode === 'deep' || book.deletedAt) return true;
@@ -94,7 +98,10 @@ export class LibraryScanner {
     const batch = this.deps.store.nextBatch(ANALYSIS_BATCH);
     if (batch.length === 0) return { ...state, phase: 'finalizing', cursor: '' };
     const now = new Date().toISOString();
-    const existing = await this.writer.booksByPath(library.id, batch.map((o) => o.key));
+    const existing = await this.writer.booksByPath(
+      library.id,
+      batch.map((o) => o.key),
+    );
     const imported = await mapLimited(batch, ANALYSIS_CONCURRENCY, (object) =>
       importBook(this.deps.bucket, library, object, formatOfKey(object.key) ?? 'cbz', existing.get(object.key), now),
     );
@@ -102,15 +109,27 @@ export class LibraryScanner {
     const seriesIds = await this.writer.ensureSeries(library.id, [...seeds.values()], now);
     const statements = imported.flatMap((book) => {
       const seriesId = seriesIds.get(book.group.groupKey)?.id as string;
-      return this.writer.bookStatements({ ...book.row, seriesId }, book.pages, book.terms, book.isNew, book.group.title);
+      return this.writer.bookStatements(
+        { ...book.row, seriesId },
+        book.pages,
+        book.terms,
+        book.isNew,
+        book.group.title,
+      );
     });
     await this.writer.run(statements);
 
     const events: DomainEvent[] = [];
-    for (const [, s] of seriesIds) if (s.created) events.push({ type: 'series_created', series_id: s.id, library_id: library.id });
+    for (const [, s] of seriesIds)
+      if (s.created) events.push({ type: 'series_created', series_id: s.id, library_id: library.id });
     for (const book of imported) {
       const seriesId = seriesIds.get(book.group.groupKey)?.id as string;
-      events.push({ type: book.isNew ? 'book_created' : 'book_updated', book_id: book.row.id, series_id: seriesId, library_id: library.id });
+      events.push({
+        type: book.isNew ? 'book_created' : 'book_updated',
+        book_id: book.row.id,
+        series_id: seriesId,
+        library_id: library.id,
+      });
     }
     this.deps.events.publish(...events);
     const touched = new Set([...seriesIds.values()].map((s) => s.id));
@@ -136,10 +155,18 @@ export class LibraryScanner {
     const gone = page.filter((b) => !seen.has(b.path));
     const now = new Date().toISOString();
     if (gone.length > 0) {
-      await this.writer.softDeleteBooks(gone.map((b) => b.id), now);
+      await this.writer.softDeleteBooks(
+        gone.map((b) => b.id),
+        now,
+      );
       this.deps.store.touchSeries(gone.map((b) => b.seriesId));
       this.deps.events.publish(
-        ...gone.map((b) => ({ type: 'book_deleted' as const, book_id: b.id, series_id: b.seriesId, library_id: state.libraryId })),
+        ...gone.map((b) => ({
+          type: 'book_deleted' as const,
+          book_id: b.id,
+          series_id: b.seriesId,
+          library_id: state.libraryId,
+        })),
       );
     }
     return { ...state, cursor: page[page.length - 1]?.id ?? null, booksDeleted: state.booksDeleted + gone.length };
@@ -147,7 +174,11 @@ export class LibraryScanner {
 
   private async refreshTouchedSeries(libraryId: string): Promise<void> {
     const now = new Date().toISOString();
-    for (let ids = this.deps.store.takeTouchedSeries(200); ids.length > 0; ids = this.deps.store.takeTouchedSeries(200)) {
+    for (
+      let ids = this.deps.store.takeTouchedSeries(200);
+      ids.length > 0;
+      ids = this.deps.store.takeTouchedSeries(200)
+    ) {
       const { deleted } = await this.writer.refreshSeries(ids, now);
       const deletedSet = new Set(deleted);
       this.deps.events.publish(

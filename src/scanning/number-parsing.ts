@@ -8,8 +8,8 @@ export interface ParsedNumbers {
   number: number | null;
 }
 
-const VOLUME = /(?:^|[\s_.\-(\[])(?:v|vol|volume|tome|t)\.?\s*(\d{1,4})(?![\d])/i;
-const CHAPTER = /(?:^|[\s_.\-(\[])(?:c|ch|chap|chapter|#)\.?\s*(\d{1,5}(?:\.\d{1,2})?)(?![\d])/i;
+const VOLUME = /(?:^|[\s_.\-([])(?:v|vol|volume|tome|t)\.?\s*(\d{1,4})(?![\d])/i;
+const CHAPTER = /(?:^|[\s_.\-([])(?:c|ch|chap|chapter|#)\.?\s*(\d{1,5}(?:\.\d{1,2})?)(?![\d])/i;
 const TRAILING_NUMBER = /(\d{1,5}(?:\.\d{1,2})?)(?!.*\d)/;
 
 export function parseNumbers(baseName: string): ParsedNumbers {

@@ -53,7 +53,11 @@ export async function runScheduledScans(db: Database, env: Env, at: Date): Promi
 /** Runs at most once per deployed version (the marker row is claimed atomically). */
 export async function runStartupScans(db: Database, env: Env, versionId: string): Promise<string[]> {
   const marker = crypto.randomUUID();
-  const claimed = await new SettingsRepository(db).ensureServerSecret(`scan_on_start:${versionId}`, marker, new Date().toISOString());
+  const claimed = await new SettingsRepository(db).ensureServerSecret(
+    `scan_on_start:${versionId}`,
+    marker,
+    new Date().toISOString(),
+  );
   if (claimed !== marker) return [];
   const due = (await new LibrariesRepository(db).list()).filter(
     (library) => library.scanningConfig.enabled && library.scanningConfig.scan_on_start,

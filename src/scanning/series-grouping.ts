@@ -16,7 +16,12 @@ export interface SeriesGroup {
   title: string;
 }
 
-export function seriesGroupOf(libraryPath: string, key: string, parts: KeyParts, metadata: BookMetadata | null): SeriesGroup {
+export function seriesGroupOf(
+  libraryPath: string,
+  key: string,
+  parts: KeyParts,
+  metadata: BookMetadata | null,
+): SeriesGroup {
   const seriesName = metadata?.series?.trim() || null;
   if (parts.folder) {
     const folderName = parts.folder.slice(parts.folder.lastIndexOf('/') + 1);

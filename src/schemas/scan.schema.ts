@@ -28,6 +28,7 @@ export type ScanStatusDto = z.infer<typeof ScanStatusSchema>;
 export const StartScanQuerySchema = z.object({
   mode: ScanModeSchema.optional().openapi({
     param: { name: 'mode', in: 'query' },
-    description: 'normal: only new or changed files; deep: re-analyze all. Default: the library\'s scanning_config.default_mode',
+    description:
+      "normal: only new or changed files; deep: re-analyze all. Default: the library's scanning_config.default_mode",
   }),
 });

@@ -33,7 +33,10 @@ export const TaskStatsSchema = z
 export const TaskListQuerySchema = z.object({
   status: TaskStatusSchema.optional().openapi({ param: { name: 'status', in: 'query' } }),
   type: TaskTypeSchema.optional().openapi({ param: { name: 'type', in: 'query' } }),
-  library_id: z.uuid().optional().openapi({ param: { name: 'library_id', in: 'query' } }),
+  library_id: z
+    .uuid()
+    .optional()
+    .openapi({ param: { name: 'library_id', in: 'query' } }),
 });
 
 export const DuplicateGroupSchema = z

@@ -21,7 +21,11 @@ export class ScanService {
     return this.scans.get(this.scans.idFromName(libraryId));
   }
 
-  async start(libraryId: string, requestedMode: ScanMode | undefined, createdBy: string | null): Promise<ScanStatusDto> {
+  async start(
+    libraryId: string,
+    requestedMode: ScanMode | undefined,
+    createdBy: string | null,
+  ): Promise<ScanStatusDto> {
     const library = await this.libraries.getRecord(libraryId);
     if (!library) throw notFound('Library');
     const stub = this.stub(libraryId);
@@ -43,7 +47,11 @@ export class ScanService {
     const { started, state } = await stub.start(libraryId, task.id, mode);
     if (!started) {
       // Another request started a scan between our check and start.
-      await this.tasks.update(task.id, { status: 'cancelled', completedAt: nowIso(), error: 'Superseded by a running scan' });
+      await this.tasks.update(task.id, {
+        status: 'cancelled',
+        completedAt: nowIso(),
+        error: 'Superseded by a running scan',
+      });
       throw conflict('A scan of this library is already running');
     }
     return toDto(libraryId, state);
@@ -65,7 +73,9 @@ export class ScanService {
   async active(): Promise<ScanStatusDto[]> {
     const { rows } = await this.tasks.list({ type: 'scan_library', status: 'running' }, 0, 500);
     const pending = await this.tasks.list({ type: 'scan_library', status: 'pending' }, 0, 500);
-    const libraryIds = [...new Set([...rows, ...pending.rows].map((t) => t.libraryId).filter((id): id is string => !!id))];
+    const libraryIds = [
+      ...new Set([...rows, ...pending.rows].map((t) => t.libraryId).filter((id): id is string => !!id)),
+    ];
     const states = await Promise.all(libraryIds.map(async (id) => toDto(id, await this.stub(id).status())));
     return states.filter((s) => s.status === 'running');
   }

@@ -5,11 +5,16 @@
 import type { Config } from '../config/config';
 import type { Database } from '../db/client';
 import { ApiKeysRepository } from '../repositories/api-keys.repository';
+import { LibrariesRepository } from '../repositories/libraries.repository';
 import { PreferencesRepository } from '../repositories/preferences.repository';
 import { SessionsRepository } from '../repositories/sessions.repository';
 import { SettingsRepository } from '../repositories/settings.repository';
 import { UsersRepository } from '../repositories/users.repository';
+import { createEventPublisher } from '../events/publisher';
+import { TasksRepository } from '../repositories/tasks.repository';
 import { ApiKeysService } from './api-keys.service';
+import { ScanService } from './scan.service';
+import { TasksService } from './tasks.service';
 import { AuthService } from './auth.service';
 import { createCatalogReadServices } from './catalog-read.services';
 import { EmailVerification } from './email-verification';
@@ -19,13 +24,16 @@ import { serverSecret } from './server-secret';
 import { SettingsService } from './settings.service';
 import { SetupService } from './setup.service';
 import { UsersService } from './users.service';
+import { FilesystemService, libraryBucketName } from './filesystem.service';
+import { LibrariesService } from './libraries.service';
+import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
 
 export interface ServiceDeps {
   db: Database;
   config: Config;
   /** The object identifying this deployment's bindings (caches keyed per env). */
-  env: object;
+  env: Env;
   defer: (work: Promise<unknown>) => void;
 }
 
@@ -35,6 +43,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     sessions: new SessionsRepository(db),
     apiKeys: new ApiKeysRepository(db),
     settings: new SettingsRepository(db),
+    libraries: new LibrariesRepository(db),
   };
   const settings = new SettingsService(repositories.settings);
   const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
@@ -49,6 +58,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     secret,
     defer,
   });
+  const events = createEventPublisher(env.EVENT_HUB, defer);
+  const tasksRepository = new TasksRepository(db);
+  const libraries = new LibrariesService(repositories.libraries, events);
   return {
     db,
     repositories,
@@ -59,6 +71,12 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     users: new UsersService(repositories.users, repositories.sessions, auth),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
+    libraries,
+    uploads: new UploadsService(libraries, env.LIBRARY),
+    filesystem: new FilesystemService(env.LIBRARY, libraryBucketName(env)),
+    events,
+    scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
+    tasks: new TasksService(db, tasksRepository, env.TASK_RUNNER, env.LIBRARY_SCAN),
     ...createCatalogReadServices(db),
     secret,
   };

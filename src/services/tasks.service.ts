@@ -38,7 +38,10 @@ export class TasksService {
     const rows = await this.tasks.countsByStatusAndType();
     const zero = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
     const byStatus = zero();
-    const byType = Object.fromEntries(TASK_TYPES.map((t) => [t, zero()])) as Record<TaskType, Record<TaskStatus, number>>;
+    const byType = Object.fromEntries(TASK_TYPES.map((t) => [t, zero()])) as Record<
+      TaskType,
+      Record<TaskStatus, number>
+    >;
     let total = 0;
     for (const row of rows) {
       byStatus[row.status] += row.n;
@@ -57,7 +60,11 @@ export class TasksService {
     if (task.type === 'scan_library' && task.libraryId) {
       await this.scans.get(this.scans.idFromName(task.libraryId)).cancel();
     }
-    const updated = await this.tasks.update(id, { status: 'cancelled', completedAt: nowIso(), progressMessage: 'cancelled' });
+    const updated = await this.tasks.update(id, {
+      status: 'cancelled',
+      completedAt: nowIso(),
+      progressMessage: 'cancelled',
+    });
     return toTaskDto(updated ?? task);
   }
 
@@ -67,25 +74,56 @@ export class TasksService {
   }
 
   async analyzeBook(bookId: string, createdBy: string) {
-    const book = await this.db.select({ id: books.id, libraryId: books.libraryId }).from(books).where(and(eq(books.id, bookId), isNull(books.deletedAt))).get();
+    const book = await this.db
+      .select({ id: books.id, libraryId: books.libraryId })
+      .from(books)
+      .where(and(eq(books.id, bookId), isNull(books.deletedAt)))
+      .get();
     if (!book) throw notFound('Book');
-    return this.enqueue({ type: 'analyze_book', uniqueKey: `analyze_book:${bookId}`, libraryId: book.libraryId, targetId: bookId, createdBy });
+    return this.enqueue({
+      type: 'analyze_book',
+      uniqueKey: `analyze_book:${bookId}`,
+      libraryId: book.libraryId,
+      targetId: bookId,
+      createdBy,
+    });
   }
 
   async analyzeSeries(seriesId: string, createdBy: string) {
-    const found = await this.db.select({ id: series.id, libraryId: series.libraryId }).from(series).where(and(eq(series.id, seriesId), isNull(series.deletedAt))).get();
+    const found = await this.db
+      .select({ id: series.id, libraryId: series.libraryId })
+      .from(series)
+      .where(and(eq(series.id, seriesId), isNull(series.deletedAt)))
+      .get();
     if (!found) throw notFound('Series');
-    return this.enqueue({ type: 'analyze_series', uniqueKey: `analyze_series:${seriesId}`, libraryId: found.libraryId, targetId: seriesId, createdBy });
+    return this.enqueue({
+      type: 'analyze_series',
+      uniqueKey: `analyze_series:${seriesId}`,
+      libraryId: found.libraryId,
+      targetId: seriesId,
+      createdBy,
+    });
   }
 
   async listDuplicates(offset: number, limit: number): Promise<{ data: DuplicateGroupDto[]; total: number }> {
-    const groups = (await this.db.select().from(duplicateGroups).where(isNull(duplicateGroups.dismissedAt)).orderBy(duplicateGroups.createdAt))
-      .filter((g) => g.bookIds.length > 1);
+    const groups = (
+      await this.db
+        .select()
+        .from(duplicateGroups)
+        .where(isNull(duplicateGroups.dismissedAt))
+        .orderBy(duplicateGroups.createdAt)
+    ).filter((g) => g.bookIds.length > 1);
     const page = groups.slice(offset, offset + limit);
     const ids = [...new Set(page.flatMap((g) => g.bookIds))];
     const rows = ids.length
       ? await this.db
-          .select({ id: books.id, title: books.title, path: books.path, libraryId: books.libraryId, seriesId: books.seriesId })
+          .select({
+            id: books.id,
+            title: books.title,
+            path: books.path,
+            libraryId: books.libraryId,
+            seriesId: books.seriesId,
+          })
           .from(books)
           .where(inArray(books.id, ids))
       : [];
@@ -106,7 +144,11 @@ export class TasksService {
 
   /** Dismissing hides the group; the books are never touched. */
   async dismissDuplicate(id: string): Promise<void> {
-    const rows = await this.db.update(duplicateGroups).set({ dismissedAt: nowIso() }).where(and(eq(duplicateGroups.id, id), isNull(duplicateGroups.dismissedAt))).returning({ id: duplicateGroups.id });
+    const rows = await this.db
+      .update(duplicateGroups)
+      .set({ dismissedAt: nowIso() })
+      .where(and(eq(duplicateGroups.id, id), isNull(duplicateGroups.dismissedAt)))
+      .returning({ id: duplicateGroups.id });
     if (rows.length === 0) throw notFound('Duplicate group');
   }
 }

@@ -46,7 +46,10 @@ export async function generateBookThumbnail(
       : await renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
   const key = bookThumbnailKey(book.id);
   await env.CACHE.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
-  await db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: new Date().toISOString() }).where(eq(books.id, book.id));
+  await db
+    .update(books)
+    .set({ thumbnailKey: key, thumbnailUpdatedAt: new Date().toISOString() })
+    .where(eq(books.id, book.id));
   return true;
 }
 
@@ -68,7 +71,10 @@ export async function refreshSeriesThumbnail(db: Database, events: EventPublishe
   events.publish({ type: 'cover_updated', entity_type: 'series', entity_id: seriesId, library_id: first.libraryId });
   const library = await db.select().from(libraries).where(eq(libraries.id, first.libraryId)).get();
   if (library && !library.thumbnailKey) {
-    await db.update(libraries).set({ thumbnailKey: first.key, thumbnailUpdatedAt: now }).where(eq(libraries.id, library.id));
+    await db
+      .update(libraries)
+      .set({ thumbnailKey: first.key, thumbnailUpdatedAt: now })
+      .where(eq(libraries.id, library.id));
     events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: library.id, library_id: library.id });
   }
 }

@@ -33,7 +33,11 @@ async function deflate(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /** A width×height RGB PNG filled with one colour (a diagonal stripe keeps it from being trivial). */
-export async function pngPage(width: number, height: number, rgb: [number, number, number] = [200, 40, 40]): Promise<Uint8Array> {
+export async function pngPage(
+  width: number,
+  height: number,
+  rgb: [number, number, number] = [200, 40, 40],
+): Promise<Uint8Array> {
   const raw = new Uint8Array((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);

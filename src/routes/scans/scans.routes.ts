@@ -37,7 +37,10 @@ export const cancelScan = createRoute({
   summary: 'Cancel the running scan',
   middleware: [authenticate('LibrariesWrite')] as const,
   request: { params: LibraryParams },
-  responses: { 202: jsonContent(ScanStatusSchema, 'Cancellation requested'), ...errorResponses(400, 401, 403, 404, 409) },
+  responses: {
+    202: jsonContent(ScanStatusSchema, 'Cancellation requested'),
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
 });
 
 export const listActiveScans = createRoute({

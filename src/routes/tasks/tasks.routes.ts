@@ -16,7 +16,10 @@ export const listTasks = createRoute({
   summary: 'Background tasks, newest first',
   middleware: [authenticate('TasksRead')] as const,
   request: { query: GetPageQuerySchema.extend(TaskListQuerySchema.shape) },
-  responses: { 200: jsonContent(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks'), ...errorResponses(400, 401, 403) },
+  responses: {
+    200: jsonContent(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks'),
+    ...errorResponses(400, 401, 403),
+  },
 });
 
 export const taskStats = createRoute({
@@ -81,7 +84,10 @@ export const listDuplicates = createRoute({
   summary: 'Groups of books with identical content (same fileHash), dismissed groups hidden',
   middleware: [authenticate('BooksRead')] as const,
   request: { query: GetPageQuerySchema },
-  responses: { 200: jsonContent(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups'), ...errorResponses(400, 401, 403) },
+  responses: {
+    200: jsonContent(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups'),
+    ...errorResponses(400, 401, 403),
+  },
 });
 
 export const scanDuplicates = createRoute({

@@ -12,7 +12,11 @@ import type { TaskContext, TaskHandler } from '../task-handler';
 import type { BookRow } from '../../repositories/catalog-writer.repository';
 
 async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promise<void> {
-  const library = await db.select({ id: libraries.id, path: libraries.path }).from(libraries).where(eq(libraries.id, book.libraryId)).get();
+  const library = await db
+    .select({ id: libraries.id, path: libraries.path })
+    .from(libraries)
+    .where(eq(libraries.id, book.libraryId))
+    .get();
   const head = await env.LIBRARY.head(book.path);
   if (!library || !head) return; // gone since: the next scan soft-deletes it
   const now = new Date().toISOString();
@@ -28,7 +32,13 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
   // A re-analysis keeps the book in its series; regrouping is the scanner's job.
   const owner = await db.select({ title: series.title }).from(series).where(eq(series.id, book.seriesId)).get();
   await writer.run(
-    writer.bookStatements({ ...imported.row, seriesId: book.seriesId }, imported.pages, imported.terms, false, owner?.title ?? ''),
+    writer.bookStatements(
+      { ...imported.row, seriesId: book.seriesId },
+      imported.pages,
+      imported.terms,
+      false,
+      owner?.title ?? '',
+    ),
   );
   const fresh = await db.select().from(books).where(eq(books.id, book.id)).get();
   if (fresh && !fresh.analysisError) await completeBookDetails(db, env.LIBRARY, fresh);
@@ -39,7 +49,11 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
 export const analyzeBook: TaskHandler = {
   priority: 20,
   async run(task, ctx) {
-    const book = await ctx.db.select().from(books).where(eq(books.id, task.targetId ?? '')).get();
+    const book = await ctx.db
+      .select()
+      .from(books)
+      .where(eq(books.id, task.targetId ?? ''))
+      .get();
     if (!book || book.deletedAt) {
       return { done: true, progress: { current: 0, total: 0, message: 'The book no longer exists' } };
     }
@@ -55,14 +69,18 @@ export const analyzeSeries: TaskHandler = {
     let after = String(task.payload.after ?? '');
     let processed = Number(task.payload.processed ?? 0);
     const total = Number(task.payload.total ?? 0);
-    while (Date.now() < ctx.deadline) {
+    for (let first = true; first || Date.now() < ctx.deadline; first = false) {
       const [book] = await ctx.db
         .select()
         .from(books)
         .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt), gt(books.id, after)))
         .orderBy(asc(books.id))
         .limit(1);
-      if (!book) return { done: true, progress: { current: processed, total: processed, message: `${processed} books analysed` } };
+      if (!book)
+        return {
+          done: true,
+          progress: { current: processed, total: processed, message: `${processed} books analysed` },
+        };
       await reanalyze(book, ctx);
       after = book.id;
       processed += 1;

@@ -22,9 +22,25 @@ export const findDuplicates: TaskHandler = {
       const bookIds = (JSON.parse(group.ids) as string[]).sort();
       const before = existing.get(group.file_hash);
       if (!before) {
-        statements.push(db.insert(duplicateGroups).values({ id: newId(), fileHash: group.file_hash, bookIds, fileSize: group.file_size, createdAt: now, updatedAt: now }));
+        statements.push(
+          db
+            .insert(duplicateGroups)
+            .values({
+              id: newId(),
+              fileHash: group.file_hash,
+              bookIds,
+              fileSize: group.file_size,
+              createdAt: now,
+              updatedAt: now,
+            }),
+        );
       } else if (JSON.stringify([...before.bookIds].sort()) !== JSON.stringify(bookIds)) {
-        statements.push(db.update(duplicateGroups).set({ bookIds, dismissedAt: null, updatedAt: now }).where(sql`${duplicateGroups.id} = ${before.id}`));
+        statements.push(
+          db
+            .update(duplicateGroups)
+            .set({ bookIds, dismissedAt: null, updatedAt: now })
+            .where(sql`${duplicateGroups.id} = ${before.id}`),
+        );
       }
     }
     for (const [hash, group] of existing) {

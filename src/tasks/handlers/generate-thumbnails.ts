@@ -2,9 +2,9 @@
  * generate_thumbnails: renders missing book thumbnails of a library (all of them when `force`, as a
  * deep scan asks), then points each touched series at its first book's.
  */
-import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { books, settings } from '../../db/schema';
-import { createRendererClient } from '../../media/image-renderer';
+import { createRendererClient, type ImageRendererRpc } from '../../media/image-renderer';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../../thumbnails/thumbnail-generator';
 import type { TaskHandler } from '../task-handler';
 
@@ -14,7 +14,10 @@ const DEFAULT_MAX_SIDE = 400;
 export const generateThumbnails: TaskHandler = {
   priority: 6,
   async run(task, { db, env, events, deadline }) {
-    const renderer = createRendererClient(env.RENDERER);
+    // The native-image worker does the image work; without its binding there is nothing to render with.
+    const binding = (env as Partial<{ RENDERER: ImageRendererRpc }>).RENDERER;
+    if (!binding) return { done: true, progress: { current: 0, total: 0, message: 'No image renderer is configured' } };
+    const renderer = createRendererClient(binding);
     const force = task.payload.force === true;
     const startedAt = String(task.payload.startedAt ?? new Date().toISOString());
     const stored = await db.select().from(settings).where(eq(settings.key, 'thumbnails.max_size')).get();
@@ -24,7 +27,8 @@ export const generateThumbnails: TaskHandler = {
     let failed = Number(task.payload.failed ?? 0);
     const touchedSeries = new Set<string>();
     let finished = false;
-    while (Date.now() < deadline) {
+    // At least one round per slice, however small the budget.
+    for (let first = true; first || Date.now() < deadline; first = false) {
       const batch = await db
         .select()
         .from(books)
@@ -33,7 +37,9 @@ export const generateThumbnails: TaskHandler = {
             task.libraryId ? eq(books.libraryId, task.libraryId) : undefined,
             isNull(books.deletedAt),
             isNull(books.analysisError),
-            force ? or(isNull(books.thumbnailUpdatedAt), gt(startedAt, books.thumbnailUpdatedAt)) : isNull(books.thumbnailKey),
+            force
+              ? or(isNull(books.thumbnailUpdatedAt), lt(books.thumbnailUpdatedAt, startedAt))
+              : isNull(books.thumbnailKey),
             gt(books.id, after),
           ),
         )
@@ -49,18 +55,30 @@ export const generateThumbnails: TaskHandler = {
           if (await generateBookThumbnail(db, env, renderer, book, maxSide)) {
             done += 1;
             touchedSeries.add(book.seriesId);
-            events.publish({ type: 'cover_updated', entity_type: 'book', entity_id: book.id, library_id: book.libraryId });
+            events.publish({
+              type: 'cover_updated',
+              entity_type: 'book',
+              entity_id: book.id,
+              library_id: book.libraryId,
+            });
           }
         } catch (error) {
           failed += 1;
-          console.warn(JSON.stringify({ level: 'warn', msg: 'thumbnail failed', bookId: book.id, error: String(error) }));
+          console.warn(
+            JSON.stringify({ level: 'warn', msg: 'thumbnail failed', bookId: book.id, error: String(error) }),
+          );
         }
         if (Date.now() >= deadline) break;
       }
     }
     for (const seriesId of touchedSeries) await refreshSeriesThumbnail(db, events, seriesId);
     const message = `${done} thumbnails generated${failed ? `, ${failed} failed` : ''}`;
-    if (finished) return { done: true, progress: { current: done, total: done, message }, result: { generated: done, failed } };
-    return { done: false, progress: { current: done, total: done, message }, payload: { ...task.payload, startedAt, after, done, failed } };
+    if (finished)
+      return { done: true, progress: { current: done, total: done, message }, result: { generated: done, failed } };
+    return {
+      done: false,
+      progress: { current: done, total: done, message },
+      payload: { ...task.payload, startedAt, after, done, failed },
+    };
   },
 };

@@ -25,10 +25,15 @@ export const hashFiles: TaskHandler = {
     let processed = Number(task.payload.processed ?? 0);
     const remaining = await db.select({ n: count() }).from(books).where(pendingWhere(after)).get();
     const total = processed + (remaining?.n ?? 0);
-    while (Date.now() < deadline) {
+    // At least one round per slice, however small the budget.
+    for (let first = true; first || Date.now() < deadline; first = false) {
       const batch = await db.select().from(books).where(pendingWhere(after)).orderBy(asc(books.id)).limit(PAGE);
       if (batch.length === 0) {
-        return { done: true, progress: { current: processed, total: processed, message: `${processed} books analysed` }, result: { processed } };
+        return {
+          done: true,
+          progress: { current: processed, total: processed, message: `${processed} books analysed` },
+          result: { processed },
+        };
       }
       for (const book of batch) {
         await completeBookDetails(db, env.LIBRARY, book);

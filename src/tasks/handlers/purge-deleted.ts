@@ -15,11 +15,22 @@ export const purgeDeleted: TaskHandler = {
   async run(task, { db, deadline }) {
     const libraryFilter = task.libraryId ? eq(books.libraryId, task.libraryId) : undefined;
     let purged = Number(task.payload.purged ?? 0);
-    while (Date.now() < deadline) {
-      const doomed = await db.select({ id: books.id }).from(books).where(and(isNotNull(books.deletedAt), libraryFilter)).limit(PAGE);
+    // At least one round per slice, however small the budget.
+    for (let first = true; first || Date.now() < deadline; first = false) {
+      const doomed = await db
+        .select({ id: books.id })
+        .from(books)
+        .where(and(isNotNull(books.deletedAt), libraryFilter))
+        .limit(PAGE);
       if (doomed.length === 0) {
-        await db.delete(series).where(and(isNotNull(series.deletedAt), task.libraryId ? eq(series.libraryId, task.libraryId) : undefined));
-        return { done: true, progress: { current: purged, total: purged, message: `${purged} deleted books purged` }, result: { purged } };
+        await db
+          .delete(series)
+          .where(and(isNotNull(series.deletedAt), task.libraryId ? eq(series.libraryId, task.libraryId) : undefined));
+        return {
+          done: true,
+          progress: { current: purged, total: purged, message: `${purged} deleted books purged` },
+          result: { purged },
+        };
       }
       const ids = doomed.map((d) => d.id);
       await db.batch([
@@ -29,9 +40,13 @@ export const purgeDeleted: TaskHandler = {
         db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
         db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
         db.delete(books).where(inArray(books.id, ids)),
-      ]);
+      ] as unknown as Parameters<typeof db.batch>[0]);
       purged += ids.length;
     }
-    return { done: false, progress: { current: purged, total: purged, message: `${purged} deleted books purged` }, payload: { purged } };
+    return {
+      done: false,
+      progress: { current: purged, total: purged, message: `${purged} deleted books purged` },
+      payload: { purged },
+    };
   },
 };
