@@ -89,7 +89,7 @@ export class LibraryScan extends DurableObject<Env> {
         JSON.stringify({ level: 'error', msg: 'scan slice failed', error: String(error), failures: this.failures }),
       );
       const state = this.store.state();
-      if (!state || state.status !== 'running') return;
+      if (state?.status !== 'running') return;
       if (this.failures >= MAX_CONSECUTIVE_FAILURES) {
         const failed: ScanState = {
           ...state,

@@ -46,7 +46,7 @@ export class LibraryScanner {
     const { store } = this.deps;
     const deadline = Date.now() + budgetMs;
     let state = store.state();
-    if (!state || state.status !== 'running') return false;
+    if (state?.status !== 'running') return false;
     const library = await this.deps.db
       .select({ id: libraries.id, path: libraries.path })
       .from(libraries)

@@ -27,13 +27,11 @@ export const tasksRouter = createRouter()
   })
   .openapi(routes.scanDuplicates, async (c) =>
     c.json(
-      await c
-        .get('services')
-        .tasks.enqueue({
-          type: 'find_duplicates',
-          uniqueKey: 'find_duplicates',
-          createdBy: c.get('principal').user.id,
-        }),
+      await c.get('services').tasks.enqueue({
+        type: 'find_duplicates',
+        uniqueKey: 'find_duplicates',
+        createdBy: c.get('principal').user.id,
+      }),
       202,
     ),
   )

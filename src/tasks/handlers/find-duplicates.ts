@@ -23,16 +23,14 @@ export const findDuplicates: TaskHandler = {
       const before = existing.get(group.file_hash);
       if (!before) {
         statements.push(
-          db
-            .insert(duplicateGroups)
-            .values({
-              id: newId(),
-              fileHash: group.file_hash,
-              bookIds,
-              fileSize: group.file_size,
-              createdAt: now,
-              updatedAt: now,
-            }),
+          db.insert(duplicateGroups).values({
+            id: newId(),
+            fileHash: group.file_hash,
+            bookIds,
+            fileSize: group.file_size,
+            createdAt: now,
+            updatedAt: now,
+          }),
         );
       } else if (JSON.stringify([...before.bookIds].sort()) !== JSON.stringify(bookIds)) {
         statements.push(
