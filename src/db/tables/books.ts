@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, id, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
@@ -61,6 +62,8 @@ export const books = sqliteTable(
     index('books_created_idx').on(t.createdAt),
     index('books_updated_idx').on(t.updatedAt),
     index('books_file_hash_idx').on(t.fileHash),
+    // GET /books sorts by title case-insensitively over live rows: this serves ORDER BY + LIMIT directly.
+    index('books_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
   ],
 );
 
@@ -93,5 +96,9 @@ export const bookTerms = sqliteTable(
     kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
     value: text('value').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.bookId, t.kind, t.value] }), index('book_terms_value_idx').on(t.kind, t.value)],
+  (t) => [
+    primaryKey({ columns: [t.bookId, t.kind, t.value] }),
+    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve.
+    index('book_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`),
+  ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { createdAt, id, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
@@ -45,6 +46,11 @@ export const series = sqliteTable(
     index('series_title_sort_idx').on(t.titleSort),
     index('series_created_idx').on(t.createdAt),
     index('series_updated_idx').on(t.updatedAt),
+    // Lists sort by name case-insensitively and only show live rows: these serve ORDER BY + LIMIT directly.
+    index('series_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
+    index('series_live_library_title_idx')
+      .on(t.libraryId, sql`${t.titleSort} COLLATE NOCASE`, t.id)
+      .where(sql`deleted_at IS NULL`),
   ],
 );
 
@@ -58,7 +64,11 @@ export const seriesTerms = sqliteTable(
     kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
     value: text('value').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.seriesId, t.kind, t.value] }), index('series_terms_value_idx').on(t.kind, t.value)],
+  (t) => [
+    primaryKey({ columns: [t.seriesId, t.kind, t.value] }),
+    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve.
+    index('series_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`),
+  ],
 );
 
 /** Release tracking (API.md §2 Series tracked/upstream*Gap); absent row = untracked. */
