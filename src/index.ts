@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { readConfig } from './config/config';
 import { defaultDatabaseFactory } from './middleware/request-context';
 import { runScheduledScans, runStartupScans } from './scanning/scheduled-scans';
+import { pruneExpired } from './services/housekeeping';
 
 export { EventHub } from '../durable-objects/event-hub';
 export { LibraryScan } from '../durable-objects/library-scan';
@@ -34,6 +35,9 @@ export default {
   },
   async scheduled(controller, env, ctx) {
     checkStartupScans(env, ctx);
-    await runScheduledScans(await defaultDatabaseFactory(env), env, new Date(controller.scheduledTime));
+    const db = await defaultDatabaseFactory(env);
+    const at = new Date(controller.scheduledTime);
+    await runScheduledScans(db, env, at);
+    if (at.getUTCMinutes() === 0) await pruneExpired(db, at);
   },
 } satisfies ExportedHandler<Env>;

@@ -5,6 +5,7 @@
 import { createMiddleware } from 'hono/factory';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
+import { clientInfo } from '../routes/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="longbox", charset="UTF-8"' };
@@ -13,10 +14,12 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="lo
 export function authenticate(need?: Requirement) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     try {
-      const principal = await c.get('services').auth.authenticate({
-        authorization: c.req.header('Authorization'),
-        apiKey: c.req.header('X-API-Key'),
-      });
+      const principal = await c
+        .get('services')
+        .auth.authenticate(
+          { authorization: c.req.header('Authorization'), apiKey: c.req.header('X-API-Key') },
+          clientInfo(c).address,
+        );
       if (!principal) throw unauthorized('Authentication required');
       if (need && !satisfies(principal.permissions, need)) {
         throw forbidden(`Missing permission: ${describeRequirement(need)}`);

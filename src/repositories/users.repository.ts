@@ -63,6 +63,10 @@ export class UsersRepository {
     return row;
   }
 
+  async deleteVerificationTokens(userId: string): Promise<void> {
+    await this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId));
+  }
+
   async touchLastLogin(id: string, at: string): Promise<void> {
     await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
   }

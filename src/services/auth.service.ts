@@ -101,7 +101,10 @@ export class AuthService {
   // ---- authenticating a request --------------------------------------------------------------
 
   /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
-  async authenticate(headers: { authorization?: string; apiKey?: string }): Promise<Principal | null> {
+  async authenticate(
+    headers: { authorization?: string; apiKey?: string },
+    clientAddress: string | null = null,
+  ): Promise<Principal | null> {
     if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim());
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
@@ -112,7 +115,7 @@ export class AuthService {
       if (!value) throw unauthorized('Empty bearer token');
       return looksLikeApiKey(value) ? this.fromApiKey(value) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value);
+    if (scheme === 'basic') return this.fromBasic(value, clientAddress);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -156,7 +159,7 @@ export class AuthService {
     };
   }
 
-  private async fromBasic(encoded: string): Promise<Principal> {
+  private async fromBasic(encoded: string, clientAddress: string | null): Promise<Principal> {
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -181,10 +184,10 @@ export class AuthService {
       }
       BasicAuthCache.delete(cacheKey);
     }
-    await this.deps.throttle.reserve(username, null);
+    await this.deps.throttle.reserve(username, clientAddress);
     const user = await this.checkPassword(username, password);
     if (!user) throw unauthorized('Invalid username or password');
-    await this.deps.throttle.recordSuccess(username, null);
+    await this.deps.throttle.recordSuccess(username, clientAddress);
     this.assertActive(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };

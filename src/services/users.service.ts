@@ -82,6 +82,8 @@ export class UsersService {
       const keep = actor.user.id === user.id ? actor.sessionId : undefined;
       await this.sessions.deleteForUser(user.id, keep);
     }
+    // A pending e-mail verification would otherwise re-activate an account an admin just disabled.
+    if (input.isActive === false) await this.users.deleteVerificationTokens(user.id);
     return updated;
   }
 

@@ -141,6 +141,22 @@ describe('e-mail verification (DECISIONS.md §Auth: inactive until POST /auth/ve
     expect(me.body).toMatchObject({ isActive: true, emailVerified: true });
   });
 
+  it('keeps an account an admin disabled while it awaited verification disabled', async () => {
+    const { auth: admin } = await setupAdmin();
+    await enableSetting(admin, 'auth.registration_enabled');
+    await enableSetting(admin, 'auth.email_verification_required');
+    const created = await api('/auth/register', { json: NEW_USER });
+    const token = tokenFrom((await outbox(NEW_USER.email))[0]);
+    const disabled = await api(`/users/${created.body.user.id}`, {
+      method: 'PUT',
+      auth: admin,
+      json: { isActive: false },
+    });
+    expect(disabled.status).toBe(200);
+    expectError(await api('/auth/verify-email', { json: { token } }), 400, 'BadRequest');
+    expectError(await api('/auth/login', { json: NEW_LOGIN }), 401, 'Unauthorized');
+  });
+
   it('refuses a wrong token and a token that was already used', async () => {
     await registerUnverified();
     const token = tokenFrom((await outbox(NEW_USER.email))[0]);

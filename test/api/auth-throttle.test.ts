@@ -130,4 +130,22 @@ describe('per-address throttling (DECISIONS.md §Auth: 20 failures from one addr
     },
     SLOW,
   );
+
+  it(
+    'counts HTTP Basic guesses against the client address too',
+    async () => {
+      await setupAdmin();
+      const sprayer = '203.0.113.150';
+      const basic = (username: string, password: string, address: string) =>
+        api('/auth/me', {
+          auth: { basic: { username, password } },
+          headers: { 'CF-Connecting-IP': address },
+        });
+      for (let i = 0; i < 20; i++)
+        expectError(await basic(`basic-victim${i}`, 'Spring2026!', sprayer), 401, 'Unauthorized');
+      expectThrottled(await basic('admin', ADMIN.password, sprayer));
+      expect((await basic('admin', ADMIN.password, '198.51.100.77')).status).toBe(200);
+    },
+    SLOW,
+  );
 });
