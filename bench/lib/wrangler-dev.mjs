@@ -50,12 +50,15 @@ export function applyMigrations(config, persistTo) {
 
 /**
  * Starts `wrangler dev -c <config>` and resolves once `readyPath` answers 200 (bounded wait).
- * The child runs in its own process group so stop() ends workerd too.
+ * `config` may be a list: the first worker serves the port, the others run beside it (service
+ * bindings between them resolve, as with `npm start`). The child runs in its own process group so
+ * stop() ends workerd too.
  */
 export async function startWranglerDev({ config, persistTo, readyPath = '/', vars = {}, timeoutMs = 90_000 }) {
   const port = await freePort();
   const inspectorPort = await freePort();
-  const args = ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port)];
+  const configs = (Array.isArray(config) ? config : [config]).flatMap((file) => ['-c', file]);
+  const args = ['dev', ...configs, '--ip', '127.0.0.1', '--port', String(port)];
   args.push('--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', '--log-level', 'warn');
   if (persistTo) args.push('--persist-to', persistTo);
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
