@@ -1,7 +1,26 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
+
+/**
+ * The real-archive corpus (../shared/corpus, beside the clone) as bindings for the workers tests, which
+ * cannot read host files: CORPUS_FILES maps each file's path inside the corpus to its bytes in base64
+ * (~300 KB), CORPUS_FOUND says whether the folder exists so the corpus test can skip cleanly without it.
+ */
+function corpusBindings(root: string): { CORPUS_FOUND: boolean; CORPUS_FILES: Record<string, string> } {
+  const dir = path.join(root, '..', 'shared', 'corpus');
+  if (!existsSync(dir)) return { CORPUS_FOUND: false, CORPUS_FILES: {} };
+  const files: Record<string, string> = {};
+  for (const relative of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const full = path.join(dir, relative);
+    if (relative.includes(path.sep) && statSync(full).isFile()) {
+      files[relative.split(path.sep).join('/')] = readFileSync(full).toString('base64');
+    }
+  }
+  return { CORPUS_FOUND: true, CORPUS_FILES: files };
+}
 
 /**
  * Two projects: `workers` runs the real worker in workerd (miniflare) with real D1, R2 and Durable
@@ -26,6 +45,7 @@ export default defineConfig(async () => {
                   LONGBOX_SCAN__SLICE_MS: '1',
                   LONGBOX_TASKS__SLICE_MS: '1',
                   LONGBOX_LOG__LEVEL: 'warn',
+                  ...corpusBindings(import.meta.dirname),
                 },
                 workers: [renderer],
               },
