@@ -6,6 +6,7 @@ import { booksRouter } from './books';
 import { progressRouter } from './progress';
 import { seriesRouter } from './series';
 import { healthRouter } from './health';
+import { metricsRouter } from './metrics';
 import { preferencesRouter } from './preferences';
 import { settingsRouter } from './settings';
 import { setupRouter } from './setup';
@@ -14,9 +15,12 @@ import { librariesRouter } from './libraries';
 import { filesystemRouter } from './filesystem';
 import { scansRouter } from './scans';
 import { tasksRouter } from './tasks';
+import { pagesRouter } from './pages';
+import { thumbnailsRouter } from './thumbnails';
 
 export const apiRouters: Router[] = [
   healthRouter,
+  metricsRouter,
   setupRouter,
   authRouter,
   usersRouter,
@@ -30,4 +34,6 @@ export const apiRouters: Router[] = [
   seriesRouter,
   booksRouter,
   progressRouter,
+  pagesRouter,
+  thumbnailsRouter,
 ];

@@ -1,0 +1,43 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { createRouter } from '../../lib/router';
+import { authenticate } from '../../middleware/authenticate';
+import { collectMetrics, toPrometheus } from '../../services/metrics.service';
+
+const MetricsSchema = z
+  .object({
+    libraries: z.number().int(),
+    series: z.number().int(),
+    books: z.number().int(),
+    booksWithErrors: z.number().int(),
+    pages: z.number().int(),
+    bytes: z.number().int(),
+    users: z.number().int(),
+    tasks: z.record(z.string(), z.number().int()),
+  })
+  .openapi('Metrics');
+
+const getMetrics = createRoute({
+  method: 'get',
+  path: '/metrics',
+  tags: ['Health'],
+  security: SECURITY,
+  summary: 'Server metrics: JSON, or the Prometheus text format with Accept: text/plain',
+  middleware: [authenticate('SystemHealth')] as const,
+  responses: {
+    200: {
+      description: 'Metrics',
+      content: { 'application/json': { schema: MetricsSchema }, 'text/plain': { schema: z.string() } },
+    },
+    ...errorResponses(401, 403),
+  },
+});
+
+export const metricsRouter = createRouter().openapi(getMetrics, async (c) => {
+  const metrics = await collectMetrics(c.get('services').db);
+  const accept = c.req.header('Accept') ?? '';
+  if (accept.includes('text/plain') && !accept.includes('application/json')) {
+    return c.text(toPrometheus(metrics), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+  }
+  return c.json(metrics, 200);
+});
