@@ -1,13 +1,14 @@
 /**
  * The bytes of one book page as stored in the file: one R2 range read of the entry (inflated when
  * needed), through the book's format container. PDF pages that are not a single embedded JPEG are
- * rendered by the native-image worker instead.
+ * rendered by the native-image worker instead. `renderPage` produces a resized or transcoded copy.
  */
 import { containerFor } from '../media';
-import type { BookFormat, JsonValue, PageLocator } from '../media/container';
+import type { BookFormat, ImageDimensions, JsonValue, PageLocator } from '../media/container';
 import { isBookAnalysisError } from '../media/errors';
-import type { RendererClient, RenderedImage } from '../media/image-renderer';
+import type { RendererClient, RenderedImage, TransformOptions } from '../media/image-renderer';
 import { r2RangeReader } from '../media/range-reader';
+import { AppError } from '../lib/errors';
 
 export interface StoredPage {
   bookPath: string;
@@ -17,6 +18,11 @@ export interface StoredPage {
   pageNumber: number;
   mediaType: string;
   locator: PageLocator;
+  /**
+   * The R2 etag the book was analysed at. When given, every read is conditional on it, so a file
+   * replaced since the scan is refused instead of being read at offsets that belong to the old one.
+   */
+  etag?: string;
 }
 
 export type PageBytes =
@@ -26,12 +32,31 @@ export type PageBytes =
 /** Longest side of a rendered PDF page when the client asked for the original. */
 export const PDF_RENDER_MAX_SIDE = 2000;
 
+export const fileChangedSinceScan = () =>
+  new AppError('Conflict', 'The book file changed since the library was last scanned; scan the library again');
+
+/** The bucket as seen by one page read: gets only succeed while the object still has `etag`. */
+function pinnedTo(bucket: R2Bucket, etag: string): R2Bucket {
+  const pinned: Pick<R2Bucket, 'get'> = {
+    async get(key: string, options?: R2GetOptions) {
+      const object = await bucket.get(key, { ...options, onlyIf: { etagMatches: etag } });
+      if (object && !('body' in object)) throw fileChangedSinceScan();
+      return object as R2ObjectBody | null;
+    },
+  } as Pick<R2Bucket, 'get'>;
+  return pinned as R2Bucket;
+}
+
+function readerFor(bucket: R2Bucket, page: StoredPage) {
+  return r2RangeReader(page.etag ? pinnedTo(bucket, page.etag) : bucket, page.bookPath, page.fileSize);
+}
+
 export async function openStoredPage(
   bucket: R2Bucket,
   renderer: RendererClient | null,
   page: StoredPage,
 ): Promise<PageBytes> {
-  const reader = await r2RangeReader(bucket, page.bookPath, page.fileSize);
+  const reader = await readerFor(bucket, page);
   try {
     const content = await containerFor(page.format).openPage(reader, page.locator, page.containerIndex);
     return { kind: 'stream', stream: content.stream, size: content.size, mediaType: content.mediaType };
@@ -46,4 +71,28 @@ export async function openStoredPage(
     });
     return { kind: 'rendered', image };
   }
+}
+
+/** The page's pixel size from its first bytes (embedded PDF images: from the index, no read). */
+export async function readStoredPageSize(bucket: R2Bucket, page: StoredPage): Promise<ImageDimensions | null> {
+  const reader = await readerFor(bucket, page);
+  return containerFor(page.format).readPageHeader(reader, page.locator, page.containerIndex);
+}
+
+/**
+ * A resized and/or transcoded copy of the page: PDF pages without an embedded image are rendered
+ * straight to the requested size; every other page is streamed from R2 into the renderer.
+ */
+export async function renderPage(
+  bucket: R2Bucket,
+  renderer: RendererClient,
+  page: StoredPage,
+  options: TransformOptions,
+): Promise<RenderedImage> {
+  if (page.locator.kind === 'pdf-render') {
+    return renderer.renderPdfPage({ ...options, key: page.bookPath, pageNumber: page.pageNumber });
+  }
+  const source = await openStoredPage(bucket, null, page);
+  if (source.kind === 'rendered') return source.image;
+  return renderer.transform(source.stream, source.mediaType, options);
 }

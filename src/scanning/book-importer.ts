@@ -3,7 +3,8 @@
  * only), group it into a series, and produce the book's row, pages and terms. Analysis failures
  * become `analysisError` on the row; the scan goes on.
  */
-import type { BookAnalysis, BookFormat } from '../media/container';
+import type { BookAnalysis, BookFormat, PageLocator } from '../media/container';
+import { epubCoverImage } from '../media/epub';
 import { isBookAnalysisError } from '../media/errors';
 import { analyzeBook } from '../media';
 import { naturalSortKey } from '../media/natural-sort';
@@ -123,10 +124,23 @@ function bookRow(
     analyzed: false,
     analysisError: error,
     containerIndex: analysis?.containerIndex ?? null,
+    coverLocator: analysis ? coverLocator(analysis) : null,
     thumbnailKey: changed ? null : (existing?.thumbnailKey ?? null),
     thumbnailUpdatedAt: changed ? null : (existing?.thumbnailUpdatedAt ?? null),
     deletedAt: null,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
+}
+
+/**
+ * Where the thumbnail comes from when it is not page 1: the cover page the file names (ComicInfo
+ * FrontCover, EPUB cover-image among the pages), else an EPUB's cover image outside the reading order
+ * (reflowable books have no image pages at all).
+ */
+function coverLocator(analysis: BookAnalysis): PageLocator | null {
+  const named = analysis.coverPage === null ? undefined : analysis.pages[analysis.coverPage - 1];
+  if (named) return named.locator;
+  if (analysis.format === 'epub') return epubCoverImage(analysis.containerIndex)?.locator ?? null;
+  return null;
 }

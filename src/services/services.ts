@@ -17,6 +17,7 @@ import { ScanService } from './scan.service';
 import { TasksService } from './tasks.service';
 import { AuthService } from './auth.service';
 import { createCatalogReadServices } from './catalog-read.services';
+import { createMediaServices } from './media.services';
 import { EmailVerification } from './email-verification';
 import { LoginThrottle } from './login-throttle';
 import { OutboxMailer } from './mailer';
@@ -78,6 +79,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(db, tasksRepository, env.TASK_RUNNER, env.LIBRARY_SCAN),
     ...createCatalogReadServices(db),
+    ...createMediaServices({ db, env, settings, events }),
     secret,
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * What serving a book's bytes needs (pages, the file, thumbnails): the book's storage columns, its
+ * stored page rows, and the thumbnail keys of books, series and libraries. The page request reads the
+ * book and the one page in a single query, because it is the hottest path of a reader app.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { bookPages, books, libraries, series } from '../db/schema';
+
+const bookColumns = {
+  id: books.id,
+  libraryId: books.libraryId,
+  seriesId: books.seriesId,
+  path: books.path,
+  fileName: books.fileName,
+  fileFormat: books.fileFormat,
+  fileSize: books.fileSize,
+  etag: books.etag,
+  pageCount: books.pageCount,
+  epubLayout: books.epubLayout,
+  analysisError: books.analysisError,
+  containerIndex: books.containerIndex,
+  thumbnailKey: books.thumbnailKey,
+  deletedAt: books.deletedAt,
+};
+
+const pageColumns = {
+  number: bookPages.number,
+  fileName: bookPages.fileName,
+  mediaType: bookPages.mediaType,
+  width: bookPages.width,
+  height: bookPages.height,
+  size: bookPages.size,
+  locator: bookPages.locator,
+};
+
+export class BookMediaRepository {
+  constructor(private readonly db: Database) {}
+
+  book(id: string) {
+    return this.db.select(bookColumns).from(books).where(eq(books.id, id)).get();
+  }
+
+  /** The full row, for the thumbnail generator. */
+  fullBook(id: string) {
+    return this.db.select().from(books).where(eq(books.id, id)).get();
+  }
+
+  pages(bookId: string) {
+    return this.db
+      .select(pageColumns)
+      .from(bookPages)
+      .where(eq(bookPages.bookId, bookId))
+      .orderBy(asc(bookPages.number));
+  }
+
+  /** The book and its page `number` (page columns null when the book has no such page row). */
+  async bookWithPage(bookId: string, number: number) {
+    const row = await this.db
+      .select({
+        book: bookColumns,
+        page: pageColumns,
+      })
+      .from(books)
+      .leftJoin(bookPages, and(eq(bookPages.bookId, books.id), eq(bookPages.number, number)))
+      .where(eq(books.id, bookId))
+      .get();
+    return row ?? null;
+  }
+
+  series(id: string) {
+    return this.db
+      .select({ id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt })
+      .from(series)
+      .where(eq(series.id, id))
+      .get();
+  }
+
+  library(id: string) {
+    return this.db
+      .select({ id: libraries.id, thumbnailKey: libraries.thumbnailKey })
+      .from(libraries)
+      .where(eq(libraries.id, id))
+      .get();
+  }
+
+  /** The series' cover book: its first live book in reading order. */
+  firstBookOfSeries(seriesId: string) {
+    return this.db
+      .select()
+      .from(books)
+      .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
+      .orderBy(asc(books.sortKey))
+      .limit(1)
+      .get();
+  }
+
+  /** The library's cover series: its first live series by title. */
+  firstSeriesOfLibrary(libraryId: string) {
+    return this.db
+      .select({ id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt })
+      .from(series)
+      .where(and(eq(series.libraryId, libraryId), isNull(series.deletedAt)))
+      .orderBy(sql`${series.titleSort} COLLATE NOCASE`, asc(series.id))
+      .limit(1)
+      .get();
+  }
+}
+
+export type MediaBook = NonNullable<Awaited<ReturnType<BookMediaRepository['book']>>>;
+export type MediaPage = Awaited<ReturnType<BookMediaRepository['pages']>>[number];
+export type FullBook = NonNullable<Awaited<ReturnType<BookMediaRepository['fullBook']>>>;

@@ -1,0 +1,81 @@
+/**
+ * Contracts of the book media routes: the page list and page image (API.md §4 Pages) and the file
+ * download (DECISIONS.md §Storage). Permissions: both Pages routes need PagesRead, the permission
+ * API.md names for that group, so a key limited to reading pages can both list and fetch them; the
+ * download is a Books route (BooksRead).
+ */
+import { createRoute } from '@hono/zod-openapi';
+import { AUTH_ERRORS, errorResponses, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { authenticate } from '../../middleware/authenticate';
+import { BinarySchema, BookPageListSchema, PageImageQuerySchema, PageParamsSchema } from '../../schemas/page.schema';
+import { IdParamSchema } from '../../schemas/path-params.schema';
+
+const security = SECURITY;
+const binary = (description: string, mediaType: string) => ({
+  description,
+  content: { [mediaType]: { schema: BinarySchema } },
+});
+const notModified = { description: 'Not modified: the client’s copy (If-None-Match) is current' };
+
+export const listPages = createRoute({
+  method: 'get',
+  path: '/books/{id}/pages',
+  tags: ['Pages'],
+  security,
+  summary: 'Pages of a book in reading order (PagesRead)',
+  description:
+    '`width`/`height` are null until the book is analyzed (the deferred pass after a scan), except for PDF ' +
+    'pages that are rendered, whose size is the default rendering. A reflowable EPUB has no page images: the ' +
+    'list is empty and its `pageCount` counts reading positions. 422 for a book whose analysis failed.',
+  middleware: [authenticate('PagesRead')] as const,
+  request: { params: IdParamSchema },
+  responses: {
+    200: jsonContent(BookPageListSchema, 'The pages'),
+    ...errorResponses(400, ...AUTH_ERRORS, 404, 422),
+  },
+});
+
+export const getPage = createRoute({
+  method: 'get',
+  path: '/books/{book_id}/pages/{page_number}',
+  tags: ['Pages'],
+  security,
+  summary: 'A page image (PagesRead)',
+  description:
+    'Without parameters: the page exactly as stored in the file (PDF pages that are not one embedded image ' +
+    'are rendered, longest side 2000 px, PNG). With `width`/`height` (bounds, aspect ratio kept, never ' +
+    'enlarged) and/or `format`: a resized or transcoded copy, rendered once and then served from a cache ' +
+    '(`X-Longbox-Cache: hit|miss`); a request the original already satisfies gets the original. Strong ETag ' +
+    'per book version, page and parameters; If-None-Match → 304. 422 for a reflowable EPUB (read it with ' +
+    'GET /books/{id}/file) or a book whose analysis failed; 409 when the file changed since the last scan.',
+  middleware: [authenticate('PagesRead')] as const,
+  request: { params: PageParamsSchema, query: PageImageQuerySchema },
+  responses: {
+    200: binary('The page image', 'image/*'),
+    304: notModified,
+    ...errorResponses(400, ...AUTH_ERRORS, 404, 409, 422, 503),
+  },
+});
+
+export const getBookFile = createRoute({
+  method: 'get',
+  path: '/books/{id}/file',
+  tags: ['Books'],
+  security,
+  summary: 'Download the book file (BooksRead)',
+  description:
+    'The original file as an attachment (Content-Disposition with an RFC 6266 `filename*`), with its R2 ETag, ' +
+    'Last-Modified and `Accept-Ranges: bytes`. One byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) → 206 with ' +
+    'Content-Range; If-Range is honoured; a range starting beyond the end → 416 with `Content-Range: bytes ' +
+    '*/size` and the error envelope (kind BadRequest); several ranges are answered with the whole file. ' +
+    'If-None-Match → 304. HEAD gives the headers only.',
+  middleware: [authenticate('BooksRead')] as const,
+  request: { params: IdParamSchema },
+  responses: {
+    200: binary('The whole file', 'application/octet-stream'),
+    206: binary('The requested byte range', 'application/octet-stream'),
+    304: notModified,
+    416: { description: 'Range not satisfiable', content: errorResponses(400)[400].content },
+    ...errorResponses(400, ...AUTH_ERRORS, 404, 409),
+  },
+});

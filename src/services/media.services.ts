@@ -1,0 +1,27 @@
+/** Serving a book's bytes (API.md §4 Pages and thumbnails, DECISIONS.md §Storage download) for the service graph. */
+import type { Database } from '../db/client';
+import type { EventPublisher } from '../events/events';
+import { createRendererClient, type RendererClient } from '../media/image-renderer';
+import { BookMediaRepository } from '../repositories/book-media.repository';
+import { BookFileService } from './book-file.service';
+import { PageService } from './page.service';
+import type { SettingsService } from './settings.service';
+import { ThumbnailService } from './thumbnail.service';
+
+export interface MediaServiceDeps {
+  db: Database;
+  env: Env;
+  settings: SettingsService;
+  events: EventPublisher;
+}
+
+export function createMediaServices({ db, env, settings, events }: MediaServiceDeps) {
+  const repo = new BookMediaRepository(db);
+  // Deployments without the renderer worker still serve originals; image work answers 503.
+  const renderer: RendererClient | null = env.RENDERER ? createRendererClient(env.RENDERER) : null;
+  return {
+    pages: new PageService({ repo, library: env.LIBRARY, cache: env.CACHE, renderer }),
+    bookFiles: new BookFileService(repo, env.LIBRARY),
+    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Pages of a book (API.md §4 Pages, DECISIONS.md §Books). Without parameters a page is its original
+ * bytes, streamed from one R2 range read. With width/height/format it is resized or transcoded by the
+ * renderer, once: the result is kept in the CACHE bucket under the book's etag, so the next request
+ * costs no image work and a replaced file never gets an old rendering. A request the original already
+ * satisfies (no smaller bound, same format) is answered with the original.
+ */
+import { AppError, notFound } from '../lib/errors';
+import type { PageLocator } from '../media/container';
+import { BookAnalysisError } from '../media/errors';
+import { ImageRenderError, type RendererClient, toAppError } from '../media/image-renderer';
+import { type MediaResponse, notModified, ifNoneMatchHits, PAGE_CACHE_CONTROL } from '../pages/media-response';
+import { openStoredPage, readStoredPageSize, renderPage, type StoredPage } from '../pages/page-source';
+import {
+  isOriginalRequest,
+  needsRendering,
+  needsTransform,
+  outputFormatFor,
+  pageEtag,
+  type PageVariant,
+  renditionCacheKey,
+} from '../pages/page-variant';
+import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
+import type { BookPageEntry } from '../schemas/page.schema';
+
+export interface PageServiceDeps {
+  repo: BookMediaRepository;
+  library: R2Bucket;
+  cache: R2Bucket;
+  renderer: RendererClient | null;
+}
+
+/** Size in points of a PDF page that is rendered, as the renderer sizes it by default (longest side 2000 px). */
+function renderedPdfSize(locator: PageLocator): { width: number; height: number } | null {
+  const { width, height } = locator;
+  if (locator.kind !== 'pdf-render' || typeof width !== 'number' || typeof height !== 'number') return null;
+  if (width <= 0 || height <= 0) return null;
+  const scale = 2000 / Math.max(width, height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Page errors of the stored file, in the words the format readers chose for the file's owner. */
+function fromAnalysisError(error: BookAnalysisError): AppError {
+  if (error.code === 'file_missing') {
+    return new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
+  }
+  return new AppError('UnprocessableEntity', error.message);
+}
+
+export class PageService {
+  constructor(private readonly deps: PageServiceDeps) {}
+
+  /** The book, if its pages can be listed or served at all. */
+  private servableBook(book: MediaBook | undefined, bookId: string): MediaBook {
+    if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
+    if (book.analysisError) {
+      throw new AppError('UnprocessableEntity', `The book could not be analysed: ${book.analysisError}`);
+    }
+    return book;
+  }
+
+  async list(bookId: string): Promise<BookPageEntry[]> {
+    const book = this.servableBook(await this.deps.repo.book(bookId), bookId);
+    // A reflowable EPUB has no page images: its pageCount counts reading positions (DECISIONS.md §Books).
+    if (book.epubLayout === 'reflowable') return [];
+    const pages = await this.deps.repo.pages(bookId);
+    return pages.map((page) => {
+      const rendered = page.width === null ? renderedPdfSize(page.locator as PageLocator) : null;
+      return {
+        number: page.number,
+        fileName: page.fileName,
+        mediaType: page.mediaType,
+        width: page.width ?? rendered?.width ?? null,
+        height: page.height ?? rendered?.height ?? null,
+        size: page.size,
+      };
+    });
+  }
+
+  async image(bookId: string, pageNumber: number, variant: PageVariant, ifNoneMatch?: string): Promise<MediaResponse> {
+    const row = await this.deps.repo.bookWithPage(bookId, pageNumber);
+    const book = this.servableBook(row?.book, bookId);
+    if (book.epubLayout === 'reflowable') {
+      throw new AppError(
+        'UnprocessableEntity',
+        'This EPUB is reflowable text and has no page images; read the book file itself with GET /books/{id}/file',
+      );
+    }
+    const page = row?.page;
+    if (!page) {
+      throw new AppError('NotFound', `Page ${pageNumber} not found: the book has ${book.pageCount} pages`);
+    }
+    const etag = pageEtag(book.etag, pageNumber, variant);
+    const headers = { ETag: etag, 'Cache-Control': PAGE_CACHE_CONTROL };
+    if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(headers);
+    const stored: StoredPage = {
+      bookPath: book.path,
+      fileSize: book.fileSize,
+      format: book.fileFormat,
+      containerIndex: book.containerIndex as StoredPage['containerIndex'],
+      pageNumber,
+      mediaType: page.mediaType,
+      locator: page.locator as PageLocator,
+      etag: book.etag,
+    };
+    try {
+      if (await this.isOriginal(stored, page, variant)) return await this.original(stored, headers);
+      return await this.rendition(book, stored, variant, headers);
+    } catch (error) {
+      if (error instanceof BookAnalysisError) throw fromAnalysisError(error);
+      if (error instanceof ImageRenderError) throw toAppError(error);
+      throw error;
+    }
+  }
+
+  private async isOriginal(stored: StoredPage, page: MediaPage, variant: PageVariant): Promise<boolean> {
+    if (needsRendering(stored.locator)) return false;
+    if (isOriginalRequest(variant)) return true;
+    // Only known sizes can prove that no resize is needed; before the dimensions pass, read the header.
+    const size =
+      page.width !== null && page.height !== null
+        ? { width: page.width, height: page.height }
+        : await readStoredPageSize(this.deps.library, stored);
+    return size !== null && !needsTransform({ mediaType: page.mediaType, ...size }, variant);
+  }
+
+  private async original(stored: StoredPage, headers: Record<string, string>): Promise<MediaResponse> {
+    const bytes = await openStoredPage(this.deps.library, null, stored);
+    if (bytes.kind !== 'stream') throw new Error('a stored page without a renderer cannot be rendered');
+    const sized: Record<string, string> = { ...headers, 'Content-Type': bytes.mediaType };
+    if (bytes.size !== null) sized['Content-Length'] = String(bytes.size);
+    return { status: 200, headers: sized, body: bytes.stream };
+  }
+
+  private async rendition(
+    book: MediaBook,
+    stored: StoredPage,
+    variant: PageVariant,
+    headers: Record<string, string>,
+  ): Promise<MediaResponse> {
+    const key = renditionCacheKey(book.id, book.etag, stored.pageNumber, variant);
+    const cached = await this.deps.cache.get(key);
+    if (cached) {
+      return {
+        status: 200,
+        headers: {
+          ...headers,
+          'Content-Type': cached.httpMetadata?.contentType ?? 'application/octet-stream',
+          'Content-Length': String(cached.size),
+          'X-Longbox-Cache': 'hit',
+        },
+        body: cached.body,
+      };
+    }
+    if (!this.deps.renderer) {
+      throw new AppError('ServiceUnavailable', 'No image renderer is configured; request the page without parameters');
+    }
+    const options = {
+      width: variant.width,
+      height: variant.height,
+      format: outputFormatFor(stored.mediaType, variant),
+    };
+    const image = await renderPage(this.deps.library, this.deps.renderer, stored, options);
+    // Stored before answering, so the next request (often the reader's prefetch) is a hit.
+    await this.deps.cache.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+    return {
+      status: 200,
+      headers: {
+        ...headers,
+        'Content-Type': image.mediaType,
+        'Content-Length': String(image.bytes.byteLength),
+        'X-Longbox-Cache': 'miss',
+      },
+      body: image.bytes,
+    };
+  }
+}

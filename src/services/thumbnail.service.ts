@@ -1,0 +1,120 @@
+/**
+ * Covers (API.md §4: GET /books|/series|/libraries/{id}/thumbnail; DECISIONS.md §Books: longest side
+ * `thumbnails.max_size`, cached, ETag + 304). A stored thumbnail is served from the CACHE bucket. A
+ * book without one yet (a scan's generate_thumbnails task has not reached it) gets it rendered on
+ * demand and stored, which also points its series (and library) at it and announces `cover_updated`.
+ * A series shows its first book's cover, a library its first series'. Anything without an image gets
+ * the placeholder cover.
+ */
+import type { Database } from '../db/client';
+import type { EventPublisher } from '../events/events';
+import { notFound } from '../lib/errors';
+import type { RendererClient } from '../media/image-renderer';
+import {
+  ifNoneMatchHits,
+  type MediaResponse,
+  notModified,
+  REVALIDATE_CACHE_CONTROL,
+  THUMBNAIL_CACHE_CONTROL,
+} from '../pages/media-response';
+import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
+import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
+import { bookThumbnailKey, generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
+import type { SettingsService } from './settings.service';
+
+export interface ThumbnailServiceDeps {
+  repo: BookMediaRepository;
+  db: Database;
+  env: Env;
+  cache: R2Bucket;
+  renderer: RendererClient | null;
+  settings: SettingsService;
+  events: EventPublisher;
+}
+
+type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
+
+export class ThumbnailService {
+  constructor(private readonly deps: ThumbnailServiceDeps) {}
+
+  async forBook(bookId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+    const book = await this.deps.repo.fullBook(bookId);
+    if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
+    return this.bookCover(book, ifNoneMatch);
+  }
+
+  async forSeries(seriesId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+    const series = await this.deps.repo.series(seriesId);
+    if (!series || series.deletedAt) throw notFound(`Series ${seriesId}`);
+    return this.seriesCover(series, ifNoneMatch);
+  }
+
+  async forLibrary(libraryId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+    const library = await this.deps.repo.library(libraryId);
+    if (!library) throw notFound(`Library ${libraryId}`);
+    const stored = library.thumbnailKey ? await this.stored(library.thumbnailKey, ifNoneMatch) : null;
+    if (stored) return stored;
+    const first = await this.deps.repo.firstSeriesOfLibrary(libraryId);
+    return first ? this.seriesCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
+  }
+
+  private async seriesCover(series: SeriesRef, ifNoneMatch: string | undefined): Promise<MediaResponse> {
+    const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
+    if (stored) return stored;
+    const first = await this.deps.repo.firstBookOfSeries(series.id);
+    return first ? this.bookCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
+  }
+
+  private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse> {
+    const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
+    if (stored) return stored;
+    if (await this.generate(book)) {
+      const generated = await this.stored(bookThumbnailKey(book.id), ifNoneMatch);
+      if (generated) return generated;
+    }
+    return placeholder(ifNoneMatch);
+  }
+
+  /** Renders and stores the book's thumbnail; false when there is no image to make one from. */
+  private async generate(book: FullBook): Promise<boolean> {
+    const { renderer, db, env, events, settings } = this.deps;
+    if (book.analysisError || !renderer) return false;
+    try {
+      const maxSide = await settings.value('thumbnails.max_size');
+      if (!(await generateBookThumbnail(db, env, renderer, book, maxSide))) return false;
+    } catch (error) {
+      // A page the renderer cannot read must not break a cover grid: the placeholder stands in.
+      console.warn(JSON.stringify({ level: 'warn', msg: 'thumbnail failed', bookId: book.id, error: String(error) }));
+      return false;
+    }
+    events.publish({ type: 'cover_updated', entity_type: 'book', entity_id: book.id, library_id: book.libraryId });
+    await refreshSeriesThumbnail(db, events, book.seriesId);
+    return true;
+  }
+
+  /** The stored thumbnail (or a 304 for it); null when the object is gone from the CACHE bucket. */
+  private async stored(key: string, ifNoneMatch: string | undefined): Promise<MediaResponse | null> {
+    const object = await this.deps.cache.get(
+      key,
+      ifNoneMatch ? { onlyIf: new Headers({ 'If-None-Match': ifNoneMatch }) } : {},
+    );
+    if (!object) return null;
+    const headers = { ETag: object.httpEtag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL };
+    if (!('body' in object)) return notModified(headers);
+    return {
+      status: 200,
+      headers: {
+        ...headers,
+        'Content-Type': object.httpMetadata?.contentType ?? 'image/jpeg',
+        'Content-Length': String(object.size),
+      },
+      body: object.body,
+    };
+  }
+}
+
+function placeholder(ifNoneMatch: string | undefined): MediaResponse {
+  const headers = { ETag: PLACEHOLDER_ETAG, 'Cache-Control': REVALIDATE_CACHE_CONTROL };
+  if (ifNoneMatchHits(ifNoneMatch, PLACEHOLDER_ETAG)) return notModified(headers);
+  return { status: 200, headers: { ...headers, 'Content-Type': PLACEHOLDER_MEDIA_TYPE }, body: PLACEHOLDER_SVG };
+}
