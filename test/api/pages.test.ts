@@ -1,0 +1,344 @@
+/**
+ * API.md §4 Pages and DECISIONS.md §Books: the page list and page images of scanned books, originals
+ * byte for byte, resized/transcoded copies rendered once and cached per book version, validation of
+ * every parameter, conditional requests, and the books whose pages cannot be served.
+ */
+import { env } from 'cloudflare:test';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
+import { buildPdf } from '../fixtures/pdf-writer';
+import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
+import { api, type Credentials, expectError } from '../support/http';
+import { pngPage, putObject } from '../support/library-files';
+import { booksByFileName, fetchRaw, imageKind, imageSize, sameBytes } from '../support/media';
+import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
+
+interface Library {
+  auth: Credentials;
+  libraryId: string;
+  books: Record<string, any>;
+  pages: Uint8Array[];
+  jpegPages: Uint8Array[];
+}
+
+/** A CBZ of three 60×90 PNG pages (the second deflated), a CBZ of 400×600 JPEG pages, a broken file. */
+async function scannedLibrary(): Promise<Library> {
+  const { auth } = await setupAdmin();
+  const libraryId = await createLibrary(auth);
+  const pages = [
+    await pngPage(60, 90, [200, 40, 40]),
+    await pngPage(60, 90, [40, 200, 40]),
+    await pngPage(60, 90, [40, 40, 200]),
+  ];
+  await putObject(
+    'comics/Saga/Saga 001.cbz',
+    zipSync({
+      '10.png': [pages[2]!, { level: 0 }],
+      '1.png': [pages[0]!, { level: 0 }],
+      '2.png': [pages[1]!, { level: 6 }],
+    }),
+  );
+  const jpegPages = [jpeg(400, 600, { seed: 1 }), jpeg(400, 600, { seed: 2 })];
+  await putObject(
+    'comics/Photos/scan.cbz',
+    zipSync({ 'p1.jpg': [jpegPages[0]!, { level: 0 }], 'p2.jpg': [jpegPages[1]!, { level: 0 }] }),
+  );
+  await putObject('comics/Broken/broken.cbz', 'not a zip file');
+  await scan(auth, libraryId);
+  return { auth, libraryId, books: await booksByFileName(auth, libraryId), pages, jpegPages };
+}
+
+const pageUrl = (bookId: string, page: number | string, query = '') =>
+  `/books/${bookId}/pages/${page}${query ? `?${query}` : ''}`;
+
+describe('GET /books/{id}/pages (API.md §4 Pages)', () => {
+  it('lists pages in natural order with file name, media type, size, and dimensions once analysed', async () => {
+    const { auth, libraryId, books, pages } = await scannedLibrary();
+    const saga = books['Saga 001.cbz'];
+    await waitForTasks(auth, libraryId);
+    const listed = await api(`/books/${saga.id}/pages`, { auth });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      { number: 1, fileName: '1.png', mediaType: 'image/png', width: 60, height: 90, size: pages[0]!.length },
+      { number: 2, fileName: '2.png', mediaType: 'image/png', width: 60, height: 90, size: pages[1]!.length },
+      { number: 3, fileName: '10.png', mediaType: 'image/png', width: 60, height: 90, size: pages[2]!.length },
+    ]);
+    expect((await api(`/books/${saga.id}`, { auth })).body.analyzed).toBe(true);
+  });
+
+  it('answers 422 with the analysis error for a broken book, 404 for unknown and removed books, 400 for a bad id', async () => {
+    const { auth, libraryId, books } = await scannedLibrary();
+    const broken = expectError(
+      await api(`/books/${books['broken.cbz'].id}/pages`, { auth }),
+      422,
+      'UnprocessableEntity',
+    );
+    expect(broken.message).toContain(books['broken.cbz'].analysisError);
+    expectError(await api(`/books/${crypto.randomUUID()}/pages`, { auth }), 404, 'NotFound');
+    expectError(await api('/books/not-a-uuid/pages', { auth }), 400, 'BadRequest');
+
+    await env.LIBRARY.delete('comics/Photos/scan.cbz');
+    await scan(auth, libraryId);
+    const removed = books['scan.cbz'];
+    expect((await api(`/books/${removed.id}`, { auth })).body.deleted).toBe(true);
+    expectError(await api(`/books/${removed.id}/pages`, { auth }), 404, 'NotFound');
+    expectError(await api(pageUrl(removed.id, 1), { auth }), 404, 'NotFound');
+  });
+});
+
+describe('GET /books/{book_id}/pages/{page_number}: originals (API.md §4 Pages)', () => {
+  it('serves each page exactly as stored (stored and deflated entries) with its type, length and validators', async () => {
+    const { auth, books, pages, jpegPages } = await scannedLibrary();
+    const saga = books['Saga 001.cbz'];
+    for (const [index, expected] of pages.entries()) {
+      const page = await fetchRaw(pageUrl(saga.id, index + 1), { auth });
+      expect(page.status).toBe(200);
+      expect(sameBytes(page.bytes, expected)).toBe(true);
+      expect(page.headers.get('Content-Type')).toBe('image/png');
+      expect(page.headers.get('Content-Length')).toBe(String(expected.length));
+      expect(page.headers.get('ETag')).toMatch(/^"[^"]+"$/);
+      expect(page.headers.get('Cache-Control')).toBe('private, max-age=86400');
+      expect(page.headers.get('X-Longbox-Cache')).toBeNull();
+    }
+    const photo = await fetchRaw(pageUrl(books['scan.cbz'].id, 2), { auth });
+    expect(photo.headers.get('Content-Type')).toBe('image/jpeg');
+    expect(sameBytes(photo.bytes, jpegPages[1]!)).toBe(true);
+  });
+
+  it('answers If-None-Match with 304 (weak or listed tags too) and gives every page and variant its own ETag', async () => {
+    const { auth, books } = await scannedLibrary();
+    const id = books['Saga 001.cbz'].id;
+    const first = await fetchRaw(pageUrl(id, 1), { auth });
+    const etag = first.headers.get('ETag')!;
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await fetchRaw(pageUrl(id, 1), { auth, headers: { 'If-None-Match': ifNoneMatch } });
+      expect(again.status).toBe(304);
+      expect(again.bytes.length).toBe(0);
+      expect(again.headers.get('ETag')).toBe(etag);
+    }
+    expect((await fetchRaw(pageUrl(id, 1), { auth, headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+    const etags = new Set([
+      etag,
+      (await fetchRaw(pageUrl(id, 2), { auth })).headers.get('ETag'),
+      (await fetchRaw(pageUrl(id, 1, 'width=30'), { auth })).headers.get('ETag'),
+      (await fetchRaw(pageUrl(id, 1, 'width=30&format=webp'), { auth })).headers.get('ETag'),
+    ]);
+    expect(etags.size).toBe(4);
+  });
+});
+
+describe('GET /books/{book_id}/pages/{page_number}: width, height and format (API.md §4 Pages)', () => {
+  it('resizes keeping the aspect ratio and transcodes to each format', async () => {
+    const { auth, books } = await scannedLibrary();
+    const png = books['Saga 001.cbz'].id;
+    const photo = books['scan.cbz'].id;
+    const cases: Array<[string, string, 'jpeg' | 'png' | 'webp', { width: number; height: number }]> = [
+      [png, 'width=30', 'png', { width: 30, height: 45 }],
+      [png, 'height=45', 'png', { width: 30, height: 45 }],
+      [png, 'width=30&height=30', 'png', { width: 20, height: 30 }],
+      [png, 'format=jpeg', 'jpeg', { width: 60, height: 90 }],
+      [png, 'width=40&format=webp', 'webp', { width: 40, height: 60 }],
+      [photo, 'width=100', 'jpeg', { width: 100, height: 150 }],
+      [photo, 'height=300&format=png', 'png', { width: 200, height: 300 }],
+      [photo, 'format=webp', 'webp', { width: 400, height: 600 }],
+    ];
+    for (const [id, query, kind, size] of cases) {
+      const page = await fetchRaw(pageUrl(id, 1, query), { auth });
+      expect(page.status, query).toBe(200);
+      expect(imageKind(page.bytes), query).toBe(kind);
+      expect(page.headers.get('Content-Type'), query).toBe(`image/${kind}`);
+      expect(page.headers.get('Content-Length'), query).toBe(String(page.bytes.length));
+      if (kind !== 'webp') expect(imageSize(page.bytes), query).toEqual(size);
+      expect(page.headers.get('X-Longbox-Cache'), query).toBe('miss');
+    }
+  });
+
+  it('serves the original when the request needs no image work: bounds at or above the page, same format', async () => {
+    const { auth, books, pages } = await scannedLibrary();
+    const id = books['Saga 001.cbz'].id;
+    for (const query of ['width=60', 'width=8192', 'height=90&width=61', 'format=png', 'width=500&format=png']) {
+      const page = await fetchRaw(pageUrl(id, 1, query), { auth });
+      expect(page.status, query).toBe(200);
+      expect(sameBytes(page.bytes, pages[0]!), query).toBe(true);
+      expect(page.headers.get('X-Longbox-Cache'), query).toBeNull();
+    }
+  });
+
+  it('renders once: the second request is a cache hit from the CACHE bucket without the renderer', async () => {
+    const { auth, books } = await scannedLibrary();
+    const id = books['scan.cbz'].id;
+    const first = await fetchRaw(pageUrl(id, 2, 'width=100&format=webp'), { auth });
+    expect(first.headers.get('X-Longbox-Cache')).toBe('miss');
+    const stored = await env.CACHE.list({ prefix: `pages/${id}/` });
+    expect(stored.objects).toHaveLength(1);
+    const second = await fetchRaw(pageUrl(id, 2, 'width=100&format=webp'), { auth });
+    expect(second.headers.get('X-Longbox-Cache')).toBe('hit');
+    expect(second.headers.get('ETag')).toBe(first.headers.get('ETag'));
+    expect(second.headers.get('Content-Type')).toBe('image/webp');
+    expect(sameBytes(second.bytes, first.bytes)).toBe(true);
+    // A hit is served from the stored object: changing it shows that nothing was rendered again.
+    const key = stored.objects[0]!.key;
+    await env.CACHE.put(key, 'stored rendition', { httpMetadata: { contentType: 'image/webp' } });
+    const third = await fetchRaw(pageUrl(id, 2, 'width=100&format=webp'), { auth });
+    expect(new TextDecoder().decode(third.bytes)).toBe('stored rendition');
+  });
+
+  it('never serves pages of the old file after it is replaced and rescanned, and refuses to read a file changed since the scan', async () => {
+    const { auth, libraryId, books } = await scannedLibrary();
+    const id = books['Saga 001.cbz'].id;
+    const before = await fetchRaw(pageUrl(id, 1, 'width=30'), { auth });
+    const originalBefore = await fetchRaw(pageUrl(id, 1), { auth });
+    const replacement = await pngPage(80, 80, [10, 10, 10]);
+    await putObject('comics/Saga/Saga 001.cbz', zipSync({ '1.png': [replacement, { level: 0 }] }));
+
+    const stale = expectError(await api(pageUrl(id, 1), { auth }), 409, 'Conflict');
+    expect(stale.message).toMatch(/changed since the library was last scanned/);
+
+    await scan(auth, libraryId);
+    expect((await api(`/books/${id}`, { auth })).body.pageCount).toBe(1);
+    const after = await fetchRaw(pageUrl(id, 1, 'width=30'), { auth });
+    expect(after.headers.get('X-Longbox-Cache')).toBe('miss');
+    expect(after.headers.get('ETag')).not.toBe(before.headers.get('ETag'));
+    expect(imageSize(after.bytes)).toEqual({ width: 30, height: 30 });
+    const original = await fetchRaw(pageUrl(id, 1), {
+      auth,
+      headers: { 'If-None-Match': originalBefore.headers.get('ETag')! },
+    });
+    expect(original.status).toBe(200);
+    expect(sameBytes(original.bytes, replacement)).toBe(true);
+  });
+
+  it('refuses malformed parameters and page numbers with 400, pages beyond the book with 404', async () => {
+    const { auth, books } = await scannedLibrary();
+    const id = books['Saga 001.cbz'].id;
+    const bad: Array<[string | number, string, string]> = [
+      [1, 'width=0', 'width'],
+      [1, 'width=abc', 'width'],
+      [1, 'width=-5', 'width'],
+      [1, 'width=1.5', 'width'],
+      [1, 'width=8193', 'width'],
+      [1, 'width=', 'width'],
+      [1, 'width=1e3', 'width'],
+      [1, 'height=0', 'height'],
+      [1, 'height=12px', 'height'],
+      [1, 'format=tiff', 'format'],
+      [1, 'format=JPEG', 'format'],
+      [0, '', 'page_number'],
+      ['abc', '', 'page_number'],
+      ['1.5', '', 'page_number'],
+      ['-1', '', 'page_number'],
+    ];
+    for (const [page, query, field] of bad) {
+      const error = expectError(await api(pageUrl(id, page, query), { auth }), 400, 'BadRequest');
+      expect(
+        error.details?.map((d) => d.path),
+        `${page}?${query}`,
+      ).toContain(field);
+    }
+    const beyond = expectError(await api(pageUrl(id, 4), { auth }), 404, 'NotFound');
+    expect(beyond.message).toContain('3 pages');
+    expectError(await api(pageUrl(id, 99999999999), { auth }), 404, 'NotFound');
+    expectError(await api(pageUrl(crypto.randomUUID(), 1), { auth }), 404, 'NotFound');
+    expectError(await api(pageUrl('nope', 1), { auth }), 400, 'BadRequest');
+    const broken = expectError(await api(pageUrl(books['broken.cbz'].id, 1), { auth }), 422, 'UnprocessableEntity');
+    expect(broken.message).toContain(books['broken.cbz'].analysisError);
+  });
+});
+
+describe('pages of EPUB and PDF books (DECISIONS.md §Books)', () => {
+  it('serves picture-book EPUB pages, and answers 422 for a reflowable EPUB whose pages list is empty', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    const art = [jpeg(120, 180, { seed: 5 }), jpeg(120, 180, { seed: 6 })];
+    await putObject(
+      'comics/Art/art.epub',
+      buildEpub({ spine: art.map((image) => ({ kind: 'wrapper' as const, image })), fixedLayout: true }),
+    );
+    await putObject(
+      'comics/Novel/novel.epub',
+      buildEpub({ spine: [{ kind: 'text', bytes: 5000 }], coverStyle: 'epub3' }),
+    );
+    await scan(auth, libraryId);
+    const books = await booksByFileName(auth, libraryId);
+
+    const pages = await api(`/books/${books['art.epub'].id}/pages`, { auth });
+    expect(pages.body.map((p: { fileName: string }) => p.fileName)).toEqual([
+      'OEBPS/images/page1.jpg',
+      'OEBPS/images/page2.jpg',
+    ]);
+    const second = await fetchRaw(pageUrl(books['art.epub'].id, 2), { auth });
+    expect(sameBytes(second.bytes, art[1]!)).toBe(true);
+    expect(imageSize((await fetchRaw(pageUrl(books['art.epub'].id, 2, 'width=60'), { auth })).bytes)).toEqual({
+      width: 60,
+      height: 90,
+    });
+
+    const novel = books['novel.epub'];
+    expect(novel.pageCount).toBeGreaterThan(0);
+    expect((await api(`/books/${novel.id}/pages`, { auth })).body).toEqual([]);
+    const refused = expectError(await api(pageUrl(novel.id, 1), { auth }), 422, 'UnprocessableEntity');
+    expect(refused.message).toContain('/file');
+  });
+
+  it('serves an embedded PDF page image as is and renders the other pages (cached like any rendition)', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    const scanImage = jpeg(300, 450, { seed: 9 });
+    await putObject(
+      'comics/Docs/doc.pdf',
+      buildPdf([
+        { kind: 'jpeg', image: scanImage, width: 300, height: 450 },
+        { kind: 'text', text: 'Hello' },
+      ]),
+    );
+    await scan(auth, libraryId);
+    const id = (await booksByFileName(auth, libraryId))['doc.pdf'].id;
+
+    const listed = await api(`/books/${id}/pages`, { auth });
+    expect(listed.body[0]).toMatchObject({ fileName: 'page-0001.jpg', mediaType: 'image/jpeg' });
+    // A rendered page's size is its default rendering: US Letter with the longest side at 2000 px.
+    expect(listed.body[1]).toMatchObject({
+      fileName: 'page-0002',
+      mediaType: 'image/png',
+      width: 1545,
+      height: 2000,
+      size: 0,
+    });
+
+    const embedded = await fetchRaw(pageUrl(id, 1), { auth });
+    expect(embedded.headers.get('Content-Type')).toBe('image/jpeg');
+    expect(sameBytes(embedded.bytes, scanImage)).toBe(true);
+
+    const rendered = await fetchRaw(pageUrl(id, 2), { auth });
+    expect(rendered.status).toBe(200);
+    expect(imageKind(rendered.bytes)).toBe('png');
+    expect(imageSize(rendered.bytes)).toEqual({ width: 1545, height: 2000 });
+    expect(rendered.headers.get('X-Longbox-Cache')).toBe('miss');
+    expect((await fetchRaw(pageUrl(id, 2), { auth })).headers.get('X-Longbox-Cache')).toBe('hit');
+
+    const small = await fetchRaw(pageUrl(id, 2, 'height=400&format=jpeg'), { auth });
+    expect(imageKind(small.bytes)).toBe('jpeg');
+    expect(imageSize(small.bytes)).toEqual({ width: 309, height: 400 });
+  });
+});
+
+describe('who may read pages (API.md §5, §7)', () => {
+  it('needs credentials (401) and PagesRead (403), for the list and the image', async () => {
+    const { auth, books } = await scannedLibrary();
+    const id = books['Saga 001.cbz'].id;
+    for (const path of [`/books/${id}/pages`, pageUrl(id, 1)]) {
+      const anonymous = expectError(await api(path), 401, 'Unauthorized');
+      expect(anonymous.message).toBeTruthy();
+      const booksOnly = await createApiKey(auth, { name: 'metadata only', permissions: ['BooksRead'] });
+      expectError(await api(path, { auth: { apiKey: booksOnly.key } }), 403, 'Forbidden');
+      const pagesOnly = await createApiKey(auth, { name: 'pages only', permissions: ['PagesRead'] });
+      expect((await api(path, { auth: { apiKey: pagesOnly.key } })).status).toBe(200);
+    }
+    const reader = await createUser(auth, { role: 'reader' });
+    const session = await login(reader.username, reader.password);
+    expect((await fetchRaw(pageUrl(id, 1), { auth: session.auth })).status).toBe(200);
+  });
+});
