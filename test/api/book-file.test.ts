@@ -1,0 +1,183 @@
+/**
+ * DECISIONS.md §Storage (Download, beyond API.md): GET /books/{id}/file streams the original file as an
+ * attachment with its R2 ETag, Last-Modified and byte ranges (RFC 9110 §14), conditional requests and
+ * HEAD, for every format; missing files and the usual 401/403/404.
+ */
+import { env } from 'cloudflare:test';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
+import { buildPdf } from '../fixtures/pdf-writer';
+import { writeRar4 } from '../fixtures/rar-writer';
+import { createApiKey, setupAdmin } from '../support/factories';
+import { api, expectError } from '../support/http';
+import { putObject } from '../support/library-files';
+import { booksByFileName, fetchRaw, sameBytes } from '../support/media';
+import { createLibrary, scan } from '../support/scans';
+
+/** A CBZ big enough for ranges to matter: one stored page of 200 KiB of noise behind a JPEG header. */
+const CBZ = zipSync({ '1.jpg': [jpeg(64, 64, { seed: 3, padding: 200 * 1024 }), { level: 0 }] });
+const FILES = {
+  'comics/Mixed/Volume 01 – Ünïcode "quoted".cbz': CBZ,
+  'comics/Mixed/strip.cbr': writeRar4([{ name: '1.jpg', data: jpeg(32, 32, { seed: 4 }) }]),
+  'comics/Mixed/novel.epub': buildEpub({ spine: [{ kind: 'text', bytes: 3000 }] }),
+  'comics/Mixed/doc.pdf': buildPdf([{ kind: 'text', text: 'Hello' }]),
+} as const;
+
+async function scannedFiles() {
+  const { auth } = await setupAdmin();
+  const libraryId = await createLibrary(auth);
+  for (const [key, bytes] of Object.entries(FILES)) await putObject(key, bytes);
+  await scan(auth, libraryId);
+  const books = await booksByFileName(auth, libraryId);
+  const cbz = books['Volume 01 – Ünïcode "quoted".cbz'];
+  const head = (await env.LIBRARY.head('comics/Mixed/Volume 01 – Ünïcode "quoted".cbz'))!;
+  return { auth, libraryId, books, cbz, head };
+}
+
+const fileUrl = (id: string) => `/books/${id}/file`;
+
+describe('GET /books/{id}/file: the whole file (DECISIONS.md §Storage)', () => {
+  it('streams each format with its media type, an attachment name, the R2 ETag and Last-Modified', async () => {
+    const { auth, books, head } = await scannedFiles();
+    const expected: Array<[string, string, Uint8Array]> = [
+      ['Volume 01 – Ünïcode "quoted".cbz', 'application/vnd.comicbook+zip', CBZ],
+      ['strip.cbr', 'application/vnd.comicbook-rar', FILES['comics/Mixed/strip.cbr']],
+      ['novel.epub', 'application/epub+zip', FILES['comics/Mixed/novel.epub']],
+      ['doc.pdf', 'application/pdf', FILES['comics/Mixed/doc.pdf']],
+    ];
+    for (const [name, type, bytes] of expected) {
+      const file = await fetchRaw(fileUrl(books[name].id), { auth });
+      expect(file.status, name).toBe(200);
+      expect(sameBytes(file.bytes, bytes), name).toBe(true);
+      expect(file.headers.get('Content-Type'), name).toBe(type);
+      expect(file.headers.get('Content-Length'), name).toBe(String(bytes.length));
+      expect(file.headers.get('Accept-Ranges'), name).toBe('bytes');
+      expect(file.headers.get('Cache-Control'), name).toBe('private, no-cache');
+    }
+    const cbz = await fetchRaw(fileUrl(books['Volume 01 – Ünïcode "quoted".cbz'].id), { auth });
+    expect(cbz.headers.get('ETag')).toBe(head.httpEtag);
+    expect(cbz.headers.get('Last-Modified')).toBe(head.uploaded.toUTCString());
+    // RFC 6266: a safe ASCII fallback plus the exact UTF-8 name, percent-encoded.
+    expect(cbz.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="Volume 01 _ Unicode _quoted_.cbz"; filename*=UTF-8''Volume%2001%20%E2%80%93%20%C3%9Cn%C3%AFcode%20%22quoted%22.cbz`,
+    );
+  });
+
+  it('answers If-None-Match with 304 and HEAD with the headers alone', async () => {
+    const { auth, cbz, head } = await scannedFiles();
+    for (const tag of [head.httpEtag, `W/${head.httpEtag}`, `"x", ${head.httpEtag}`, '*']) {
+      const cached = await fetchRaw(fileUrl(cbz.id), { auth, headers: { 'If-None-Match': tag } });
+      expect(cached.status, tag).toBe(304);
+      expect(cached.bytes.length).toBe(0);
+      expect(cached.headers.get('ETag')).toBe(head.httpEtag);
+    }
+    expect((await fetchRaw(fileUrl(cbz.id), { auth, headers: { 'If-None-Match': '"stale"' } })).status).toBe(200);
+
+    const headOnly = await fetchRaw(fileUrl(cbz.id), { auth, method: 'HEAD' });
+    expect(headOnly.status).toBe(200);
+    expect(headOnly.bytes.length).toBe(0);
+    expect(headOnly.headers.get('Content-Length')).toBe(String(CBZ.length));
+    expect(headOnly.headers.get('ETag')).toBe(head.httpEtag);
+    expect(headOnly.headers.get('Content-Type')).toBe('application/vnd.comicbook+zip');
+  });
+});
+
+describe('GET /books/{id}/file: byte ranges (RFC 9110 §14)', () => {
+  it('serves bytes=a-b, bytes=a- and bytes=-n as 206 with Content-Range, clamping an end past the file', async () => {
+    const { auth, cbz } = await scannedFiles();
+    const size = CBZ.length;
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-99', 0, 100],
+      ['bytes=1000-1000', 1000, 1],
+      [`bytes=${size - 10}-`, size - 10, 10],
+      ['bytes=-500', size - 500, 500],
+      [`bytes=100-${size + 5000}`, 100, size - 100],
+      [`bytes=-${size + 10}`, 0, size],
+    ];
+    for (const [range, offset, length] of cases) {
+      const part = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: range } });
+      expect(part.status, range).toBe(206);
+      expect(part.headers.get('Content-Range'), range).toBe(`bytes ${offset}-${offset + length - 1}/${size}`);
+      expect(part.headers.get('Content-Length'), range).toBe(String(length));
+      expect(sameBytes(part.bytes, CBZ.subarray(offset, offset + length)), range).toBe(true);
+    }
+  });
+
+  it('answers 416 with Content-Range bytes */size for a range beyond the end, and ignores ranges it does not serve', async () => {
+    const { auth, cbz } = await scannedFiles();
+    const size = CBZ.length;
+    for (const range of [`bytes=${size}-`, `bytes=${size + 1}-${size + 9}`, 'bytes=-0']) {
+      const refused = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: range } });
+      expect(refused.status, range).toBe(416);
+      expect(refused.headers.get('Content-Range'), range).toBe(`bytes */${size}`);
+      expect(refused.json).toEqual({
+        error: 'BadRequest',
+        message: expect.stringContaining(String(size)),
+        details: null,
+      });
+    }
+    // Several ranges, a reversed range, another unit or garbage: the whole file, as RFC 9110 allows.
+    for (const range of ['bytes=0-1,5-6', 'bytes=9-3', 'items=0-5', 'bytes=abc']) {
+      const whole = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: range } });
+      expect(whole.status, range).toBe(200);
+      expect(whole.bytes.length, range).toBe(size);
+    }
+  });
+
+  it('applies a range under If-Range only while the client copy is current', async () => {
+    const { auth, cbz, head } = await scannedFiles();
+    const current = await fetchRaw(fileUrl(cbz.id), {
+      auth,
+      headers: { Range: 'bytes=0-9', 'If-Range': head.httpEtag },
+    });
+    expect(current.status).toBe(206);
+    const byDate = await fetchRaw(fileUrl(cbz.id), {
+      auth,
+      headers: { Range: 'bytes=0-9', 'If-Range': head.uploaded.toUTCString() },
+    });
+    expect(byDate.status).toBe(206);
+    const changed = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: 'bytes=0-9', 'If-Range': '"older"' } });
+    expect(changed.status).toBe(200);
+    expect(changed.bytes.length).toBe(CBZ.length);
+  });
+
+  it('serves the tail and the whole of a 24 MiB file', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    const big = zipSync({ '1.jpg': [jpeg(64, 64, { seed: 1, padding: 24 * 1024 * 1024 }), { level: 0 }] });
+    await putObject('comics/Big/big.cbz', big);
+    await scan(auth, libraryId);
+    const id = (await booksByFileName(auth, libraryId))['big.cbz'].id;
+    const tail = await fetchRaw(fileUrl(id), { auth, headers: { Range: 'bytes=-1024' } });
+    expect(tail.status).toBe(206);
+    expect(sameBytes(tail.bytes, big.subarray(big.length - 1024))).toBe(true);
+    const whole = await fetchRaw(fileUrl(id), { auth });
+    expect(whole.bytes.length).toBe(big.length);
+    expect(sameBytes(whole.bytes, big)).toBe(true);
+  });
+});
+
+describe('GET /books/{id}/file: errors (API.md §7)', () => {
+  it('answers 404 with a message when the object is gone from storage, and for unknown or removed books', async () => {
+    const { auth, libraryId, books, cbz } = await scannedFiles();
+    await env.LIBRARY.delete('comics/Mixed/doc.pdf');
+    const gone = expectError(await api(fileUrl(books['doc.pdf'].id), { auth }), 404, 'NotFound');
+    expect(gone.message).toMatch(/no longer in storage/);
+    await scan(auth, libraryId);
+    expectError(await api(fileUrl(books['doc.pdf'].id), { auth }), 404, 'NotFound');
+    expectError(await api(fileUrl(crypto.randomUUID()), { auth }), 404, 'NotFound');
+    expectError(await api('/books/123/file', { auth }), 400, 'BadRequest');
+    expect((await fetchRaw(fileUrl(cbz.id), { auth })).status).toBe(200);
+  });
+
+  it('needs credentials (401) and BooksRead (403)', async () => {
+    const { auth, cbz } = await scannedFiles();
+    expectError(await api(fileUrl(cbz.id)), 401, 'Unauthorized');
+    const pagesOnly = await createApiKey(auth, { name: 'pages only', permissions: ['PagesRead'] });
+    expectError(await api(fileUrl(cbz.id), { auth: { apiKey: pagesOnly.key } }), 403, 'Forbidden');
+    const booksRead = await createApiKey(auth, { name: 'books', permissions: ['BooksRead'] });
+    expect((await fetchRaw(fileUrl(cbz.id), { auth: { apiKey: booksRead.key, via: 'basic' } })).status).toBe(200);
+  });
+});
