@@ -1,5 +1,5 @@
 /** Background task rows (DECISIONS.md §Tasks). */
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type TASK_STATUSES, type TASK_TYPES, tasks } from '../db/schema';
 
@@ -25,6 +25,20 @@ export class TasksRepository {
 
   async get(id: string): Promise<TaskRow | undefined> {
     return this.db.select().from(tasks).where(eq(tasks.id, id)).get();
+  }
+
+  /**
+   * Inserts a pending task unless a task with its unique key is active — one statement, so requests
+   * arriving together cannot both queue the same work (there is no unique index to lean on: finished
+   * tasks keep their key). Returns the new task, or undefined when the key was taken.
+   */
+  async createPendingUnlessActive(row: NewTaskRow & { id: string }): Promise<TaskRow | undefined> {
+    await this.db.run(sql`insert into tasks
+        (id, type, status, unique_key, library_id, target_id, payload, priority, created_by, created_at)
+      select ${row.id}, ${row.type}, 'pending', ${row.uniqueKey}, ${row.libraryId ?? null}, ${row.targetId ?? null},
+        ${JSON.stringify(row.payload ?? {})}, ${row.priority ?? 0}, ${row.createdBy ?? null}, ${row.createdAt}
+      where not exists (select 1 from tasks where unique_key = ${row.uniqueKey} and status in ('pending', 'running'))`);
+    return this.get(row.id);
   }
 
   /** The active task with this dedupe key, if any. */

@@ -14,20 +14,26 @@ export async function enqueueTask(
   runner: DurableObjectNamespace<import('../../durable-objects/task-runner').TaskRunner>,
   task: NewTask,
 ): Promise<{ task: TaskRow; created: boolean }> {
-  const active = await tasks.activeByKey(task.uniqueKey);
-  if (active) return { task: active, created: false };
-  const row = await tasks.create({
-    id: newId(),
-    type: task.type,
-    status: 'pending',
-    uniqueKey: task.uniqueKey,
-    libraryId: task.libraryId ?? null,
-    targetId: task.targetId ?? null,
-    payload: task.payload ?? {},
-    priority: TASK_HANDLERS[task.type].priority,
-    createdBy: task.createdBy ?? null,
-    createdAt: nowIso(),
-  });
-  await runner.get(runner.idFromName(TASK_RUNNER_NAME)).kick();
-  return { task: row, created: true };
+  // The active task may finish between a refused insert and the lookup; then the key is free again.
+  for (let attempt = 1; ; attempt++) {
+    const row = await tasks.createPendingUnlessActive({
+      id: newId(),
+      type: task.type,
+      status: 'pending',
+      uniqueKey: task.uniqueKey,
+      libraryId: task.libraryId ?? null,
+      targetId: task.targetId ?? null,
+      payload: task.payload ?? {},
+      priority: TASK_HANDLERS[task.type].priority,
+      createdBy: task.createdBy ?? null,
+      createdAt: nowIso(),
+    });
+    if (row) {
+      await runner.get(runner.idFromName(TASK_RUNNER_NAME)).kick();
+      return { task: row, created: true };
+    }
+    const active = await tasks.activeByKey(task.uniqueKey);
+    if (active) return { task: active, created: false };
+    if (attempt === 3) throw new Error(`could not queue ${task.uniqueKey}: its key keeps changing hands`);
+  }
 }
