@@ -52,7 +52,11 @@ export class LibraryScanner {
       .from(libraries)
       .where(eq(libraries.id, state.libraryId))
       .get();
-    if (!library) return this.finish(state, 'failed', 'The library was deleted during the scan');
+    if (!library) {
+      // Deleting a library cancels its scan; its series went with it, so there is nothing to refresh.
+      this.deps.store.forgetTouchedSeries();
+      return this.finish(state, 'cancelled', 'The library was deleted during the scan');
+    }
 
     // At least one step per slice, however small the budget: progress is guaranteed.
     do {

@@ -97,6 +97,10 @@ export class ScanStore {
     for (const id of ids) this.sql.exec('INSERT OR IGNORE INTO touched_series (id) VALUES (?)', id);
   }
 
+  forgetTouchedSeries(): void {
+    this.sql.exec('DELETE FROM touched_series');
+  }
+
   /** Takes (and forgets) up to `limit` touched series ids. */
   takeTouchedSeries(limit: number): string[] {
     const ids = this.sql
