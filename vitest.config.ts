@@ -69,6 +69,15 @@ export default defineConfig(async () => {
           },
         },
         {
+          // Worker source imported in Node: the unrar .wasm import becomes a compiled module, as in workerd.
+          resolve: {
+            alias: [
+              {
+                find: /^node-unrar-js\/dist\/js\/unrar\.wasm$/,
+                replacement: path.join(import.meta.dirname, 'test/support/wasm-module.node.ts'),
+              },
+            ],
+          },
           test: {
             name: 'node',
             environment: 'node',
