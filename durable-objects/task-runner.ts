@@ -55,7 +55,8 @@ export class TaskRunner extends DurableObject<Env> {
 
   private async runSlice(repo: TasksRepository, context: TaskContext, events: TaskContext['events'], task: TaskRow) {
     const startedAt = task.startedAt ?? new Date().toISOString();
-    if (task.status === 'pending') await repo.update(task.id, { status: 'running', startedAt });
+    // Conditional updates throughout: a task cancelled meanwhile stays cancelled.
+    if (task.status === 'pending' && !(await repo.updateIfActive(task.id, { status: 'running', startedAt }))) return;
     const handler = TASK_HANDLERS[task.type as keyof typeof TASK_HANDLERS];
     let update: Partial<TaskRow>;
     try {
@@ -80,10 +81,7 @@ export class TaskRunner extends DurableObject<Env> {
         completedAt: new Date().toISOString(),
       };
     }
-    // A task cancelled while its slice ran stays cancelled.
-    const latest = await repo.get(task.id);
-    if (!latest || latest.status === 'cancelled') return;
-    const saved = await repo.update(task.id, update);
+    const saved = await repo.updateIfActive(task.id, update);
     if (!saved) return;
     events.publish({
       type: 'task_progress',

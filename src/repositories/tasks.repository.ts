@@ -87,6 +87,19 @@ export class TasksRepository {
     return row;
   }
 
+  /**
+   * Updates a task only while it is still pending or running, so a cancellation (or completion) that
+   * lands in between is never overwritten. Returns undefined when the task was no longer active.
+   */
+  async updateIfActive(id: string, changes: Partial<NewTaskRow>): Promise<TaskRow | undefined> {
+    const [row] = await this.db
+      .update(tasks)
+      .set(changes)
+      .where(and(eq(tasks.id, id), inArray(tasks.status, ACTIVE_STATUSES)))
+      .returning();
+    return row;
+  }
+
   async countsByStatusAndType(): Promise<Array<{ status: TaskStatus; type: TaskType; n: number }>> {
     return this.db
       .select({ status: tasks.status, type: tasks.type, n: count() })

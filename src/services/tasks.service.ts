@@ -7,6 +7,7 @@ import type { LibraryScan } from '../../durable-objects/library-scan';
 import type { TaskRunner } from '../../durable-objects/task-runner';
 import type { Database } from '../db/client';
 import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
+import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { toTaskDto } from '../mappers/task.mapper';
@@ -21,6 +22,7 @@ export class TasksService {
     private readonly tasks: TasksRepository,
     private readonly runner: DurableObjectNamespace<TaskRunner>,
     private readonly scans: DurableObjectNamespace<LibraryScan>,
+    private readonly events: EventPublisher,
   ) {}
 
   async list(filter: TaskFilter, offset: number, limit: number) {
@@ -60,12 +62,24 @@ export class TasksService {
     if (task.type === 'scan_library' && task.libraryId) {
       await this.scans.get(this.scans.idFromName(task.libraryId)).cancel();
     }
-    const updated = await this.tasks.update(id, {
+    const updated = await this.tasks.updateIfActive(id, {
       status: 'cancelled',
       completedAt: nowIso(),
       progressMessage: 'cancelled',
     });
-    return toTaskDto(updated ?? task);
+    // It finished while we looked.
+    if (!updated) throw conflict(`The task is already ${(await this.tasks.get(id))?.status ?? 'gone'}`);
+    // A scan announces its own end (scan and task streams) once its Durable Object stops.
+    if (updated.type !== 'scan_library') {
+      this.events.publish({
+        type: 'task_progress',
+        task_id: updated.id,
+        task_type: updated.type,
+        status: updated.status,
+        progress: { current: updated.progressCurrent, total: updated.progressTotal, message: updated.progressMessage },
+      });
+    }
+    return toTaskDto(updated);
   }
 
   async enqueue(task: NewTask): Promise<{ task: TaskDto; created: boolean }> {
