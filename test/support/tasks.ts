@@ -4,23 +4,23 @@ import { api, type Credentials } from './http';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits until the library has a finished task of each type in `types` and nothing of it is still
- * pending or running. (A scan reports completed a moment before its follow-up tasks are queued.)
+ * Waits until the library has a task of each type in `types` created at or after `since` (a scan's
+ * completedAt: a scan reports completed a moment before its follow-up tasks are queued) and none of
+ * those types is still pending or running.
  */
 export async function waitForTasks(
   auth: Credentials,
   libraryId: string,
-  types: string[] = ['generate_thumbnails', 'hash_files'],
-  timeoutMs = 60_000,
+  { since = '', types = ['generate_thumbnails', 'hash_files'], timeoutMs = 60_000 } = {},
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const listed = await api(`/tasks?library_id=${libraryId}&pageSize=500`, { auth });
     if (listed.status !== 200) throw new Error(`GET /tasks failed: ${listed.status} ${listed.text}`);
-    const tasks = listed.body.data as Array<{ type: string; status: string }>;
+    const tasks = listed.body.data as Array<{ type: string; status: string; createdAt: string }>;
     const settled = types.every(
       (type) =>
-        tasks.some((t) => t.type === type) &&
+        tasks.some((t) => t.type === type && t.createdAt >= since) &&
         tasks.every((t) => t.type !== type || !['pending', 'running'].includes(t.status)),
     );
     if (settled) return tasks;
