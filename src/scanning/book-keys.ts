@@ -3,24 +3,13 @@
  * keys are `<prefix>/<folders…>/<file>`.
  */
 import type { BookFormat } from '../media/container';
+import { formatFromExtension } from '../media/detect';
 
-const EXTENSIONS: Record<string, BookFormat> = {
-  cbz: 'cbz',
-  zip: 'cbz',
-  cbr: 'cbr',
-  rar: 'cbr',
-  epub: 'epub',
-  pdf: 'pdf',
-};
-
-/** The format a key's extension claims, or null when the object is not a book. */
+/** The format a key's extension claims, or null when the object is not a book (or is hidden). */
 export function formatOfKey(key: string): BookFormat | null {
   const name = key.slice(key.lastIndexOf('/') + 1);
-  if (name.startsWith('.')) return null;
   if (key.split('/').some((segment) => segment === '__MACOSX' || segment.startsWith('.'))) return null;
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return null;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  return formatFromExtension(name);
 }
 
 /** The listing prefix of a library path ('' lists the whole bucket). */

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { cbrContainer as cbr } from '../../src/media/cbr';
 import { BookAnalysisError } from '../../src/media/errors';
 import { memoryRangeReader } from '../../src/media/range-reader';
-import { crc32 } from '../../src/media/rar/crc32';
+import { crc32 } from '../../src/media/crc32';
 import type { RarEntry } from '../../src/media/rar/rar-entry';
 import { extractPacked } from '../../src/media/rar/rar-extract';
 import { readRarIndex } from '../../src/media/rar/rar-index';

@@ -7,7 +7,7 @@ import { BookAnalysisError } from '../errors';
 import { HEADER_SCAN_LIMIT, parseImageHeader, readImageDimensions } from '../image-header';
 import { imageMediaType } from '../image-types';
 import type { RangeReader } from '../range-reader';
-import { checksumError, crc32, crc32VerifyingStream } from './crc32';
+import { checksumError, crc32, crc32VerifyingStream } from '../crc32';
 import { extractPacked } from './rar-extract';
 import { chainFromIndex, parseRarLocator, type RarPageRef } from './rar-locator';
 

@@ -5,7 +5,7 @@
  */
 import { BookAnalysisError } from '../errors';
 import { ByteCursor, damagedHeaders } from './byte-cursor';
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 import type { RarArchiveIndex, RarEntry } from './rar-entry';
 import { encryptedArchive, MAX_ENTRIES, multiVolumeArchive, tooManyEntries, truncatedArchive } from './rar-errors';
 import { decodeRar4Name } from './rar4-names';

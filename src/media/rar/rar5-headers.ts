@@ -4,7 +4,7 @@
  */
 import { BookAnalysisError } from '../errors';
 import { ByteCursor, damagedHeaders } from './byte-cursor';
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 import type { RarEntry } from './rar-entry';
 
 /** unrar's MAX_HEADER_SIZE_RAR5: no valid header is larger. */

@@ -4,7 +4,7 @@
  * does not cache, or any archive without one, are read one small range read per header.
  */
 import { ByteCursor } from './byte-cursor';
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 import { BookAnalysisError } from '../errors';
 import type { RarArchiveIndex, RarEntry } from './rar-entry';
 import { encryptedArchive, MAX_ENTRIES, multiVolumeArchive, tooManyEntries, truncatedArchive } from './rar-errors';

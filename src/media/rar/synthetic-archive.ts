@@ -4,7 +4,7 @@
  * header, all with correct CRCs. Headers are rebuilt from the index, so no header is re-read from R2;
  * names are replaced by neutral ones because unrar only needs them to call its output callback.
  */
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 import type { RarFormat } from './rar-entry';
 
 /** What decompressing one entry needs: the fields of its original file header that drive unpacking. */

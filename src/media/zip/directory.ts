@@ -5,7 +5,7 @@
  */
 import { BookAnalysisError, truncatedError } from '../errors';
 import type { RangeReader } from '../range-reader';
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 import { decodeEntryName, normalizeEntryName } from './file-names';
 
 export interface ZipEntry {

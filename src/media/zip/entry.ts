@@ -6,7 +6,7 @@
  */
 import { BookAnalysisError, truncatedError } from '../errors';
 import type { RangeReader } from '../range-reader';
-import { crc32 } from './crc32';
+import { crc32 } from '../crc32';
 
 /** What is needed to read an entry without the central directory (stored in page locators). */
 export interface ZipEntryRef {

@@ -1,8 +1,8 @@
 /**
- * CRC-32 (IEEE, the one RAR uses for entry data and headers), slicing-by-8 so verifying a served page
+ * CRC-32 (IEEE 802.3, as ZIP and RAR use it for entry data and headers), slicing-by-8 so verifying a served page
  * stays a few milliseconds per megabyte, plus a pass-through stream that verifies as it serves.
  */
-import { BookAnalysisError } from '../errors';
+import { BookAnalysisError } from './errors';
 
 const TABLES = (() => {
   const tables = new Uint32Array(8 * 256);
