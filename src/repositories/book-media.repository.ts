@@ -77,11 +77,7 @@ export class BookMediaRepository {
   }
 
   library(id: string) {
-    return this.db
-      .select({ id: libraries.id, thumbnailKey: libraries.thumbnailKey })
-      .from(libraries)
-      .where(eq(libraries.id, id))
-      .get();
+    return this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, id)).get();
   }
 
   /** The series' cover book: its first live book in reading order. */

@@ -3,8 +3,8 @@
  * `thumbnails.max_size`, cached, ETag + 304). A stored thumbnail is served from the CACHE bucket. A
  * book without one yet (a scan's generate_thumbnails task has not reached it) gets it rendered on
  * demand and stored, which also points its series (and library) at it and announces `cover_updated`.
- * A series shows its first book's cover, a library its first series'. Anything without an image gets
- * the placeholder cover.
+ * A series shows its stored cover (its first book's, or a custom one), else its first book's; a library
+ * shows its first series' by title. Anything without an image gets the placeholder cover.
  */
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
@@ -50,10 +50,9 @@ export class ThumbnailService {
   }
 
   async forLibrary(libraryId: string, ifNoneMatch?: string): Promise<MediaResponse> {
-    const library = await this.deps.repo.library(libraryId);
-    if (!library) throw notFound(`Library ${libraryId}`);
-    const stored = library.thumbnailKey ? await this.stored(library.thumbnailKey, ifNoneMatch) : null;
-    if (stored) return stored;
+    if (!(await this.deps.repo.library(libraryId))) throw notFound(`Library ${libraryId}`);
+    // Followed on every request rather than read from libraries.thumbnail_key, which keeps whichever
+    // series a thumbnail task happened to finish first, even after that series is gone.
     const first = await this.deps.repo.firstSeriesOfLibrary(libraryId);
     return first ? this.seriesCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
   }
