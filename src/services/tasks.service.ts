@@ -2,7 +2,7 @@
  * Background tasks seen from the API (API.md §4 Tasks, Duplicates; DECISIONS.md §Tasks): listing,
  * stats, cancellation, and queueing analysis, duplicate and purge work.
  */
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LibraryScan } from '../../durable-objects/library-scan';
 import type { TaskRunner } from '../../durable-objects/task-runner';
 import type { Database } from '../db/client';
@@ -119,16 +119,25 @@ export class TasksService {
     });
   }
 
+  /**
+   * Undismissed groups that still have two or more live copies, a page at a time. Membership is
+   * counted against live books, so a copy soft-deleted since the last duplicate scan drops out at once.
+   */
   async listDuplicates(offset: number, limit: number): Promise<{ data: DuplicateGroupDto[]; total: number }> {
-    const groups = (
-      await this.db
+    const liveCopies = sql`(select count(*) from json_each(${duplicateGroups.bookIds}) as member
+      join ${books} on ${books.id} = member.value where ${books.deletedAt} is null)`;
+    const where = and(isNull(duplicateGroups.dismissedAt), sql`${liveCopies} > 1`);
+    const [groups, totalRow] = await Promise.all([
+      this.db
         .select()
         .from(duplicateGroups)
-        .where(isNull(duplicateGroups.dismissedAt))
-        .orderBy(duplicateGroups.createdAt)
-    ).filter((g) => g.bookIds.length > 1);
-    const page = groups.slice(offset, offset + limit);
-    const ids = [...new Set(page.flatMap((g) => g.bookIds))];
+        .where(where)
+        .orderBy(duplicateGroups.createdAt, duplicateGroups.id)
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ n: count() }).from(duplicateGroups).where(where).get(),
+    ]);
+    const ids = [...new Set(groups.flatMap((g) => g.bookIds))];
     const rows = ids.length
       ? await this.db
           .select({
@@ -139,20 +148,23 @@ export class TasksService {
             seriesId: books.seriesId,
           })
           .from(books)
-          .where(inArray(books.id, ids))
+          .where(and(inArray(books.id, ids), isNull(books.deletedAt)))
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return {
-      total: groups.length,
-      data: page.map((g) => ({
-        id: g.id,
-        fileHash: g.fileHash,
-        fileSize: g.fileSize,
-        bookIds: g.bookIds,
-        books: g.bookIds.map((id) => byId.get(id)).filter((b) => b !== undefined),
-        createdAt: g.createdAt,
-        updatedAt: g.updatedAt,
-      })),
+      total: totalRow?.n ?? 0,
+      data: groups.map((g) => {
+        const live = g.bookIds.filter((id) => byId.has(id));
+        return {
+          id: g.id,
+          fileHash: g.fileHash,
+          fileSize: g.fileSize,
+          bookIds: live,
+          books: live.map((id) => byId.get(id)).filter((b) => b !== undefined),
+          createdAt: g.createdAt,
+          updatedAt: g.updatedAt,
+        };
+      }),
     };
   }
 
