@@ -4,18 +4,12 @@
  * workers pool cannot read host files, so vitest.config.ts hands the corpus over as the CORPUS_FILES
  * binding; without the folder this file skips.
  */
-import { env } from 'cloudflare:test';
-import { eq } from 'drizzle-orm';
+import { env, SELF } from 'cloudflare:test';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { createD1Database } from '../../src/db/client';
-import { bookPages, books } from '../../src/db/schema';
-import type { JsonValue, PageLocator } from '../../src/media/container';
-import { createRendererClient } from '../../src/media/image-renderer';
-import { openStoredPage } from '../../src/pages/page-source';
 import { crc32 } from '../fixtures/rar-writer';
 import { setupAdmin } from '../support/factories';
-import { api } from '../support/http';
+import { api, authHeaders, type Credentials } from '../support/http';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
 
@@ -97,25 +91,16 @@ interface BookDto {
 
 const toHex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-/** The bytes the page source serves for a page (the pages endpoint's source), from the stored locator. */
-async function servedPage(book: BookDto, number: number): Promise<{ bytes: Uint8Array; mediaType: string }> {
-  const db = createD1Database(env.DB);
-  const rows = await db.select().from(bookPages).where(eq(bookPages.bookId, book.id)).orderBy(bookPages.number);
-  const page = rows[number - 1];
-  if (!page) throw new Error(`${book.path} has no page ${number}`);
-  const row = await db.select().from(books).where(eq(books.id, book.id)).get();
-  const stored = await openStoredPage(env.LIBRARY, createRendererClient(env.RENDERER), {
-    bookPath: book.path,
-    fileSize: bytesOf(book.path.slice('corpus/'.length)).length,
-    format: book.fileFormat as 'cbz',
-    containerIndex: (row?.containerIndex ?? null) as JsonValue | null,
-    pageNumber: number,
-    mediaType: page.mediaType,
-    locator: page.locator as PageLocator,
+/** A page image as GET /books/{book_id}/pages/{page_number} serves it. */
+async function servedPage(auth: Credentials, book: BookDto, number: number) {
+  const response = await SELF.fetch(`http://longbox.test/api/v1/books/${book.id}/pages/${number}`, {
+    headers: authHeaders(auth),
   });
-  if (stored.kind === 'rendered')
-    return { bytes: new Uint8Array(stored.image.bytes), mediaType: stored.image.mediaType };
-  return { bytes: new Uint8Array(await new Response(stored.stream).arrayBuffer()), mediaType: stored.mediaType };
+  return {
+    status: response.status,
+    mediaType: response.headers.get('Content-Type'),
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
 // Every test starts from empty storage (test/support/apply-migrations.ts), so one scan feeds one test;
@@ -149,11 +134,9 @@ describe.skipIf(!found)('scanning the real-archive corpus (issue 3, corpus/MANIF
         .soft(book, name)
         .toMatchObject({ fileFormat: want.format, pageCount: want.pages, analysisError: null, analyzed: true });
       expect.soft(book.fileHash, name).toBe(toHex(await crypto.subtle.digest('SHA-256', bytesOf(name))));
-      const pages = await createD1Database(env.DB).select().from(bookPages).where(eq(bookPages.bookId, book.id));
-      expect.soft(pages.length, name).toBe(want.pages);
-      // Stored images have their size read from their header; a PDF page to be rendered has none stored
-      // (its size follows from the page box when the page is listed or rendered).
-      for (const page of pages.filter((p) => (p.locator as PageLocator).kind !== 'pdf-render')) {
+      const pages = await api(`/books/${book.id}/pages`, { auth });
+      expect.soft(pages.body, name).toHaveLength(want.pages);
+      for (const page of pages.body as Array<{ number: number; width: number | null; height: number | null }>) {
         expect
           .soft([page.width, page.height], `${name} page ${page.number} size`)
           .toEqual([expect.any(Number), expect.any(Number)]);
@@ -165,22 +148,22 @@ describe.skipIf(!found)('scanning the real-archive corpus (issue 3, corpus/MANIF
       const entries = unzipSync(bytesOf(name));
       const expected = name.endsWith('.epub') ? ['cover.jpeg', '0_0.png'] : ['komga.png'];
       for (const [i, entry] of expected.entries()) {
-        const page = await servedPage(byPath.get(name) as BookDto, i + 1);
-        expect.soft(page.bytes, `${name} page ${i + 1}`).toEqual(entries[entry]);
+        const page = await servedPage(auth, byPath.get(name) as BookDto, i + 1);
+        expect.soft([page.status, page.bytes], `${name} page ${i + 1}`).toEqual([200, entries[entry]]);
       }
     }
     // CBR pages are the PNG entries the RAR listing describes (size and CRC-32).
     for (const [name, want] of Object.entries(GOOD).filter(([n]) => n.startsWith('cbr/'))) {
       for (let n = 1; n <= want.pages; n++) {
-        const page = await servedPage(byPath.get(name) as BookDto, n);
+        const page = await servedPage(auth, byPath.get(name) as BookDto, n);
         expect
-          .soft([page.bytes.length, crc32(page.bytes), page.mediaType], `${name} page ${n}`)
-          .toEqual([KOMGA_PNG.size, KOMGA_PNG.crc, 'image/png']);
+          .soft([page.status, page.bytes.length, crc32(page.bytes), page.mediaType], `${name} page ${n}`)
+          .toEqual([200, KOMGA_PNG.size, KOMGA_PNG.crc, 'image/png']);
       }
     }
     // The PDF's page is rendered.
-    const pdfPage = await servedPage(byPath.get('pdf/komga.pdf') as BookDto, 1);
-    expect.soft(pdfPage.mediaType).toBe('image/png');
+    const pdfPage = await servedPage(auth, byPath.get('pdf/komga.pdf') as BookDto, 1);
+    expect.soft([pdfPage.status, pdfPage.mediaType]).toEqual([200, 'image/png']);
     expect.soft([...pdfPage.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
 
     for (const [name, message] of Object.entries(FAILING)) {
@@ -189,6 +172,12 @@ describe.skipIf(!found)('scanning the real-archive corpus (issue 3, corpus/MANIF
       expect.soft(book.analysisError, name).toMatch(message);
       expect.soft(book.analysisError, name).toMatch(/^[A-Z][^\n]{15,}$/);
       expect.soft(book.analysisError, name).not.toMatch(/undefined|null|\bat .+:\d+|Error:|internal error/i);
+      // Its pages are refused with a reason, not a crash.
+      const pages = await api(`/books/${book.id}/pages`, { auth });
+      expect.soft([pages.status, pages.body?.error], `${name} pages`).toEqual([422, 'UnprocessableEntity']);
+      const page = await servedPage(auth, book, 1);
+      expect.soft(page.status, `${name} page 1`).toBeGreaterThanOrEqual(400);
+      expect.soft(page.status, `${name} page 1`).toBeLessThan(500);
     }
 
     const health = await api('/health');
