@@ -15,8 +15,23 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const configs = ['-c', 'wrangler.toml'];
 if (existsSync('renderer/wrangler.toml')) configs.push('-c', 'renderer/wrangler.toml');
-const dev = spawn(wrangler, ['dev', ...configs, '--port', port, '--ip', process.env.HOST ?? '127.0.0.1'], {
+const host = process.env.HOST ?? '127.0.0.1';
+const dev = spawn(wrangler, ['dev', ...configs, '--port', port, '--ip', host, '--test-scheduled'], {
   stdio: 'inherit',
 });
+
+// wrangler dev does not fire cron triggers by itself: tick the worker's scheduled handler once a minute,
+// as Cloudflare would, so cron_schedule scans work locally too.
+const cronTimer = setInterval(() => {
+  fetch(
+    `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/__scheduled?cron=${encodeURIComponent('* * * * *')}`,
+  ).catch(
+    () => {}, // not listening yet, or restarting
+  );
+}, 60_000);
+
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
-dev.on('exit', (code) => process.exit(code ?? 0));
+dev.on('exit', (code) => {
+  clearInterval(cronTimer);
+  process.exit(code ?? 0);
+});
