@@ -28,25 +28,27 @@ export class TasksRepository {
   }
 
   /**
-   * Inserts a pending task unless a task with its unique key is active — one statement, so requests
+   * Inserts a pending task unless a task with its unique key is pending — one statement, so requests
    * arriving together cannot both queue the same work (there is no unique index to lean on: finished
-   * tasks keep their key). Returns the new task, or undefined when the key was taken.
+   * tasks keep their key). A running task does not count: it may already be past what the new request
+   * is about (a hash pass past a book a later scan added), so the request waits behind it as its own.
+   * Returns the new task, or undefined when the key was taken.
    */
-  async createPendingUnlessActive(row: NewTaskRow & { id: string }): Promise<TaskRow | undefined> {
+  async createUnlessPending(row: NewTaskRow & { id: string }): Promise<TaskRow | undefined> {
     await this.db.run(sql`insert into tasks
         (id, type, status, unique_key, library_id, target_id, payload, priority, created_by, created_at)
       select ${row.id}, ${row.type}, 'pending', ${row.uniqueKey}, ${row.libraryId ?? null}, ${row.targetId ?? null},
         ${JSON.stringify(row.payload ?? {})}, ${row.priority ?? 0}, ${row.createdBy ?? null}, ${row.createdAt}
-      where not exists (select 1 from tasks where unique_key = ${row.uniqueKey} and status in ('pending', 'running'))`);
+      where not exists (select 1 from tasks where unique_key = ${row.uniqueKey} and status = 'pending')`);
     return this.get(row.id);
   }
 
-  /** The active task with this dedupe key, if any. */
-  async activeByKey(uniqueKey: string): Promise<TaskRow | undefined> {
+  /** The pending task with this dedupe key, if any. */
+  async pendingByKey(uniqueKey: string): Promise<TaskRow | undefined> {
     return this.db
       .select()
       .from(tasks)
-      .where(and(eq(tasks.uniqueKey, uniqueKey), inArray(tasks.status, ACTIVE_STATUSES)))
+      .where(and(eq(tasks.uniqueKey, uniqueKey), eq(tasks.status, 'pending')))
       .get();
   }
 

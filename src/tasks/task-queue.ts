@@ -1,6 +1,7 @@
 /**
- * Queueing a task: one active task per unique key (a second request for the same work returns the
- * task already queued), then a nudge to the TaskRunner so it starts without polling.
+ * Queueing a task: one pending task per unique key (a second request for the same work returns the
+ * task still waiting; work already running gets a follow-up pass), then a nudge to the TaskRunner so
+ * it starts without polling.
  */
 import { newId, nowIso } from '../lib/ids';
 import type { TaskRow, TasksRepository } from '../repositories/tasks.repository';
@@ -14,9 +15,9 @@ export async function enqueueTask(
   runner: DurableObjectNamespace<import('../../durable-objects/task-runner').TaskRunner>,
   task: NewTask,
 ): Promise<{ task: TaskRow; created: boolean }> {
-  // The active task may finish between a refused insert and the lookup; then the key is free again.
+  // The pending task may start between a refused insert and the lookup; then the key is free again.
   for (let attempt = 1; ; attempt++) {
-    const row = await tasks.createPendingUnlessActive({
+    const row = await tasks.createUnlessPending({
       id: newId(),
       type: task.type,
       status: 'pending',
@@ -32,8 +33,8 @@ export async function enqueueTask(
       await runner.get(runner.idFromName(TASK_RUNNER_NAME)).kick();
       return { task: row, created: true };
     }
-    const active = await tasks.activeByKey(task.uniqueKey);
-    if (active) return { task: active, created: false };
+    const pending = await tasks.pendingByKey(task.uniqueKey);
+    if (pending) return { task: pending, created: false };
     if (attempt === 3) throw new Error(`could not queue ${task.uniqueKey}: its key keeps changing hands`);
   }
 }
