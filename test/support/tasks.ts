@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function waitForTasks(
   auth: Credentials,
   libraryId: string,
-  { since = '', types = ['generate_thumbnails', 'hash_files'], timeoutMs = 60_000 } = {},
+  { since = '', types = ['generate_thumbnails', 'hash_files'], timeoutMs = 20_000 } = {},
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
