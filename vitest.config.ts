@@ -45,6 +45,7 @@ export default defineConfig(async () => {
                   LONGBOX_SCAN__SLICE_MS: '1',
                   LONGBOX_TASKS__SLICE_MS: '1',
                   LONGBOX_LOG__LEVEL: 'warn',
+                  LONGBOX_EVENTS__KEEP_ALIVE_MS: '200',
                   ...corpusBindings(import.meta.dirname),
                 },
                 workers: [renderer],

@@ -23,6 +23,8 @@ const ConfigSchema = z.object({
   /** Wall time of one scan or task slice (one Durable Object alarm); small values make slices observable. */
   LONGBOX_SCAN__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
   LONGBOX_TASKS__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(15_000),
+  /** SSE keep-alive comment interval (API.md §8: 15 seconds). */
+  LONGBOX_EVENTS__KEEP_ALIVE_MS: z.coerce.number().int().min(10).max(60_000).default(15_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

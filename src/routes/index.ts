@@ -13,6 +13,7 @@ import { setupRouter } from './setup';
 import { usersRouter } from './users';
 import { librariesRouter } from './libraries';
 import { filesystemRouter } from './filesystem';
+import { eventsRouter } from './events';
 import { scansRouter } from './scans';
 import { tasksRouter } from './tasks';
 import { pagesRouter } from './pages';
@@ -29,6 +30,8 @@ export const apiRouters: Router[] = [
   settingsRouter,
   librariesRouter,
   filesystemRouter,
+  // Before scans and tasks: /tasks/stream and /scans/stream must not be read as ids.
+  eventsRouter,
   scansRouter,
   tasksRouter,
   seriesRouter,
