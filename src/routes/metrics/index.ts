@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { errorResponses, SECURITY } from '../../lib/openapi-responses';
 import { createRouter } from '../../lib/router';
 import { authenticate } from '../../middleware/authenticate';
 import { collectMetrics, toPrometheus } from '../../services/metrics.service';
