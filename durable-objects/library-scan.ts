@@ -131,7 +131,10 @@ export class LibraryScan extends DurableObject<Env> {
       (state.status === 'running'
         ? `${state.phase}: ${state.filesProcessed} of ${state.filesTotal} files`
         : `${state.booksAdded} added, ${state.booksUpdated} updated, ${state.booksDeleted} removed, ${state.errors} with errors`);
-    await new TasksRepository(db).update(state.taskId, {
+    const tasks = new TasksRepository(db);
+    // Progress never revives a task row cancelled through POST /tasks/{id}/cancel; the final state always lands.
+    const write = state.status === 'running' ? tasks.updateIfActive.bind(tasks) : tasks.update.bind(tasks);
+    await write(state.taskId, {
       status,
       progressCurrent: state.filesProcessed,
       progressTotal: state.filesTotal,
