@@ -2,7 +2,7 @@
  * analyze_book and analyze_series (POST /books/{id}/analyze, POST /series/{id}/analyze): re-read the
  * file(s) from R2 as a deep scan would, then complete the deferred details at once.
  */
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import { books, libraries, series } from '../../db/schema';
 import { CatalogWriter } from '../../repositories/catalog-writer.repository';
 import { formatOfKey } from '../../scanning/book-keys';
@@ -68,7 +68,17 @@ export const analyzeSeries: TaskHandler = {
     const seriesId = task.targetId ?? '';
     let after = String(task.payload.after ?? '');
     let processed = Number(task.payload.processed ?? 0);
-    const total = Number(task.payload.total ?? 0);
+    // Counted once, at the first slice, so progress has a denominator.
+    const total =
+      typeof task.payload.total === 'number'
+        ? task.payload.total
+        : ((
+            await ctx.db
+              .select({ n: count() })
+              .from(books)
+              .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
+              .get()
+          )?.n ?? 0);
     for (let first = true; first || Date.now() < ctx.deadline; first = false) {
       const [book] = await ctx.db
         .select()
@@ -87,8 +97,12 @@ export const analyzeSeries: TaskHandler = {
     }
     return {
       done: false,
-      progress: { current: processed, total: Math.max(total, processed), message: `${processed} books analysed` },
-      payload: { ...task.payload, after, processed },
+      progress: {
+        current: processed,
+        total: Math.max(total, processed),
+        message: `${processed} of ${Math.max(total, processed)} books analysed`,
+      },
+      payload: { ...task.payload, after, processed, total },
     };
   },
 };
