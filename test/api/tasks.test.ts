@@ -202,7 +202,10 @@ describe('POST /books/{id}/analyze, /series/{id}/analyze and POST /tasks/{id}/ca
     expect(series.body.created).toBe(true);
     for (;;) {
       const task = (await api(`/tasks/${series.body.task.id}`, { auth })).body;
-      if (task.status === 'running' && task.progress.current > 0) break;
+      if (task.status === 'running' && task.progress.current > 0) {
+        expect(task.progress).toMatchObject({ total: 30, message: `${task.progress.current} of 30 books analysed` });
+        break;
+      }
       if (task.status !== 'pending' && task.status !== 'running') throw new Error(`ended early: ${task.status}`);
       await sleep(5);
     }
