@@ -2,7 +2,7 @@
  * generate_thumbnails: renders missing book thumbnails of a library (all of them when `force`, as a
  * deep scan asks), then points each touched series at its first book's.
  */
-import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { books, settings } from '../../db/schema';
 import { createRendererClient, type ImageRendererRpc } from '../../media/image-renderer';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../../thumbnails/thumbnail-generator';
@@ -27,24 +27,19 @@ export const generateThumbnails: TaskHandler = {
     let failed = Number(task.payload.failed ?? 0);
     const touchedSeries = new Set<string>();
     let finished = false;
+    const pendingAfter = (cursor: string) =>
+      and(
+        task.libraryId ? eq(books.libraryId, task.libraryId) : undefined,
+        isNull(books.deletedAt),
+        isNull(books.analysisError),
+        force
+          ? or(isNull(books.thumbnailUpdatedAt), lt(books.thumbnailUpdatedAt, startedAt))
+          : isNull(books.thumbnailKey),
+        gt(books.id, cursor),
+      );
     // At least one round per slice, however small the budget.
     for (let first = true; first || Date.now() < deadline; first = false) {
-      const batch = await db
-        .select()
-        .from(books)
-        .where(
-          and(
-            task.libraryId ? eq(books.libraryId, task.libraryId) : undefined,
-            isNull(books.deletedAt),
-            isNull(books.analysisError),
-            force
-              ? or(isNull(books.thumbnailUpdatedAt), lt(books.thumbnailUpdatedAt, startedAt))
-              : isNull(books.thumbnailKey),
-            gt(books.id, after),
-          ),
-        )
-        .orderBy(asc(books.id))
-        .limit(PAGE);
+      const batch = await db.select().from(books).where(pendingAfter(after)).orderBy(asc(books.id)).limit(PAGE);
       if (batch.length === 0) {
         finished = true;
         break;
@@ -74,10 +69,15 @@ export const generateThumbnails: TaskHandler = {
     for (const seriesId of touchedSeries) await refreshSeriesThumbnail(db, events, seriesId);
     const message = `${done} thumbnails generated${failed ? `, ${failed} failed` : ''}`;
     if (finished)
-      return { done: true, progress: { current: done, total: done, message }, result: { generated: done, failed } };
+      return {
+        done: true,
+        progress: { current: done + failed, total: done + failed, message },
+        result: { generated: done, failed },
+      };
+    const remaining = (await db.select({ n: count() }).from(books).where(pendingAfter(after)).get())?.n ?? 0;
     return {
       done: false,
-      progress: { current: done, total: done, message },
+      progress: { current: done + failed, total: done + failed + remaining, message },
       payload: { ...task.payload, startedAt, after, done, failed },
     };
   },
