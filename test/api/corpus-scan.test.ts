@@ -180,6 +180,15 @@ describe.skipIf(!found)('scanning the real-archive corpus (issue 3, corpus/MANIF
       expect.soft(page.status, `${name} page 1`).toBeLessThan(500);
     }
 
+    // A deep rescan reads everything again and comes to the same verdicts.
+    const deep = await scan(auth, libraryId, 'deep');
+    expect(deep).toMatchObject({
+      status: 'completed',
+      booksUpdated: bookFiles.length,
+      booksDeleted: 0,
+      errors: Object.keys(FAILING).length,
+    });
+
     const health = await api('/health');
     expect(health.status).toBe(200);
   }, 120_000);
