@@ -62,20 +62,22 @@ const rowIdSql = (entityType: SearchEntityType, entityId: string) =>
 
 /** Statements that replace an entity's search row; run them in the batch that writes the entity. */
 export function upsertSearchRow(db: Database, doc: SearchDocument): Statement[] {
-  return [
-    deleteSearchRow(db, doc.entityType, doc.entityId),
-    db.insert(catalogSearch).values({
-      rowid: rowIdSql(doc.entityType, doc.entityId),
-      entityType: doc.entityType,
-      entityId: doc.entityId,
-      libraryId: doc.libraryId,
-      title: doc.title,
-      seriesTitle: doc.seriesTitle ?? '',
-      summary: doc.summary ?? '',
-      authors: doc.authors.join(' ; '),
-      publishers: doc.publishers.join(' ; '),
-    }),
-  ];
+  return [deleteSearchRow(db, doc.entityType, doc.entityId), insertSearchRow(db, doc)];
+}
+
+/** The statement that adds the search row of an entity that has none yet (a newly created one). */
+export function insertSearchRow(db: Database, doc: SearchDocument): Statement {
+  return db.insert(catalogSearch).values({
+    rowid: rowIdSql(doc.entityType, doc.entityId),
+    entityType: doc.entityType,
+    entityId: doc.entityId,
+    libraryId: doc.libraryId,
+    title: doc.title,
+    seriesTitle: doc.seriesTitle ?? '',
+    summary: doc.summary ?? '',
+    authors: doc.authors.join(' ; '),
+    publishers: doc.publishers.join(' ; '),
+  });
 }
 
 export function deleteSearchRow(db: Database, entityType: SearchEntityType, entityId: string): Statement {

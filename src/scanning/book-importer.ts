@@ -11,6 +11,7 @@ import { naturalSortKey } from '../media/natural-sort';
 import { r2RangeReader } from '../media/range-reader';
 import type { BookRow, NewBookRow, PageRow } from '../repositories/catalog-writer.repository';
 import { type KeyParts, splitKey } from './book-keys';
+import { cachedRangeReader } from './cached-range-reader';
 import { parseNumbers } from './number-parsing';
 import { type SeriesGroup, seriesGroupOf, sortTitle } from './series-grouping';
 
@@ -48,7 +49,7 @@ export async function importBook(
   let analysis: BookAnalysis | null = null;
   let error: string | null = null;
   try {
-    analysis = await analyzeBook(format, await r2RangeReader(bucket, object.key, object.size));
+    analysis = await analyzeBook(format, cachedRangeReader(await r2RangeReader(bucket, object.key, object.size)));
   } catch (cause) {
     if (isBookAnalysisError(cause)) error = cause.message;
     else {

@@ -18,8 +18,8 @@ import type { ScanState, ScanStore } from './scan-store';
 import { sortTitle } from './series-grouping';
 
 /** Files analysed per batch, and how many of them at once (R2 latency hides behind concurrency). */
-export const ANALYSIS_BATCH = 24;
-const ANALYSIS_CONCURRENCY = 6;
+export const ANALYSIS_BATCH = 32;
+const ANALYSIS_CONCURRENCY = 16;
 const LIST_PAGE = 1000;
 const FINALIZE_PAGE = 500;
 
@@ -81,10 +81,15 @@ export class LibraryScanner {
       .filter((o) => formatOfKey(o.key) !== null)
       .map((o) => ({ key: o.key, size: o.size, etag: o.etag, uploaded: o.uploaded.toISOString() }));
     this.deps.store.markSeen(objects.map((o) => o.key));
-    const existing = await this.writer.booksByPath(
-      library.id,
-      objects.map((o) => o.key),
-    );
+    // R2 lists keys in byte order, as SQLite compares them: the page's first and last key bound it.
+    const existing =
+      objects.length === 0
+        ? new Map()
+        : await this.writer.objectStatesInRange(
+            library.id,
+            objects[0]?.key as string,
+            objects[objects.length - 1]?.key as string,
+          );
     const queue = objects.filter((o) => {
       const book = existing.get(o.key);
       if (!book || state.mode === 'deep' || book.deletedAt) return true;
