@@ -16,7 +16,7 @@ const LastEventIdHeader = z.object({
     .string()
     .regex(/^\d{1,15}$/, 'must be the numeric id of an event')
     .optional()
-    .openapi({ param: { name: 'Last-Event-ID', in: 'header' }, description: 'Resume after this event id' }),
+    .openapi({ param: { name: 'last-event-id', in: 'header' }, description: 'Resume after this event id' }),
 });
 
 function streamRoute(path: string, stream: EventStream, need: Requirement, summary: string) {
