@@ -186,89 +186,96 @@ export class CatalogWriter {
   /**
    * Recomputes series aggregates from their live books (API.md §2 Series: bookCount, localMaxChapter,
    * localMaxVolume, volumesOwned) and soft-deletes series left without live books (restoring those
-   * that have some again). Returns the series whose deletion state changed.
+   * that have some again). Returns the series whose deletion state changed. Aggregates, terms and the
+   * search rows' inputs are one D1 batch per 40 series (a scan refreshes after every batch of books).
    */
   async refreshSeries(seriesIds: string[], now: string): Promise<{ deleted: string[]; restored: string[] }> {
     const deleted: string[] = [];
     const restored: string[] = [];
     for (const part of chunk(seriesIds, 40)) {
-      const before = await this.db
-        .select({ id: series.id, deletedAt: series.deletedAt })
-        .from(series)
-        .where(inArray(series.id, part));
-      const live = (col: ReturnType<typeof sql>) =>
-        sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
-      await this.db
-        .update(series)
-        .set({
-          bookCount: live(sql`count(*)`),
-          pageCount: live(sql`coalesce(sum(b.page_count), 0)`),
-          fileSize: live(sql`coalesce(sum(b.file_size), 0)`),
-          localMaxChapter: live(sql`max(b.chapter)`),
-          localMaxVolume: live(sql`max(b.volume)`),
-          volumesOwned: sql`case when ${live(sql`count(*)`)} = 0 then null else ${live(sql`count(*) filter (where b.volume is not null and b.chapter is null)`)} end`,
-          publisher: sql`coalesce(${series.publisher}, ${live(sql`max(b.publisher)`)})`,
-          year: sql`coalesce(${series.year}, ${live(sql`min(b.year)`)})`,
-          language: sql`coalesce(${series.language}, ${live(sql`max(b.language)`)})`,
-          deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
-          updatedAt: now,
-        })
-        .where(inArray(series.id, part));
-      const after = await this.db
-        .select({ id: series.id, deletedAt: series.deletedAt })
-        .from(series)
-        .where(inArray(series.id, part));
+      const state = () =>
+        this.db.select({ id: series.id, deletedAt: series.deletedAt }).from(series).where(inArray(series.id, part));
+      const [before, , after, , , searchRows] = await this.db.batch([
+        state(),
+        this.updateAggregates(part, now),
+        state(),
+        // Series genres/tags are the union of their live books' terms.
+        this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, part)),
+        this.db
+          .insert(seriesTerms)
+          .select(
+            sql`select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
+              where b.deleted_at is null and b.series_id in ${part}`,
+          )
+          .onConflictDoNothing(),
+        this.seriesSearchInputs(part),
+      ]);
       const wasDeleted = new Map(before.map((r) => [r.id, r.deletedAt !== null]));
       for (const row of after) {
         const isDeleted = row.deletedAt !== null;
         if (isDeleted && !wasDeleted.get(row.id)) deleted.push(row.id);
         if (!isDeleted && wasDeleted.get(row.id)) restored.push(row.id);
       }
-      await this.refreshSeriesTerms(part);
-      await this.refreshSeriesSearch(part);
+      await this.run(
+        searchRows.flatMap((r) =>
+          r.deletedAt
+            ? [deleteSearchRow(this.db, 'series', r.id)]
+            : upsertSearchRow(this.db, {
+                entityType: 'series',
+                entityId: r.id,
+                libraryId: r.libraryId,
+                title: r.title,
+                seriesTitle: null,
+                summary: r.summary,
+                authors: r.authors ? r.authors.split(',') : [],
+                publishers: r.publishers ? r.publishers.split(',') : [],
+              }),
+        ),
+      );
     }
     return { deleted, restored };
   }
 
-  /** A series' search row carries its title, summary, and its live books' authors and publishers. */
-  private async refreshSeriesSearch(seriesIds: string[]): Promise<void> {
-    const rows = await this.db.all<{
-      id: string;
-      library_id: string;
-      title: string;
-      summary: string | null;
-      deleted_at: string | null;
-      authors: string | null;
-      publishers: string | null;
-    }>(sql`select s.id, s.library_id, s.title, s.summary, s.deleted_at,
-        (select group_concat(distinct json_extract(a.value, '$.name')) from books b, json_each(b.authors) a
-          where b.series_id = s.id and b.deleted_at is null) as authors,
-        (select group_concat(distinct b.publisher) from books b where b.series_id = s.id and b.deleted_at is null) as publishers
-      from series s where s.id in ${seriesIds}`);
-    const statements = rows.flatMap((r) =>
-      r.deleted_at
-        ? [deleteSearchRow(this.db, 'series', r.id)]
-        : upsertSearchRow(this.db, {
-            entityType: 'series',
-            entityId: r.id,
-            libraryId: r.library_id,
-            title: r.title,
-            seriesTitle: null,
-            summary: r.summary,
-            authors: r.authors ? r.authors.split(',') : [],
-            publishers: r.publishers ? r.publishers.split(',') : [],
-          }),
-    );
-    await this.run(statements);
+  private updateAggregates(seriesIds: string[], now: string) {
+    const live = (col: ReturnType<typeof sql>) =>
+      sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
+    return this.db
+      .update(series)
+      .set({
+        bookCount: live(sql`count(*)`),
+        pageCount: live(sql`coalesce(sum(b.page_count), 0)`),
+        fileSize: live(sql`coalesce(sum(b.file_size), 0)`),
+        localMaxChapter: live(sql`max(b.chapter)`),
+        localMaxVolume: live(sql`max(b.volume)`),
+        volumesOwned: sql`case when ${live(sql`count(*)`)} = 0 then null else ${live(sql`count(*) filter (where b.volume is not null and b.chapter is null)`)} end`,
+        publisher: sql`coalesce(${series.publisher}, ${live(sql`max(b.publisher)`)})`,
+        year: sql`coalesce(${series.year}, ${live(sql`min(b.year)`)})`,
+        language: sql`coalesce(${series.language}, ${live(sql`max(b.language)`)})`,
+        deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
+        updatedAt: now,
+      })
+      .where(inArray(series.id, seriesIds));
   }
 
-  /** Series genres/tags are the union of their live books' terms. */
-  private async refreshSeriesTerms(seriesIds: string[]): Promise<void> {
-    // Two statements, not one batch: drizzle's D1 batch cannot carry a raw parameterised `run`.
-    await this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds));
-    await this.db.run(sql`insert or ignore into series_terms (series_id, kind, value)
-      select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
-      where b.deleted_at is null and b.series_id in ${seriesIds}`);
+  /** A series' search row carries its title, summary, and its live books' authors and publishers. */
+  private seriesSearchInputs(seriesIds: string[]) {
+    // Qualified by hand: drizzle leaves columns of a one-table select unqualified, and `id` alone would
+    // mean the subqueries' books.id.
+    const seriesId = sql.raw('"series"."id"');
+    return this.db
+      .select({
+        id: series.id,
+        libraryId: series.libraryId,
+        title: series.title,
+        summary: series.summary,
+        deletedAt: series.deletedAt,
+        authors: sql<string | null>`(select group_concat(distinct json_extract(a.value, '$.name'))
+          from books b, json_each(b.authors) a where b.series_id = ${seriesId} and b.deleted_at is null)`,
+        publishers: sql<string | null>`(select group_concat(distinct b.publisher) from books b
+          where b.series_id = ${seriesId} and b.deleted_at is null)`,
+      })
+      .from(series)
+      .where(inArray(series.id, seriesIds));
   }
 
   async deletedSeriesIds(libraryId: string): Promise<string[]> {
