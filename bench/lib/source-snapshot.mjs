@@ -1,0 +1,24 @@
+// A frozen copy of the workers' sources for long benchmarks. `wrangler dev` rebuilds and restarts the
+// runtime whenever a watched source file changes, which aborts in-flight requests and skews timings;
+// in a shared working tree files change all the time. Running wrangler on a copy (node_modules linked,
+// not copied) measures exactly the code as it was when the benchmark started, undisturbed.
+import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './report.mjs';
+
+/** What the API worker and the renderer are built from (their imports stay inside these), and the D1 migrations. */
+const SOURCES = ['src', 'durable-objects', 'renderer', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'];
+
+/** Copies the sources into `dir` and returns the paths of both wrangler configs inside the copy. */
+export function snapshotSources(dir) {
+  for (const entry of SOURCES) {
+    const from = path.join(ROOT, entry);
+    if (!existsSync(from)) continue;
+    cpSync(from, path.join(dir, entry), {
+      recursive: true,
+      filter: (source) => !source.split(path.sep).some((part) => part === 'node_modules' || part === '.wrangler'),
+    });
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return { api: path.join(dir, 'wrangler.toml'), renderer: path.join(dir, 'renderer/wrangler.toml') };
+}
