@@ -9,6 +9,7 @@ import { isBookAnalysisError } from '../media/errors';
 import type { RendererClient, RenderedImage, TransformOptions } from '../media/image-renderer';
 import { r2RangeReader } from '../media/range-reader';
 import { AppError } from '../lib/errors';
+import { openZipPageDirect } from './zip-page-direct';
 
 export interface StoredPage {
   bookPath: string;
@@ -32,8 +33,14 @@ export type PageBytes =
 /** Longest side of a rendered PDF page when the client asked for the original. */
 export const PDF_RENDER_MAX_SIDE = 2000;
 
-export const fileChangedSinceScan = () =>
-  new AppError('Conflict', 'The book file changed since the library was last scanned; scan the library again');
+/** The object's etag moved on since the scan: the stored page index may point at the wrong bytes. */
+export class FileChangedSinceScan extends AppError {
+  constructor() {
+    super('Conflict', 'The book file changed since the library was last scanned; scan the library again');
+  }
+}
+
+export const fileChangedSinceScan = () => new FileChangedSinceScan();
 
 /** The bucket as seen by one page read: gets only succeed while the object still has `etag`. */
 function pinnedTo(bucket: R2Bucket, etag: string): R2Bucket {
@@ -56,6 +63,11 @@ export async function openStoredPage(
   renderer: RendererClient | null,
   page: StoredPage,
 ): Promise<PageBytes> {
+  if (page.etag) {
+    const direct = await openZipPageDirect(bucket, page.bookPath, page.fileSize, page.etag, page.locator);
+    if (direct === 'changed') throw fileChangedSinceScan();
+    if (direct) return { kind: 'stream', ...direct };
+  }
   const reader = await readerFor(bucket, page);
   try {
     const content = await containerFor(page.format).openPage(reader, page.locator, page.containerIndex);

@@ -1,7 +1,6 @@
 /**
  * What serving a book's bytes needs (pages, the file, thumbnails): the book's storage columns, its
- * stored page rows, and the thumbnail keys of books, series and libraries. The page request reads the
- * book and the one page in a single query, because it is the hottest path of a reader app.
+ * stored page rows, and the cover books and series of series and libraries.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -52,20 +51,6 @@ export class BookMediaRepository {
       .from(bookPages)
       .where(eq(bookPages.bookId, bookId))
       .orderBy(asc(bookPages.number));
-  }
-
-  /** The book and its page `number` (page columns null when the book has no such page row). */
-  async bookWithPage(bookId: string, number: number) {
-    const row = await this.db
-      .select({
-        book: bookColumns,
-        page: pageColumns,
-      })
-      .from(books)
-      .leftJoin(bookPages, and(eq(bookPages.bookId, books.id), eq(bookPages.number, number)))
-      .where(eq(books.id, bookId))
-      .get();
-    return row ?? null;
   }
 
   series(id: string) {

@@ -10,7 +10,14 @@ import type { PageLocator } from '../media/container';
 import { BookAnalysisError } from '../media/errors';
 import { ImageRenderError, type RendererClient, toAppError } from '../media/image-renderer';
 import { type MediaResponse, notModified, ifNoneMatchHits, PAGE_CACHE_CONTROL } from '../pages/media-response';
-import { openStoredPage, readStoredPageSize, renderPage, type StoredPage } from '../pages/page-source';
+import {
+  FileChangedSinceScan,
+  openStoredPage,
+  readStoredPageSize,
+  renderPage,
+  type StoredPage,
+} from '../pages/page-source';
+import { type PageTable, pageTable } from '../pages/page-table-cache';
 import {
   isOriginalRequest,
   needsRendering,
@@ -78,15 +85,32 @@ export class PageService {
   }
 
   async image(bookId: string, pageNumber: number, variant: PageVariant, ifNoneMatch?: string): Promise<MediaResponse> {
-    const row = await this.deps.repo.bookWithPage(bookId, pageNumber);
-    const book = this.servableBook(row?.book, bookId);
+    const table = await pageTable(this.deps.repo, bookId);
+    try {
+      return await this.serve(table, bookId, pageNumber, variant, ifNoneMatch);
+    } catch (error) {
+      // The cached book is older than its file: read it again, a rescan may have caught up since.
+      if (!(table?.cached && error instanceof FileChangedSinceScan)) throw error;
+      const fresh = await pageTable(this.deps.repo, bookId, { fresh: true });
+      return this.serve(fresh, bookId, pageNumber, variant, ifNoneMatch);
+    }
+  }
+
+  private async serve(
+    table: PageTable | null,
+    bookId: string,
+    pageNumber: number,
+    variant: PageVariant,
+    ifNoneMatch: string | undefined,
+  ): Promise<MediaResponse> {
+    const book = this.servableBook(table?.book, bookId);
     if (book.epubLayout === 'reflowable') {
       throw new AppError(
         'UnprocessableEntity',
         'This EPUB is reflowable text and has no page images; read the book file itself with GET /books/{id}/file',
       );
     }
-    const page = row?.page;
+    const page = table?.pages.get(pageNumber);
     if (!page) {
       throw new AppError('NotFound', `Page ${pageNumber} not found: the book has ${book.pageCount} pages`);
     }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
+import { buildZip } from '../fixtures/zip-writer';
 import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 import { pngPage, putObject } from '../support/library-files';
@@ -106,6 +107,25 @@ describe('GET /books/{book_id}/pages/{page_number}: originals (API.md §4 Pages)
     const photo = await fetchRaw(pageUrl(books['scan.cbz'].id, 2), { auth });
     expect(photo.headers.get('Content-Type')).toBe('image/jpeg');
     expect(sameBytes(photo.bytes, jpegPages[1]!)).toBe(true);
+  });
+
+  it('serves pages whose local ZIP header is longer than the central directory says (Info-ZIP extra fields)', async () => {
+    const { auth, libraryId } = await scannedLibrary();
+    const pages = [jpeg(50, 50, { seed: 7 }), jpeg(50, 50, { seed: 8 })];
+    await putObject(
+      'comics/Extra/extra.cbz',
+      buildZip([
+        { name: '1.jpg', data: pages[0]!, localExtra: new Uint8Array(28) },
+        { name: '2.jpg', data: pages[1]!, method: 'deflate', localExtra: new Uint8Array(9) },
+      ]),
+    );
+    await scan(auth, libraryId);
+    const id = (await booksByFileName(auth, libraryId))['extra.cbz'].id;
+    for (const [index, expected] of pages.entries()) {
+      const page = await fetchRaw(pageUrl(id, index + 1), { auth });
+      expect(page.status).toBe(200);
+      expect(sameBytes(page.bytes, expected)).toBe(true);
+    }
   });
 
   it('answers If-None-Match with 304 (weak or listed tags too) and gives every page and variant its own ETag', async () => {

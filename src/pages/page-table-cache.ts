@@ -1,0 +1,48 @@
+/**
+ * What serving a book's pages needs from D1 (the book's storage columns and its page table), kept in
+ * the isolate for a minute. A reader app asks for the pages of one book one after another; with this
+ * the whole book costs one D1 round trip instead of one per page (docs/BENCHMARKS.md, Page serving).
+ *
+ * Staleness is bounded two ways: every page read is pinned to the cached R2 etag, so a file replaced
+ * and rescanned is noticed at once (the caller drops the entry and reads D1 again); anything else a
+ * rescan could change (a book removed, an analysis error) is picked up within TTL_MS. Until then a
+ * 304 may still be answered for a page of a file replaced in place.
+ */
+import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
+
+const TTL_MS = 60_000;
+/** A few hundred bytes per page: 64 books of 300 pages stay well under 10 MB. */
+const MAX_BOOKS = 64;
+
+export interface PageTable {
+  book: MediaBook;
+  pages: ReadonlyMap<number, MediaPage>;
+  /** True when the table came from the isolate cache rather than D1 just now. */
+  cached: boolean;
+}
+
+interface Entry {
+  book: MediaBook;
+  pages: Map<number, MediaPage>;
+  expiresAt: number;
+}
+
+const entries = new Map<string, Entry>();
+
+export async function pageTable(
+  repo: BookMediaRepository,
+  bookId: string,
+  options: { fresh?: boolean } = {},
+): Promise<PageTable | null> {
+  const now = Date.now();
+  const hit = options.fresh ? undefined : entries.get(bookId);
+  if (hit && hit.expiresAt > now) return { book: hit.book, pages: hit.pages, cached: true };
+  entries.delete(bookId);
+  const [book, rows] = await Promise.all([repo.book(bookId), repo.pages(bookId)]);
+  if (!book) return null;
+  const pages = new Map(rows.map((page) => [page.number, page]));
+  // Map order is insertion order: the first key is the least recently loaded book.
+  if (entries.size >= MAX_BOOKS) entries.delete(entries.keys().next().value as string);
+  entries.set(bookId, { book, pages, expiresAt: now + TTL_MS });
+  return { book, pages, cached: false };
+}
