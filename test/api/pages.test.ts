@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
+import { writeRar4, writeRar5 } from '../fixtures/rar-writer';
 import { buildZip } from '../fixtures/zip-writer';
 import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
@@ -268,7 +269,25 @@ describe('GET /books/{book_id}/pages/{page_number}: width, height and format (AP
   });
 });
 
-describe('pages of EPUB and PDF books (DECISIONS.md §Books)', () => {
+describe('pages of CBR, EPUB and PDF books (DECISIONS.md §Books)', () => {
+  it('serves CBR pages (RAR4 and RAR5, stored) byte for byte and resizes them', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    const pages = [jpeg(80, 120, { seed: 11 }), jpeg(80, 120, { seed: 12 })];
+    const entries = pages.map((data, i) => ({ name: `page${i + 1}.jpg`, data }));
+    await putObject('comics/Rar/four.cbr', writeRar4(entries));
+    await putObject('comics/Rar/five.cbr', writeRar5(entries, { quickOpen: true }));
+    await scan(auth, libraryId);
+    const books = await booksByFileName(auth, libraryId);
+    for (const name of ['four.cbr', 'five.cbr']) {
+      const second = await fetchRaw(pageUrl(books[name].id, 2), { auth });
+      expect(second.headers.get('Content-Type'), name).toBe('image/jpeg');
+      expect(sameBytes(second.bytes, pages[1]!), name).toBe(true);
+      const small = await fetchRaw(pageUrl(books[name].id, 1, 'width=40'), { auth });
+      expect(imageSize(small.bytes), name).toEqual({ width: 40, height: 60 });
+    }
+  });
+
   it('serves picture-book EPUB pages, and answers 422 for a reflowable EPUB whose pages list is empty', async () => {
     const { auth } = await setupAdmin();
     const libraryId = await createLibrary(auth);
