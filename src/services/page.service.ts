@@ -3,7 +3,9 @@
  * bytes, streamed from one R2 range read. With width/height/format it is resized or transcoded by the
  * renderer, once: the result is kept in the CACHE bucket under the book's etag, so the next request
  * costs no image work and a replaced file never gets an old rendering. A request the original already
- * satisfies (no smaller bound, same format) is answered with the original.
+ * satisfies (no smaller bound, same format) is answered with the original. The book's page table
+ * comes from a short-lived isolate cache (pages/page-table-cache.ts), so reading a book page by page
+ * costs one D1 round trip for the book, not one per page.
  */
 import { AppError, notFound } from '../lib/errors';
 import type { PageLocator } from '../media/container';
@@ -13,6 +15,7 @@ import { type MediaResponse, notModified, ifNoneMatchHits, PAGE_CACHE_CONTROL } 
 import {
   FileChangedSinceScan,
   openStoredPage,
+  PDF_RENDER_MAX_SIDE,
   readStoredPageSize,
   renderPage,
   type StoredPage,
@@ -37,12 +40,12 @@ export interface PageServiceDeps {
   renderer: RendererClient | null;
 }
 
-/** Size in points of a PDF page that is rendered, as the renderer sizes it by default (longest side 2000 px). */
+/** Pixel size of a rendered PDF page as served without parameters: its page box scaled to the default side. */
 function renderedPdfSize(locator: PageLocator): { width: number; height: number } | null {
   const { width, height } = locator;
   if (locator.kind !== 'pdf-render' || typeof width !== 'number' || typeof height !== 'number') return null;
   if (width <= 0 || height <= 0) return null;
-  const scale = 2000 / Math.max(width, height);
+  const scale = PDF_RENDER_MAX_SIDE / Math.max(width, height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
