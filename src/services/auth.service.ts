@@ -19,6 +19,9 @@ import type { SettingsService } from './settings.service';
 import { BasicAuthCache } from './basic-auth-cache';
 import type { EmailVerification } from './email-verification';
 
+/** Basic checks under way in this isolate, by keyed credential hash. */
+const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
+
 /** `last_used_at` is written at most this often per key: no database write on every request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
@@ -184,13 +187,27 @@ export class AuthService {
       }
       BasicAuthCache.delete(cacheKey);
     }
+    // A reader app opening a book fires many page requests at once with the same credentials: they
+    // share one password check, so they neither pay the hash many times nor use up the throttle.
+    let pending = basicChecksInFlight.get(cacheKey);
+    if (!pending) {
+      pending = this.checkBasic(username, password, clientAddress, cacheKey).finally(() =>
+        basicChecksInFlight.delete(cacheKey),
+      );
+      basicChecksInFlight.set(cacheKey, pending);
+    }
+    const user = await pending;
+    return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+  }
+
+  private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {
     await this.deps.throttle.reserve(username, clientAddress);
     const user = await this.checkPassword(username, password);
     if (!user) throw unauthorized('Invalid username or password');
     await this.deps.throttle.recordSuccess(username, clientAddress);
     this.assertActive(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
-    return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+    return user;
   }
 
   // ---- registration ---------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export async function generateBookThumbnail(
     pageNumber: firstPage?.number ?? 1,
     mediaType: firstPage?.mediaType ?? 'application/octet-stream',
     locator,
+    // Reads only the file the index was built from: a replaced, not yet rescanned file fails cleanly.
+    etag: book.etag,
   });
   const image =
     page.kind === 'stream'

@@ -27,6 +27,14 @@ describe('HTTP Basic with username and password (API.md §5 method 3)', () => {
     }
   });
 
+  it('lets a reader app open a book with many simultaneous Basic requests (one password check)', async () => {
+    await setupAdmin();
+    const responses = await Promise.all(
+      Array.from({ length: 32 }, () => api('/auth/me', { auth: basicAuth('admin', ADMIN.password) })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(32).fill(200));
+  });
+
   it('refuses a wrong password, an unknown user and malformed credentials with a challenge', async () => {
     await setupAdmin();
     await warmCache('admin', ADMIN.password);
