@@ -8,7 +8,7 @@
 import type { RangeReader } from '../media/range-reader';
 
 /** Enough for the head, the tail window and a large central directory; never a page's worth. */
-const DEFAULT_MAX_BYTES = 512 * 1024;
+const DEFAULT_MAX_BYTES = 256 * 1024;
 
 export function cachedRangeReader(inner: RangeReader, maxBytes = DEFAULT_MAX_BYTES): RangeReader {
   const regions: Array<{ offset: number; bytes: Uint8Array }> = [];

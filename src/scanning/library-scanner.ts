@@ -17,9 +17,12 @@ import { importBook, type ListedObject } from './book-importer';
 import type { ScanState, ScanStore } from './scan-store';
 import { sortTitle } from './series-grouping';
 
-/** Files analysed per batch, and how many of them at once (R2 latency hides behind concurrency). */
+/**
+ * Files analysed per batch, and how many of them at once: a whole batch in flight hides R2 latency;
+ * each analysis holds little (the directory window, ≤ 256 KiB of remembered reads).
+ */
 export const ANALYSIS_BATCH = 32;
-const ANALYSIS_CONCURRENCY = 16;
+const ANALYSIS_CONCURRENCY = 32;
 const LIST_PAGE = 1000;
 const FINALIZE_PAGE = 500;
 
