@@ -22,8 +22,10 @@ const DISTINCT_PAGES = 40;
 const UPLOAD_CONCURRENCY = 8;
 const POLL_MS = 25;
 const ROUNDS = QUICK ? Number(process.env.LONGBOX_BENCH_ROUNDS ?? 1) : 3;
-/** After cancelling follow-up tasks: longer than one TaskRunner slice (LONGBOX_TASKS__SLICE_MS, 15 s). */
-const CANCEL_SETTLE_MS = 16_000;
+/** Before a timed scan the worker must answer GET /health this fast, this many times in a row (bounded). */
+const QUIET_MS = 150;
+const QUIET_STREAK = 3;
+const QUIET_TIMEOUT_MS = 5 * 60_000;
 const SCAN_TIMEOUT_MS = 15 * 60_000;
 const TASKS_TIMEOUT_MS = 45 * 60_000;
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
@@ -193,12 +195,24 @@ async function main() {
         pollMs,
       };
     };
-    /** Later rounds only time the scans: their follow-ups are cancelled and given a slice to stop. */
+    /**
+     * Later rounds only time the scans: their follow-ups are cancelled. A cancelled task still finishes
+     * its current slice, so wait until the worker answers promptly again before the next timed scan.
+     */
     const cancelFollowUps = async (scan) => {
       for (const task of await followUpsOf(scan.requested)) {
         if (!finished(task)) await call('POST', `/tasks/${task.id}/cancel`);
       }
-      await sleep(CANCEL_SETTLE_MS);
+      await untilQuiet();
+    };
+    const untilQuiet = async () => {
+      for (let streak = 0, deadline = Date.now() + QUIET_TIMEOUT_MS; streak < QUIET_STREAK; ) {
+        if (Date.now() > deadline) throw new Error('the worker stayed busy after its tasks were cancelled');
+        const started = process.hrtime.bigint();
+        await (await fetch(`${api}/health`)).arrayBuffer();
+        streak = Number(process.hrtime.bigint() - started) / 1e6 < QUIET_MS ? streak + 1 : 0;
+        await sleep(200);
+      }
     };
 
     const KINDS = [
@@ -306,8 +320,9 @@ async function main() {
         '',
         'Thumbnails, page dimensions and hashes are deferred to the generate_thumbnails and hash_files tasks a',
         'completed scan queues; they are not part of the scan time. In round 1 every scan waits for both (second',
-        'table); in later rounds they are cancelled and given one task slice to stop before the next scan. "status',
-        'poll first saw completed": GET …/scan-status, polled every',
+        `table); in later rounds they are cancelled, and the next scan waits until GET /health answers within ${QUIET_MS} ms`,
+        `${QUIET_STREAK} times in a row (a cancelled task still finishes its slice). "status poll first saw`,
+        'completed": GET …/scan-status, polled every',
         `${POLL_MS} ms, answered "completed" only then — locally every Durable Object of the worker shares one isolate,`,
         'and the follow-ups start the moment the scan ends, so requests wait behind their CPU work (GET /tasks',
         'latency meanwhile shows the same).',

@@ -2,12 +2,13 @@
  * The SQL behind catalog endpoints and SQLite's plan for it. Runs Longbox's own app (createApp, the
  * same routes, services and repositories as the worker) in Node over a libSQL connection to a copy of
  * the benchmark's D1 file, with a drizzle logger recording every statement a request runs; then
- * EXPLAIN QUERY PLAN for each catalog statement with its bound parameters:
+ * EXPLAIN QUERY PLAN for each catalog statement with its bound parameters, and its median time over
+ * a few runs on that connection:
  *
  *   node --import tsx --import ./bench/lib/wasm-modules.mjs bench/lib/catalog-plans.ts <db copy> <input.json>
  *
  * input: { username, password, requests: [{ label, method, path, body? }] }. Prints JSON:
- * { sqliteVersion, requests: [{ label, status, statements: [{ sql, params, plan: string[] }] }] }.
+ * { sqliteVersion, requests: [{ label, status, statements: [{ sql, params, plan: string[], ms }] }] }.
  */
 import { readFileSync } from 'node:fs';
 import { createClient } from '@libsql/client';
@@ -20,6 +21,8 @@ interface PlanInput {
   password: string;
   requests: Array<{ label: string; method: string; path: string; body?: unknown }>;
 }
+
+const TIMED_RUNS = 7;
 
 /** Statements of the catalog itself; authentication's session/user lookups are left out. */
 const CATALOG = /\b(books|series|read_progress|catalog_search|book_terms|series_terms|want_to_read)\b/;
@@ -67,7 +70,15 @@ async function main() {
         depth.set(Number(row.id), level);
         return `${'  '.repeat(level)}${String(row.detail)}`;
       });
-      statements.push({ sql, params, plan });
+      // What the statement itself costs in SQLite, without the worker, D1 transport or JSON around it.
+      const times: number[] = [];
+      for (let i = 0; i < TIMED_RUNS; i++) {
+        const started = performance.now();
+        await client.execute({ sql, args: params as never });
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      statements.push({ sql, params, plan, ms: times[Math.floor(TIMED_RUNS / 2)] });
     }
     recording = null;
     results.push({ label: request.label, status: res.status, total: res.body?.total ?? null, statements });
