@@ -6,7 +6,17 @@
  */
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { books, series } from '../db/schema';
-import { ENUM_OPERATORS, type FilterField, type FilterFields, ID_OPERATORS, STRING_OPERATORS } from './filters';
+import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import {
+  asPredicate,
+  ENUM_OPERATORS,
+  type FieldTest,
+  type FilterField,
+  type FilterFields,
+  ID_OPERATORS,
+  IdSet,
+  STRING_OPERATORS,
+} from './filters';
 
 export const READ_STATUSES = ['unread', 'in_progress', 'read'] as const;
 export type ReadStatus = (typeof READ_STATUSES)[number];
@@ -51,7 +61,7 @@ function idColumn(column: SQLWrapper): FilterField {
   };
 }
 
-/** Genre/tag of a series or book: owner id IN (the owners having a matching term). */
+/** Genre/tag of a series or book: the owners having a matching term (or, negated, the others). */
 function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField {
   const ownerId = owner === 'series' ? series.id : books.id;
   const owners = (test: SQL) =>
@@ -63,37 +73,52 @@ function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField
     operators: STRING_OPERATORS,
     toSql(operator, text) {
       if (operator === 'isNull') return sql`${ownerId} NOT IN (${owners(sql`1`)})`;
-      if (operator === 'isNotNull') return sql`${ownerId} IN (${owners(sql`1`)})`;
+      if (operator === 'isNotNull') return new IdSet(ownerId, owners(sql`1`));
       if (operator === 'isNot') return sql`${ownerId} NOT IN (${owners(stringTest(value, 'is', text))})`;
-      return sql`${ownerId} IN (${owners(stringTest(value, operator, text))})`;
+      return new IdSet(ownerId, owners(stringTest(value, operator, text)));
     },
   };
 }
 
-function enumField(values: readonly string[], is: (value: string) => SQL): FilterField {
+function enumField(values: readonly string[], is: (value: string) => FieldTest): FilterField {
   return {
     operators: ENUM_OPERATORS,
     values,
-    toSql: (operator, value) => (operator === 'is' ? is(value as string) : sql`NOT (${is(value as string)})`),
+    toSql: (operator, value) =>
+      operator === 'is' ? is(value as string) : sql`NOT (${asPredicate(is(value as string))})`,
   };
 }
 
+/**
+ * Read state is computed from the user's own progress rows, not per catalog row: SQLite builds each list
+ * once (an index-only read of the user's rows) and tests membership, instead of probing read_progress
+ * for every book or series. The user's rows reach their books through the covering live-books index.
+ */
+const liveBooksIndex = sql.raw(`INDEXED BY ${BOOKS_LIVE_CATALOG_INDEX}`);
+
+/** Series with progress (any state) on a live book. */
+const seriesWithProgress = (userId: string) =>
+  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
+    WHERE rp.user_id = ${userId} AND b.deleted_at IS NULL`;
+
+/** Series whose live books are all completed (and that have one). */
+const seriesRead = (userId: string) =>
+  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
+    WHERE rp.user_id = ${userId} AND rp.completed = 1 AND b.deleted_at IS NULL GROUP BY b.series_id
+    HAVING count(*) = (SELECT count(*) FROM books lb WHERE lb.series_id = b.series_id AND lb.deleted_at IS NULL)`;
+
 /** Series read state for a user: read = every live book completed; unread = no progress on any. */
-export function seriesReadStatusSql(userId: string, status: ReadStatus): SQL {
-  const anyProgress = sql`EXISTS (SELECT 1 FROM books b JOIN read_progress rp ON rp.book_id = b.id
-    WHERE b.series_id = ${series.id} AND b.deleted_at IS NULL AND rp.user_id = ${userId})`;
-  const anyNotRead = sql`EXISTS (SELECT 1 FROM books b WHERE b.series_id = ${series.id} AND b.deleted_at IS NULL
-    AND NOT EXISTS (SELECT 1 FROM read_progress rp WHERE rp.book_id = b.id AND rp.user_id = ${userId} AND rp.completed = 1))`;
-  if (status === 'unread') return sql`NOT ${anyProgress}`;
-  if (status === 'in_progress') return sql`(${anyProgress} AND ${anyNotRead})`;
-  return sql`(${anyProgress} AND NOT ${anyNotRead})`;
+export function seriesReadStatusSql(userId: string, status: ReadStatus): FieldTest {
+  if (status === 'unread') return sql`${series.id} NOT IN (${seriesWithProgress(userId)})`;
+  if (status === 'read') return new IdSet(series.id, seriesRead(userId));
+  return sql`(${series.id} IN (${seriesWithProgress(userId)}) AND ${series.id} NOT IN (${seriesRead(userId)}))`;
 }
 
-export function bookReadStatusSql(userId: string, status: ReadStatus): SQL {
-  const progress = (extra: SQL) =>
-    sql`EXISTS (SELECT 1 FROM read_progress rp WHERE rp.book_id = ${books.id} AND rp.user_id = ${userId}${extra})`;
-  if (status === 'unread') return sql`NOT ${progress(sql``)}`;
-  return progress(status === 'read' ? sql` AND rp.completed = 1` : sql` AND rp.completed = 0`);
+/** Book read state for a user: read = completed, in_progress = progress not completed, unread = none. */
+export function bookReadStatusSql(userId: string, status: ReadStatus): FieldTest {
+  const progress = sql`SELECT rp.book_id FROM read_progress rp WHERE rp.user_id = ${userId}`;
+  if (status === 'unread') return sql`${books.id} NOT IN (${progress})`;
+  return new IdSet(books.id, sql`${progress} AND rp.completed = ${status === 'read' ? 1 : 0}`);
 }
 
 export function seriesFilterFields(userId: string): FilterFields {

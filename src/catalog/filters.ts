@@ -5,7 +5,7 @@
  * depth and size, and compiles to a parameterised drizzle `sql` fragment (values are bound, never
  * spliced into the SQL text).
  */
-import { and, or, type SQL } from 'drizzle-orm';
+import { and, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { badRequest } from '../lib/errors';
 
 export const FILTER_OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
@@ -21,12 +21,31 @@ export const MAX_CONDITION_NODES = 64;
 /** D1 binds at most 100 parameters per statement; a field test binds up to two. */
 export const MAX_CONDITION_LEAVES = 32;
 
+/**
+ * A test that holds exactly for the rows whose id is in `ids` (a SELECT of ids, e.g. the books having a
+ * genre). `anyOf` over such tests becomes one `id IN (a UNION ALL b)`: a single list SQLite builds once
+ * and drives the row lookups from, where `id IN (a) OR id IN (b)` is evaluated branch by branch.
+ */
+export class IdSet {
+  constructor(
+    readonly rowId: SQLWrapper,
+    readonly ids: SQL,
+  ) {}
+}
+
+export type FieldTest = SQL | IdSet;
+
+/** The test as a predicate on the row. */
+export function asPredicate(test: FieldTest): SQL {
+  return test instanceof IdSet ? sql`${test.rowId} IN (${test.ids})` : test;
+}
+
 export interface FilterField {
   operators: readonly FilterOperator[];
   /** When set, `value` must be one of these (compared case-insensitively, passed on lower-cased). */
   values?: readonly string[];
-  /** SQL that is true for rows where `field operator value` holds; `isNot` is not derived, fields say it. */
-  toSql(operator: FilterOperator, value: string | undefined): SQL;
+  /** What is true for rows where `field operator value` holds; `isNot` is not derived, fields say it. */
+  toSql(operator: FilterOperator, value: string | undefined): FieldTest;
 }
 
 export type FilterFields = Readonly<Record<string, FilterField>>;
@@ -38,10 +57,41 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const invalid = (path: string, message: string) =>
   badRequest(`Invalid condition: ${path}: ${message}`, [{ path, message }]);
 
+/**
+ * A compiled condition. `narrowsToIds`: every matching row is in an id list the condition names (the
+ * condition is such a list, or all of a set of tests one of which is): a query can start from that list
+ * and look the rows up, rather than visit every row.
+ */
+export interface CompiledCondition {
+  where: SQL;
+  narrowsToIds: boolean;
+}
+
+interface Compiled {
+  test: FieldTest;
+  narrowsToIds: boolean;
+}
+
 /** Compiles a client condition against the fields of one resource (series or books). */
-export function compileCondition(condition: unknown, fields: FilterFields, path = 'condition'): SQL {
+export function compileCondition(condition: unknown, fields: FilterFields, path = 'condition'): CompiledCondition {
   const budget = { nodes: 0, leaves: 0 };
-  return compileNode(condition, fields, path, 1, budget);
+  const { test, narrowsToIds } = compileNode(condition, fields, path, 1, budget);
+  return { where: asPredicate(test), narrowsToIds };
+}
+
+/** `anyOf`: one id list when every branch is one (UNION ALL: `IN` drops the duplicates), else OR. */
+function anyOf(tests: FieldTest[]): FieldTest {
+  const [first] = tests;
+  if (first instanceof IdSet && tests.every((test) => test instanceof IdSet)) {
+    return new IdSet(
+      first.rowId,
+      sql.join(
+        tests.map((test) => (test as IdSet).ids),
+        sql` UNION ALL `,
+      ),
+    );
+  }
+  return or(...tests.map(asPredicate)) as SQL;
 }
 
 function compileNode(
@@ -50,7 +100,7 @@ function compileNode(
   path: string,
   depth: number,
   budget: { nodes: number; leaves: number },
-): SQL {
+): Compiled {
   if (depth > MAX_CONDITION_DEPTH) throw invalid(path, `nesting is limited to ${MAX_CONDITION_DEPTH} levels`);
   budget.nodes += 1;
   if (budget.nodes > MAX_CONDITION_NODES)
@@ -65,16 +115,24 @@ function compileNode(
     const children = node[key];
     if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.${key}`, 'must be a non-empty array');
     const compiled = children.map((child, i) => compileNode(child, fields, `${path}.${key}.${i}`, depth + 1, budget));
-    return (key === 'allOf' ? and(...compiled) : or(...compiled)) as SQL;
+    if (key === 'allOf') {
+      return {
+        test: and(...compiled.map((c) => asPredicate(c.test))) as SQL,
+        narrowsToIds: compiled.some((c) => c.narrowsToIds),
+      };
+    }
+    const test = anyOf(compiled.map((c) => c.test));
+    return { test, narrowsToIds: test instanceof IdSet };
   }
   budget.leaves += 1;
   if (budget.leaves > MAX_CONDITION_LEAVES) {
     throw invalid(path, `a condition may test at most ${MAX_CONDITION_LEAVES} fields`);
   }
-  return compileLeaf(key, node[key], fields, `${path}.${key}`);
+  const test = compileLeaf(key, node[key], fields, `${path}.${key}`);
+  return { test, narrowsToIds: test instanceof IdSet };
 }
 
-function compileLeaf(name: string, operand: unknown, fields: FilterFields, path: string): SQL {
+function compileLeaf(name: string, operand: unknown, fields: FilterFields, path: string): FieldTest {
   const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
   if (!field) throw invalid(path, `unknown field '${name}'; allowed: allOf, anyOf, ${Object.keys(fields).join(', ')}`);
   if (!isObject(operand)) throw invalid(path, 'must be an object {operator, value}');

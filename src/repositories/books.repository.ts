@@ -3,11 +3,30 @@
  * series names, the requesting user's progress and want-to-read flag, in one query per page.
  * Lists hide soft-deleted books; a detail still shows one (`deleted: true`).
  */
-import { and, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { CompiledCondition } from '../catalog/filters';
 import type { Database } from '../db/client';
 import { books, libraries, readProgress, series } from '../db/schema';
-import { nullsLast, orderKeys, orderPage, PAGE_ID, type PageCte, pageSelection, type SortKey } from './catalog-page';
+import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import {
+  nullsLast,
+  orderKeys,
+  orderPage,
+  PAGE_ID,
+  PAGE_TOTAL,
+  type PageCte,
+  pageSelection,
+  pageWithTotal,
+  type SortKey,
+} from './catalog-page';
 import { rankedMatches } from './search-index';
+
+/**
+ * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
+ * (from a term list, the user's progress, search results) or tested column by column, never needing
+ * the table row. SQLite would otherwise pick the primary-key index and read each row.
+ */
+const liveBooksByCatalogIndex = sql`${books} INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)}`;
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -80,7 +99,7 @@ export interface BookListQuery {
   libraryId?: string;
   seriesId?: string;
   /** A compiled filter condition (src/catalog/filters.ts). */
-  condition?: SQL;
+  condition?: CompiledCondition;
   /** A FTS5 MATCH expression (search-index.ts): only matching books. */
   match?: string;
   keys: SortKey[];
@@ -91,15 +110,30 @@ export interface BookListQuery {
 export class BooksRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * A page of live books. Unfiltered, an index serves the order and the page stops after its rows; the
+   * count is a second statement. Filtered or searched, rows are read through the covering index, and
+   * when the condition narrows to id lists (or a search does), the page visits and sorts every match
+   * anyway, so it counts them in the same pass (catalog-page.ts pageSelection).
+   */
   async list(query: BookListQuery) {
     const where = and(
       isNull(books.deletedAt),
       query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
       query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
-      query.condition,
+      query.condition?.where,
     );
-    const pageQuery = this.db.select(pageSelection(books.id, query.keys)).from(books).$dynamic();
-    const countQuery = this.db.select({ n: count() }).from(books).$dynamic();
+    const filtered = query.condition !== undefined || query.match !== undefined;
+    const countInPage = query.match !== undefined || query.condition?.narrowsToIds === true;
+    const pageSource = countInPage ? liveBooksByCatalogIndex : books;
+    const pageQuery = this.db
+      .select(pageSelection(books.id, query.keys, countInPage))
+      .from(pageSource)
+      .$dynamic();
+    const countQuery = this.db
+      .select({ n: count() })
+      .from(filtered ? liveBooksByCatalogIndex : books)
+      .$dynamic();
     if (query.match) {
       const matches = sql`(${rankedMatches('book', query.match)}) AS m`;
       pageQuery.innerJoin(matches, sql`m.entity_id = ${books.id}`);
@@ -112,7 +146,7 @@ export class BooksRepository {
         .limit(query.limit)
         .offset(query.offset),
     );
-    return this.runPage(page, countQuery.where(where), query.keys, query.userId);
+    return this.runPage(page, countQuery.where(where), query.keys, query.userId, countInPage, query.offset);
   }
 
   /**
@@ -148,29 +182,37 @@ export class BooksRepository {
       .from(readProgress)
       .innerJoin(books, eq(books.id, readProgress.bookId))
       .where(where);
-    return this.runPage(page, total, keys, userId);
+    return this.runPage(page, total, keys, userId, false, offset);
   }
 
   /**
    * On deck (API.md §4 Books): per live series where the user completed at least one book and has none
    * in progress (every progress row completed), the first book in reading order without progress;
    * series ordered by the user's latest activity in them.
+   *
+   * Starts from the user's progress rows (an index-only read) and their books through the covering
+   * index, groups them by series, and walks each finished series in reading order (a partial index) to
+   * its first unread book. Every finished series is visited anyway, so the page counts them too.
    */
   async listOnDeck(userId: string, libraryId: string | undefined, limit: number, offset: number) {
     const library = libraryId ? sql`AND b.library_id = ${libraryId}` : sql``;
-    const finishedSeries = sql`SELECT b.series_id AS series_id, max(rp.updated_at) AS last_read
-      FROM read_progress rp JOIN books b ON b.id = rp.book_id JOIN series s ON s.id = b.series_id
-      WHERE rp.user_id = ${userId} AND b.deleted_at IS NULL AND s.deleted_at IS NULL ${library}
-      GROUP BY b.series_id HAVING min(rp.completed) = 1`;
-    const nextUnread = sql`SELECT b.id FROM books b WHERE b.series_id = a.series_id AND b.deleted_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.book_id = b.id AND p.user_id = ${userId})
+    const finishedSeries = sql`SELECT g.series_id AS series_id, g.last_read AS last_read FROM (
+        SELECT b.series_id AS series_id, max(rp.updated_at) AS last_read, min(rp.completed) AS finished
+        FROM read_progress rp CROSS JOIN books b INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)} ON b.id = rp.book_id
+        WHERE rp.user_id = ${userId} AND b.deleted_at IS NULL ${library} GROUP BY b.series_id
+      ) g CROSS JOIN series s ON s.id = g.series_id WHERE g.finished = 1 AND s.deleted_at IS NULL`;
+    const nextUnread = sql`SELECT b.id FROM books b WHERE b.series_id = f.series_id AND b.deleted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${userId} AND p.book_id = b.id)
       ORDER BY b.number IS NULL, b.number, b.sort_key, b.id LIMIT 1`;
-    const source = sql`(SELECT a.last_read AS last_read, (${nextUnread}) AS book_id FROM (${finishedSeries}) a) AS nb`;
+    // OFFSET 0 keeps SQLite from flattening this into the outer query, which would run the next-unread
+    // subquery twice per series (once for the IS NOT NULL test, once for the value).
+    const source = sql`(SELECT f.last_read AS last_read, (${nextUnread}) AS book_id
+      FROM (${finishedSeries}) f LIMIT -1 OFFSET 0) AS nb`;
     const keys: SortKey[] = [{ expr: sql`nb.last_read`, direction: 'desc' }];
     const found = sql`nb.book_id IS NOT NULL`;
     const page = this.db.$with('page').as(
       this.db
-        .select(pageSelection(sql`nb.book_id`, keys))
+        .select(pageSelection(sql`nb.book_id`, keys, true))
         .from(source)
         .where(found)
         .orderBy(...orderKeys(keys, sql`nb.book_id`))
@@ -178,7 +220,7 @@ export class BooksRepository {
         .offset(offset),
     );
     const total = this.db.select({ n: count() }).from(source).where(found);
-    return this.runPage(page, total, keys, userId);
+    return this.runPage(page, total, keys, userId, true, offset);
   }
 
   /** One book, deleted or not, with the user's progress. */
@@ -202,10 +244,17 @@ export class BooksRepository {
       .get();
   }
 
-  private async runPage(page: PageCte, totalQuery: Promise<Array<{ n: number }>>, keys: SortKey[], userId: string) {
+  private async runPage(
+    page: PageCte,
+    countQuery: PromiseLike<Array<{ n: number }>>,
+    keys: SortKey[],
+    userId: string,
+    countInPage: boolean,
+    offset: number,
+  ) {
     const rowsQuery = this.db
       .with(page)
-      .select(bookColumns(userId))
+      .select({ ...bookColumns(userId), pageTotal: PAGE_TOTAL })
       .from(page)
       .innerJoin(books, sql`${books.id} = ${PAGE_ID}`)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -214,8 +263,7 @@ export class BooksRepository {
       .orderBy(...orderPage(keys));
     // Not one D1 batch: batched results come back as objects keyed by column name, which loses the
     // joined tables' same-named columns (title, id…); a plain query reads rows positionally.
-    const [totals, rows] = await Promise.all([totalQuery, rowsQuery]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    return pageWithTotal(rowsQuery, countQuery, countInPage, offset);
   }
 }
 

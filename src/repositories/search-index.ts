@@ -6,6 +6,9 @@
  *
  * Each entity's FTS rowid is derived from a hash of (entity type, id): the UNINDEXED columns cannot be
  * looked up, so replacing or deleting by rowid is what keeps a write O(log n) instead of a table scan.
+ * Series rows have negative rowids and book rows positive ones, so a search for one type restricts the
+ * MATCH to its rowid range (FTS5 skips the other part of each doclist) instead of reading every matching
+ * row's entity_type.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type SQL, sql } from 'drizzle-orm';
@@ -30,15 +33,23 @@ export interface SearchDocument {
 }
 
 /**
- * A 63-bit positive rowid from SHA-256 of `type:id`, as a decimal string (SQLite CASTs it exactly;
- * JS numbers would lose bits). Collisions are ~n²/2⁶⁴: negligible for any real catalog.
+ * A 63-bit rowid from SHA-256 of `type:id`, as a decimal string (SQLite CASTs it exactly; JS numbers
+ * would lose bits): h ≥ 0 for a book, -h - 1 < 0 for a series (migration 0006 moved existing series rows
+ * the same way). Collisions are ~n²/2⁶⁴: negligible for any real catalog.
  */
 export function searchRowId(entityType: SearchEntityType, entityId: string): string {
   const digest = sha256(new TextEncoder().encode(`${entityType}:${entityId}`));
   let value = 0n;
   for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(digest[i] as number);
-  return (value & 0x7fff_ffff_ffff_ffffn).toString();
+  const hash = value & 0x7fff_ffff_ffff_ffffn;
+  return (entityType === 'series' ? -hash - 1n : hash).toString();
 }
+
+/** The rowid range of a type's search rows (see searchRowId). */
+const ROWID_RANGE: Record<SearchEntityType, SQL> = {
+  book: sql.raw('rowid >= 0'),
+  series: sql.raw('rowid < 0'),
+};
 
 /**
  * The virtual table as drizzle sees it (the migration creates it; drizzle-kit never reads this file).
@@ -124,10 +135,5 @@ const RANK = sql.raw('bm25(catalog_search, 0, 0, 0, 10.0, 4.0, 1.0, 3.0, 2.0)');
 /** `SELECT entity_id, rank` of the rows of one type matching `match`: join it to rank results. */
 export function rankedMatches(entityType: SearchEntityType, match: string): SQL {
   return sql`SELECT entity_id, ${RANK} AS rank FROM catalog_search
-    WHERE catalog_search MATCH ${match} AND entity_type = ${entityType}`;
-}
-
-/** `SELECT entity_id` of the rows of one type matching `match`: for `id IN (…)` filters. */
-export function matchingIds(entityType: SearchEntityType, match: string): SQL {
-  return sql`SELECT entity_id FROM catalog_search WHERE catalog_search MATCH ${match} AND entity_type = ${entityType}`;
+    WHERE catalog_search MATCH ${match} AND ${ROWID_RANGE[entityType]} AND entity_type = ${entityType}`;
 }

@@ -2,10 +2,21 @@
  * Series read side (API.md §2 Series, §4 Series): paginated lists with the requesting user's unread
  * count and the release-tracking columns, in one query per page. Soft-deleted series never show.
  */
-import { and, count, countDistinct, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, countDistinct, eq, isNull, sql } from 'drizzle-orm';
+import type { CompiledCondition } from '../catalog/filters';
 import type { Database } from '../db/client';
 import { books, libraries, readProgress, series, seriesTracking } from '../db/schema';
-import { nullsLast, orderKeys, orderPage, PAGE_ID, type PageCte, pageSelection, type SortKey } from './catalog-page';
+import {
+  nullsLast,
+  orderKeys,
+  orderPage,
+  PAGE_ID,
+  PAGE_TOTAL,
+  type PageCte,
+  pageSelection,
+  pageWithTotal,
+  type SortKey,
+} from './catalog-page';
 import { rankedMatches } from './search-index';
 
 export const SERIES_SORT_FIELDS = [
@@ -33,8 +44,10 @@ export function seriesSortKeys(field: SeriesSortField, direction: 'asc' | 'desc'
     case 'release_date':
       return nullsLast(sql`${series.year}`, direction);
     case 'date_read':
+      // CROSS JOIN keeps the series' books as the outer loop: left to itself SQLite starts from the
+      // user's progress rows and reads all of them for every series.
       return nullsLast(
-        sql`(SELECT max(rp.updated_at) FROM books b JOIN read_progress rp ON rp.book_id = b.id
+        sql`(SELECT max(rp.updated_at) FROM books b CROSS JOIN read_progress rp ON rp.book_id = b.id
           WHERE b.series_id = ${series.id} AND rp.user_id = ${userId})`,
         direction,
       );
@@ -89,7 +102,7 @@ export interface SeriesListQuery {
   userId: string;
   libraryId?: string;
   /** A compiled filter condition (src/catalog/filters.ts). */
-  condition?: SQL;
+  condition?: CompiledCondition;
   /** A FTS5 MATCH expression (search-index.ts): only matching series, `RELEVANCE` may order them. */
   match?: string;
   keys: SortKey[];
@@ -100,14 +113,22 @@ export interface SeriesListQuery {
 export class SeriesRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * A page of live series. When a search or a condition narrowing to id lists drives it, the page
+   * visits and sorts every match anyway and counts them in the same pass (catalog-page.ts).
+   */
   async list(query: SeriesListQuery) {
     const where = and(
       isNull(series.deletedAt),
       query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
-      query.condition,
+      query.condition?.where,
     );
+    const countInPage = query.match !== undefined || query.condition?.narrowsToIds === true;
     const matches = query.match ? sql`(${rankedMatches('series', query.match)}) AS m` : undefined;
-    const pageQuery = this.db.select(pageSelection(series.id, query.keys)).from(series).$dynamic();
+    const pageQuery = this.db
+      .select(pageSelection(series.id, query.keys, countInPage))
+      .from(series)
+      .$dynamic();
     const countQuery = this.db.select({ n: count() }).from(series).$dynamic();
     if (matches) {
       pageQuery.innerJoin(matches, sql`m.entity_id = ${series.id}`);
@@ -120,7 +141,7 @@ export class SeriesRepository {
         .limit(query.limit)
         .offset(query.offset),
     );
-    return this.runPage(page, countQuery.where(where), query.keys, query.userId);
+    return this.runPage(page, countQuery.where(where), query.keys, query.userId, countInPage, query.offset);
   }
 
   /** Series where the user has a book in progress, latest activity first. */
@@ -151,7 +172,7 @@ export class SeriesRepository {
       .innerJoin(books, eq(books.id, readProgress.bookId))
       .innerJoin(series, eq(series.id, books.seriesId))
       .where(where);
-    return this.runPage(page, total, keys, userId);
+    return this.runPage(page, total, keys, userId, false, offset);
   }
 
   /** One series with the user's data; `wantToRead` = the user queued at least one of its live books. */
@@ -178,10 +199,17 @@ export class SeriesRepository {
     return row !== undefined;
   }
 
-  private async runPage(page: PageCte, totalQuery: Promise<Array<{ n: number }>>, keys: SortKey[], userId: string) {
+  private async runPage(
+    page: PageCte,
+    countQuery: PromiseLike<Array<{ n: number }>>,
+    keys: SortKey[],
+    userId: string,
+    countInPage: boolean,
+    offset: number,
+  ) {
     const rowsQuery = this.db
       .with(page)
-      .select(seriesColumns(userId))
+      .select({ ...seriesColumns(userId), pageTotal: PAGE_TOTAL })
       .from(page)
       .innerJoin(series, sql`${series.id} = ${PAGE_ID}`)
       .innerJoin(libraries, eq(libraries.id, series.libraryId))
@@ -189,7 +217,6 @@ export class SeriesRepository {
       .orderBy(...orderPage(keys));
     // Not one D1 batch: batched results come back as objects keyed by column name, which loses the
     // joined tables' same-named columns (title, id…); a plain query reads rows positionally.
-    const [totals, rows] = await Promise.all([totalQuery, rowsQuery]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    return pageWithTotal(rowsQuery, countQuery, countInPage, offset);
   }
 }

@@ -27,7 +27,9 @@ export const readProgress = sqliteTable(
   },
   (t) => [
     uniqueIndex('read_progress_user_book_unique').on(t.userId, t.bookId),
-    index('read_progress_user_updated_idx').on(t.userId, t.updatedAt),
+    // A user's progress newest first (GET /progress, in progress, recently read), and, being covering, the
+    // per-user book lists of readStatus filters and on-deck without reading the rows.
+    index('read_progress_user_updated_idx').on(t.userId, t.updatedAt, t.completed, t.bookId),
     index('read_progress_book_idx').on(t.bookId),
   ],
 );

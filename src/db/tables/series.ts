@@ -66,8 +66,9 @@ export const seriesTerms = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.seriesId, t.kind, t.value] }),
-    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve.
-    index('series_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`),
+    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve; series_id
+    // makes the list of matching series an index-only read.
+    index('series_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`, t.seriesId),
   ],
 );
 
