@@ -71,6 +71,7 @@ function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField
   const value = sql.raw(owner === 'series' ? 'st.value' : 'bt.value');
   return {
     operators: STRING_OPERATORS,
+    readsOtherTables: true,
     toSql(operator, text) {
       if (operator === 'isNull') return sql`${ownerId} NOT IN (${owners(sql`1`)})`;
       if (operator === 'isNotNull') return new IdSet(ownerId, owners(sql`1`));
@@ -80,10 +81,11 @@ function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField
   };
 }
 
-function enumField(values: readonly string[], is: (value: string) => FieldTest): FilterField {
+function enumField(values: readonly string[], is: (value: string) => FieldTest, readsOtherTables = false): FilterField {
   return {
     operators: ENUM_OPERATORS,
     values,
+    readsOtherTables,
     toSql: (operator, value) =>
       operator === 'is' ? is(value as string) : sql`NOT (${asPredicate(is(value as string))})`,
   };
@@ -130,7 +132,7 @@ export function seriesFilterFields(userId: string): FilterFields {
     publisher: stringColumn(series.publisher),
     language: stringColumn(series.language),
     name: stringColumn(series.title),
-    readStatus: enumField(READ_STATUSES, (value) => seriesReadStatusSql(userId, value as ReadStatus)),
+    readStatus: enumField(READ_STATUSES, (value) => seriesReadStatusSql(userId, value as ReadStatus), true),
   };
 }
 
@@ -141,7 +143,7 @@ export function bookFilterFields(userId: string): FilterFields {
     genre: termField('genre', 'book'),
     tag: termField('tag', 'book'),
     title: stringColumn(books.title),
-    readStatus: enumField(READ_STATUSES, (value) => bookReadStatusSql(userId, value as ReadStatus)),
+    readStatus: enumField(READ_STATUSES, (value) => bookReadStatusSql(userId, value as ReadStatus), true),
     hasError: enumField(['true', 'false'], (value) =>
       value === 'true' ? sql`${books.analysisError} IS NOT NULL` : sql`${books.analysisError} IS NULL`,
     ),

@@ -46,6 +46,8 @@ export interface FilterField {
   values?: readonly string[];
   /** What is true for rows where `field operator value` holds; `isNot` is not derived, fields say it. */
   toSql(operator: FilterOperator, value: string | undefined): FieldTest;
+  /** Its tests look the row up in other tables (terms, the user's progress) rather than read its columns. */
+  readsOtherTables?: boolean;
 }
 
 export type FilterFields = Readonly<Record<string, FilterField>>;
@@ -70,6 +72,7 @@ export interface CompiledCondition {
 interface Compiled {
   test: FieldTest;
   narrowsToIds: boolean;
+  readsOtherTables: boolean;
 }
 
 /** Compiles a client condition against the fields of one resource (series or books). */
@@ -115,21 +118,27 @@ function compileNode(
     const children = node[key];
     if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.${key}`, 'must be a non-empty array');
     const compiled = children.map((child, i) => compileNode(child, fields, `${path}.${key}.${i}`, depth + 1, budget));
+    const readsOtherTables = compiled.some((c) => c.readsOtherTables);
     if (key === 'allOf') {
+      // SQLite tests a row's conditions in the order written: the row's own columns first, so that
+      // lookups in other tables only run for rows those let through.
+      const ordered = [...compiled.filter((c) => !c.readsOtherTables), ...compiled.filter((c) => c.readsOtherTables)];
       return {
-        test: and(...compiled.map((c) => asPredicate(c.test))) as SQL,
+        test: and(...ordered.map((c) => asPredicate(c.test))) as SQL,
         narrowsToIds: compiled.some((c) => c.narrowsToIds),
+        readsOtherTables,
       };
     }
     const test = anyOf(compiled.map((c) => c.test));
-    return { test, narrowsToIds: test instanceof IdSet };
+    return { test, narrowsToIds: test instanceof IdSet, readsOtherTables };
   }
   budget.leaves += 1;
   if (budget.leaves > MAX_CONDITION_LEAVES) {
     throw invalid(path, `a condition may test at most ${MAX_CONDITION_LEAVES} fields`);
   }
+  const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
   const test = compileLeaf(key, node[key], fields, `${path}.${key}`);
-  return { test, narrowsToIds: test instanceof IdSet };
+  return { test, narrowsToIds: test instanceof IdSet, readsOtherTables: field?.readsOtherTables === true };
 }
 
 function compileLeaf(name: string, operand: unknown, fields: FilterFields, path: string): FieldTest {
