@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { environmentLines, markdownTable, ms, percentile, ROOT, writeSection } from './lib/report.mjs';
+import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
 const PAGES = 300;
@@ -17,7 +18,6 @@ const WARMUP_REQUESTS = 320;
 const REQUESTS_PER_ROUND = 960;
 const ROUNDS = 5;
 const TARGET_RATIO = 0.8;
-const CONFIG = path.join(ROOT, 'wrangler.toml');
 const BARE_CONFIG = path.join(ROOT, 'bench/workers/r2-object.toml');
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 
@@ -159,6 +159,8 @@ function row(label, result, bareRps, bodyBytes) {
 
 async function main() {
   const state = tempStateDir('page-serve');
+  // wrangler dev restarts on every change to a watched file: run a frozen copy of the sources.
+  const { api: CONFIG } = snapshotSources(path.join(state, 'sources'));
   let bare;
   let real;
   try {

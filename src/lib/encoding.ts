@@ -33,9 +33,17 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
+/** Imported HMAC keys by secret: a server has one or two secrets, and every API-key request signs with one. */
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
 export async function hmacSha256(secret: string, data: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8(data)));
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key.catch(() => hmacKeys.delete(secret));
+    hmacKeys.set(secret, key);
+  }
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await key, utf8(data)));
 }
 
 /** Random string over [a-z0-9] (API-key lookup prefixes). Rejection sampling keeps it unbiased. */

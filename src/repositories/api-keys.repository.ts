@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { apiKeys } from '../db/schema';
+import { apiKeys, users } from '../db/schema';
+import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
@@ -12,8 +13,14 @@ export class ApiKeysRepository {
     return row as ApiKeyRecord;
   }
 
-  async getByPrefix(prefix: string): Promise<ApiKeyRecord | undefined> {
-    return this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).get();
+  /** The key and its owner in one round trip: every request signed with an API key needs both. */
+  async getWithOwnerByPrefix(prefix: string): Promise<{ key: ApiKeyRecord; owner: UserRecord } | undefined> {
+    return this.db
+      .select({ key: apiKeys, owner: users })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.prefix, prefix))
+      .get();
   }
 
   async getOwned(id: string, userId: string): Promise<ApiKeyRecord | undefined> {

@@ -142,14 +142,14 @@ export class AuthService {
   private async fromApiKey(key: string): Promise<Principal> {
     const parsed = parseApiKey(key);
     if (!parsed) throw unauthorized('Invalid API key format');
-    const record = await this.deps.apiKeys.getByPrefix(parsed.prefix);
-    const expected = record ? utf8(record.secretHash) : utf8('0'.repeat(64));
+    const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
+    // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
+    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
     const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
-    if (!record || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
+    if (!found || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
+    const { key: record, owner: user } = found;
     const now = Date.now();
     if (record.expiresAt && Date.parse(record.expiresAt) <= now) throw unauthorized('API key has expired');
-    const user = await this.deps.users.getById(record.userId);
-    if (!user) throw unauthorized('Invalid API key');
     this.assertActive(user);
     if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_WRITE_INTERVAL_MS) {
       this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, new Date(now).toISOString()));
