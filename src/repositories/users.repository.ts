@@ -14,11 +14,27 @@ import {
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
+/** Run by every session and Basic request: prepared once per database rather than rebuilt each time. */
+function prepareUserById(db: Database) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare();
+}
+
+const userByIdQueries = new WeakMap<Database, ReturnType<typeof prepareUserById>>();
+
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
   async getById(id: string): Promise<UserRecord | undefined> {
-    return this.db.select().from(users).where(eq(users.id, id)).get();
+    let query = userByIdQueries.get(this.db);
+    if (!query) {
+      query = prepareUserById(this.db);
+      userByIdQueries.set(this.db, query);
+    }
+    return query.get({ id });
   }
 
   /** Usernames are matched case-insensitively (stored as typed, compared lowercased). */

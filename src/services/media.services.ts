@@ -2,6 +2,7 @@
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
 import { createRendererClient, type RendererClient } from '../media/image-renderer';
+import { edgePageCache } from '../pages/edge-page-cache';
 import { BookMediaRepository } from '../repositories/book-media.repository';
 import { BookFileService } from './book-file.service';
 import { PageService } from './page.service';
@@ -13,14 +14,22 @@ export interface MediaServiceDeps {
   env: Env;
   settings: SettingsService;
   events: EventPublisher;
+  defer: (work: Promise<unknown>) => void;
 }
 
-export function createMediaServices({ db, env, settings, events }: MediaServiceDeps) {
+export function createMediaServices({ db, env, settings, events, defer }: MediaServiceDeps) {
   const repo = new BookMediaRepository(db);
   // Deployments without the renderer worker still serve originals; image work answers 503.
   const renderer: RendererClient | null = env.RENDERER ? createRendererClient(env.RENDERER) : null;
   return {
-    pages: new PageService({ repo, library: env.LIBRARY, cache: env.CACHE, renderer }),
+    pages: new PageService({
+      repo,
+      library: env.LIBRARY,
+      cache: env.CACHE,
+      renderer,
+      edgeCache: edgePageCache(),
+      defer,
+    }),
     bookFiles: new BookFileService(repo, env.LIBRARY),
     thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
   };

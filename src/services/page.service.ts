@@ -11,6 +11,7 @@ import { AppError, notFound } from '../lib/errors';
 import type { PageLocator } from '../media/container';
 import { BookAnalysisError } from '../media/errors';
 import { ImageRenderError, type RendererClient, toAppError } from '../media/image-renderer';
+import { type EdgePageCache, MAX_EDGE_CACHED_PAGE_BYTES, originalPageCacheKey } from '../pages/edge-page-cache';
 import { type MediaResponse, notModified, ifNoneMatchHits, PAGE_CACHE_CONTROL } from '../pages/media-response';
 import {
   FileChangedSinceScan,
@@ -38,6 +39,10 @@ export interface PageServiceDeps {
   library: R2Bucket;
   cache: R2Bucket;
   renderer: RendererClient | null;
+  /** Original pages near the reader (Workers Cache API); null where the runtime has none. */
+  edgeCache: EdgePageCache | null;
+  /** Runs work after the response (ctx.waitUntil). */
+  defer: (work: Promise<unknown>) => void;
 }
 
 /** Pixel size of a rendered PDF page as served without parameters: its page box scaled to the default side. */
@@ -131,7 +136,7 @@ export class PageService {
       etag: book.etag,
     };
     try {
-      if (await this.isOriginal(stored, page, variant)) return await this.original(stored, headers);
+      if (await this.isOriginal(stored, page, variant)) return await this.original(book, stored, headers);
       return await this.rendition(book, stored, variant, headers);
     } catch (error) {
       if (error instanceof BookAnalysisError) throw fromAnalysisError(error);
@@ -151,12 +156,36 @@ export class PageService {
     return size !== null && !needsTransform({ mediaType: page.mediaType, ...size }, variant);
   }
 
-  private async original(stored: StoredPage, headers: Record<string, string>): Promise<MediaResponse> {
+  private async original(book: MediaBook, stored: StoredPage, headers: Record<string, string>): Promise<MediaResponse> {
+    const { edgeCache } = this.deps;
+    const key = edgeCache && book.etag ? originalPageCacheKey(book.id, book.etag, stored.pageNumber) : null;
+    const hit = key && edgeCache ? await edgeCache.match(key) : null;
+    if (hit) {
+      return {
+        status: 200,
+        headers: {
+          ...headers,
+          'Content-Type': hit.mediaType,
+          'Content-Length': String(hit.size),
+          'X-Longbox-Cache': 'hit',
+        },
+        body: hit.body,
+      };
+    }
     const bytes = await openStoredPage(this.deps.library, null, stored);
     if (bytes.kind !== 'stream') throw new Error('a stored page without a renderer cannot be rendered');
     const sized: Record<string, string> = { ...headers, 'Content-Type': bytes.mediaType };
     if (bytes.size !== null) sized['Content-Length'] = String(bytes.size);
-    return { status: 200, headers: sized, body: bytes.stream };
+    let body = bytes.stream;
+    if (key && edgeCache && bytes.size !== null && bytes.size <= MAX_EDGE_CACHED_PAGE_BYTES) {
+      // One read from R2 feeds both the reader and the cache; the branch the slower side has not read
+      // yet is buffered, at most one page.
+      const [served, kept] = bytes.stream.tee();
+      body = served;
+      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: bytes.mediaType }));
+      sized['X-Longbox-Cache'] = 'miss';
+    }
+    return { status: 200, headers: sized, body };
   }
 
   private async rendition(

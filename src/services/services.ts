@@ -79,7 +79,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(db, tasksRepository, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
     ...createCatalogReadServices(db),
-    ...createMediaServices({ db, env, settings, events }),
+    ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };
 }

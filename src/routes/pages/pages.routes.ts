@@ -43,11 +43,13 @@ export const getPage = createRoute({
   summary: 'A page image (PagesRead)',
   description:
     'Without parameters: the page exactly as stored in the file (PDF pages that are not one embedded image ' +
-    'are rendered, longest side 2000 px, PNG). With `width`/`height` (bounds, aspect ratio kept, never ' +
-    'enlarged) and/or `format`: a resized or transcoded copy, rendered once and then served from a cache ' +
-    '(`X-Longbox-Cache: hit|miss`); a request the original already satisfies gets the original. Strong ETag ' +
-    'per book version, page and parameters; If-None-Match → 304. 422 for a reflowable EPUB (read it with ' +
-    'GET /books/{id}/file) or a book whose analysis failed; 409 when the file changed since the last scan.',
+    'are rendered, longest side 2000 px, PNG), kept in the edge cache of the data center after the first ' +
+    'read. With `width`/`height` (bounds, aspect ratio kept, never enlarged) and/or `format`: a resized or ' +
+    'transcoded copy, rendered once and then served from a cache; a request the original already satisfies ' +
+    'gets the original. `X-Longbox-Cache: hit|miss` says whether a cache answered. Strong ETag per book ' +
+    'version, page and parameters; If-None-Match → 304. 422 for a reflowable EPUB (read it with ' +
+    'GET /books/{id}/file) or a book whose analysis failed; 409 when the file changed since the last scan ' +
+    'and the page must be read from it.',
   middleware: [authenticate('PagesRead')] as const,
   request: { params: PageParamsSchema, query: PageImageQuerySchema },
   responses: {

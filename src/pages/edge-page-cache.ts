@@ -1,0 +1,63 @@
+/**
+ * Original page bytes kept in the data center's cache (the Workers Cache API), so a page read again
+ * near the same reader costs a local cache hit instead of a ranged read from R2, which may sit on
+ * another continent. Every request still authenticates, checks permissions and looks up the page
+ * before the cache is asked: the cache only replaces the storage read.
+ *
+ * Entries are keyed by book, page and the R2 etag the book was scanned at, so a file replaced and
+ * rescanned never gets an old page back; until that rescan, a cached page is the scanned version the
+ * catalog still describes. Pages are immutable under their key, hence the long TTL (it only bounds
+ * how long unused entries take space). Where the Cache API does nothing (workers.dev, Node over
+ * libSQL), reads simply miss.
+ */
+
+/** Larger pages (rare: huge PNG scans) are streamed from R2 every time rather than buffered for the cache. */
+export const MAX_EDGE_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
+const TTL_SECONDS = 30 * 24 * 3600;
+/** Never resolved by DNS: Cache API keys only need to be URLs. */
+const KEY_ORIGIN = 'https://pages.longbox.internal';
+/** The cache may answer without the Content-Length it was given: the size travels in a header of our own. */
+const SIZE_HEADER = 'X-Longbox-Page-Size';
+
+export interface EdgeCachedPage {
+  body: ReadableStream<Uint8Array>;
+  size: number;
+  mediaType: string;
+}
+
+export interface EdgePageCache {
+  match(key: string): Promise<EdgeCachedPage | null>;
+  put(key: string, page: EdgeCachedPage): Promise<void>;
+}
+
+export function originalPageCacheKey(bookId: string, etag: string, pageNumber: number): string {
+  return `${KEY_ORIGIN}/${bookId}/${encodeURIComponent(etag)}/${pageNumber}`;
+}
+
+/** The cache of this data center, or null where the runtime has no Cache API. */
+export function edgePageCache(): EdgePageCache | null {
+  const storage = (globalThis as { caches?: CacheStorage }).caches;
+  if (!storage?.default) return null;
+  const cache = storage.default;
+  return {
+    async match(key) {
+      const hit = await cache.match(key);
+      if (!hit?.body) return null;
+      const size = Number(hit.headers.get(SIZE_HEADER) ?? Number.NaN);
+      if (!Number.isSafeInteger(size) || size < 0) {
+        await hit.body.cancel();
+        return null;
+      }
+      return { body: hit.body, size, mediaType: hit.headers.get('Content-Type') ?? 'application/octet-stream' };
+    },
+    async put(key, page) {
+      const headers = {
+        'Content-Type': page.mediaType,
+        'Content-Length': String(page.size),
+        [SIZE_HEADER]: String(page.size),
+        'Cache-Control': `public, max-age=${TTL_SECONDS}, immutable`,
+      };
+      await cache.put(key, new Response(page.body, { headers }));
+    },
+  };
+}
