@@ -38,8 +38,11 @@ export function pageEtag(bookEtag: string, pageNumber: number, variant: PageVari
   return `"${bookEtag}-p${pageNumber}-${variantName(variant)}-${RENDITION_VERSION}"`;
 }
 
+/** Every rendition of every version of a book's file lives under this prefix of the CACHE bucket. */
+export const bookRenditionsPrefix = (bookId: string) => `pages/${bookId}/`;
+
 export function renditionCacheKey(bookId: string, bookEtag: string, pageNumber: number, variant: PageVariant): string {
-  return `pages/${bookId}/${bookEtag}/${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;
+  return `${bookRenditionsPrefix(bookId)}${bookEtag}/${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;
 }
 
 /** The output format when the client gave none: the page's own, or a close one it can be encoded as. */

@@ -6,7 +6,7 @@ import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LibraryScan } from '../../durable-objects/library-scan';
 import type { TaskRunner } from '../../durable-objects/task-runner';
 import type { Database } from '../db/client';
-import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
+import { books, duplicateGroups, libraries, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
@@ -115,6 +115,17 @@ export class TasksService {
       uniqueKey: `analyze_series:${seriesId}`,
       libraryId: found.libraryId,
       targetId: seriesId,
+      createdBy,
+    });
+  }
+
+  async emptyTrash(libraryId: string, createdBy: string) {
+    const found = await this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)).get();
+    if (!found) throw notFound('Library');
+    return this.enqueue({
+      type: 'purge_deleted',
+      uniqueKey: `purge_deleted:${libraryId}`,
+      libraryId,
       createdBy,
     });
   }

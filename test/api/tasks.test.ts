@@ -340,6 +340,64 @@ describe('POST /books/{id}/analyze, /series/{id}/analyze and POST /tasks/{id}/ca
   });
 });
 
+describe('POST /libraries/{id}/empty-trash: purge_deleted (DECISIONS.md §Tasks and events)', () => {
+  it('removes soft-deleted books for good with their progress and cached images, and leaves live books and the bucket alone', async () => {
+    const { auth } = await setupAdmin();
+    const { libraryId } = await scannedLibrary(auth, { 'Kept/Kept 1.cbz': 2, 'Gone/Gone 1.cbz': 3 });
+    const listed = await api(`/books?library_id=${libraryId}`, { auth });
+    const byTitle = Object.fromEntries(listed.body.data.map((b: any) => [b.title, b]));
+    const kept = byTitle['Kept 1'];
+    const gone = byTitle['Gone 1'];
+    // A rendition and progress for both books; both have thumbnails from the scan's follow-up task.
+    for (const book of [kept, gone]) {
+      expect((await api(`/books/${book.id}/pages/1?width=20&format=webp`, { auth })).status).toBe(200);
+      expect((await api(`/books/${book.id}/progress`, { auth, method: 'PUT', json: { current_page: 2 } })).status).toBe(
+        200,
+      );
+    }
+    const cachedOf = async (id: string) => [
+      ...(await env.CACHE.list({ prefix: `pages/${id}/` })).objects.map((o) => o.key),
+      ...(await env.CACHE.list({ prefix: `thumbnails/books/${id}` })).objects.map((o) => o.key),
+    ];
+    expect(await cachedOf(gone.id)).toHaveLength(2);
+    const keptImages = await cachedOf(kept.id);
+    expect(keptImages).toHaveLength(2);
+
+    await env.LIBRARY.delete('comics/Gone/Gone 1.cbz');
+    await scan(auth, libraryId);
+    // Soft-deleted: progress is still there in case the file comes back.
+    expect((await api(`/books/${gone.id}`, { auth })).body.deleted).toBe(true);
+
+    const queued = await api(`/libraries/${libraryId}/empty-trash`, { auth, method: 'POST' });
+    expect(queued.status).toBe(202);
+    expect(queued.body.task).toMatchObject({ type: 'purge_deleted', libraryId });
+    const done = await waitForTask(auth, queued.body.task.id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toMatchObject({ purged: 1 });
+
+    expectError(await api(`/books/${gone.id}`, { auth }), 404, 'NotFound');
+    expect(await cachedOf(gone.id)).toEqual([]);
+    expect((await api('/progress?pageSize=500', { auth })).body.data.map((p: any) => p.bookId)).toEqual([kept.id]);
+    expect(await cachedOf(kept.id)).toEqual(keptImages);
+    expect((await api(`/books/${kept.id}`, { auth })).body.deleted).toBe(false);
+    expect(await env.LIBRARY.head('comics/Kept/Kept 1.cbz')).not.toBeNull();
+  });
+
+  it('answers 404 for an unknown library and 403 without LibrariesWrite', async () => {
+    const { auth } = await setupAdmin();
+    const { libraryId } = await scannedLibrary(auth, { 'A/A 1.cbz': 1 });
+    expectError(await api(`/libraries/${UNKNOWN_ID}/empty-trash`, { auth, method: 'POST' }), 404, 'NotFound');
+    const reader = await createUser(auth, { role: 'reader' });
+    const readerAuth = (await login(reader.username, reader.password)).auth;
+    expectError(
+      await api(`/libraries/${libraryId}/empty-trash`, { auth: readerAuth, method: 'POST' }),
+      403,
+      'Forbidden',
+    );
+    expectError(await api(`/libraries/${libraryId}/empty-trash`, { method: 'POST' }), 401, 'Unauthorized');
+  });
+});
+
 describe('task permissions (DECISIONS.md §Roles and permissions: TasksRead, TasksWrite)', () => {
   it('lets maintainers read and manage tasks, and keeps readers out', async () => {
     const { auth: admin } = await setupAdmin();

@@ -25,6 +25,9 @@ export const tasksRouter = createRouter()
     const { data, total } = await c.get('services').tasks.listDuplicates(page.offset, page.pageSize);
     return c.json(pageEnvelope(c.req.url, page, data, total), 200);
   })
+  .openapi(routes.emptyTrash, async (c) =>
+    c.json(await c.get('services').tasks.emptyTrash(c.req.valid('param').id, c.get('principal').user.id), 202),
+  )
   .openapi(routes.scanDuplicates, async (c) =>
     c.json(
       await c.get('services').tasks.enqueue({

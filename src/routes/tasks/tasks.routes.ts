@@ -76,6 +76,21 @@ export const analyzeSeries = createRoute({
   responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
 });
 
+export const emptyTrash = createRoute({
+  method: 'post',
+  path: '/libraries/{id}/empty-trash',
+  tags: ['Libraries'],
+  security,
+  summary: 'Queue purge_deleted: remove the soft-deleted books and series of the library for good',
+  description:
+    'Books whose files left the bucket stay in the catalog, soft-deleted with their reading progress, so a ' +
+    'file that comes back is restored. Emptying the trash removes those rows, their progress and their ' +
+    'cached thumbnails and page renditions. The files in the bucket are never touched.',
+  middleware: [authenticate('LibrariesWrite')] as const,
+  request: { params: IdParams },
+  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
+});
+
 export const listDuplicates = createRoute({
   method: 'get',
   path: '/duplicates',

@@ -1,10 +1,12 @@
 /**
  * purge_deleted: removes the catalog rows of soft-deleted books and series (their files are already
- * gone from storage). Reading progress of purged books goes with them, which is why soft deletion
- * alone never does this.
+ * gone from storage), and their thumbnails and page renditions from the CACHE bucket. Reading progress
+ * of purged books goes with them, which is why soft deletion alone never does this; it runs when an
+ * admin empties a library's trash (POST /libraries/{id}/empty-trash).
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { bookPages, books, bookTerms, readProgress, series, wantToRead } from '../../db/schema';
+import { removeCachedImages } from '../../pages/cached-images';
 import { deleteSearchRow } from '../../repositories/search-index';
 import type { TaskHandler } from '../task-handler';
 
@@ -12,7 +14,7 @@ const PAGE = 90;
 
 export const purgeDeleted: TaskHandler = {
   priority: 1,
-  async run(task, { db, deadline }) {
+  async run(task, { db, env, deadline }) {
     const libraryFilter = task.libraryId ? eq(books.libraryId, task.libraryId) : undefined;
     let purged = Number(task.payload.purged ?? 0);
     // At least one round per slice, however small the budget.
@@ -33,6 +35,8 @@ export const purgeDeleted: TaskHandler = {
         };
       }
       const ids = doomed.map((d) => d.id);
+      // Images first: a slice cut short in between finds the same rows again next time, so nothing is left behind.
+      await removeCachedImages(env.CACHE, ids);
       await db.batch([
         ...ids.map((id) => deleteSearchRow(db, 'book', id)),
         db.delete(bookPages).where(inArray(bookPages.bookId, ids)),
