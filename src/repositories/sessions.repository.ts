@@ -1,8 +1,27 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { sessions } from '../db/schema';
+import { sessions, users } from '../db/schema';
+import type { UserRecord } from './users.repository';
 
 export type SessionRecord = typeof sessions.$inferSelect;
+
+/** Every request signed with a session token runs this: prepared once per database, one round trip. */
+function prepareLiveSessionWithUser(db: Database) {
+  return db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare();
+}
+
+const liveSessionQueries = new WeakMap<Database, ReturnType<typeof prepareLiveSessionWithUser>>();
 
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -11,13 +30,18 @@ export class SessionsRepository {
     await this.db.insert(sessions).values(session);
   }
 
-  /** A live session of that user, or undefined when logged out, expired or never existed. */
-  async getLive(id: string, userId: string, now: string): Promise<SessionRecord | undefined> {
-    return this.db
-      .select()
-      .from(sessions)
-      .where(and(eq(sessions.id, id), eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
-      .get();
+  /** A live session of that user with the user's row, or undefined when logged out, expired or never existed. */
+  async getLiveWithUser(
+    id: string,
+    userId: string,
+    now: string,
+  ): Promise<{ session: SessionRecord; user: UserRecord } | undefined> {
+    let query = liveSessionQueries.get(this.db);
+    if (!query) {
+      query = prepareLiveSessionWithUser(this.db);
+      liveSessionQueries.set(this.db, query);
+    }
+    return query.get({ id, userId, now });
   }
 
   async delete(id: string): Promise<void> {

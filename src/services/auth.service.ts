@@ -125,11 +125,9 @@ export class AuthService {
   private async fromSessionToken(token: string): Promise<Principal> {
     const claims = await verifySessionToken(token, await this.deps.secret());
     if (!claims) throw unauthorized('Invalid or expired session token');
-    const [session, user] = await Promise.all([
-      this.deps.sessions.getLive(claims.sessionId, claims.userId, nowIso()),
-      this.deps.users.getById(claims.userId),
-    ]);
-    if (!session || !user) throw unauthorized('Session has ended; log in again');
+    const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
+    if (!found) throw unauthorized('Session has ended; log in again');
+    const { session, user } = found;
     this.assertActive(user);
     return {
       user,

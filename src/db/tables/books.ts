@@ -67,6 +67,10 @@ export const books = sqliteTable(
     index('books_file_hash_idx').on(t.fileHash),
     // GET /books sorts by title case-insensitively over live rows: this serves ORDER BY + LIMIT directly.
     index('books_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
+    // The same within one library (GET /books?library_id=…, a reader browsing one library).
+    index('books_live_library_title_idx')
+      .on(t.libraryId, sql`${t.titleSort} COLLATE NOCASE`, t.id)
+      .where(sql`deleted_at IS NULL`),
     // Filtered lists, full-text results and on-deck look live books up by id by the thousand: every column
     // their conditions and the default sort read is here, so a lookup never reaches the (wide) table row.
     // Queries name it with INDEXED BY: without statistics SQLite prefers the primary-key index plus a row

@@ -1,0 +1,1 @@
+CREATE INDEX `books_live_library_title_idx` ON `books` (`library_id`,"title_sort" COLLATE NOCASE,`id`) WHERE deleted_at IS NULL;
