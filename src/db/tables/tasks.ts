@@ -12,14 +12,14 @@ export const TASK_TYPES = [
 ] as const;
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 
-/** Background work (DECISIONS.md §Tasks): one row per task, deduplicated by `uniqueKey` while active. */
+/** Background work (DECISIONS.md §Tasks): one row per task, deduplicated by `uniqueKey` while pending. */
 export const tasks = sqliteTable(
   'tasks',
   {
     id: id(),
     type: text('type', { enum: TASK_TYPES }).notNull(),
     status: text('status', { enum: TASK_STATUSES }).notNull(),
-    /** Stable dedupe key, e.g. `scan_library:<libraryId>`: one active task per key. */
+    /** Stable dedupe key, e.g. `scan_library:<libraryId>`: one pending task per key (src/tasks/task-queue.ts). */
     uniqueKey: text('unique_key').notNull(),
     libraryId: text('library_id'),
     targetId: text('target_id'),
