@@ -11,8 +11,12 @@
  * libSQL), reads simply miss.
  */
 
-/** Larger pages (rare: huge PNG scans) are streamed from R2 every time rather than buffered for the cache. */
-export const MAX_EDGE_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * Filling the cache tees the R2 stream, and the tee holds whatever the reader has not taken yet, up to a
+ * whole page per request in flight. Typical comic pages are well under this; larger ones (huge PNG scans)
+ * are streamed from R2 every time instead, so a burst of page requests stays far from the 128 MB isolate.
+ */
+export const MAX_EDGE_CACHED_PAGE_BYTES = 4 * 1024 * 1024;
 const TTL_SECONDS = 30 * 24 * 3600;
 /** Never resolved by DNS: Cache API keys only need to be URLs. */
 const KEY_ORIGIN = 'https://pages.longbox.internal';

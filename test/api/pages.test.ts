@@ -213,6 +213,27 @@ describe('GET /books/{book_id}/pages/{page_number}: width, height and format (AP
     expectError(await api(pageUrl(id, 2)), 401, 'Unauthorized');
   });
 
+  it('streams pages above the edge-cache size limit from R2 every time, byte for byte', async () => {
+    const { auth, libraryId } = await scannedLibrary();
+    // A 5 MiB JPEG stream (SOI, incompressible comment data, EOI): bigger than the 4 MiB the cache takes.
+    const big = new Uint8Array(5 * 1024 * 1024);
+    for (let offset = 0; offset < big.length; offset += 65_536) {
+      crypto.getRandomValues(big.subarray(offset, Math.min(offset + 65_536, big.length)));
+    }
+    big.set([0xff, 0xd8], 0);
+    big.set([0xff, 0xd9], big.length - 2);
+    await putObject('comics/Big/big.cbz', zipSync({ '1.jpg': [big, { level: 0 }] }));
+    await scan(auth, libraryId);
+    const id = (await booksByFileName(auth, libraryId))['big.cbz'].id;
+    for (let read = 0; read < 2; read++) {
+      const page = await fetchRaw(pageUrl(id, 1), { auth });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('Content-Length')).toBe(String(big.length));
+      expect(page.headers.get('X-Longbox-Cache')).toBeNull();
+      expect(sameBytes(page.bytes, big)).toBe(true);
+    }
+  });
+
   it('renders once: the second request is a cache hit from the CACHE bucket without the renderer', async () => {
     const { auth, books } = await scannedLibrary();
     const id = books['scan.cbz'].id;
