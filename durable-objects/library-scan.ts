@@ -72,6 +72,7 @@ export class LibraryScan extends DurableObject<Env> {
     const scanner = new LibraryScanner({
       db: await defaultDatabaseFactory(this.env),
       bucket: this.env.LIBRARY,
+      cache: this.env.CACHE,
       store: this.store,
       events: createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
       report: (state) => this.report(state),

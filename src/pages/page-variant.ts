@@ -40,9 +40,12 @@ export function pageEtag(bookEtag: string, pageNumber: number, variant: PageVari
 
 /** Every rendition of every version of a book's file lives under this prefix of the CACHE bucket. */
 export const bookRenditionsPrefix = (bookId: string) => `pages/${bookId}/`;
+/** The renditions made from one version (R2 etag) of the book's file. */
+export const versionRenditionsPrefix = (bookId: string, bookEtag: string) =>
+  `${bookRenditionsPrefix(bookId)}${bookEtag}/`;
 
 export function renditionCacheKey(bookId: string, bookEtag: string, pageNumber: number, variant: PageVariant): string {
-  return `${bookRenditionsPrefix(bookId)}${bookEtag}/${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;
+  return `${versionRenditionsPrefix(bookId, bookEtag)}${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;
 }
 
 /** The output format when the client gave none: the page's own, or a close one it can be encoded as. */

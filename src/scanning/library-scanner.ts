@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { libraries } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
+import { removeRenditionsOfVersions } from '../pages/cached-images';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
 import { importBook, type ListedObject } from './book-importer';
@@ -29,6 +30,8 @@ const FINALIZE_PAGE = 500;
 export interface ScanDeps {
   db: Database;
   bucket: R2Bucket;
+  /** The CACHE bucket: renditions of a replaced file's old version are removed from it. */
+  cache: R2Bucket;
   store: ScanStore;
   events: EventPublisher;
   /** Task row progress (and task_progress/scan_progress events). */
@@ -130,6 +133,12 @@ export class LibraryScanner {
       );
     });
     await this.writer.run(statements);
+    // Renditions are keyed by the etag they were made from: those of a replaced file can never be asked for again.
+    const replaced = batch.flatMap((object) => {
+      const before = existing.get(object.key);
+      return before?.etag && before.etag !== object.etag ? [{ bookId: before.id, etag: before.etag }] : [];
+    });
+    if (replaced.length > 0) await removeRenditionsOfVersions(this.deps.cache, replaced);
 
     const events: DomainEvent[] = [];
     for (const [, s] of seriesIds)

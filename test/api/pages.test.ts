@@ -270,8 +270,12 @@ describe('GET /books/{book_id}/pages/{page_number}: width, height and format (AP
     expect(cached.headers.get('X-Longbox-Cache')).toBe('hit');
     expect(sameBytes(cached.bytes, pages[0]!)).toBe(true);
 
+    const renditionsBefore = (await env.CACHE.list({ prefix: `pages/${id}/` })).objects;
+    expect(renditionsBefore).toHaveLength(1);
     await scan(auth, libraryId);
     expect((await api(`/books/${id}`, { auth })).body.pageCount).toBe(1);
+    // The rendition of the old file can never be asked for again: the scan removed it from the CACHE bucket.
+    expect((await env.CACHE.list({ prefix: `pages/${id}/` })).objects).toEqual([]);
     const after = await fetchRaw(pageUrl(id, 1, 'width=30'), { auth });
     expect(after.headers.get('X-Longbox-Cache')).toBe('miss');
     expect(after.headers.get('ETag')).not.toBe(before.headers.get('ETag'));
