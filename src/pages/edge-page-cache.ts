@@ -18,8 +18,11 @@
  */
 export const MAX_EDGE_CACHED_PAGE_BYTES = 4 * 1024 * 1024;
 const TTL_SECONDS = 30 * 24 * 3600;
-/** Never resolved by DNS: Cache API keys only need to be URLs. */
-const KEY_ORIGIN = 'https://pages.longbox.internal';
+/**
+ * Keys live on the deployment's own origin (the cache is per zone), under a path no route serves: the
+ * Worker always runs first, so the cache is only ever read from here.
+ */
+const KEY_PATH = '/__longbox/edge-cache/pages';
 /** The cache may answer without the Content-Length it was given: the size travels in a header of our own. */
 const SIZE_HEADER = 'X-Longbox-Page-Size';
 
@@ -34,8 +37,8 @@ export interface EdgePageCache {
   put(key: string, page: EdgeCachedPage): Promise<void>;
 }
 
-export function originalPageCacheKey(bookId: string, etag: string, pageNumber: number): string {
-  return `${KEY_ORIGIN}/${bookId}/${encodeURIComponent(etag)}/${pageNumber}`;
+export function originalPageCacheKey(origin: string, bookId: string, etag: string, pageNumber: number): string {
+  return `${origin}${KEY_PATH}/${bookId}/${encodeURIComponent(etag)}/${pageNumber}`;
 }
 
 /** The cache of this data center, or null where the runtime has no Cache API. */

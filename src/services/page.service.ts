@@ -62,6 +62,12 @@ function fromAnalysisError(error: BookAnalysisError): AppError {
   return new AppError('UnprocessableEntity', error.message);
 }
 
+/** What the page request itself brings: its validator, and the origin the edge-cache keys live under. */
+export interface PageRequest {
+  ifNoneMatch?: string;
+  origin: string;
+}
+
 export class PageService {
   constructor(private readonly deps: PageServiceDeps) {}
 
@@ -92,15 +98,15 @@ export class PageService {
     });
   }
 
-  async image(bookId: string, pageNumber: number, variant: PageVariant, ifNoneMatch?: string): Promise<MediaResponse> {
+  async image(bookId: string, pageNumber: number, variant: PageVariant, request: PageRequest): Promise<MediaResponse> {
     const table = await pageTable(this.deps.repo, bookId);
     try {
-      return await this.serve(table, bookId, pageNumber, variant, ifNoneMatch);
+      return await this.serve(table, bookId, pageNumber, variant, request);
     } catch (error) {
       // The cached book is older than its file: read it again, a rescan may have caught up since.
       if (!(table?.cached && error instanceof FileChangedSinceScan)) throw error;
       const fresh = await pageTable(this.deps.repo, bookId, { fresh: true });
-      return this.serve(fresh, bookId, pageNumber, variant, ifNoneMatch);
+      return this.serve(fresh, bookId, pageNumber, variant, request);
     }
   }
 
@@ -109,7 +115,7 @@ export class PageService {
     bookId: string,
     pageNumber: number,
     variant: PageVariant,
-    ifNoneMatch: string | undefined,
+    request: PageRequest,
   ): Promise<MediaResponse> {
     const book = this.servableBook(table?.book, bookId);
     if (book.epubLayout === 'reflowable') {
@@ -124,7 +130,7 @@ export class PageService {
     }
     const etag = pageEtag(book.etag, pageNumber, variant);
     const headers = { ETag: etag, 'Cache-Control': PAGE_CACHE_CONTROL };
-    if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(headers);
+    if (ifNoneMatchHits(request.ifNoneMatch, etag)) return notModified(headers);
     const stored: StoredPage = {
       bookPath: book.path,
       fileSize: book.fileSize,
@@ -136,7 +142,8 @@ export class PageService {
       etag: book.etag,
     };
     try {
-      if (await this.isOriginal(stored, page, variant)) return await this.original(book, stored, headers);
+      if (await this.isOriginal(stored, page, variant))
+        return await this.original(book, stored, headers, request.origin);
       return await this.rendition(book, stored, variant, headers);
     } catch (error) {
       if (error instanceof BookAnalysisError) throw fromAnalysisError(error);
@@ -156,9 +163,14 @@ export class PageService {
     return size !== null && !needsTransform({ mediaType: page.mediaType, ...size }, variant);
   }
 
-  private async original(book: MediaBook, stored: StoredPage, headers: Record<string, string>): Promise<MediaResponse> {
+  private async original(
+    book: MediaBook,
+    stored: StoredPage,
+    headers: Record<string, string>,
+    origin: string,
+  ): Promise<MediaResponse> {
     const { edgeCache } = this.deps;
-    const key = edgeCache && book.etag ? originalPageCacheKey(book.id, book.etag, stored.pageNumber) : null;
+    const key = edgeCache && book.etag ? originalPageCacheKey(origin, book.id, book.etag, stored.pageNumber) : null;
     const hit = key && edgeCache ? await edgeCache.match(key) : null;
     if (hit) {
       return {

@@ -8,7 +8,10 @@ export const pagesRouter = createRouter()
   .openapi(routes.getPage, async (c) => {
     const { book_id, page_number } = c.req.valid('param');
     const query = c.req.valid('query');
-    const result = await c.get('services').pages.image(book_id, page_number, query, c.req.header('If-None-Match'));
+    const result = await c.get('services').pages.image(book_id, page_number, query, {
+      ifNoneMatch: c.req.header('If-None-Match'),
+      origin: new URL(c.req.url).origin,
+    });
     return sendMedia(c, result);
   })
   .openapi(routes.getBookFile, async (c) => {
