@@ -27,6 +27,22 @@ export function createD1Database(d1: D1Database): Database {
   return db;
 }
 
+/**
+ * A statement every authenticated request runs, prepared once per database for the isolate's life:
+ * drizzle then neither rebuilds its SQL nor re-maps its columns on each call.
+ */
+export function preparedPerDatabase<Query>(prepare: (db: Database) => Query): (db: Database) => Query {
+  const prepared = new WeakMap<Database, Query>();
+  return (db) => {
+    let query = prepared.get(db);
+    if (!query) {
+      query = prepare(db);
+      prepared.set(db, query);
+    }
+    return query;
+  };
+}
+
 /** libSQL over HTTP(S)/WebSockets from inside workerd (the `web` client has no native parts). */
 export async function createLibsqlWebDatabase(url: string, authToken?: string): Promise<Database> {
   const { createClient } = await import('@libsql/client/web');

@@ -1,24 +1,19 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { type Database, preparedPerDatabase } from '../db/client';
 import { apiKeys, users } from '../db/schema';
 import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
-/**
- * Every request signed with an API key runs this lookup: prepared once per database, so drizzle does
- * not rebuild the same SQL (a measurable share of the request's CPU) each time.
- */
-function prepareKeyWithOwner(db: Database) {
-  return db
+/** Every request signed with an API key runs this lookup. */
+const keyWithOwner = preparedPerDatabase((db) =>
+  db
     .select({ key: apiKeys, owner: users })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.prefix, sql.placeholder('prefix')))
-    .prepare();
-}
-
-const keyWithOwnerQueries = new WeakMap<Database, ReturnType<typeof prepareKeyWithOwner>>();
+    .prepare(),
+);
 
 export class ApiKeysRepository {
   constructor(private readonly db: Database) {}
@@ -30,12 +25,7 @@ export class ApiKeysRepository {
 
   /** The key and its owner in one round trip: every request signed with an API key needs both. */
   async getWithOwnerByPrefix(prefix: string): Promise<{ key: ApiKeyRecord; owner: UserRecord } | undefined> {
-    let query = keyWithOwnerQueries.get(this.db);
-    if (!query) {
-      query = prepareKeyWithOwner(this.db);
-      keyWithOwnerQueries.set(this.db, query);
-    }
-    return query.get({ prefix });
+    return keyWithOwner(this.db).get({ prefix });
   }
 
   async getOwned(id: string, userId: string): Promise<ApiKeyRecord | undefined> {

@@ -1,13 +1,13 @@
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { type Database, preparedPerDatabase } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { UserRecord } from './users.repository';
 
 export type SessionRecord = typeof sessions.$inferSelect;
 
-/** Every request signed with a session token runs this: prepared once per database, one round trip. */
-function prepareLiveSessionWithUser(db: Database) {
-  return db
+/** Every request signed with a session token runs this: session and user in one round trip. */
+const liveSessionWithUser = preparedPerDatabase((db) =>
+  db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -18,10 +18,8 @@ function prepareLiveSessionWithUser(db: Database) {
         gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .prepare();
-}
-
-const liveSessionQueries = new WeakMap<Database, ReturnType<typeof prepareLiveSessionWithUser>>();
+    .prepare(),
+);
 
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -36,12 +34,7 @@ export class SessionsRepository {
     userId: string,
     now: string,
   ): Promise<{ session: SessionRecord; user: UserRecord } | undefined> {
-    let query = liveSessionQueries.get(this.db);
-    if (!query) {
-      query = prepareLiveSessionWithUser(this.db);
-      liveSessionQueries.set(this.db, query);
-    }
-    return query.get({ id, userId, now });
+    return liveSessionWithUser(this.db).get({ id, userId, now });
   }
 
   async delete(id: string): Promise<void> {

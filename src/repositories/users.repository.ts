@@ -1,6 +1,6 @@
 /** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeys,
   emailVerificationTokens,
@@ -14,27 +14,20 @@ import {
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
-/** Run by every session and Basic request: prepared once per database rather than rebuilt each time. */
-function prepareUserById(db: Database) {
-  return db
+/** Run by every Basic request. */
+const userById = preparedPerDatabase((db) =>
+  db
     .select()
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
-    .prepare();
-}
-
-const userByIdQueries = new WeakMap<Database, ReturnType<typeof prepareUserById>>();
+    .prepare(),
+);
 
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
   async getById(id: string): Promise<UserRecord | undefined> {
-    let query = userByIdQueries.get(this.db);
-    if (!query) {
-      query = prepareUserById(this.db);
-      userByIdQueries.set(this.db, query);
-    }
-    return query.get({ id });
+    return userById(this.db).get({ id });
   }
 
   /** Usernames are matched case-insensitively (stored as typed, compared lowercased). */

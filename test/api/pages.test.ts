@@ -209,8 +209,10 @@ describe('GET /books/{book_id}/pages/{page_number}: width, height and format (AP
     expect(second.headers.get('Content-Type')).toBe('image/png');
     expect(sameBytes(second.bytes, pages[1]!)).toBe(true);
     expect(second.headers.get('Content-Length')).toBe(String(pages[1]!.length));
-    // Without credentials the cache answers nothing: authentication comes first.
+    // The cache answers nothing before the credentials and the permission are checked (API.md §5, §7).
     expectError(await api(pageUrl(id, 2)), 401, 'Unauthorized');
+    const booksOnly = await createApiKey(auth, { name: 'metadata only', permissions: ['BooksRead'] });
+    expectError(await api(pageUrl(id, 2), { auth: { apiKey: booksOnly.key } }), 403, 'Forbidden');
   });
 
   it('streams pages above the edge-cache size limit from R2 every time, byte for byte', async () => {
