@@ -77,7 +77,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     filesystem: new FilesystemService(env.LIBRARY, libraryBucketName(env)),
     events,
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
-    tasks: new TasksService(db, tasksRepository, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
+    tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
     ...createCatalogReadServices(db),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,

@@ -6,11 +6,12 @@ import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LibraryScan } from '../../durable-objects/library-scan';
 import type { TaskRunner } from '../../durable-objects/task-runner';
 import type { Database } from '../db/client';
-import { books, duplicateGroups, libraries, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
+import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { toTaskDto } from '../mappers/task.mapper';
+import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
 import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
 import type { NewTask } from '../tasks/task-handler';
@@ -20,6 +21,7 @@ export class TasksService {
   constructor(
     private readonly db: Database,
     private readonly tasks: TasksRepository,
+    private readonly libraries: LibrariesRepository,
     private readonly runner: DurableObjectNamespace<TaskRunner>,
     private readonly scans: DurableObjectNamespace<LibraryScan>,
     private readonly events: EventPublisher,
@@ -120,8 +122,7 @@ export class TasksService {
   }
 
   async emptyTrash(libraryId: string, createdBy: string) {
-    const found = await this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)).get();
-    if (!found) throw notFound('Library');
+    if (!(await this.libraries.getRecord(libraryId))) throw notFound('Library');
     return this.enqueue({
       type: 'purge_deleted',
       uniqueKey: `purge_deleted:${libraryId}`,
