@@ -23,6 +23,8 @@ const ConfigSchema = z.object({
   /** Wall time of one scan or task slice (one Durable Object alarm); small values make slices observable. */
   LONGBOX_SCAN__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
   LONGBOX_TASKS__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(15_000),
+  /** The library bucket's name, shown by /filesystem/drives: an R2 binding does not expose it. */
+  LONGBOX_STORAGE__BUCKET_NAME: z.string().trim().min(1).default('longbox-library'),
   /** SSE keep-alive comment interval (API.md §8: 15 seconds). */
   LONGBOX_EVENTS__KEEP_ALIVE_MS: z.coerce.number().int().min(10).max(60_000).default(15_000),
 });

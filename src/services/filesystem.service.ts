@@ -50,14 +50,3 @@ export class FilesystemService {
     };
   }
 }
-
-export const DEFAULT_BUCKET_NAME = 'longbox-library';
-
-/**
- * The bucket's name for /filesystem/drives, from `LONGBOX_STORAGE__BUCKET_NAME` (storage.bucket_name):
- * an R2 binding does not expose the name of the bucket behind it.
- */
-export function libraryBucketName(env: object): string {
-  const value = (env as { LONGBOX_STORAGE__BUCKET_NAME?: unknown }).LONGBOX_STORAGE__BUCKET_NAME;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : DEFAULT_BUCKET_NAME;
-}

@@ -25,7 +25,7 @@ import { serverSecret } from './server-secret';
 import { SettingsService } from './settings.service';
 import { SetupService } from './setup.service';
 import { UsersService } from './users.service';
-import { FilesystemService, libraryBucketName } from './filesystem.service';
+import { FilesystemService } from './filesystem.service';
 import { LibrariesService } from './libraries.service';
 import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
@@ -74,7 +74,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
     uploads: new UploadsService(libraries, env.LIBRARY),
-    filesystem: new FilesystemService(env.LIBRARY, libraryBucketName(env)),
+    filesystem: new FilesystemService(env.LIBRARY, config.LONGBOX_STORAGE__BUCKET_NAME),
     events,
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
