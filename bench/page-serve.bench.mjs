@@ -197,7 +197,8 @@ async function main() {
       group: processGroupOf(bare.url),
     };
     const keyedBareTarget = {
-      label: 'bare worker + the credential read: GET /keyed-objects/bare/page-{n}.jpg (one D1 read of the key and its owner, then R2 get → Response)',
+      label:
+        'bare worker + the credential read: GET /keyed-objects/bare/page-{n}.jpg (one D1 read of the key and its owner, then R2 get → Response)',
       urlOf: (n) => `${bare.url}/keyed-objects/bare%2Fpage-${n}.jpg`,
       headers: { 'X-API-Key': apiKey },
       group: bareTarget.group,
@@ -274,11 +275,27 @@ async function main() {
     const keyedBareRps = rpsOf(keyedBareTarget);
     const compared = (t) => t !== bareTarget && !t.breakdown;
     const rows = targets.map((t, j) =>
-      row(t.label, results[j], compared(t) ? bareRps : null, t.breakdown ? 0 : PAGE_BYTES, compared(t) && !t.reference ? keyedBareRps : null),
+      row(
+        t.label,
+        results[j],
+        compared(t) ? bareRps : null,
+        t.breakdown ? 0 : PAGE_BYTES,
+        compared(t) && !t.reference ? keyedBareRps : null,
+      ),
     );
     const ratios = targets.filter((t) => compared(t) && !t.reference).map((t) => rpsOf(t) / bareRps);
     const table = markdownTable(
-      ['request', 'req/s', 'MiB/s', 'p50 ms', 'p99 ms', 'worker CPU ms/request', 'throughput vs bare', 'vs bare + credential read', 'n'],
+      [
+        'request',
+        'req/s',
+        'MiB/s',
+        'p50 ms',
+        'p99 ms',
+        'worker CPU ms/request',
+        'throughput vs bare',
+        'vs bare + credential read',
+        'n',
+      ],
       rows.map((r) => r.cells),
     );
     const cpuOf = (target) => {

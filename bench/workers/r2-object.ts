@@ -14,8 +14,7 @@ interface BenchEnv {
 }
 
 /** The statement the credential check runs (src/repositories/api-keys.repository.ts, keyWithOwner). */
-const KEY_WITH_OWNER =
-  'SELECT k.*, u.* FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.prefix = ?';
+const KEY_WITH_OWNER = 'SELECT k.*, u.* FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.prefix = ?';
 const KEY_PREFIX = /^lbx_([a-z0-9]{8})_/;
 
 async function serveObject(env: BenchEnv, key: string): Promise<Response> {
