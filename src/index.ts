@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { readConfig } from './config/config';
 import { defaultDatabaseFactory } from './middleware/request-context';
 import { runScheduledScans, runStartupScans } from './scanning/scheduled-scans';
-import { pruneExpired } from './services/housekeeping';
+import { pruneExpired, sweepCachedImages } from './services/housekeeping';
 
 export { EventHub } from '../durable-objects/event-hub';
 export { LibraryScan } from '../durable-objects/library-scan';
@@ -38,6 +38,9 @@ export default {
     const db = await defaultDatabaseFactory(env);
     const at = new Date(controller.scheduledTime);
     await runScheduledScans(db, env, at);
-    if (at.getUTCMinutes() === 0) await pruneExpired(db, at);
+    if (at.getUTCMinutes() === 0) {
+      await pruneExpired(db, at);
+      await sweepCachedImages(db, env.CACHE, at);
+    }
   },
 } satisfies ExportedHandler<Env>;

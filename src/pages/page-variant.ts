@@ -38,8 +38,10 @@ export function pageEtag(bookEtag: string, pageNumber: number, variant: PageVari
   return `"${bookEtag}-p${pageNumber}-${variantName(variant)}-${RENDITION_VERSION}"`;
 }
 
+/** Where page renditions live in the CACHE bucket; the next path segment is the book's id. */
+export const RENDITIONS_ROOT = 'pages/';
 /** Every rendition of every version of a book's file lives under this prefix of the CACHE bucket. */
-export const bookRenditionsPrefix = (bookId: string) => `pages/${bookId}/`;
+export const bookRenditionsPrefix = (bookId: string) => `${RENDITIONS_ROOT}${bookId}/`;
 /** The renditions made from one version (R2 etag) of the book's file. */
 export const versionRenditionsPrefix = (bookId: string, bookEtag: string) =>
   `${bookRenditionsPrefix(bookId)}${bookEtag}/`;

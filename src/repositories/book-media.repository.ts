@@ -40,6 +40,16 @@ export class BookMediaRepository {
     return this.db.select(bookColumns).from(books).where(eq(books.id, id)).get();
   }
 
+  /** Which of these ids still have a row, live or in the trash (the cache sweep keeps their images). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    // One JSON parameter: D1 binds at most 100 parameters per statement, and a list page holds up to 1,000 keys.
+    const rows = await this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(sql`${books.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** The full row, for the thumbnail generator. */
   fullBook(id: string) {
     return this.db.select().from(books).where(eq(books.id, id)).get();

@@ -1,12 +1,16 @@
 /**
  * Hourly clean-up run by the cron trigger: rows that only ever grow otherwise — expired sessions,
  * ended login-throttle windows (spraying made-up usernames adds one per name), used-up verification
- * tokens.
+ * tokens — and cached images whose book is gone.
  */
 import { lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { emailVerificationTokens, loginAttempts, sessions } from '../db/schema';
+import { SWEEP_SLICES, type SweepResult, sweepOrphanedImages } from '../pages/cached-images';
+import { BookMediaRepository } from '../repositories/book-media.repository';
 import { THROTTLE_WINDOW_MS } from './login-throttle';
+
+const HOUR_MS = 3_600_000;
 
 export async function pruneExpired(db: Database, now: Date): Promise<void> {
   const nowText = now.toISOString();
@@ -17,4 +21,14 @@ export async function pruneExpired(db: Database, now: Date): Promise<void> {
       .where(lt(loginAttempts.windowStartedAt, new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString())),
     db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, nowText)),
   ]);
+}
+
+/**
+ * One slice of the CACHE bucket per hour, in turn (hours since the epoch, modulo the slice count), so
+ * each run is bounded and the whole bucket is swept every 16 hours.
+ */
+export function sweepCachedImages(db: Database, cache: R2Bucket, now: Date): Promise<SweepResult> {
+  const books = new BookMediaRepository(db);
+  const slice = Math.floor(now.getTime() / HOUR_MS) % SWEEP_SLICES;
+  return sweepOrphanedImages(cache, (ids) => books.existingIds(ids), slice);
 }

@@ -12,7 +12,9 @@ import type { RendererClient } from '../media/image-renderer';
 import { openStoredPage } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
 
-export const bookThumbnailKey = (bookId: string) => `thumbnails/books/${bookId}`;
+/** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
+export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
+export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
 
 /** Renders and stores one book's thumbnail; returns false when the book has no image to show. */
 export async function generateBookThumbnail(

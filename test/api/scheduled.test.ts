@@ -1,14 +1,15 @@
 /**
  * API.md §2 Library scanning_config: cron_schedule scans and scan_on_start, run by the worker's cron
- * trigger; plus the hourly clean-up of expired sessions and throttle windows.
+ * trigger; plus the hourly clean-up of expired sessions, throttle windows and orphaned cached images.
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { api } from '../support/http';
+import { api, type Credentials } from '../support/http';
 import { setupAdmin } from '../support/factories';
 import { makeCbz, putObject } from '../support/library-files';
-import { createLibrary, waitForScan } from '../support/scans';
+import { createLibrary, scan, waitForScan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
 
 async function tick(at: string) {
   const ctx = createExecutionContext();
@@ -72,5 +73,62 @@ describe('hourly clean-up', () => {
     const attempts = await env.DB.prepare('SELECT count(*) AS n FROM login_attempts').first<{ n: number }>();
     expect(sessions?.n).toBe(0);
     expect(attempts?.n).toBe(0);
+  });
+});
+
+describe('hourly clean-up of the CACHE bucket', () => {
+  /** A scanned library whose books have their thumbnails (scan follow-up task) and one page rendition each. */
+  async function libraryWithImages(auth: Credentials, path: string, files: string[]) {
+    const libraryId = await createLibrary(auth, { name: path, path });
+    for (const name of files) await putObject(`${path}/${name}`, await makeCbz(2));
+    const scanned = await scan(auth, libraryId);
+    await waitForTasks(auth, libraryId, { since: scanned.completedAt });
+    const books = (await api(`/books?library_id=${libraryId}`, { auth })).body.data as Array<{
+      id: string;
+      title: string;
+    }>;
+    for (const book of books) {
+      expect((await api(`/books/${book.id}/pages/1?width=20&format=webp`, { auth })).status).toBe(200);
+    }
+    return { libraryId, books };
+  }
+
+  const cachedKeysOf = async (bookId: string) => [
+    ...(await env.CACHE.list({ prefix: `pages/${bookId}/` })).objects.map((o) => o.key),
+    ...(await env.CACHE.list({ prefix: `thumbnails/books/${bookId}` })).objects.map((o) => o.key),
+  ];
+
+  it("removes a deleted library's thumbnails and renditions within 16 hours, and keeps those of live and trashed books", async () => {
+    const { auth } = await setupAdmin();
+    const removed = await libraryWithImages(auth, 'removed', ['A/A 1.cbz', 'B/B 1.cbz']);
+    const kept = await libraryWithImages(auth, 'kept', ['C/C 1.cbz', 'D/D 1.cbz']);
+    for (const book of [...removed.books, ...kept.books]) expect(await cachedKeysOf(book.id)).toHaveLength(2);
+
+    // One kept book goes to the trash: its row stays (it may come back), so do its images.
+    await env.LIBRARY.delete('kept/D/D 1.cbz');
+    await scan(auth, kept.libraryId);
+    const trashed = kept.books.find((book) => book.title === 'D 1');
+    expect((await api(`/books/${trashed?.id}`, { auth })).body.deleted).toBe(true);
+
+    expect((await api(`/libraries/${removed.libraryId}`, { auth, method: 'DELETE' })).status).toBe(204);
+    // Deleting the library leaves its images behind; the sweep takes one slice of the bucket per hour.
+    for (const book of removed.books) expect(await cachedKeysOf(book.id)).toHaveLength(2);
+    for (let hour = 0; hour < 16; hour++) await tick(new Date(Date.UTC(2026, 10, 21, hour)).toISOString());
+
+    for (const book of removed.books) expect(await cachedKeysOf(book.id)).toEqual([]);
+    for (const book of kept.books) expect(await cachedKeysOf(book.id)).toHaveLength(2);
+    // The user's files are never touched.
+    expect(await env.LIBRARY.head('removed/A/A 1.cbz')).not.toBeNull();
+    expect(await env.LIBRARY.head('kept/C/C 1.cbz')).not.toBeNull();
+  });
+
+  it('sweeps only at the top of the hour', async () => {
+    const { auth } = await setupAdmin();
+    const removed = await libraryWithImages(auth, 'removed', ['A/A 1.cbz']);
+    expect((await api(`/libraries/${removed.libraryId}`, { auth, method: 'DELETE' })).status).toBe(204);
+    for (let minute = 1; minute < 60; minute += 7) {
+      for (let hour = 0; hour < 16; hour++) await tick(new Date(Date.UTC(2026, 10, 21, hour, minute)).toISOString());
+    }
+    expect(await cachedKeysOf(removed.books[0]?.id ?? '')).toHaveLength(2);
   });
 });
