@@ -66,9 +66,19 @@ export class UsersRepository {
     return row as UserRecord;
   }
 
-  async update(id: string, changes: Partial<NewUser>): Promise<UserRecord | undefined> {
+  /**
+   * Undefined when the user is gone or, with `keepAnAdmin`, when the change would take away the last
+   * active admin: that condition is part of the UPDATE itself, so two admins demoting each other at the
+   * same moment cannot both succeed (the count checked before is only the friendly early answer).
+   */
+  async update(
+    id: string,
+    changes: Partial<NewUser>,
+    { keepAnAdmin = false }: { keepAnAdmin?: boolean } = {},
+  ): Promise<UserRecord | undefined> {
     const values = changes.email ? { ...changes, email: changes.email.toLowerCase() } : changes;
-    const [row] = await this.db.update(users).set(values).where(eq(users.id, id)).returning();
+    const target = keepAnAdmin ? and(eq(users.id, id), anotherAdminRemains(id)) : eq(users.id, id);
+    const [row] = await this.db.update(users).set(values).where(target).returning();
     return row;
   }
 
@@ -81,18 +91,31 @@ export class UsersRepository {
   }
 
   /**
-   * Deletes the user and everything that is theirs. Foreign keys cascade on D1, but libSQL connections
-   * may run without `PRAGMA foreign_keys`, so the dependants are removed explicitly in one batch.
+   * Deletes the user and everything that is theirs; false when the user is gone or is the last active
+   * admin. Foreign keys cascade on D1, but libSQL connections may run without `PRAGMA foreign_keys`, so
+   * the dependants are removed explicitly in one batch (one transaction). Every statement carries the
+   * last-admin condition, which none of them changes, so either all apply or none does.
    */
-  async delete(id: string): Promise<void> {
-    await this.db.batch([
-      this.db.delete(sessions).where(eq(sessions.userId, id)),
-      this.db.delete(apiKeys).where(eq(apiKeys.userId, id)),
-      this.db.delete(userPreferences).where(eq(userPreferences.userId, id)),
-      this.db.delete(readProgress).where(eq(readProgress.userId, id)),
-      this.db.delete(wantToRead).where(eq(wantToRead.userId, id)),
-      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, id)),
-      this.db.delete(users).where(eq(users.id, id)),
+  async delete(id: string): Promise<boolean> {
+    const allowed = anotherAdminRemains(id);
+    const results = await this.db.batch([
+      this.db.delete(sessions).where(and(eq(sessions.userId, id), allowed)),
+      this.db.delete(apiKeys).where(and(eq(apiKeys.userId, id), allowed)),
+      this.db.delete(userPreferences).where(and(eq(userPreferences.userId, id), allowed)),
+      this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
+      this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
+      this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
+      this.db
+        .delete(users)
+        .where(and(eq(users.id, id), allowed))
+        .returning({ id: users.id }),
     ]);
+    return results[6].length > 0;
   }
+}
+
+/** True unless `id` is an active admin and no other active admin exists. */
+function anotherAdminRemains(id: string) {
+  return sql`(NOT EXISTS (SELECT 1 FROM users AS u WHERE u.id = ${id} AND u.role = 'admin' AND u.is_active = 1)
+    OR EXISTS (SELECT 1 FROM users AS o WHERE o.role = 'admin' AND o.is_active = 1 AND o.id <> ${id}))`;
 }

@@ -56,7 +56,8 @@ export class UsersService {
     const customPermissions = input.customPermissions ?? user.customPermissions;
     const isActive = input.isActive ?? user.isActive;
     assertCanGrant(actor, role, customPermissions);
-    if (isActiveAdmin(user) && !(role === 'admin' && isActive)) await this.assertAnotherAdmin(user);
+    const takesAdminAway = isActiveAdmin(user) && !(role === 'admin' && isActive);
+    if (takesAdminAway) await this.assertAnotherAdmin(user);
     await this.auth.assertUnique(input.username, input.email, user.id);
 
     // Cached Basic checks are keyed by username and password: a rename must retire them too.
@@ -75,8 +76,8 @@ export class UsersService {
     if (input.isActive !== undefined) changes.isActive = isActive;
     if (accessChanged) changes.authVersion = user.authVersion + 1;
 
-    const updated = await this.saveUnique(() => this.users.update(user.id, changes));
-    if (!updated) throw notFound('User');
+    const updated = await this.saveUnique(() => this.users.update(user.id, changes, { keepAnAdmin: takesAdminAway }));
+    if (!updated) throw await this.refusal(user.id);
     if (input.password !== undefined || (user.isActive && !isActive)) {
       // An admin changing their own password keeps the session they are using.
       const keep = actor.user.id === user.id ? actor.sessionId : undefined;
@@ -92,13 +93,16 @@ export class UsersService {
     const user = await this.get(id);
     assertCanGrant(actor, user.role, user.customPermissions);
     if (isActiveAdmin(user)) await this.assertAnotherAdmin(user);
-    await this.users.delete(user.id);
+    if (!(await this.users.delete(user.id))) throw await this.refusal(user.id);
   }
 
   private async assertAnotherAdmin(user: UserRecord): Promise<void> {
-    if ((await this.users.countActiveAdmins(user.id)) === 0) {
-      throw conflict('The server must keep at least one active admin: this is the last one');
-    }
+    if ((await this.users.countActiveAdmins(user.id)) === 0) throw lastAdmin();
+  }
+
+  /** Why a write guarded by the last-admin condition changed nothing: the user went away, or a concurrent change left this one the last admin. */
+  private async refusal(id: string): Promise<AppError> {
+    return (await this.users.getById(id)) ? lastAdmin() : notFound('User');
   }
 
   private async saveUnique<T>(save: () => Promise<T>): Promise<T> {
@@ -113,6 +117,8 @@ export class UsersService {
 }
 
 const isActiveAdmin = (user: UserRecord) => user.role === 'admin' && user.isActive;
+
+const lastAdmin = () => conflict('The server must keep at least one active admin: this is the last one');
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   new Set(a).size === new Set(b).size && a.every((p) => b.includes(p));

@@ -236,6 +236,38 @@ describe('the last admin (API.md §4 Users)', () => {
   });
 });
 
+describe('the last admin under concurrent changes (API.md §4 Users)', () => {
+  // Each request checks for another admin before writing; only a check inside the write itself stops two
+  // requests that both passed it from leaving the server without an admin.
+  for (const [label, change] of [
+    ['demoted', { method: 'PUT', json: { role: 'reader' } }],
+    ['deactivated', { method: 'PUT', json: { isActive: false } }],
+    ['deleted', { method: 'DELETE', json: undefined }],
+  ] as const) {
+    it(`two admins ${label} at the same moment: only one change succeeds and one active admin remains`, async () => {
+      const admin = await setupAdmin();
+      const second = await createUser(admin.auth, { role: 'admin' });
+      const key = { apiKey: (await createApiKey(admin.auth)).key };
+      const results = await Promise.all(
+        [admin.userId, second.id].map((id) =>
+          api(`/users/${id}`, { method: change.method, auth: key, json: change.json }),
+        ),
+      );
+      const succeeded = results.filter((r) => r.status === (change.method === 'DELETE' ? 204 : 200));
+      expect(succeeded).toHaveLength(1);
+      // Usually 409 (both passed authentication first); 401/403 when the other change had already
+      // removed the caller's own admin rights before this request was authenticated.
+      const refused = results.find((r) => !succeeded.includes(r));
+      expect([401, 403, 409]).toContain(refused?.status);
+      if (refused?.status === 409) expect(refused.body.message).toMatch(/last/);
+      const rows = await env.DB.prepare(
+        "SELECT count(*) AS n FROM users WHERE role = 'admin' AND is_active = 1",
+      ).first<{ n: number }>();
+      expect(rows?.n).toBe(1);
+    });
+  }
+});
+
 describe('deleting users (API.md §4 Users)', () => {
   it('removes the user with their sessions, API keys and preferences', async () => {
     const admin = await setupAdmin();
