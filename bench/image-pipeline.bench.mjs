@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { mulberry32 } from './lib/prng.ts';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
@@ -15,17 +16,6 @@ const ROUNDS = 9;
 const WARMUP = 2;
 const WIDTH = 1988;
 const HEIGHT = 3056;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run benchmarks the same page. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A comic page: panels with flat fills and gradients, halftone dots, line art, balloons with text. */
 function pageSvg(rand) {
@@ -77,7 +67,7 @@ function pageSvg(rand) {
 
 /** The test page as a scanner would deliver it: ±3 paper noise, JPEG q88 4:2:0. */
 async function makePage() {
-  const rand = random(42);
+  const rand = mulberry32(42);
   const { data, info } = await sharp(Buffer.from(pageSvg(rand)))
     .removeAlpha()
     .raw()

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { naturalSortKey } from '../../src/media/natural-sort';
 import { searchRowId } from '../../src/repositories/search-index';
 import { sortTitle } from '../../src/scanning/series-grouping';
+import { mulberry32 } from './prng';
 
 interface SeedConfig {
   userId: string;
@@ -123,18 +124,8 @@ const PUBLISHERS = [
 ];
 const WRITERS = Array.from({ length: 200 }, (_, i) => `Writer ${String.fromCharCode(65 + (i % 26))}${i}`);
 
-/** mulberry32: deterministic, so every run seeds the same catalog. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(20261121);
+// Deterministic, so every run seeds the same catalog.
+const rand = mulberry32(20261121);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
 const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${pick(['8', '9', 'a', 'b'])}${hex(3)}-${hex(12)}`;
