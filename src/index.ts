@@ -1,6 +1,7 @@
 /** Worker entry: the HTTP app, the cron trigger and the Durable Object classes. No logic lives here. */
 import { createApp } from './app';
 import { readConfig } from './config/config';
+import { createLogger } from './lib/logger';
 import { defaultDatabaseFactory } from './middleware/request-context';
 import { runScheduledScans, runStartupScans } from './scanning/scheduled-scans';
 import { pruneExpired, sweepCachedImages } from './services/housekeeping';
@@ -40,7 +41,11 @@ export default {
     await runScheduledScans(db, env, at);
     if (at.getUTCMinutes() === 0) {
       await pruneExpired(db, at);
-      await sweepCachedImages(db, env.CACHE, at);
+      const sweep = await sweepCachedImages(db, env.CACHE, at);
+      // `complete: false` means the slice held more keys than one run lists; the rest waits 16 hours.
+      createLogger({ job: 'cache sweep' }, readConfig(env).LONGBOX_LOG__LEVEL).info('swept cached images', {
+        ...sweep,
+      });
     }
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,5 @@
 /** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeys,
@@ -44,16 +44,6 @@ export class UsersRepository {
     return row?.n ?? 0;
   }
 
-  /** Active admins other than `exceptId`: the last one may not be removed, demoted or disabled. */
-  async countActiveAdmins(exceptId: string): Promise<number> {
-    const row = await this.db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, 'admin'), eq(users.isActive, true), ne(users.id, exceptId)))
-      .get();
-    return row?.n ?? 0;
-  }
-
   async list(offset: number, limit: number): Promise<UserRecord[]> {
     return this.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
   }
@@ -69,7 +59,7 @@ export class UsersRepository {
   /**
    * Undefined when the user is gone or, with `keepAnAdmin`, when the change would take away the last
    * active admin: that condition is part of the UPDATE itself, so two admins demoting each other at the
-   * same moment cannot both succeed (the count checked before is only the friendly early answer).
+   * same moment cannot both succeed.
    */
   async update(
     id: string,

@@ -57,7 +57,6 @@ export class UsersService {
     const isActive = input.isActive ?? user.isActive;
     assertCanGrant(actor, role, customPermissions);
     const takesAdminAway = isActiveAdmin(user) && !(role === 'admin' && isActive);
-    if (takesAdminAway) await this.assertAnotherAdmin(user);
     await this.auth.assertUnique(input.username, input.email, user.id);
 
     // Cached Basic checks are keyed by username and password: a rename must retire them too.
@@ -92,15 +91,14 @@ export class UsersService {
   async delete(actor: Principal, id: string): Promise<void> {
     const user = await this.get(id);
     assertCanGrant(actor, user.role, user.customPermissions);
-    if (isActiveAdmin(user)) await this.assertAnotherAdmin(user);
     if (!(await this.users.delete(user.id))) throw await this.refusal(user.id);
   }
 
-  private async assertAnotherAdmin(user: UserRecord): Promise<void> {
-    if ((await this.users.countActiveAdmins(user.id)) === 0) throw lastAdmin();
-  }
-
-  /** Why a write guarded by the last-admin condition changed nothing: the user went away, or a concurrent change left this one the last admin. */
+  /**
+   * Why a write guarded by the last-admin condition (users.repository) changed nothing: the user went
+   * away meanwhile, or they are the last active admin. The condition is checked inside the write only,
+   * so two concurrent demotions cannot both pass a check made before it.
+   */
   private async refusal(id: string): Promise<AppError> {
     return (await this.users.getById(id)) ? lastAdmin() : notFound('User');
   }
