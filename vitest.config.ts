@@ -46,15 +46,27 @@ export default defineConfig(async () => {
                   LONGBOX_TASKS__SLICE_MS: '1',
                   LONGBOX_LOG__LEVEL: 'warn',
                   LONGBOX_EVENTS__KEEP_ALIVE_MS: '200',
+                  LONGBOX_INGEST__RETRY_DELAY_SECONDS: '0',
                   ...corpusBindings(import.meta.dirname),
                 },
                 workers: [renderer],
+                // The test worker consumes the book-work queues itself (production: consumers/wrangler.toml),
+                // with the production batch size and a short batch wait so tests need not sit out 1 s per batch.
+                queueConsumers: {
+                  'longbox-book-work': {
+                    maxBatchSize: 10,
+                    maxBatchTimeout: 0.05,
+                    maxRetries: 2,
+                    deadLetterQueue: 'longbox-book-work-dlq',
+                  },
+                  'longbox-book-work-dlq': { maxBatchSize: 10, maxBatchTimeout: 0.05, maxRetries: 1 },
+                },
               },
             }),
           ],
           test: {
             name: 'workers',
-            include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+            include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'consumers/**/*.test.ts'],
             exclude: ['test/node/**'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 30_000,

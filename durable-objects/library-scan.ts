@@ -8,14 +8,15 @@ import { DurableObject } from 'cloudflare:workers';
 import { readConfig } from '../src/config/config';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
 import { createEventPublisher } from '../src/events/publisher';
+import { queueBookWork } from '../src/ingest/book-work';
+import { openIngestTasks } from '../src/ingest/ingest-tasks';
 import { TasksRepository } from '../src/repositories/tasks.repository';
-import { enqueueTask } from '../src/tasks/task-queue';
 import { LibraryScanner } from '../src/scanning/library-scanner';
-import { type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
+import { type LibraryScanRpc, type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
 
 const MAX_CONSECUTIVE_FAILURES = 5;
 
-export class LibraryScan extends DurableObject<Env> {
+export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
   private readonly store: ScanStore;
   private failures = 0;
 
@@ -69,13 +70,20 @@ export class LibraryScan extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    const db = await defaultDatabaseFactory(this.env);
     const scanner = new LibraryScanner({
-      db: await defaultDatabaseFactory(this.env),
+      db,
       bucket: this.env.LIBRARY,
       cache: this.env.CACHE,
       store: this.store,
       events: createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
       report: (state) => this.report(state),
+      queueBookWork: (state, books) =>
+        queueBookWork(
+          db,
+          this.env.BOOK_WORK,
+          books.map((book) => ({ ...book, thumbnailsSince: state.mode === 'deep' ? state.startedAt : null })),
+        ),
       onCompleted: (state) => this.queueFollowUps(state),
     });
     try {
@@ -107,20 +115,21 @@ export class LibraryScan extends DurableObject<Env> {
     }
   }
 
-  /** Thumbnails first (users see them), then hashes and page dimensions; a deep scan redoes thumbnails. */
+  /**
+   * The books were queued batch by batch during the scan (consumers are already at work); the
+   * hash_files and generate_thumbnails rows report that work until every queued book is complete.
+   */
   private async queueFollowUps(state: ScanState): Promise<void> {
-    const tasks = new TasksRepository(await defaultDatabaseFactory(this.env));
-    await enqueueTask(tasks, this.env.TASK_RUNNER, {
-      type: 'generate_thumbnails',
-      uniqueKey: `generate_thumbnails:${state.libraryId}`,
-      libraryId: state.libraryId,
-      payload: { force: state.mode === 'deep' },
-    });
-    await enqueueTask(tasks, this.env.TASK_RUNNER, {
-      type: 'hash_files',
-      uniqueKey: `hash_files:${state.libraryId}`,
-      libraryId: state.libraryId,
-    });
+    await openIngestTasks(
+      await defaultDatabaseFactory(this.env),
+      createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
+      {
+        libraryId: state.libraryId,
+        booksQueued: state.booksQueued ?? 0,
+        queuedSince: state.startedAt,
+        thumbnailsSince: state.mode === 'deep' ? state.startedAt : null,
+      },
+    );
   }
 
   /** Mirrors the scan into its task row and the scan/task streams. */

@@ -4,7 +4,7 @@
  * first, then pending ones by priority — and sleeps (no alarm, no cost) when the queue is empty.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import { tasks } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
 import { readConfig } from '../src/config/config';
@@ -12,9 +12,16 @@ import { defaultDatabaseFactory } from '../src/middleware/request-context';
 import { type TaskRow, TasksRepository } from '../src/repositories/tasks.repository';
 import { TASK_HANDLERS } from '../src/tasks/registry';
 import type { TaskContext } from '../src/tasks/task-handler';
-import { enqueueTask } from '../src/tasks/task-queue';
+import { QUEUED_TASK_TYPES } from '../src/ingest/ingest-tasks';
+import { enqueueTask, type TaskRunnerRpc } from '../src/tasks/task-queue';
 
-export class TaskRunner extends DurableObject<Env> {
+/**
+ * Scans run in their LibraryScan objects and per-book work on the book-work queue: this runner keeps
+ * the few library-wide tasks (duplicates, purge, re-analysis), where one-at-a-time is a feature.
+ */
+const NOT_RUN_HERE = ['scan_library', ...QUEUED_TASK_TYPES] as const;
+
+export class TaskRunner extends DurableObject<Env> implements TaskRunnerRpc {
   /** Wakes the runner (called after a task is queued). */
   async kick(): Promise<void> {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + 1);
@@ -47,7 +54,7 @@ export class TaskRunner extends DurableObject<Env> {
     return db
       .select()
       .from(tasks)
-      .where(and(inArray(tasks.status, ['running', 'pending']), ne(tasks.type, 'scan_library')))
+      .where(and(inArray(tasks.status, ['running', 'pending']), notInArray(tasks.type, [...NOT_RUN_HERE])))
       .orderBy(desc(eq(tasks.status, 'running')), desc(tasks.priority), asc(tasks.createdAt))
       .limit(1)
       .get();

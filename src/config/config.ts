@@ -23,6 +23,10 @@ const ConfigSchema = z.object({
   /** Wall time of one scan or task slice (one Durable Object alarm); small values make slices observable. */
   LONGBOX_SCAN__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
   LONGBOX_TASKS__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(15_000),
+  /** First retry delay of a failed book-work message; each further retry doubles it (issue 11). */
+  LONGBOX_INGEST__RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(10),
+  /** Incomplete books whose last queue message is older than this are queued again by the cron. */
+  LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: z.coerce.number().min(0).max(1440).default(10),
   /** The library bucket's name, shown by /filesystem/drives: an R2 binding does not expose it. */
   LONGBOX_STORAGE__BUCKET_NAME: z.string().trim().min(1).default('longbox-library'),
   /** SSE keep-alive comment interval (API.md §8: 15 seconds). */

@@ -2,12 +2,18 @@
  * The one internal way to publish events: hands them to the EventHub Durable Object after the
  * response (waitUntil), so publishing never slows or fails a request.
  */
-import type { DomainEvent, EventPublisher } from './events';
+import type { NamedObjects } from '../lib/named-objects';
+import type { DomainEvent, EventPublisher, PublishedEvent } from './events';
 
 export const EVENT_HUB_NAME = 'global';
 
+/** The EventHub Durable Object as publishers see it (durable-objects/event-hub.ts implements it). */
+export interface EventHubRpc {
+  publish(events: PublishedEvent[]): Promise<number[]>;
+}
+
 export function createEventPublisher(
-  hub: DurableObjectNamespace<import('../../durable-objects/event-hub').EventHub>,
+  hub: NamedObjects<EventHubRpc>,
   defer: (work: Promise<unknown>) => void,
 ): EventPublisher {
   return {

@@ -128,6 +128,8 @@ function bookRow(
     coverLocator: analysis ? coverLocator(analysis) : null,
     thumbnailKey: changed ? null : (existing?.thumbnailKey ?? null),
     thumbnailUpdatedAt: changed ? null : (existing?.thumbnailUpdatedAt ?? null),
+    // A re-analysed book gets another try at its thumbnail.
+    thumbnailError: null,
     deletedAt: null,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,

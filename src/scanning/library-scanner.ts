@@ -36,7 +36,9 @@ export interface ScanDeps {
   events: EventPublisher;
   /** Task row progress (and task_progress/scan_progress events). */
   report: (state: ScanState) => Promise<void>;
-  /** Queues the deferred work of a completed scan (hashes, page dimensions, thumbnails). */
+  /** Sends written books to the book-work queue (page dimensions, hashes, thumbnail; issue 11). */
+  queueBookWork: (state: ScanState, books: Array<{ bookId: string; etag: string }>) => Promise<void>;
+  /** Opens the task rows that report the queued work of a completed scan. */
   onCompleted: (state: ScanState) => Promise<void>;
 }
 
@@ -133,6 +135,9 @@ export class LibraryScanner {
       );
     });
     await this.writer.run(statements);
+    // Consumers start on these books while the scan goes on; books that failed analysis need nothing more.
+    const readyBooks = imported.filter((b) => !b.error).map((b) => ({ bookId: b.row.id, etag: b.row.etag }));
+    await this.deps.queueBookWork(state, readyBooks);
     // Renditions are keyed by the etag they were made from: those of a replaced file can never be asked for again.
     const replaced = batch.flatMap((object) => {
       const before = existing.get(object.key);
@@ -165,6 +170,7 @@ export class LibraryScanner {
       booksAdded: state.booksAdded + imported.filter((b) => b.isNew).length,
       booksUpdated: state.booksUpdated + imported.filter((b) => !b.isNew).length,
       errors: state.errors + imported.filter((b) => b.error).length,
+      booksQueued: (state.booksQueued ?? 0) + readyBooks.length,
     };
   }
 

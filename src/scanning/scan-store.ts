@@ -28,7 +28,16 @@ export interface ScanState {
   booksUpdated: number;
   booksDeleted: number;
   errors: number;
+  /** Books sent to the book-work queue (issue 11); absent in states stored before it existed. */
+  booksQueued?: number;
   message: string | null;
+}
+
+/** The LibraryScan Durable Object as services see it (durable-objects/library-scan.ts implements it). */
+export interface LibraryScanRpc {
+  start(libraryId: string, taskId: string, mode: ScanMode): Promise<{ started: boolean; state: ScanState }>;
+  status(): Promise<ScanState | null>;
+  cancel(): Promise<ScanState | null>;
 }
 
 export class ScanStore {

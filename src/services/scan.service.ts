@@ -2,17 +2,17 @@
  * Starting, watching and cancelling library scans (API.md §4 Scanning). The library's LibraryScan
  * Durable Object is the authority on whether a scan runs; a task row mirrors each scan.
  */
-import type { LibraryScan } from '../../durable-objects/library-scan';
 import { conflict, notFound } from '../lib/errors';
+import type { NamedObjects } from '../lib/named-objects';
 import { newId, nowIso } from '../lib/ids';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TasksRepository } from '../repositories/tasks.repository';
-import type { ScanMode, ScanState } from '../scanning/scan-store';
+import type { LibraryScanRpc, ScanMode, ScanState } from '../scanning/scan-store';
 import type { ScanStatusDto } from '../schemas/scan.schema';
 
 export class ScanService {
   constructor(
-    private readonly scans: DurableObjectNamespace<LibraryScan>,
+    private readonly scans: NamedObjects<LibraryScanRpc>,
     private readonly libraries: LibrariesRepository,
     private readonly tasks: TasksRepository,
   ) {}

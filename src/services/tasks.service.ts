@@ -3,27 +3,27 @@
  * stats, cancellation, and queueing analysis, duplicate and purge work.
  */
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { LibraryScan } from '../../durable-objects/library-scan';
-import type { TaskRunner } from '../../durable-objects/task-runner';
 import type { Database } from '../db/client';
 import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
+import type { NamedObjects } from '../lib/named-objects';
 import { nowIso } from '../lib/ids';
 import { toTaskDto } from '../mappers/task.mapper';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
 import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
 import type { NewTask } from '../tasks/task-handler';
-import { enqueueTask } from '../tasks/task-queue';
+import { enqueueTask, type TaskRunnerRpc } from '../tasks/task-queue';
+import type { LibraryScanRpc } from '../scanning/scan-store';
 
 export class TasksService {
   constructor(
     private readonly db: Database,
     private readonly tasks: TasksRepository,
     private readonly libraries: LibrariesRepository,
-    private readonly runner: DurableObjectNamespace<TaskRunner>,
-    private readonly scans: DurableObjectNamespace<LibraryScan>,
+    private readonly runner: NamedObjects<TaskRunnerRpc>,
+    private readonly scans: NamedObjects<LibraryScanRpc>,
     private readonly events: EventPublisher,
   ) {}
 

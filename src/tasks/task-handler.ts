@@ -30,8 +30,11 @@ export interface TaskHandler {
   run(task: TaskRow, ctx: TaskContext): Promise<SliceResult>;
 }
 
+/** Task types the TaskRunner runs (the others: scan_library, and the queued hash_files/generate_thumbnails). */
+export type RunnerTaskType = Exclude<TaskType, 'scan_library' | 'hash_files' | 'generate_thumbnails'>;
+
 export interface NewTask {
-  type: Exclude<TaskType, 'scan_library'>;
+  type: RunnerTaskType;
   uniqueKey: string;
   libraryId?: string | null;
   targetId?: string | null;

@@ -4,15 +4,21 @@
  * it starts without polling.
  */
 import { newId, nowIso } from '../lib/ids';
+import type { NamedObjects } from '../lib/named-objects';
 import type { TaskRow, TasksRepository } from '../repositories/tasks.repository';
 import { TASK_HANDLERS } from './registry';
 import type { NewTask } from './task-handler';
 
 export const TASK_RUNNER_NAME = 'global';
 
+/** The TaskRunner Durable Object as queueing sees it (durable-objects/task-runner.ts implements it). */
+export interface TaskRunnerRpc {
+  kick(): Promise<void>;
+}
+
 export async function enqueueTask(
   tasks: TasksRepository,
-  runner: DurableObjectNamespace<import('../../durable-objects/task-runner').TaskRunner>,
+  runner: NamedObjects<TaskRunnerRpc>,
   task: NewTask,
 ): Promise<{ task: TaskRow; created: boolean }> {
   // The pending task may start between a refused insert and the lookup; then the key is free again.

@@ -4,7 +4,7 @@
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import worker from '../../src/index';
+import worker from '../../worker/index';
 import { api, type Credentials } from '../support/http';
 import { setupAdmin } from '../support/factories';
 import { makeCbz, putObject } from '../support/library-files';

@@ -6,6 +6,7 @@ import { series } from './series';
 
 /** Named by catalog queries (INDEXED BY), see its definition below. */
 export const BOOKS_LIVE_CATALOG_INDEX = 'books_live_catalog_idx';
+export const BOOKS_INCOMPLETE_INDEX = 'books_incomplete_idx';
 
 /** One book file (an R2 object) and what analysis learned from it (API.md §2 Book). */
 export const books = sqliteTable(
@@ -54,6 +55,10 @@ export const books = sqliteTable(
     coverLocator: text('cover_locator', { mode: 'json' }),
     thumbnailKey: text('thumbnail_key'),
     thumbnailUpdatedAt: timestamp('thumbnail_updated_at'),
+    /** Why no thumbnail could be made (no image, the renderer gave up): the book is complete without one. */
+    thumbnailError: text('thumbnail_error'),
+    /** When the book's last queue message was sent (issue 11); the cron re-queues books whose work got lost. */
+    workQueuedAt: timestamp('work_queued_at'),
     deletedAt: timestamp('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -83,6 +88,12 @@ export const books = sqliteTable(
     index('books_live_reading_order_idx')
       .on(t.seriesId, sql`${t.number} IS NULL`, t.number, t.sortKey, t.id)
       .where(sql`deleted_at IS NULL`),
+    // Books whose queued work (details, thumbnail) is not done: progress counts and the cron re-queue.
+    index(BOOKS_INCOMPLETE_INDEX)
+      .on(t.libraryId, t.workQueuedAt)
+      .where(
+        sql`deleted_at IS NULL AND analysis_error IS NULL AND (file_hash = '' OR analyzed = 0 OR (thumbnail_key IS NULL AND thumbnail_error IS NULL))`,
+      ),
   ],
 );
 

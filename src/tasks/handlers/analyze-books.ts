@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import { books, libraries, series } from '../../db/schema';
+import { queueBookWork } from '../../ingest/book-work';
 import { CatalogWriter } from '../../repositories/catalog-writer.repository';
 import { formatOfKey } from '../../scanning/book-keys';
 import { completeBookDetails } from '../../scanning/book-details';
@@ -41,7 +42,13 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
     ),
   );
   const fresh = await db.select().from(books).where(eq(books.id, book.id)).get();
-  if (fresh && !fresh.analysisError) await completeBookDetails(db, env.LIBRARY, fresh);
+  if (fresh && !fresh.analysisError) {
+    await completeBookDetails(db, env.LIBRARY, fresh);
+    // A replaced file lost its thumbnail: the book-work queue makes the new one.
+    if (!fresh.thumbnailKey) {
+      await queueBookWork(db, env.BOOK_WORK, [{ bookId: fresh.id, etag: fresh.etag, thumbnailsSince: null }]);
+    }
+  }
   await writer.refreshSeries([book.seriesId], now);
   events.publish({ type: 'book_updated', book_id: book.id, series_id: book.seriesId, library_id: book.libraryId });
 }

@@ -1,0 +1,99 @@
+/**
+ * Consumers of the book-work queues (issue 11). Every message of a batch is worked on at once (R2 and
+ * the renderer are waited on, not computed), each acked or retried on its own, so one bad book never
+ * holds back or repeats the others. Production scales this out by running many batches at once (no
+ * max_concurrency is set); nothing here assumes it runs alone.
+ */
+import { eq } from 'drizzle-orm';
+import { readConfig } from '../src/config/config';
+import { settings } from '../src/db/schema';
+import { createEventPublisher } from '../src/events/publisher';
+import { type BookWorkDeps, completeBookWork, recordAbandonedBookWork } from '../src/ingest/book-completion';
+import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
+import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
+import { createRendererClient, type ImageRendererRpc } from '../src/media/image-renderer';
+import { defaultDatabaseFactory } from '../src/middleware/request-context';
+import { refreshSeriesThumbnail } from '../src/thumbnails/thumbnail-generator';
+
+const DEFAULT_THUMBNAIL_MAX_SIDE = 400;
+
+const log = (level: 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
+  console[level](JSON.stringify({ level, msg, ...fields }));
+
+function parse(message: Message<unknown>): BookWorkMessage | null {
+  const parsed = BookWorkMessageSchema.safeParse(message.body);
+  if (parsed.success) return parsed.data;
+  // A message no version of this code understands: retrying cannot help.
+  log('warn', 'book work message ignored', { id: message.id, issues: parsed.error.issues.length });
+  message.ack();
+  return null;
+}
+
+/** `longbox-book-work`: completes each book, then brings the progress of the touched libraries up to date. */
+export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const config = readConfig(env);
+  const db = await defaultDatabaseFactory(env);
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const binding = (env as Partial<{ RENDERER: ImageRendererRpc }>).RENDERER;
+  const stored = await db.select().from(settings).where(eq(settings.key, 'thumbnails.max_size')).get();
+  const deps: BookWorkDeps = {
+    db,
+    env,
+    events,
+    renderer: binding ? createRendererClient(binding) : null,
+    thumbnailMaxSide: typeof stored?.value === 'number' ? stored.value : DEFAULT_THUMBNAIL_MAX_SIDE,
+  };
+  const libraries = new Set<string>();
+  const coveredSeries = new Set<string>();
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const body = parse(message);
+      if (!body) return;
+      try {
+        const outcome = await completeBookWork(deps, body);
+        if (outcome.kind === 'done') {
+          libraries.add(outcome.libraryId);
+          if (outcome.thumbnail) coveredSeries.add(outcome.seriesId);
+        }
+        message.ack();
+      } catch (error) {
+        // Transient (storage, renderer unreachable): later, with backoff; after max_retries the dead-letter queue.
+        const delaySeconds = Math.min(config.LONGBOX_INGEST__RETRY_DELAY_SECONDS * 2 ** (message.attempts - 1), 900);
+        log('warn', 'book work failed; retrying', {
+          bookId: body.bookId,
+          attempts: message.attempts,
+          error: String(error),
+        });
+        message.retry({ delaySeconds });
+      }
+    }),
+  );
+  for (const seriesId of coveredSeries) await refreshSeriesThumbnail(db, events, seriesId);
+  if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
+}
+
+/** `longbox-book-work-dlq`: work the queue gave up on is recorded on its book, which then counts as done. */
+export async function consumeAbandonedBookWork(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  const db = await defaultDatabaseFactory(env);
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const libraries = new Set<string>();
+  for (const message of batch.messages) {
+    const body = parse(message);
+    if (!body) continue;
+    log('error', 'book work abandoned after retries', { bookId: body.bookId });
+    const recorded = await recordAbandonedBookWork(db, body);
+    if (recorded) libraries.add(recorded.libraryId);
+    message.ack();
+  }
+  if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
+}
+
+/** The queue handler of any worker that consumes these queues, routed by queue name. */
+export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  if (batch.queue === BOOK_WORK_DEAD_LETTER_QUEUE) return consumeAbandonedBookWork(batch, env, ctx);
+  return consumeBookWork(batch, env, ctx);
+}

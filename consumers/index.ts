@@ -1,0 +1,13 @@
+/**
+ * The longbox-jobs worker's entry (consumers/wrangler.toml): the book-work queue consumers, nothing
+ * else. A worker of its own so the per-book work scales and is limited apart from the API — and, under
+ * `npm start`, runs in its own workerd process, on its own core, while the API stays responsive.
+ */
+import { consumeQueue } from './book-work.consumer';
+
+export default {
+  async fetch() {
+    return new Response('longbox-jobs consumes queues only\n', { status: 404 });
+  },
+  queue: consumeQueue,
+} satisfies ExportedHandler<Env>;

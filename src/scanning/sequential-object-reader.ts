@@ -1,0 +1,165 @@
+/**
+ * One sequential GET of a book file, served as a RangeReader (issue 11 point 2). The deferred details
+ * of a book — every page's dimensions, the SHA-256 and KOReader's samples — used to cost one ranged
+ * R2 GET per page plus a whole-file GET plus a dozen sample GETs, all in sequence. Here the object is
+ * streamed once: every byte that passes goes into the SHA-256 digest, the KOReader sample ranges are
+ * copied as they pass, and reads at increasing offsets (page headers, asked in file order) are cut
+ * from the stream. A short window of recent bytes answers small steps back (a page header window
+ * that overlaps the next entry); anything further back, or a read too large to hold, goes to the
+ * fallback reader as a ranged GET, so every format stays correct and only the R2 request count moves.
+ */
+import { md5 } from '@noble/hashes/legacy.js';
+import { toHex } from '../lib/encoding';
+import { BookAnalysisError, truncatedError } from '../media/errors';
+import type { RangeReader } from '../media/range-reader';
+import { KOREADER_SAMPLE_SIZE, koreaderSampleOffsets } from './file-hashes';
+
+/** Recent bytes kept for steps back: two page-header windows (512 KiB each) and then some. */
+const WINDOW_BYTES = 2 * 1024 * 1024;
+/** Reads longer than this are not cut from the stream (they would have to be held): fallback GET. */
+const MAX_SEQUENTIAL_READ = 1024 * 1024;
+
+export interface OnePassStats {
+  /** R2 GETs made: the one streaming GET plus fallback ranged GETs. */
+  requests: number;
+  /** Reads the stream could not serve (behind the window or too large). */
+  fallbackReads: number;
+}
+
+export interface OnePassReader {
+  reader: RangeReader;
+  stats: OnePassStats;
+  /** Streams the rest of the file and returns its hashes (DECISIONS.md §Books: fileHash, readerHash). */
+  finish(): Promise<{ fileHash: string; readerHash: string }>;
+  /** Stops the GET when the pass ends early (an unreadable page): nothing keeps the stream open. */
+  abort(): void;
+}
+
+interface Chunk {
+  start: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Opens the object once. `etag` pins the version the book index was built from; `fallback` opens a
+ * ranged reader on the same version, lazily (most books never need it).
+ */
+export async function openOnePassReader(
+  bucket: R2Bucket,
+  key: string,
+  etag: string,
+  fallback: () => Promise<RangeReader>,
+): Promise<OnePassReader> {
+  const object = await bucket.get(key, { onlyIf: { etagMatches: etag } });
+  if (!object) throw new BookAnalysisError('file_missing', 'The file no longer exists in storage');
+  if (!('body' in object)) throw new BookAnalysisError('file_missing', 'The file changed since it was scanned');
+  const size = object.size;
+  const stats: OnePassStats = { requests: 1, fallbackReads: 0 };
+  const source = (object.body as ReadableStream<Uint8Array>).getReader();
+  const digest = new crypto.DigestStream('SHA-256');
+  const digestWriter = digest.getWriter();
+  const samples = koreaderSampleOffsets(size).map((offset) => ({
+    offset,
+    bytes: new Uint8Array(Math.min(KOREADER_SAMPLE_SIZE, size - offset)),
+  }));
+  const window: Chunk[] = [];
+  let windowBytes = 0;
+  /** Bytes taken from the stream so far. */
+  let position = 0;
+  let ended = false;
+  let fallbackReader: Promise<RangeReader> | null = null;
+
+  const copySamples = (chunk: Uint8Array, start: number) => {
+    const end = start + chunk.length;
+    for (const sample of samples) {
+      const from = Math.max(sample.offset, start);
+      const to = Math.min(sample.offset + sample.bytes.length, end);
+      if (from < to) sample.bytes.set(chunk.subarray(from - start, to - start), from - sample.offset);
+    }
+  };
+
+  /** Takes one more chunk from R2 into the digest, the samples and the window; false at the end. */
+  const advance = async (): Promise<boolean> => {
+    if (ended) return false;
+    const { done, value } = await source.read();
+    if (done) {
+      ended = true;
+      if (position !== size) throw truncatedError();
+      return false;
+    }
+    // The window keeps its own copy: the digest stream may take ownership of the chunk it is given.
+    const bytes = value.slice();
+    copySamples(bytes, position);
+    window.push({ start: position, bytes });
+    windowBytes += bytes.length;
+    position += bytes.length;
+    while (window.length > 1 && windowBytes - (window[0] as Chunk).bytes.length >= WINDOW_BYTES) {
+      windowBytes -= (window.shift() as Chunk).bytes.length;
+    }
+    await digestWriter.write(value);
+    return true;
+  };
+
+  const windowStart = () => window[0]?.start ?? position;
+
+  const readFallback = async (offset: number, length: number): Promise<Uint8Array> => {
+    stats.fallbackReads += 1;
+    stats.requests += 1;
+    fallbackReader ??= fallback();
+    return (await fallbackReader).read(offset, length);
+  };
+
+  const read = async (offset: number, length: number): Promise<Uint8Array> => {
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+      throw new BookAnalysisError('corrupt', `The file points at an impossible position (${offset}+${length})`);
+    }
+    if (offset + length > size) throw truncatedError();
+    if (length === 0) return new Uint8Array(0);
+    if (offset < windowStart() || length > MAX_SEQUENTIAL_READ) return readFallback(offset, length);
+    while (position < offset + length) {
+      if (!(await advance())) throw truncatedError();
+    }
+    const out = new Uint8Array(length);
+    for (const chunk of window) {
+      const from = Math.max(offset, chunk.start);
+      const to = Math.min(offset + length, chunk.start + chunk.bytes.length);
+      if (from < to) out.set(chunk.bytes.subarray(from - chunk.start, to - chunk.start), from - offset);
+    }
+    return out;
+  };
+
+  const reader: RangeReader = {
+    size,
+    read,
+    async stream(offset, length) {
+      // Page-header windows are small (≤ 512 KiB): cut them whole, then hand them out as a stream.
+      const bytes = await read(offset, length);
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (bytes.length > 0) controller.enqueue(bytes);
+          controller.close();
+        },
+      });
+    },
+  };
+
+  return {
+    reader,
+    stats,
+    async finish() {
+      while (await advance()) {
+        // Drop what passes: only the digest and the samples need the rest of the file.
+        window.length = 0;
+        windowBytes = 0;
+      }
+      await digestWriter.close();
+      const readerHash = md5.create();
+      for (const sample of samples) readerHash.update(sample.bytes);
+      return { fileHash: toHex(new Uint8Array(await digest.digest)), readerHash: toHex(readerHash.digest()) };
+    },
+    abort() {
+      source.cancel().catch(() => {});
+      digestWriter.abort().catch(() => {});
+    },
+  };
+}
