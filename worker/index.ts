@@ -49,9 +49,18 @@ export default {
     const at = new Date(controller.scheduledTime);
     await runScheduledScans(db, env, at);
     // Queued book work whose message got lost is queued again; finished rounds are closed.
-    const requeued = await requeueLostBookWork(db, env.BOOK_WORK, at, config.LONGBOX_INGEST__REQUEUE_AFTER_MINUTES * 60_000);
-    if (requeued > 0) createLogger({ job: 'ingest' }, config.LONGBOX_LOG__LEVEL).info('re-queued book work', { requeued });
-    await refreshIngestTasks(db, createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work)));
+    const requeued = await requeueLostBookWork(
+      db,
+      env.BOOK_WORK,
+      at,
+      config.LONGBOX_INGEST__REQUEUE_AFTER_MINUTES * 60_000,
+    );
+    if (requeued > 0)
+      createLogger({ job: 'ingest' }, config.LONGBOX_LOG__LEVEL).info('re-queued book work', { requeued });
+    await refreshIngestTasks(
+      db,
+      createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work)),
+    );
     if (at.getUTCMinutes() === 0) {
       await pruneExpired(db, at);
       const sweep = await sweepCachedImages(db, env.CACHE, at);

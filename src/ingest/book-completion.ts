@@ -64,7 +64,12 @@ async function makeThumbnail(deps: BookWorkDeps, book: BookRow): Promise<boolean
   }
   try {
     if (await generateBookThumbnail(deps.db, deps.env, deps.renderer, book, deps.thumbnailMaxSide)) {
-      deps.events.publish({ type: 'cover_updated', entity_type: 'book', entity_id: book.id, library_id: book.libraryId });
+      deps.events.publish({
+        type: 'cover_updated',
+        entity_type: 'book',
+        entity_id: book.id,
+        library_id: book.libraryId,
+      });
       return true;
     }
     await recordFailure('The book has no image to show');

@@ -89,12 +89,19 @@ export async function refreshIngestTasks(db: Database, events: EventPublisher, l
 }
 
 async function refreshRow(db: Database, repo: TasksRepository, row: TaskRow): Promise<TaskRow | undefined> {
-  if (!row.libraryId) return repo.updateIfActive(row.id, { status: 'completed', completedAt: new Date().toISOString() });
+  if (!row.libraryId)
+    return repo.updateIfActive(row.id, { status: 'completed', completedAt: new Date().toISOString() });
   const type = row.type as QueuedTaskType;
   const payload = row.payload as RoundPayload;
   const since = payload.thumbnailsSince ?? null;
   const remaining =
-    (await db.select({ n: count() }).from(books).where(incompleteBooks(type, row.libraryId, since)).get())?.n ?? 0;
+    (
+      await db
+        .select({ n: count() })
+        .from(books)
+        .where(incompleteBooks(type, row.libraryId, since))
+        .get()
+    )?.n ?? 0;
   const total = row.progressTotal;
   const current = Math.max(0, total - remaining);
   const done = remaining === 0;

@@ -27,9 +27,7 @@ export async function completeBookDetails(db: Database, bucket: R2Bucket, book: 
   const stats: OnePassStats = { requests: 0, fallbackReads: 0 };
   let pass: Awaited<ReturnType<typeof openOnePassReader>> | undefined;
   try {
-    pass = await openOnePassReader(bucket, book.path, book.etag, () =>
-      r2RangeReader(bucket, book.path, book.fileSize),
-    );
+    pass = await openOnePassReader(bucket, book.path, book.etag, () => r2RangeReader(bucket, book.path, book.fileSize));
     const container = containerFor(book.fileFormat);
     const pages = await db
       .select({ number: bookPages.number, locator: bookPages.locator })
@@ -50,8 +48,9 @@ export async function completeBookDetails(db: Database, bucket: R2Bucket, book: 
     const updates = [];
     for (let i = 0; i < sizes.length; i += SIZES_PER_UPDATE) {
       const json = JSON.stringify(sizes.slice(i, i + SIZES_PER_UPDATE));
-      const field = (index: number) =>
-        sql<number>`(select s.value ->> ${index} from json_each(${json}) s where s.value ->> 0 = ${bookPages.number})`;
+      // Array positions are inlined: a bound number reaches SQLite as a REAL, which is no JSON path.
+      const field = (index: 1 | 2) =>
+        sql<number>`(select s.value ->> ${sql.raw(String(index))} from json_each(${json}) s where s.value ->> 0 = ${bookPages.number})`;
       updates.push(
         db
           .update(bookPages)
