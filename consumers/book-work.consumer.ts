@@ -45,10 +45,15 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   };
   const libraries = new Set<string>();
   const coveredSeries = new Set<string>();
+  const inBatch = new Set<string>();
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = parse(message);
       if (!body) return;
+      // The same book twice in one batch (at-least-once delivery, a cron re-queue): the first does the work.
+      const key = `${body.bookId}:${body.etag}:${body.thumbnailsSince ?? ''}`;
+      if (inBatch.has(key)) return message.ack();
+      inBatch.add(key);
       try {
         const outcome = await completeBookWork(deps, body);
         if (outcome.kind === 'done') {

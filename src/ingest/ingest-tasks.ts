@@ -5,7 +5,7 @@
  * once): it is read from D1 — queued books minus books still incomplete — after each consumer batch and
  * each cron tick, and a row completes when its library has nothing left to do.
  */
-import { and, count, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, tasks } from '../db/schema';
 import type { EventPublisher } from '../events/events';
@@ -106,6 +106,7 @@ async function refreshRow(db: Database, repo: TasksRepository, row: TaskRow): Pr
   const current = Math.max(0, total - remaining);
   const done = remaining === 0;
   if (!done && current === row.progressCurrent) return undefined; // nothing new to say
+  // The library's books left without a thumbnail because it could not be made (no image, gave up).
   const failed =
     type === 'generate_thumbnails' && done
       ? ((
@@ -116,8 +117,8 @@ async function refreshRow(db: Database, repo: TasksRepository, row: TaskRow): Pr
               and(
                 eq(books.libraryId, row.libraryId),
                 isNull(books.deletedAt),
+                isNull(books.analysisError),
                 isNotNull(books.thumbnailError),
-                gte(books.workQueuedAt, payload.queuedSince ?? row.createdAt),
               ),
             )
             .get()
