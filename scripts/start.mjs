@@ -1,37 +1,77 @@
 #!/usr/bin/env node
-// `npm start`: apply migrations to the local D1 (state kept in .wrangler/state between restarts),
-// then run the API worker and the native-image worker together in `wrangler dev` (real workerd).
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `npm start`: apply migrations to the local D1 (state kept in .wrangler/state between restarts), then run
+// two `wrangler dev` processes (real workerd) over that same state:
+//   api   the API worker (wrangler.toml), on PORT;
+//   jobs  the book-work queue consumers (consumers/wrangler.toml) and the native-image worker
+//         (renderer/wrangler.toml), on JOBS_PORT.
+// One workerd process runs on one thread (issue 11 point 3): ingest and image work in their own process
+// leave the API's thread to requests, so GET /series, GET /tasks and pages stay fast while a library is
+// imported. The API reaches the renderer, and the consumers reach the API's EventHub and queue, through a
+// dev registry private to this checkout, so another Longbox running on the same machine is never mistaken
+// for this one.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 
 const port = process.env.PORT ?? '8787';
-const wrangler = new URL('../node_modules/.bin/wrangler', import.meta.url).pathname;
+const jobsPort = process.env.JOBS_PORT ?? String(Number(port) + 10);
+const host = process.env.HOST ?? '127.0.0.1';
+const root = path.join(import.meta.dirname, '..');
+// Wrangler runs on this Node (the pinned 22 that npm puts first on PATH), whatever `node` the shell has.
+const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js');
+const state = path.join(root, '.wrangler/state');
+const registry = path.join(root, '.wrangler/registry');
+mkdirSync(registry, { recursive: true });
+const env = { ...process.env, WRANGLER_REGISTRY_PATH: registry, CLOUDFLARE_DEV_REGISTRY_PATH: registry };
 
-const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], {
-  stdio: 'inherit',
-  env: { ...process.env, CI: 'true' }, // no interactive confirmation
-});
+const migrate = spawnSync(
+  process.execPath,
+  [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state],
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...env, CI: 'true' }, // no interactive confirmation
+  },
+);
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const configs = ['-c', 'wrangler.toml'];
-if (existsSync('renderer/wrangler.toml')) configs.push('-c', 'renderer/wrangler.toml');
-const host = process.env.HOST ?? '127.0.0.1';
-const dev = spawn(wrangler, ['dev', ...configs, '--port', port, '--ip', host, '--test-scheduled'], {
-  stdio: 'inherit',
-});
+const renderer = existsSync(path.join(root, 'renderer/wrangler.toml')) ? ['-c', 'renderer/wrangler.toml'] : [];
+const dev = (name, configs, listen, extra = []) => {
+  const ip = name === 'api' ? host : '127.0.0.1';
+  const args = [wrangler, 'dev', ...configs, '--port', listen, '--ip', ip, '--persist-to', state, ...extra];
+  const child = spawn(process.execPath, args, { stdio: 'inherit', cwd: root, env });
+  child.on('exit', (code) => shutdown(code ?? 0));
+  return child;
+};
+let stopping = false;
+let cronTimer;
+const local = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+const children = [dev('api', ['-c', 'wrangler.toml'], port, ['--test-scheduled'])];
+// The jobs process starts once the API answers: two runtimes starting at once can race for the same
+// loopback port (a runtime restart re-binds the port it had), and the consumers need the API's EventHub.
+for (const deadline = Date.now() + 120_000; !stopping && Date.now() < deadline; ) {
+  const ready = await fetch(`${local}/api/v1/health`).then(
+    (res) => res.status < 500,
+    () => false,
+  );
+  if (ready) break;
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+if (!stopping) children.push(dev('jobs', ['-c', 'consumers/wrangler.toml', ...renderer], jobsPort));
 
 // wrangler dev does not fire cron triggers by itself: tick the worker's scheduled handler once a minute,
-// as Cloudflare would, so cron_schedule scans work locally too.
-const cronTimer = setInterval(() => {
-  fetch(
-    `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/__scheduled?cron=${encodeURIComponent('* * * * *')}`,
-  ).catch(
+// as Cloudflare would, so cron_schedule scans and the re-queue of lost book work happen locally too.
+cronTimer = setInterval(() => {
+  fetch(`${local}/__scheduled?cron=${encodeURIComponent('* * * * *')}`).catch(
     () => {}, // not listening yet, or restarting
   );
 }, 60_000);
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
-dev.on('exit', (code) => {
+function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
   clearInterval(cronTimer);
-  process.exit(code ?? 0);
-});
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  process.exitCode = code;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => shutdown(0));

@@ -7,7 +7,17 @@ import path from 'node:path';
 import { ROOT } from './report.mjs';
 
 /** What the API worker and the renderer are built from (their imports stay inside these), and the D1 migrations. */
-const SOURCES = ['src', 'durable-objects', 'renderer', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'];
+const SOURCES = [
+  'src',
+  'durable-objects',
+  'worker',
+  'consumers',
+  'renderer',
+  'migrations',
+  'wrangler.toml',
+  'package.json',
+  'tsconfig.json',
+];
 
 /** Copies the sources into `dir` and returns the paths of both wrangler configs inside the copy. */
 export function snapshotSources(dir) {

@@ -3,6 +3,7 @@
  * one drizzle schema and one set of migrations serve both; code only sees the `Database` type.
  */
 import { type DrizzleD1Database, drizzle as drizzleD1 } from 'drizzle-orm/d1';
+import { retryWhenBusy } from './busy-retry';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -21,7 +22,7 @@ const d1Databases = new WeakMap<D1Database, Database>();
 export function createD1Database(d1: D1Database): Database {
   let db = d1Databases.get(d1);
   if (!db) {
-    db = drizzleD1(d1, { schema });
+    db = drizzleD1(retryWhenBusy(d1), { schema });
     d1Databases.set(d1, db);
   }
   return db;
