@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: apply migrations to the local D1 (state kept in .wrangler/state between restarts), then run
-// two `wrangler dev` processes (real workerd) over that same state:
+// `npm start`: apply migrations to the local D1 (state kept in .wrangler/state, or PERSIST_TO, between
+// restarts), then run two `wrangler dev` processes (real workerd) over that same state:
 //   api   the API worker (wrangler.toml), on PORT;
 //   jobs  the book-work queue consumers (consumers/wrangler.toml) and the native-image worker
 //         (renderer/wrangler.toml), on JOBS_PORT.
 // One workerd process runs on one thread (issue 11 point 3): ingest and image work in their own process
 // leave the API's thread to requests, so GET /series, GET /tasks and pages stay fast while a library is
 // imported. The API reaches the renderer, and the consumers reach the API's EventHub and queue, through a
-// dev registry private to this checkout, so another Longbox running on the same machine is never mistaken
+// dev registry private to this state folder, so another Longbox running on the same machine is never mistaken
 // for this one.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -19,8 +19,8 @@ const host = process.env.HOST ?? '127.0.0.1';
 const root = path.join(import.meta.dirname, '..');
 // Wrangler runs on this Node (the pinned 22 that npm puts first on PATH), whatever `node` the shell has.
 const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js');
-const state = path.join(root, '.wrangler/state');
-const registry = path.join(root, '.wrangler/registry');
+const state = path.resolve(root, process.env.PERSIST_TO ?? '.wrangler/state');
+const registry = path.join(state, 'registry');
 mkdirSync(registry, { recursive: true });
 const env = { ...process.env, WRANGLER_REGISTRY_PATH: registry, CLOUDFLARE_DEV_REGISTRY_PATH: registry };
 
@@ -35,10 +35,14 @@ const migrate = spawnSync(
 );
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
+// LONGBOX_* variables of this environment reach both workers (e.g. LONGBOX_LOG__LEVEL=debug npm start).
+const vars = Object.entries(process.env)
+  .filter(([key]) => key.startsWith('LONGBOX_'))
+  .flatMap(([key, value]) => ['--var', `${key}:${value}`]);
 const renderer = existsSync(path.join(root, 'renderer/wrangler.toml')) ? ['-c', 'renderer/wrangler.toml'] : [];
 const dev = (name, configs, listen, extra = []) => {
   const ip = name === 'api' ? host : '127.0.0.1';
-  const args = [wrangler, 'dev', ...configs, '--port', listen, '--ip', ip, '--persist-to', state, ...extra];
+  const args = [wrangler, 'dev', ...configs, '--port', listen, '--ip', ip, '--persist-to', state, ...vars, ...extra];
   const child = spawn(process.execPath, args, { stdio: 'inherit', cwd: root, env });
   child.on('exit', (code) => shutdown(code ?? 0));
   return child;
