@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { readConfig } from '../src/config/config';
 import { settings } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
+import { createLogger } from '../src/lib/logger';
 import { type BookWorkDeps, completeBookWork, recordAbandonedBookWork } from '../src/ingest/book-completion';
 import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
@@ -46,6 +47,7 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   const libraries = new Set<string>();
   const coveredSeries = new Set<string>();
   const inBatch = new Set<string>();
+  const tally = { completed: 0, skipped: 0, retried: 0, r2Requests: 0 };
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = parse(message);
@@ -59,7 +61,9 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
         if (outcome.kind === 'done') {
           libraries.add(outcome.libraryId);
           if (outcome.thumbnail) coveredSeries.add(outcome.seriesId);
-        }
+          tally.completed += 1;
+          tally.r2Requests += outcome.r2Requests;
+        } else tally.skipped += 1;
         message.ack();
       } catch (error) {
         // Transient (storage, renderer unreachable): later, with backoff; after max_retries the dead-letter queue.
@@ -70,11 +74,17 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
           error: String(error),
         });
         message.retry({ delaySeconds });
+        tally.retried += 1;
       }
     }),
   );
   for (const seriesId of coveredSeries) await refreshSeriesThumbnail(db, events, seriesId);
   if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
+  // One line per batch: what operators (and bench/ingest.bench.mjs) count, e.g. R2 GETs per book.
+  createLogger({ job: 'book work' }, config.LONGBOX_LOG__LEVEL).info('batch done', {
+    messages: batch.messages.length,
+    ...tally,
+  });
 }
 
 /** `longbox-book-work-dlq`: work the queue gave up on is recorded on its book, which then counts as done. */

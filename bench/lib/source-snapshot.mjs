@@ -12,6 +12,7 @@ const SOURCES = [
   'durable-objects',
   'worker',
   'consumers',
+  'scripts',
   'renderer',
   'migrations',
   'wrangler.toml',
@@ -19,7 +20,7 @@ const SOURCES = [
   'tsconfig.json',
 ];
 
-/** Copies the sources into `dir` and returns the paths of both wrangler configs inside the copy. */
+/** Copies the sources into `dir` and returns the paths of the wrangler configs and `npm start` inside the copy. */
 export function snapshotSources(dir) {
   for (const entry of SOURCES) {
     const from = path.join(ROOT, entry);
@@ -30,5 +31,10 @@ export function snapshotSources(dir) {
     });
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return { api: path.join(dir, 'wrangler.toml'), renderer: path.join(dir, 'renderer/wrangler.toml') };
+  return {
+    api: path.join(dir, 'wrangler.toml'),
+    renderer: path.join(dir, 'renderer/wrangler.toml'),
+    consumers: path.join(dir, 'consumers/wrangler.toml'),
+    start: path.join(dir, 'scripts/start.mjs'),
+  };
 }

@@ -7,6 +7,10 @@
  * request must make (DECISIONS.md §Auth: a revoked key fails at once): the API key's row and its
  * owner's, looked up by the key's prefix, with the plain D1 API. It is the floor for a route that
  * checks an API key, so the page route's own overhead can be told apart from that read's.
+ *
+ * `GET /read-all?prefix=<p>&concurrency=<n>` (bench/ingest.bench.mjs) reads every object under the
+ * prefix once, start to end, `n` at a time, and discards the bytes: the bare cost of the one sequential
+ * read per book that ingest makes, without any of its work.
  */
 interface BenchEnv {
   LIBRARY: R2Bucket;
@@ -29,10 +33,38 @@ async function serveObject(env: BenchEnv, key: string): Promise<Response> {
   });
 }
 
+async function readAll(env: BenchEnv, prefix: string, concurrency: number): Promise<Response> {
+  const keys: string[] = [];
+  for (let cursor: string | undefined; ; ) {
+    const page = await env.LIBRARY.list({ prefix, cursor, limit: 1000 });
+    keys.push(...page.objects.map((o) => o.key));
+    if (!page.truncated) break;
+    cursor = page.cursor;
+  }
+  const started = Date.now();
+  let bytes = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < keys.length) {
+        const object = await env.LIBRARY.get(keys[next++] as string);
+        if (!object) continue;
+        const reader = object.body.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.length;
+      }
+    }),
+  );
+  return Response.json({ objects: keys.length, bytes, ms: Date.now() - started });
+}
+
 export default {
   async fetch(request: Request, env: BenchEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname === '/ready') return new Response('ok');
+    if (pathname === '/read-all') {
+      const params = new URL(request.url).searchParams;
+      return readAll(env, params.get('prefix') ?? '', Math.max(1, Number(params.get('concurrency') ?? 1)));
+    }
     if (pathname.startsWith('/keyed-objects/')) {
       const prefix = KEY_PREFIX.exec(request.headers.get('X-API-Key') ?? '')?.[1];
       const row = prefix ? await env.DB.prepare(KEY_WITH_OWNER).bind(prefix).raw() : [];
