@@ -66,7 +66,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'workers',
-            include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'consumers/**/*.test.ts'],
+            include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
             exclude: ['test/node/**'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 30_000,
