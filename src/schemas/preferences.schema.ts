@@ -4,6 +4,7 @@ import {
   MAX_PREFERENCE_KEY_LENGTH,
   MAX_PREFERENCE_VALUE_BYTES,
   PREFERENCE_DEFINITIONS,
+  PREFERENCE_KEY_PATTERN,
   PREFERENCE_KEYS,
   type PreferenceKey,
 } from '../services/preferences.service';
@@ -18,11 +19,15 @@ export const PreferencesSchema = z.object(shape).catchall(z.unknown()).openapi('
 });
 
 export const PreferenceKeyParamSchema = z.object({
-  key: z.string().openapi({
-    param: { name: 'key', in: 'path' },
-    description: `A documented key (${PREFERENCE_KEYS.join(', ')}), whose value is validated, or any dot-separated [A-Za-z0-9_] segments up to ${MAX_PREFERENCE_KEY_LENGTH} characters (e.g. ui.theme), which hold any JSON value`,
-    example: 'theme',
-  }),
+  key: z
+    .string()
+    .max(MAX_PREFERENCE_KEY_LENGTH)
+    .regex(PREFERENCE_KEY_PATTERN, 'must be dot-separated segments of letters, digits and _')
+    .openapi({
+      param: { name: 'key', in: 'path' },
+      description: `A documented key (${PREFERENCE_KEYS.join(', ')}), whose value is validated, or any dot-separated [A-Za-z0-9_] segments up to ${MAX_PREFERENCE_KEY_LENGTH} characters (e.g. ui.theme), which hold any JSON value`,
+      example: 'theme',
+    }),
 });
 
 export const SetPreferenceBodySchema = z
