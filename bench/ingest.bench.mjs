@@ -15,10 +15,11 @@ import { environmentLines, markdownTable, percentile, ROOT, writeSection } from 
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { freePort, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-// LONGBOX_BENCH_BOOKS / LONGBOX_BENCH_REALISTIC: smaller libraries for a quick run (nothing is written).
+// LONGBOX_BENCH_BOOKS: a smaller benchmark library for a quick run (nothing is written);
+// LONGBOX_BENCH_REALISTIC: fewer realistic books (written, and the table says how many).
 const QUICK = process.env.LONGBOX_BENCH_BOOKS !== undefined;
 const BOOKS = QUICK ? Number(process.env.LONGBOX_BENCH_BOOKS) : 2000;
-const REALISTIC = QUICK ? Number(process.env.LONGBOX_BENCH_REALISTIC ?? 4) : 100;
+const REALISTIC = Number(process.env.LONGBOX_BENCH_REALISTIC ?? (QUICK ? 4 : 100));
 const UPLOAD_CONCURRENCY = 8;
 const PROBE_PAUSE_MS = 100;
 const INGEST_TIMEOUT_MS = 30 * 60_000;
@@ -288,7 +289,7 @@ async function main() {
       const scanRow = rows.find((t) => t.type === 'scan_library');
       const done = Math.max(...rows.filter((t) => t.type !== 'scan_library').map((t) => Date.parse(t.completedAt)));
       const batches = server.batches.slice(batchesBefore);
-      const completed = batches.reduce((n, b) => n + b.completed, 0);
+      const completed = batches.reduce((n, b) => n + b.details, 0);
       const r2 = batches.reduce((n, b) => n + b.r2Requests, 0);
       // Every book complete, as the API shows it.
       let complete = 0;

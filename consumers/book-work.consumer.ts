@@ -47,7 +47,8 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   const libraries = new Set<string>();
   const coveredSeries = new Set<string>();
   const inBatch = new Set<string>();
-  const tally = { completed: 0, skipped: 0, retried: 0, r2Requests: 0 };
+  // `details` and `thumbnails` count work done; `skipped` deliveries found nothing to do.
+  const tally = { details: 0, thumbnails: 0, skipped: 0, retried: 0, r2Requests: 0 };
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = parse(message);
@@ -61,8 +62,10 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
         if (outcome.kind === 'done') {
           libraries.add(outcome.libraryId);
           if (outcome.thumbnail) coveredSeries.add(outcome.seriesId);
-          tally.completed += 1;
+          tally.details += outcome.details ? 1 : 0;
+          tally.thumbnails += outcome.thumbnail ? 1 : 0;
           tally.r2Requests += outcome.r2Requests;
+          if (!outcome.details && !outcome.thumbnail) tally.skipped += 1;
         } else tally.skipped += 1;
         message.ack();
       } catch (error) {

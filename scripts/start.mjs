@@ -76,6 +76,10 @@ function shutdown(code) {
   stopping = true;
   clearInterval(cronTimer);
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  // A wrangler that does not stop within 10 s is killed, so no workerd outlives `npm start`.
+  setTimeout(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  }, 10_000).unref();
   process.exitCode = code;
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => shutdown(0));

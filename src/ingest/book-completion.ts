@@ -28,7 +28,15 @@ export interface BookWorkDeps {
 
 export type BookWorkOutcome =
   | { kind: 'gone' | 'stale' }
-  | { kind: 'done'; libraryId: string; seriesId: string; r2Requests: number; thumbnail: boolean };
+  | {
+      kind: 'done';
+      libraryId: string;
+      seriesId: string;
+      r2Requests: number;
+      /** What this delivery did: false, false for a book that was already complete. */
+      details: boolean;
+      thumbnail: boolean;
+    };
 
 export const detailsPending = (book: BookRow) => !book.analysisError && (book.fileHash === '' || !book.analyzed);
 
@@ -45,14 +53,15 @@ export async function completeBookWork(deps: BookWorkDeps, message: BookWorkMess
   if (!book || book.deletedAt) return { kind: 'gone' };
   if (book.etag !== message.etag) return { kind: 'stale' };
   let r2Requests = 0;
-  if (detailsPending(book)) {
+  const details = detailsPending(book);
+  if (details) {
     r2Requests += (await completeBookDetails(db, env.LIBRARY, book)).requests;
     book = await loadBook(db, book.id);
     if (!book) return { kind: 'gone' };
   }
   let thumbnail = false;
   if (thumbnailPending(book, message.thumbnailsSince)) thumbnail = await makeThumbnail(deps, book);
-  return { kind: 'done', libraryId: book.libraryId, seriesId: book.seriesId, r2Requests, thumbnail };
+  return { kind: 'done', libraryId: book.libraryId, seriesId: book.seriesId, r2Requests, details, thumbnail };
 }
 
 async function makeThumbnail(deps: BookWorkDeps, book: BookRow): Promise<boolean> {

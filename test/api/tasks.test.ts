@@ -268,11 +268,11 @@ describe('POST /books/{id}/analyze, /series/{id}/analyze and POST /tasks/{id}/ca
     expect(await waitForTask(auth, fresh.body.task.id)).toMatchObject({ status: 'completed' });
   });
 
-  it('work queued while the same kind of task is running gets its own pass', async () => {
+  it('a hash pass still running when the next scan queues work (a row left by an older version) ends with it', async () => {
     const { auth } = await setupAdmin();
     const { libraryId } = await scannedLibrary(auth, { 'A/a.cbz': 1 });
-    // A hash pass part-way through the library (its id cursor past every book) when the next scan ends:
-    // the runner is idle, so the seeded row waits until that scan's follow-ups wake it.
+    // A hash pass part-way through the library (its old-style id cursor past every book): the book-work
+    // queue's progress refresh closes it once the library has nothing left, and the new books get hashed.
     await createD1Database(env.DB)
       .insert(tasksTable)
       .values({

@@ -19,6 +19,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const state = mkdtempSync(path.join(tmpdir(), 'longbox-start-'));
 let server: ChildProcess | undefined;
 let output = '';
+/** The consumers' per-batch lines ("batch done"): what each delivery did, across restarts. */
+const batches: Array<{ details: number; thumbnails: number }> = [];
 let base = '';
 let token = '';
 
@@ -52,11 +54,17 @@ async function start(): Promise<void> {
       WRANGLER_SEND_METRICS: 'false',
       // Lost book work is re-queued at the next cron tick instead of ten minutes later.
       LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: '0',
-      LONGBOX_LOG__LEVEL: 'warn',
+      LONGBOX_LOG__LEVEL: 'info',
     },
   });
+  let partial = '';
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-30_000);
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.includes('"batch done"')) batches.push(JSON.parse(line.slice(line.indexOf('{'))));
+      else if (!line.includes('"msg":"request"')) output = `${output}${line}\n`.slice(-30_000);
+    }
   };
   server.stdout?.on('data', keep);
   server.stderr?.on('data', keep);
@@ -228,5 +236,13 @@ describe('npm start while a library is ingested (issue 11 point 3)', () => {
     expect(tick.status).toBe(200);
     const all = await untilComplete(libraryId, 100, 180_000);
     expect(new Set(all.map((b: { id: string }) => b.id)).size).toBe(100);
+    // Nothing done twice, but for the one batch (≤ 10 books) that was in flight when the processes stopped.
+    const details = batches.reduce((n, b) => n + b.details, 0);
+    const thumbnails = batches.reduce((n, b) => n + b.thumbnails, 0);
+    console.log(`details passes ${details}, thumbnails ${thumbnails} for 100 books`);
+    expect(details).toBeGreaterThanOrEqual(100);
+    expect(details).toBeLessThanOrEqual(110);
+    expect(thumbnails).toBeGreaterThanOrEqual(100);
+    expect(thumbnails).toBeLessThanOrEqual(110);
   }, 600_000);
 });
