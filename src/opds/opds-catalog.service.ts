@@ -218,5 +218,7 @@ function seriesItem(series: SeriesDto): NavigationItem {
 
 /** A feed's `updated`: its newest entry, or now for an empty feed. */
 function latest(dates: string[]): string {
-  return dates.reduce((a, b) => (b > a ? b : a), '') || nowIso();
+  let newest = '';
+  for (const date of dates) if (date > newest) newest = date;
+  return newest || nowIso();
 }

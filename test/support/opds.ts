@@ -30,6 +30,8 @@ export async function fetchAs(
 }
 
 export type Attrs = Record<string, string>;
+/** A link always has rel and href in the feeds under test. */
+export type Link = Attrs & { rel: string; href: string };
 
 const decode = (value: string) =>
   value
@@ -46,8 +48,8 @@ export function attributesOf(tag: string): Attrs {
 }
 
 /** The `<link>` elements of a piece of Atom (a feed's own links: pass the text before the first entry). */
-export function links(xml: string): Attrs[] {
-  return [...xml.matchAll(/<link\b[^>]*\/>/g)].map((m) => attributesOf(m[0]));
+export function links(xml: string): Link[] {
+  return [...xml.matchAll(/<link\b[^>]*\/>/g)].map((m) => attributesOf(m[0]) as Link);
 }
 
 export function feedHead(xml: string): string {
@@ -70,7 +72,7 @@ export function entryTitled(xml: string, title: string): string {
   return found;
 }
 
-export function linkWithRel(xml: string, rel: string): Attrs {
+export function linkWithRel(xml: string, rel: string): Link {
   const found = links(xml).find((l) => l.rel === rel);
   if (!found) throw new Error(`no link rel=${rel} in:\n${xml.slice(0, 2000)}`);
   return found;
