@@ -43,8 +43,18 @@ export async function startDevServer(label: string, timeoutMs = 120_000): Promis
   let output = '';
   const server: ChildProcess = spawn(
     process.execPath,
-    [WRANGLER, 'dev', '-c', 'wrangler.toml', '-c', 'renderer/wrangler.toml', '--ip', '127.0.0.1', '--port', String(port)]
-      .concat(['--persist-to', persist, '--inspector-port', '0', '--show-interactive-dev-session=false']),
+    [
+      WRANGLER,
+      'dev',
+      '-c',
+      'wrangler.toml',
+      '-c',
+      'renderer/wrangler.toml',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ].concat(['--persist-to', persist, '--inspector-port', '0', '--show-interactive-dev-session=false']),
     // Its own process group, so the workerd children go down with it.
     { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
