@@ -108,7 +108,12 @@ async function main() {
     const config = snapshotSources(path.join(state, 'sources')).api;
     const data = path.join(state, 'data');
     applyMigrations(config, data);
-    worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
+    worker = await startWranglerDev({
+      config,
+      persistTo: data,
+      readyPath: '/api/v1/health',
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+    });
     let api = `${worker.url}/api/v1`;
     const post = (body, token) => ({
       method: 'POST',
@@ -148,7 +153,12 @@ async function main() {
     const withPages = await addPages(database, libraries[0].id);
     console.log('seeded', seeded, 'pages for', withPages, 'books');
 
-    worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
+    worker = await startWranglerDev({
+      config,
+      persistTo: data,
+      readyPath: '/api/v1/health',
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+    });
     const base = worker.url;
     api = `${base}/api/v1`;
     const basic = { Authorization: `Basic ${Buffer.from(`api:${key.body.key}`).toString('base64')}` };

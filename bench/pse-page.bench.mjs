@@ -56,6 +56,7 @@ async function main() {
       config: [configs.api, configs.renderer],
       persistTo: data,
       readyPath: '/api/v1/health',
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
     });
     const api = `${worker.url}/api/v1`;
     const post = (body, token) => ({
