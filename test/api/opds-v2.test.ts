@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
+import { buildPdf } from '../fixtures/pdf-writer';
 import { createApiKey, createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
@@ -31,6 +33,13 @@ async function seed() {
       ],
       metadataXml: '<dc:title>Dune</dc:title>',
     }),
+  );
+  await putObject(
+    'comics/Reports/Annual.pdf',
+    buildPdf([
+      { kind: 'jpeg', image: jpeg(300, 400, { seed: 3 }), width: 300, height: 400 },
+      { kind: 'text', text: 'Page two is text' },
+    ]),
   );
   const done = await scan(admin, libraryId);
   await waitForTasks(admin, libraryId, { since: done.completedAt ?? '' });
@@ -102,6 +111,15 @@ describe('OPDS 2.0 catalog (DECISIONS.md §Reader apps)', () => {
     const page = await fetchAs(manifest.body.readingOrder[1].href, auth);
     expect(page.status).toBe(200);
     expect(imageSize(page.bytes)).toEqual({ width: 60, height: 90 });
+    // A PDF is a DiViNa publication too: its embedded JPEG page as stored, its text page rendered.
+    const pdf = await getJson(`http://longbox.test/opds/v2.0/books/${books.Annual.id}/manifest`, auth);
+    expect(pdf.body.readingOrder).toHaveLength(2);
+    expect(pdf.body.readingOrder[0]).toMatchObject({ width: 300, height: 400 });
+    for (const link of pdf.body.readingOrder) {
+      const image = await fetchAs(link.href, auth);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('Content-Type')).toBe(link.type);
+    }
     // Reading a manifest page does not move progress: the app PUTs progression.
     expect((await fetchAs(linkOf(publication.links, 'http://www.cantook.com/api/progression').href, auth)).status).toBe(
       204,
