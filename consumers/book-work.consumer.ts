@@ -48,7 +48,8 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   const coveredSeries = new Set<string>();
   const inBatch = new Set<string>();
   // `details` and `thumbnails` count work done; `skipped` deliveries found nothing to do.
-  const tally = { details: 0, thumbnails: 0, skipped: 0, retried: 0, r2Requests: 0 };
+  const tally = { details: 0, thumbnails: 0, skipped: 0, retried: 0, r2Requests: 0, detailsMs: 0, thumbnailMs: 0 };
+  const batchStarted = Date.now();
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = parse(message);
@@ -65,6 +66,8 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
           tally.details += outcome.details ? 1 : 0;
           tally.thumbnails += outcome.thumbnail ? 1 : 0;
           tally.r2Requests += outcome.r2Requests;
+          tally.detailsMs += outcome.detailsMs;
+          tally.thumbnailMs += outcome.thumbnailMs;
           if (!outcome.details && !outcome.thumbnail) tally.skipped += 1;
         } else tally.skipped += 1;
         message.ack();
@@ -81,12 +84,15 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
       }
     }),
   );
+  const booksMs = Date.now() - batchStarted;
   for (const seriesId of coveredSeries) await refreshSeriesThumbnail(db, events, seriesId);
   if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
   // One line per batch: what operators (and bench/ingest.bench.mjs) count, e.g. R2 GETs per book.
   createLogger({ job: 'book work' }, config.LONGBOX_LOG__LEVEL).info('batch done', {
     messages: batch.messages.length,
     ...tally,
+    booksMs,
+    ms: Date.now() - batchStarted,
   });
 }
 

@@ -36,6 +36,9 @@ export type BookWorkOutcome =
       /** What this delivery did: false, false for a book that was already complete. */
       details: boolean;
       thumbnail: boolean;
+      /** Wall time of each part, for the consumers' batch log line. */
+      detailsMs: number;
+      thumbnailMs: number;
     };
 
 export const detailsPending = (book: BookRow) => !book.analysisError && (book.fileHash === '' || !book.analyzed);
@@ -54,14 +57,26 @@ export async function completeBookWork(deps: BookWorkDeps, message: BookWorkMess
   if (book.etag !== message.etag) return { kind: 'stale' };
   let r2Requests = 0;
   const details = detailsPending(book);
+  const started = Date.now();
   if (details) {
     r2Requests += (await completeBookDetails(db, env.LIBRARY, book)).requests;
     book = await loadBook(db, book.id);
     if (!book) return { kind: 'gone' };
   }
+  const detailsMs = Date.now() - started;
   let thumbnail = false;
   if (thumbnailPending(book, message.thumbnailsSince)) thumbnail = await makeThumbnail(deps, book);
-  return { kind: 'done', libraryId: book.libraryId, seriesId: book.seriesId, r2Requests, details, thumbnail };
+  const thumbnailMs = Date.now() - started - detailsMs;
+  return {
+    kind: 'done',
+    libraryId: book.libraryId,
+    seriesId: book.seriesId,
+    r2Requests,
+    details,
+    thumbnail,
+    detailsMs,
+    thumbnailMs,
+  };
 }
 
 async function makeThumbnail(deps: BookWorkDeps, book: BookRow): Promise<boolean> {
