@@ -79,9 +79,15 @@ beforeAll(async () => {
     if (status.status !== 'running' && status.status !== 'pending') break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const books = JSON.parse((await call('GET', `/api/v1/books?library_id=${library.id}`)).text).data;
+  // Page sizes (DiViNa manifests) come from the book-work queue after the scan: wait until every book has them.
+  let books: Array<{ id: string; title: string; seriesId: string; analyzed: boolean }> = [];
+  for (let i = 0; i < 400; i++) {
+    books = JSON.parse((await call('GET', `/api/v1/books?library_id=${library.id}`)).text).data;
+    if (books.length > 0 && books.every((b) => b.analyzed)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   for (const book of books) ids[book.title] = book.id;
-  ids.series = books[0].seriesId;
+  ids.series = books[0]?.seriesId ?? '';
   // A page read through streaming, so pse:lastRead and the keep-reading feed have something to show.
   const page = await call('GET', `/opds/v1.2/books/${ids['Chapter 1']}/pages/1?width=600`);
   expect(page.status).toBe(200);

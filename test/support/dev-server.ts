@@ -50,6 +50,9 @@ export async function startDevServer(label: string, timeoutMs = 120_000): Promis
       'wrangler.toml',
       '-c',
       'renderer/wrangler.toml',
+      // The book-work consumers (issue 11), beside the API in this one process: page sizes, hashes, covers.
+      '-c',
+      'consumers/wrangler.toml',
       '--ip',
       '127.0.0.1',
       '--port',
