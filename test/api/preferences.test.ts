@@ -9,6 +9,7 @@ const DEFAULTS = {
   'reader.direction_override': null,
   'reader.fit': 'width',
   'reader.double_page': false,
+  'opds.pse_progress': true,
 };
 
 describe('user preferences (API.md §4 User preferences)', () => {
