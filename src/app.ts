@@ -11,8 +11,10 @@ import { handleError, handleNotFound } from './middleware/error-handler';
 import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
-import { opds1Router, OPDS1_BASE } from './opds/v1/opds1.routes';
-import { opds2Router, OPDS2_BASE } from './opds/v2/opds2.routes';
+import { OPDS1_BASE } from './opds/v1/atom-feed';
+import { opds1Router } from './opds/v1/opds1.routes';
+import { OPDS2_BASE } from './opds/v2/opds2-documents';
+import { opds2Router } from './opds/v2/opds2.routes';
 import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
 export const API_PREFIX = '/api/v1';
