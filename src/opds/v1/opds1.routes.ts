@@ -85,7 +85,7 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
     ]);
   }
   const result = await servePage(c, bookId, index + 1);
-  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), bookId, index + 1);
+  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), bookId, index + 1, book);
   return sendMedia(c, result);
 });
 
