@@ -3,6 +3,7 @@
  * optional docs page, and the error envelope for everything that fails.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ExecutionContext as HonoExecutionContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './env';
 import { AppError } from './lib/errors';
@@ -11,6 +12,9 @@ import { handleError, handleNotFound } from './middleware/error-handler';
 import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
+import { readConfig } from './config/config';
+import { createKomgaApp } from './komga/komga.app';
+import { KOMGA_PREFIX } from './komga/komga-auth';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -24,6 +28,12 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   const app = new OpenAPIHono<AppEnv>();
   app.onError(handleError);
   app.notFound(handleNotFound);
+  // The Komga-compatible API is its own app (its conventions cover every path under /komga); disabled,
+  // its paths fall through to the 404 of any unknown route.
+  const komga = createKomgaApp(databaseFactory);
+  app.all(`${KOMGA_PREFIX}/*`, (c, next) =>
+    readConfig(c.env).LONGBOX_KOMGA__ENABLED ? komga.fetch(c.req.raw, c.env, executionContextOf(c)) : next(),
+  );
   app.use('*', requestContext(databaseFactory));
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
@@ -44,6 +54,15 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
 /** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */
 function isStreamingUpload(path: string, method: string): boolean {
   return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
+}
+
+/** In-process callers may have no execution context; the Komga app then runs without one too. */
+function executionContextOf(c: { executionCtx: unknown }): HonoExecutionContext | undefined {
+  try {
+    return c.executionCtx as HonoExecutionContext;
+  } catch {
+    return undefined;
+  }
 }
 
 export type App = ReturnType<typeof createApp>;
