@@ -20,6 +20,8 @@ export interface KomgaSeriesRow {
   language: string | null;
   status: string | null;
   readingDirection: string | null;
+  /** The direction most of the series' books state (ComicInfo Manga), used when the series has none. */
+  booksReadingDirection: string | null;
   libraryReadingDirection: string;
   year: number | null;
   createdAt: string;
@@ -165,6 +167,9 @@ function seriesQuery(where: SQL, userId: string): SQL {
   return sql`
     SELECT s.id, s.library_id AS libraryId, s.title, s.title_sort AS titleSort, s.summary, s.publisher,
       s.language, s.status, s.reading_direction AS readingDirection,
+      (SELECT b.reading_direction FROM books b WHERE b.series_id = s.id AND b.deleted_at IS NULL
+        AND b.reading_direction IS NOT NULL GROUP BY b.reading_direction ORDER BY count(*) DESC LIMIT 1)
+        AS booksReadingDirection,
       l.default_reading_direction AS libraryReadingDirection, s.year, s.created_at AS createdAt,
       s.updated_at AS updatedAt, s.deleted_at AS deletedAt,
       (SELECT max(b.file_modified_at) FROM books b WHERE b.series_id = s.id) AS fileLastModified,
@@ -218,6 +223,7 @@ function toSeriesRow(row: Raw): KomgaSeriesRow {
     language: row.language as string | null,
     status: row.status as string | null,
     readingDirection: row.readingDirection as string | null,
+    booksReadingDirection: row.booksReadingDirection as string | null,
     libraryReadingDirection: row.libraryReadingDirection as string,
     year: row.year as number | null,
     createdAt: row.createdAt as string,

@@ -149,7 +149,7 @@ function progressRow(condition: unknown, sortProperty: string | undefined): bool
   let node = condition as Record<string, unknown> | undefined;
   while (node && Array.isArray(node.allOf) && node.allOf.length === 1) node = node.allOf[0] as Record<string, unknown>;
   const leaf = node?.readStatus as { operator?: unknown; value?: unknown } | undefined;
-  if (!leaf || leaf.operator !== 'is' || Object.keys(node ?? {}).length !== 1) return null;
+  if (leaf?.operator !== 'is' || Object.keys(node ?? {}).length !== 1) return null;
   if (leaf.value === 'IN_PROGRESS') return false;
   if (leaf.value === 'READ') return true;
   return null;

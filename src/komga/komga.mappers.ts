@@ -61,7 +61,8 @@ export const STATUS_VALUES: Record<KomgaSeries['metadata']['status'], string[]> 
 export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
   const created = komgaDate(row.createdAt);
   const lastModified = komgaDate(row.updatedAt);
-  const direction = row.readingDirection ?? row.libraryReadingDirection;
+  // As Longbox's books do: the series' setting, then what its books say, then the library default.
+  const direction = row.readingDirection ?? row.booksReadingDirection ?? row.libraryReadingDirection;
   return {
     id: row.id,
     libraryId: row.libraryId,
