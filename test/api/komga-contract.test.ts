@@ -159,6 +159,12 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       expect(bad.body).toMatchObject({ status, path: expect.stringContaining('/komga/api/v1/books/') });
     }
 
+    // Komelia's page strip: a 300 px high JPEG of the page (never enlarged: this one is 90 px high).
+    const pageThumbnail = await komga(`/api/v1/books/${bookId}/pages/1/thumbnail`, { auth });
+    expect(pageThumbnail.status).toBe(200);
+    expect(imageKind(pageThumbnail.bytes)).toBe('jpeg');
+    expect(imageSize(pageThumbnail.bytes)).toEqual({ width: 60, height: 90 });
+
     const thumbnail = await komga(`/api/v1/books/${bookId}/thumbnail`, { auth });
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers.get('Content-Type')).toMatch(/^image\//);
