@@ -28,6 +28,8 @@ export interface KomgaSeriesRow {
   updatedAt: string;
   deletedAt: string | null;
   fileLastModified: string | null;
+  /** The first book (reading order) with a summary: its summary and number (Komga's booksMetadata). */
+  bookSummary: { summary: string; number: string } | null;
   booksCount: number;
   booksReadCount: number;
   booksInProgressCount: number;
@@ -173,6 +175,9 @@ function seriesQuery(where: SQL, userId: string): SQL {
       l.default_reading_direction AS libraryReadingDirection, s.year, s.created_at AS createdAt,
       s.updated_at AS updatedAt, s.deleted_at AS deletedAt,
       (SELECT max(b.file_modified_at) FROM books b WHERE b.series_id = s.id) AS fileLastModified,
+      (SELECT json_array(b.summary, coalesce(b.number, b.chapter)) FROM books b WHERE b.series_id = s.id
+        AND b.deleted_at IS NULL AND b.summary IS NOT NULL AND b.summary <> ''
+        ORDER BY b.number IS NULL, b.number, b.sort_key, b.id LIMIT 1) AS firstBookSummary,
       (SELECT count(*) FROM books b WHERE b.series_id = s.id AND b.deleted_at IS NULL) AS booksCount,
       (SELECT count(*) FROM books b JOIN read_progress rp ON rp.book_id = b.id AND rp.user_id = ${userId}
         WHERE b.series_id = s.id AND b.deleted_at IS NULL AND rp.completed = 1) AS booksReadCount,
@@ -230,6 +235,7 @@ function toSeriesRow(row: Raw): KomgaSeriesRow {
     updatedAt: row.updatedAt as string,
     deletedAt: row.deletedAt as string | null,
     fileLastModified: row.fileLastModified as string | null,
+    bookSummary: firstBookSummary(row.firstBookSummary),
     booksCount: Number(row.booksCount ?? 0),
     booksReadCount: Number(row.booksReadCount ?? 0),
     booksInProgressCount: Number(row.booksInProgressCount ?? 0),
@@ -240,6 +246,11 @@ function toSeriesRow(row: Raw): KomgaSeriesRow {
       .filter((a) => typeof a === 'object' && a.name)
       .map((a) => ({ name: a.name as string, role: a.role ?? 'writer' })),
   };
+}
+
+function firstBookSummary(value: unknown): KomgaSeriesRow['bookSummary'] {
+  const [summary, number] = jsonList<unknown>(value);
+  return typeof summary === 'string' ? { summary, number: number === undefined ? '' : String(number) } : null;
 }
 
 function toBookRow(row: Raw): KomgaBookRow {

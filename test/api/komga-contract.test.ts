@@ -74,7 +74,13 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       booksInProgressCount: 0,
       deleted: false,
       metadata: { title: 'Berserk', status: 'ONGOING', publisher: 'Hakusensha', readingDirection: 'RIGHT_TO_LEFT' },
-      booksMetadata: { authors: [{ name: 'Kentaro Miura', role: 'writer' }], releaseDate: '1990-01-01' },
+      booksMetadata: {
+        authors: [{ name: 'Kentaro Miura', role: 'writer' }],
+        releaseDate: '1990-01-01',
+        // Komga's aggregation: the first book's summary, which Mihon shows when the series has none.
+        summary: 'Guts arrives.',
+        summaryNumber: '1',
+      },
     });
     expect(berserk.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 

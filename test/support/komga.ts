@@ -84,7 +84,7 @@ export async function komgaLibrary() {
   };
   await putObject(
     'comics/Berserk/Berserk 001.cbz',
-    await makeCbz(3, { ...berserk, Number: '1', Title: 'Black Swordsman' }),
+    await makeCbz(3, { ...berserk, Number: '1', Title: 'Black Swordsman', Summary: 'Guts arrives.' }),
   );
   await putObject('comics/Berserk/Berserk 002.cbz', await makeCbz(2, { ...berserk, Number: '2', Title: 'Brand' }));
   await putObject('comics/Berserk/Berserk 003.cbz', await makeCbz(2, { ...berserk, Number: '3', Title: 'Guardians' }));
