@@ -12,6 +12,8 @@ import { type KomgaPaging, type SpringPage, springPage } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
 
+const MARK_CONCURRENCY = 8;
+
 /** Komga sort properties → Longbox series sort fields; others (random, relevance…) keep the default. */
 const SERIES_SORTS: Record<string, string> = {
   'metadata.titleSort': 'name',
@@ -246,10 +248,12 @@ export class KomgaService {
   /** Komga's tracker PUT: every book with numberSort ≤ the value becomes read; nothing is unmarked. */
   async markReadUpTo(actor: ProgressActor, seriesId: string, lastNumberSortRead: number): Promise<void> {
     const books = await this.trackedBooks(seriesId, actor.userId);
-    for (const { book, sort } of books) {
-      if (sort <= lastNumberSortRead && book.progress?.completed !== true) {
-        await this.progress.markRead(actor, book.id);
-      }
+    const toMark = books.filter(({ book, sort }) => sort <= lastNumberSortRead && book.progress?.completed !== true);
+    // A few at a time: catching up on a long series should not cost one round trip after another.
+    for (let i = 0; i < toMark.length; i += MARK_CONCURRENCY) {
+      await Promise.all(
+        toMark.slice(i, i + MARK_CONCURRENCY).map(({ book }) => this.progress.markRead(actor, book.id)),
+      );
     }
   }
 }
