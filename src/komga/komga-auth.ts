@@ -66,6 +66,9 @@ async function cookieCredential(
       : authorization.replace(/^bearer\s+/i, '');
     return { value: header ?? fromBasic.trim() };
   }
+  // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
+  const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
+  if (principal.method === 'session' && bearer) return { value: bearer };
   const session = await c.get('services').auth.createSession(principal.user, clientInfo(c));
   return { value: session.access_token, maxAge: session.expires_in };
 }

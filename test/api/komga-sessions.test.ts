@@ -250,6 +250,17 @@ describe('Komga auth (DECISIONS.md §Reader apps, §Auth)', () => {
     expect((await komga('/api/v1/series', { auth: { apiKey: full.key } })).status).toBe(200);
   });
 
+  it('a Longbox session token sent as Bearer becomes the cookie itself (no second session)', async () => {
+    const { admin } = await komgaLibrary();
+    const jar = new CookieJar();
+    expect((await komga('/api/v1/libraries', { jar, auth: admin.auth })).status).toBe(200);
+    expect(jar.cookies.get('KOMGA-SESSION')?.value).toBe(admin.token);
+    expect((await komga('/api/v1/series', { jar })).status).toBe(200);
+    // Logging out through the API ends the cookie too.
+    expect((await api('/auth/logout', { method: 'POST', auth: admin.auth })).status).toBe(204);
+    expect((await komga('/api/v1/series', { jar })).status).toBe(401);
+  });
+
   it('reading progress needs the API permission for it', async () => {
     const { admin } = await komgaLibrary();
     const key = await createApiKey(admin.auth, {
