@@ -8,6 +8,7 @@
  * a Komga series status → the free-text statuses Longbox keeps that mean it (ONGOING also matching
  * series without one, as Komga defaults to ONGOING); media status READY/ERROR → the analysis error flag.
  */
+import { MAX_CONDITION_DEPTH } from '../catalog/filters';
 import { badRequest } from '../lib/errors';
 import { STATUS_VALUES } from './komga.mappers';
 
@@ -119,8 +120,14 @@ const STRING_OPERATORS: Record<string, string> = {
  * Longbox condition for series (`kind` series) or books. Fields Longbox has no data for are left out;
  * malformed conditions and operators it cannot honour are 400s rather than silently wrong lists.
  */
-export function fromKomgaSearch(node: unknown, kind: 'series' | 'book', path = 'condition'): Condition | undefined {
+export function fromKomgaSearch(
+  node: unknown,
+  kind: 'series' | 'book',
+  path = 'condition',
+  depth = 1,
+): Condition | undefined {
   if (node === undefined || node === null) return undefined;
+  if (depth > MAX_CONDITION_DEPTH) throw badRequest(`${path}: conditions nest at most ${MAX_CONDITION_DEPTH} levels`);
   if (!isObject(node)) throw badRequest(`${path} must be an object`);
   const keys = Object.keys(node);
   if (keys.length !== 1) throw badRequest(`${path} must have exactly one key`);
@@ -129,7 +136,7 @@ export function fromKomgaSearch(node: unknown, kind: 'series' | 'book', path = '
   if (key === 'allOf' || key === 'anyOf') {
     if (!Array.isArray(operand)) throw badRequest(`${path}.${key} must be an array`);
     const children = operand
-      .map((child: unknown, i: number) => fromKomgaSearch(child, kind, `${path}.${key}.${i}`))
+      .map((child: unknown, i: number) => fromKomgaSearch(child, kind, `${path}.${key}.${i}`, depth + 1))
       .filter((c): c is Condition => c !== undefined);
     return key === 'allOf' ? allOf(children) : anyOf(children);
   }

@@ -390,11 +390,26 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       expect(response.status, path).toBe(404);
       expect(response.body).toMatchObject({ status: 404, error: 'Not Found', path: `/komga${path}` });
     }
-    const badJson = await komga('/api/v1/series/list', {
+    let deep: unknown = { title: { operator: 'is', value: 'x' } };
+    for (let i = 0; i < 5000; i++) deep = { allOf: [deep] };
+    const tooDeep = await komga('/api/v1/series/list', { auth, json: { condition: deep } });
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.message).toMatch(/nest/);
+    const emptyBody = await komga('/api/v1/series/list', {
       auth,
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
     });
-    expect(badJson.status).toBe(200);
+    expect(emptyBody.status).toBe(200);
+    for (const [path, status] of [
+      ['/api/v1/series?page=abc', 400],
+      ['/api/v1/series?size=-5', 400],
+      ['/api/v1/series?library_id=not-a-uuid', 200],
+    ] as const) {
+      expect((await komga(path, { auth })).status, path).toBe(status);
+    }
+    const garbledKey = await komga('/api/v1/series', { headers: { 'X-API-Key': 'garbage' } });
+    expect(garbledKey.status).toBe(401);
+    expect(garbledKey.headers.get('WWW-Authenticate')).toBe('Basic realm="Longbox"');
   });
 });
