@@ -15,6 +15,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Principal } from '../auth/principal';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { KomgaEnv } from './komga-env';
+import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
 import { clientInfo } from '../routes/client-info';
 
@@ -73,12 +74,34 @@ async function cookieCredential(
   return { value: session.access_token, maxAge: session.expires_in };
 }
 
+/**
+ * Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": Basic
+ * credentials naming a Longbox user's e-mail address are read as that user's username. The password
+ * check (and its throttling) is the API's, unchanged.
+ */
+async function basicWithUsername(c: Context<KomgaEnv>, authorization: string | undefined): Promise<string | undefined> {
+  const match = /^basic\s+(\S+)$/i.exec(authorization?.trim() ?? '');
+  if (!match?.[1]) return authorization;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(match[1]));
+  } catch {
+    return authorization;
+  }
+  const colon = decoded.indexOf(':');
+  const name = decoded.slice(0, colon);
+  if (colon < 0 || !name.includes('@')) return authorization;
+  const user = await c.get('services').repositories.users.getByEmail(name);
+  if (!user) return authorization;
+  return `Basic ${toBase64(utf8(`${user.username}:${decoded.slice(colon + 1)}`))}`;
+}
+
 /** Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. */
 export function komgaAuthenticate() {
   return createMiddleware<KomgaEnv>(async function komgaAuthenticate(c, next) {
     const services = c.get('services');
     const apiKey = c.req.header('X-API-Key');
-    const authorization = c.req.header('Authorization');
+    const authorization = await basicWithUsername(c, c.req.header('Authorization'));
     let principal: Principal | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
       principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address);

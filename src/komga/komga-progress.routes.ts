@@ -7,7 +7,11 @@
 import type { KomgaApp } from './komga.app';
 import { clearKomgaCookies, setRememberMe } from './komga-auth';
 import { actorOf, jsonBody, komgaOf, need, READ_PROGRESS, userIdOf, WRITE_PROGRESS } from './komga-http';
-import { ReadProgressUpdateSchema, TachiyomiReadProgressUpdateSchema } from './komga.dto';
+import {
+  ReadProgressUpdateSchema,
+  TachiyomiReadProgressUpdateSchema,
+  TachiyomiReadProgressUpdateV1Schema,
+} from './komga.dto';
 import { toKomgaUser } from './komga.mappers';
 
 export function registerProgressRoutes(app: KomgaApp) {
@@ -42,6 +46,14 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
 
+  app.get('/api/v1/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
+    c.json(await komgaOf(c).tachiyomiProgressV1(c.req.param('id'), userIdOf(c))),
+  );
+  app.put('/api/v1/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
+    const body = await jsonBody(c, TachiyomiReadProgressUpdateV1Schema);
+    await komgaOf(c).markReadUpToIndex(actorOf(c), c.req.param('id'), body.lastBookRead);
+    return c.body(null, 204);
+  });
   app.get('/api/v2/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
     c.json(await komgaOf(c).tachiyomiProgress(c.req.param('id'), userIdOf(c))),
   );

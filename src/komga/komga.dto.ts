@@ -208,6 +208,13 @@ export const TachiyomiReadProgressSchema = z.object({
 });
 export type TachiyomiReadProgress = z.infer<typeof TachiyomiReadProgressSchema>;
 
+/** The v1 tracker of older Tachiyomi forks (`TachiyomiReadProgressDto`). */
+export const TachiyomiReadProgressV1Schema = TachiyomiReadProgressSchema.omit({
+  lastReadContinuousNumberSort: true,
+  maxNumberSort: true,
+}).extend({ lastReadContinuousIndex: z.number().int() });
+export type TachiyomiReadProgressV1 = z.infer<typeof TachiyomiReadProgressV1Schema>;
+
 // ---- request bodies -------------------------------------------------------------------------------
 
 /** `PATCH /books/{id}/read-progress` (Komga `ReadProgressUpdateDto`): page is required unless completed. */
@@ -219,4 +226,9 @@ export const ReadProgressUpdateSchema = z.object({
 /** `PUT /api/v2/series/{id}/read-progress/tachiyomi` (Komga `TachiyomiReadProgressUpdateV2Dto`). */
 export const TachiyomiReadProgressUpdateSchema = z.object({
   lastBookNumberSortRead: z.number(),
+});
+
+/** `PUT /api/v1/series/{id}/read-progress/tachiyomi` (Komga `TachiyomiReadProgressUpdateDto`). */
+export const TachiyomiReadProgressUpdateV1Schema = z.object({
+  lastBookRead: z.number().int().min(0),
 });

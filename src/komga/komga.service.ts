@@ -9,7 +9,7 @@ import type { Services } from '../services/services';
 import type { Condition } from './komga-conditions';
 import type { KomgaBookRow, KomgaCatalogRepository } from './komga-catalog.repository';
 import { type KomgaPaging, type SpringPage, springPage } from './komga-paging';
-import type { KomgaBook, KomgaSeries, TachiyomiReadProgress } from './komga.dto';
+import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
 
 const MARK_CONCURRENCY = 8;
@@ -223,26 +223,23 @@ export class KomgaService {
    * highest numberSort.
    */
   async tachiyomiProgress(seriesId: string, userId: string): Promise<TachiyomiReadProgress> {
-    const books = await this.trackedBooks(seriesId, userId);
-    let read = 0;
-    let inProgress = 0;
-    let lastContinuous = 0;
-    let unbroken = true;
-    for (const { book, sort } of books) {
-      const completed = book.progress?.completed === true;
-      if (completed) read += 1;
-      else if (book.progress) inProgress += 1;
-      if (unbroken && completed) lastContinuous = sort;
-      else unbroken = false;
-    }
-    return {
-      booksCount: books.length,
-      booksReadCount: read,
-      booksUnreadCount: books.length - read - inProgress,
-      booksInProgressCount: inProgress,
-      lastReadContinuousNumberSort: lastContinuous,
-      maxNumberSort: books.reduce((max, { sort }) => Math.max(max, sort), 0),
-    };
+    const { lastReadContinuousIndex, ...progress } = trackerProgress(await this.trackedBooks(seriesId, userId));
+    return progress;
+  }
+
+  /** The v1 tracker (older Tachiyomi forks): the same run counted in books of numberSort order. */
+  async tachiyomiProgressV1(seriesId: string, userId: string): Promise<TachiyomiReadProgressV1> {
+    const { lastReadContinuousNumberSort, maxNumberSort, ...progress } = trackerProgress(
+      await this.trackedBooks(seriesId, userId),
+    );
+    return progress;
+  }
+
+  /** The v1 tracker PUT: the first `lastBookRead` books in numberSort order become read. */
+  async markReadUpToIndex(actor: ProgressActor, seriesId: string, lastBookRead: number): Promise<void> {
+    const books = await this.trackedBooks(seriesId, actor.userId);
+    const last = books[Math.min(lastBookRead, books.length) - 1];
+    if (last) await this.markReadUpTo(actor, seriesId, last.sort);
   }
 
   /** Komga's tracker PUT: every book with numberSort ≤ the value becomes read; nothing is unmarked. */
@@ -256,4 +253,34 @@ export class KomgaService {
       );
     }
   }
+}
+
+/**
+ * Komga `ReadProgressDtoDao`: counts, the unbroken run of completed books from the lowest numberSort
+ * (its last numberSort for v2, its length for v1; 0 when the first book is unread) and the top numberSort.
+ */
+function trackerProgress(books: Array<{ book: KomgaBookRow; sort: number }>) {
+  let read = 0;
+  let inProgress = 0;
+  let run = 0;
+  let lastContinuous = 0;
+  for (const [index, { book, sort }] of books.entries()) {
+    const completed = book.progress?.completed === true;
+    if (completed) read += 1;
+    else if (book.progress) inProgress += 1;
+    // Still unbroken when every book before this one was completed too.
+    if (completed && run === index) {
+      run += 1;
+      lastContinuous = sort;
+    }
+  }
+  return {
+    booksCount: books.length,
+    booksReadCount: read,
+    booksUnreadCount: books.length - read - inProgress,
+    booksInProgressCount: inProgress,
+    lastReadContinuousNumberSort: lastContinuous,
+    maxNumberSort: books.reduce((max, { sort }) => Math.max(max, sort), 0),
+    lastReadContinuousIndex: run,
+  };
 }

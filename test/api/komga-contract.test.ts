@@ -284,6 +284,31 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
     ).toBe(404);
   });
 
+  it("older Tachiyomi forks' v1 tracker counts books: GET the continuous run, PUT the first n books read", async () => {
+    const { admin } = await komgaLibrary();
+    const auth = admin.auth;
+    const { Berserk } = await seriesByName(auth);
+    const url = `/api/v1/series/${Berserk.id}/read-progress/tachiyomi`;
+    expect((await komga(url, { auth })).body).toEqual({
+      booksCount: 3,
+      booksReadCount: 0,
+      booksUnreadCount: 3,
+      booksInProgressCount: 0,
+      lastReadContinuousIndex: 0,
+    });
+    expect((await komga(url, { method: 'PUT', auth, json: { lastBookRead: 2 } })).status).toBe(204);
+    expect((await komga(url, { auth })).body).toMatchObject({ booksReadCount: 2, lastReadContinuousIndex: 2 });
+    const books = (await komga(`/api/v1/series/${Berserk.id}/books?unpaged=true`, { auth })).body.content;
+    await komga(`/api/v1/books/${books[2].id}/read-progress`, { method: 'PATCH', auth, json: { completed: true } });
+    await komga(`/api/v1/books/${books[1].id}/read-progress`, { method: 'DELETE', auth });
+    // Book 2 unread breaks the run after book 1, although book 3 is read.
+    expect((await komga(url, { auth })).body).toMatchObject({ booksReadCount: 2, lastReadContinuousIndex: 1 });
+    expect((await komga(`/api/v2/series/${Berserk.id}/read-progress/tachiyomi`, { auth })).body).toMatchObject({
+      lastReadContinuousNumberSort: 1,
+    });
+    expect((await komga(url, { method: 'PUT', auth, json: { lastBookRead: -1 } })).status).toBe(400);
+  });
+
   it('browse filters, new/updated, ondeck, books/list, next/previous, filter values', async () => {
     const { admin, libraryId } = await komgaLibrary();
     const auth = admin.auth;

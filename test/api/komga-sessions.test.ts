@@ -296,6 +296,16 @@ describe('Komga auth (DECISIONS.md §Reader apps, §Auth)', () => {
     expect(wrong.headers.get('WWW-Authenticate')).toBe('Basic realm="Longbox"');
     expect(wrong.body).toMatchObject({ status: 401, error: 'Unauthorized' });
 
+    // Komga accounts are e-mail addresses: Mihon users may type theirs.
+    const byEmail = await komga('/api/v1/libraries', {
+      headers: { Authorization: `Basic ${btoa(`${reader.username}@example.com:${reader.password}`)}` },
+    });
+    expect(byEmail.status).toBe(200);
+    const emailWrongPassword = await komga('/api/v1/libraries', {
+      headers: { Authorization: `Basic ${btoa(`${reader.username}@example.com:nope-nope-nope`)}` },
+    });
+    expect(emailWrongPassword.status).toBe(401);
+
     const forged = new CookieJar();
     forged.cookies.set('KOMGA-SESSION', { value: 'not.a.token', path: '/komga', attributes: '' });
     const dead = await komga('/api/v1/libraries', { jar: forged });
