@@ -3,8 +3,8 @@
  * optional docs page, and the error envelope for everything that fails.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ExecutionContext as HonoExecutionContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { mountKomgaApi } from './komga/komga.app';
 import type { AppEnv } from './env';
 import { AppError } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
@@ -12,9 +12,6 @@ import { handleError, handleNotFound } from './middleware/error-handler';
 import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
-import { readConfig } from './config/config';
-import { createKomgaApp } from './komga/komga.app';
-import { KOMGA_PREFIX } from './komga/komga-auth';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -26,14 +23,10 @@ export interface AppOptions {
 
 export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
+  // First: /komga requests go to the Komga-compatible API before the API's own middleware runs.
+  mountKomgaApi(app, databaseFactory);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  // The Komga-compatible API is its own app (its conventions cover every path under /komga); disabled,
-  // its paths fall through to the 404 of any unknown route.
-  const komga = createKomgaApp(databaseFactory);
-  app.all(`${KOMGA_PREFIX}/*`, (c, next) =>
-    readConfig(c.env).LONGBOX_KOMGA__ENABLED ? komga.fetch(c.req.raw, c.env, executionContextOf(c)) : next(),
-  );
   app.use('*', requestContext(databaseFactory));
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
@@ -54,15 +47,6 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
 /** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */
 function isStreamingUpload(path: string, method: string): boolean {
   return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
-}
-
-/** In-process callers may have no execution context; the Komga app then runs without one too. */
-function executionContextOf(c: { executionCtx: unknown }): HonoExecutionContext | undefined {
-  try {
-    return c.executionCtx as HonoExecutionContext;
-  } catch {
-    return undefined;
-  }
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,7 +5,9 @@
  * the data, permissions and services are the API's. app.ts hands /komga requests to it unless
  * `LONGBOX_KOMGA__ENABLED` is false.
  */
-import { Hono } from 'hono';
+import { type ExecutionContext, Hono } from 'hono';
+import { readConfig } from '../config/config';
+import type { AppEnv } from '../env';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../lib/errors';
 import { type DatabaseFactory, requestContext } from '../middleware/request-context';
@@ -39,4 +41,24 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   registerCatalogRoutes(app);
   registerMediaRoutes(app);
   return app;
+}
+
+/**
+ * Hands every /komga request to the Komga app, registered ahead of the API's middleware so that it runs
+ * its own (request context, errors). Disabled, /komga paths fall through to the 404 of unknown routes.
+ */
+export function mountKomgaApi(app: Hono<AppEnv>, databaseFactory: DatabaseFactory): void {
+  const komga = createKomgaApp(databaseFactory);
+  app.all(`${KOMGA_PREFIX}/*`, (c, next) =>
+    readConfig(c.env).LONGBOX_KOMGA__ENABLED ? komga.fetch(c.req.raw, c.env, executionContextOf(c)) : next(),
+  );
+}
+
+/** In-process callers may have no execution context; the Komga app then runs without one too. */
+function executionContextOf(c: { executionCtx: unknown }): ExecutionContext | undefined {
+  try {
+    return c.executionCtx as ExecutionContext;
+  } catch {
+    return undefined;
+  }
 }
