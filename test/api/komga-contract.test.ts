@@ -321,6 +321,21 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
     expect(names(await komga(`/api/v1/series?library_id=${libraryId}&sort=metadata.titleSort,desc`, { auth }))).toEqual(
       ['Saga', 'Berserk'],
     );
+    // Lists: comma-separated or repeated, any of them (Spring binding).
+    const other = '00000000-0000-4000-8000-000000000000';
+    expect(names(await komga(`/api/v1/series?library_id=${other},${libraryId}`, { auth }))).toEqual([
+      'Berserk',
+      'Saga',
+    ]);
+    expect(names(await komga(`/api/v1/series?library_id=${other}`, { auth }))).toEqual([]);
+    expect(names(await komga('/api/v1/series?genre=Space%20Opera&genre=Dark%20Fantasy', { auth }))).toEqual([
+      'Berserk',
+      'Saga',
+    ]);
+    // Mihon's "Books" type searches books.
+    const bookSearch = await komga('/api/v1/books?search=brand&page=0&deleted=false', { auth });
+    expectParses(MihonPageWrapper(MihonBookDto), bookSearch.body, 'book search');
+    expect(names(bookSearch)).toEqual(['Brand']);
     expect(names(await komga('/api/v1/series?status=ONGOING', { auth }))).toEqual(['Berserk', 'Saga']);
     expect(names(await komga('/api/v1/series?status=ENDED', { auth }))).toEqual([]);
     expect(names(await komga('/api/v1/series?deleted=true', { auth }))).toEqual([]);
