@@ -9,6 +9,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 
 const ID_CHUNK = 40;
+/** Two bound values each, within D1's 100 per statement. */
+const MAX_AUTHORS = 45;
 
 export interface KomgaSeriesRow {
   id: string;
@@ -134,6 +136,22 @@ export class KomgaCatalogRepository {
       ),
     );
     return rows.map(toBookRow);
+  }
+
+  /** Series with a live book credited to any of these authors (name case-insensitive; role when given). */
+  async seriesWithAuthors(authors: ReadonlyArray<{ name: string; role?: string }>): Promise<Set<string>> {
+    const tests = authors
+      .slice(0, MAX_AUTHORS)
+      .map(({ name, role }) =>
+        role
+          ? sql`(json_extract(a.value, '$.name') = ${name} COLLATE NOCASE AND json_extract(a.value, '$.role') = ${role})`
+          : sql`json_extract(a.value, '$.name') = ${name} COLLATE NOCASE`,
+      );
+    if (tests.length === 0) return new Set();
+    const rows = await this.db.all<{ id: string }>(sql`
+      SELECT DISTINCT b.series_id AS id FROM books b, json_each(b.authors) a
+      WHERE b.deleted_at IS NULL AND (${sql.join(tests, sql` OR `)})`);
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Distinct genre or tag values of live series and books, sorted case-insensitively. */

@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import type { KomgaApp } from './komga.app';
-import { allOf, bookQueryCondition, type Condition, fromKomgaSearch, seriesQueryCondition } from './komga-conditions';
+import {
+  allOf,
+  authorParams,
+  bookQueryCondition,
+  type Condition,
+  fromKomgaSearch,
+  seriesQueryCondition,
+} from './komga-conditions';
 import { jsonBody, komgaOf, need, pagingOf, queryValues, userIdOf } from './komga-http';
 import { springPage } from './komga-paging';
 import { toKomgaLibrary } from './komga.mappers';
@@ -38,7 +45,8 @@ export function registerCatalogRoutes(app: KomgaApp) {
     if (wantsDeletedOnly(query('deleted'))) return c.json(springPage([], 0, paging));
     const condition = seriesQueryCondition(query);
     const search = query('search')[0];
-    return c.json(await komgaOf(c).listSeries(userIdOf(c), paging, { condition, search }));
+    const authors = authorParams(query('author'));
+    return c.json(await komgaOf(c).listSeries(userIdOf(c), paging, { condition, search, authors }));
   });
   app.post('/api/v1/series/list', need('SeriesRead'), async (c) => {
     const body = await jsonBody(c, SearchBodySchema, true);

@@ -196,3 +196,19 @@ export function fromKomgaSearch(
   }
   throw badRequest(`${path}: unknown ${kind} condition '${key}'`);
 }
+
+/** `author=<name>,<role>` (repeatable; the name may hold commas, the role is after the last one). */
+export function authorParams(values: string[]): Array<{ name: string; role?: string }> {
+  return values.flatMap((value) => {
+    const comma = value.lastIndexOf(',');
+    const name = (comma < 0 ? value : value.slice(0, comma)).trim();
+    const role =
+      comma < 0
+        ? ''
+        : value
+            .slice(comma + 1)
+            .trim()
+            .toLowerCase();
+    return name ? [role ? { name, role } : { name }] : [];
+  });
+}

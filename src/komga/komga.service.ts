@@ -8,7 +8,8 @@ import type { ReadProgressService, ProgressActor } from '../services/read-progre
 import type { Services } from '../services/services';
 import type { Condition } from './komga-conditions';
 import type { KomgaBookRow, KomgaCatalogRepository } from './komga-catalog.repository';
-import { type KomgaPaging, type SpringPage, springPage } from './komga-paging';
+import type { PageRequest } from '../lib/pagination';
+import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
 
@@ -62,6 +63,8 @@ export interface SeriesListOptions {
   search?: string;
   /** Overrides the client's sort (series/new, series/updated). */
   sort?: string;
+  /** Mihon's `author=<name>,<role>`: series with a book by any of them. */
+  authors?: Array<{ name: string; role?: string }>;
 }
 
 export interface BookListOptions {
@@ -84,16 +87,25 @@ export class KomgaService {
 
   async listSeries(userId: string, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
     const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
-    const { data, total } = await this.services.seriesQuery.list(
-      userId,
-      { ...sort, libraryId: options.libraryId },
-      paging.request,
-      { condition: options.condition, fullTextSearch: options.search },
-    );
-    const rows = await this.catalog.series(
-      data.map((s) => s.id),
-      userId,
-    );
+    const list = (request: PageRequest) =>
+      this.services.seriesQuery.list(userId, { ...sort, libraryId: options.libraryId }, request, {
+        condition: options.condition,
+        fullTextSearch: options.search,
+      });
+    let ids: string[];
+    let total: number;
+    if (options.authors && options.authors.length > 0) {
+      // The API's filters know no authors: the whole filtered list is narrowed here, then paged.
+      const credited = await this.catalog.seriesWithAuthors(options.authors);
+      const all = (await list({ page: 1, pageSize: UNPAGED_LIMIT, offset: 0 })).data.filter((s) => credited.has(s.id));
+      total = all.length;
+      ids = all.slice(paging.request.offset, paging.request.offset + paging.request.pageSize).map((s) => s.id);
+    } else {
+      const page = await list(paging.request);
+      total = page.total;
+      ids = page.data.map((s) => s.id);
+    }
+    const rows = await this.catalog.series(ids, userId);
     return springPage(rows.map(toKomgaSeries), total, paging);
   }
 

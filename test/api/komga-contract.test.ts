@@ -332,6 +332,17 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       'Berserk',
       'Saga',
     ]);
+    // Mihon's author filter: `author=<name>,<role>`, any of them.
+    expect(names(await komga('/api/v1/series?author=Kentaro%20Miura,writer', { auth }))).toEqual(['Berserk']);
+    expect(names(await komga('/api/v1/series?author=kentaro%20miura,penciller', { auth }))).toEqual([]);
+    const eitherAuthor = await komga(
+      '/api/v1/series?author=Kentaro%20Miura,writer&author=Brian%20K.%20Vaughan,writer&size=1',
+      {
+        auth,
+      },
+    );
+    expect(eitherAuthor.body).toMatchObject({ totalElements: 2, totalPages: 2, numberOfElements: 1 });
+    expect(names(eitherAuthor)).toEqual(['Berserk']);
     // Mihon's "Books" type searches books.
     const bookSearch = await komga('/api/v1/books?search=brand&page=0&deleted=false', { auth });
     expectParses(MihonPageWrapper(MihonBookDto), bookSearch.body, 'book search');
