@@ -58,7 +58,6 @@ function mapSort(paging: KomgaPaging, fields: Record<string, string>): { sort?: 
 }
 
 export interface SeriesListOptions {
-  libraryId?: string;
   condition?: Condition;
   search?: string;
   /** Overrides the client's sort (series/new, series/updated). */
@@ -75,7 +74,7 @@ export interface BookListOptions {
 
 export class KomgaService {
   constructor(
-    private readonly services: Services,
+    private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress'>,
     private readonly catalog: KomgaCatalogRepository,
   ) {}
 
@@ -88,7 +87,7 @@ export class KomgaService {
   async listSeries(userId: string, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
     const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
     const list = (request: PageRequest) =>
-      this.services.seriesQuery.list(userId, { ...sort, libraryId: options.libraryId }, request, {
+      this.services.seriesQuery.list(userId, sort, request, {
         condition: options.condition,
         fullTextSearch: options.search,
       });
