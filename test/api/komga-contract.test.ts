@@ -401,6 +401,7 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       auth,
       json: { condition: { anyOf: [{ title: { operator: 'beginsWith', value: 'sa' } }] } },
     });
+    expectParses(KomeliaPage(KomeliaSeries), seriesList.body, 'series/list');
     expect(names(seriesList)).toEqual(['Saga']);
     expect(
       (await komga('/api/v1/books/list', { auth, json: { condition: { mystery: { operator: 'is', value: 'x' } } } }))
@@ -408,6 +409,7 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
     ).toBe(400);
 
     const next = await komga(`/api/v1/books/${books[0].id}/next`, { auth });
+    expectParses(KomeliaBook, next.body, 'next book');
     expect(next.body.name).toBe('Brand');
     expect((await komga(`/api/v1/books/${books[1].id}/previous`, { auth })).body.name).toBe('Black Swordsman');
     expect((await komga(`/api/v1/books/${books[2].id}/next`, { auth })).status).toBe(404);
@@ -422,6 +424,9 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
       { name: 'Brian K. Vaughan', role: 'writer' },
       { name: 'Kentaro Miura', role: 'writer' },
     ]);
+    const authorsPage = await komga('/api/v2/authors?search=miura', { auth });
+    expectParses(KomeliaPage(z.object({ name: z.string(), role: z.string() })), authorsPage.body, 'v2 authors');
+    expect(authorsPage.body.content).toEqual([{ name: 'Kentaro Miura', role: 'writer' }]);
     const collections = await komga('/api/v1/collections?unpaged=true', { auth });
     expectParses(MihonPageWrapper(MihonCollectionDto), collections.body, 'collections');
     expect((await komga(`/api/v1/series/${Saga.id}/`, { auth })).body.name).toBe('Saga');
