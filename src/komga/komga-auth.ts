@@ -14,7 +14,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { Principal } from '../auth/principal';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
-import type { KomgaEnv } from './komga-env';
+import type { AppEnv } from '../env';
 import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
 import { clientInfo } from '../routes/client-info';
@@ -28,7 +28,7 @@ const REMEMBER_API_KEY_SECONDS = 14 * 24 * 3600;
 /** The credential the KOMGA-SESSION cookie holds for this request's caller, once known. */
 const cookieCredentials = new WeakMap<Request, string>();
 
-function rememberCredential(c: Context<KomgaEnv>, value: string | null): void {
+function rememberCredential(c: Context<AppEnv>, value: string | null): void {
   if (value) cookieCredentials.set(c.req.raw, value);
 }
 
@@ -42,7 +42,7 @@ function cookieOptions(c: Context, maxAge?: number) {
   };
 }
 
-async function fromCookie(c: Context<KomgaEnv>, name: string): Promise<Principal | null> {
+async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal | null> {
   const value = getCookie(c, name);
   if (!value) return null;
   try {
@@ -55,10 +55,7 @@ async function fromCookie(c: Context<KomgaEnv>, name: string): Promise<Principal
 }
 
 /** The cookie credential for a principal signed in by header: the API key as sent, or a new session. */
-async function cookieCredential(
-  c: Context<KomgaEnv>,
-  principal: Principal,
-): Promise<{ value: string; maxAge?: number }> {
+async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
   if (principal.method === 'api_key') {
     const header = c.req.header('X-API-Key')?.trim();
     const authorization = c.req.header('Authorization') ?? '';
@@ -79,7 +76,7 @@ async function cookieCredential(
  * credentials naming a Longbox user's e-mail address are read as that user's username. The password
  * check (and its throttling) is the API's, unchanged.
  */
-async function basicWithUsername(c: Context<KomgaEnv>, authorization: string | undefined): Promise<string | undefined> {
+async function basicWithUsername(c: Context<AppEnv>, authorization: string | undefined): Promise<string | undefined> {
   const match = /^basic\s+(\S+)$/i.exec(authorization?.trim() ?? '');
   if (!match?.[1]) return authorization;
   let decoded: string;
@@ -98,7 +95,7 @@ async function basicWithUsername(c: Context<KomgaEnv>, authorization: string | u
 
 /** Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. */
 export function komgaAuthenticate() {
-  return createMiddleware<KomgaEnv>(async function komgaAuthenticate(c, next) {
+  return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
     const services = c.get('services');
     const apiKey = c.req.header('X-API-Key');
     const authorization = await basicWithUsername(c, c.req.header('Authorization'));
@@ -135,7 +132,7 @@ export function komgaAuthenticate() {
 
 /** The route's permission, as the API's own route for the same data requires it. */
 export function komgaRequire(need: Requirement) {
-  return createMiddleware<KomgaEnv>(async function komgaRequire(c, next) {
+  return createMiddleware<AppEnv>(async function komgaRequire(c, next) {
     if (!satisfies(c.get('principal').permissions, need)) {
       throw forbidden(`Missing permission: ${describeRequirement(need)}`);
     }
@@ -144,7 +141,7 @@ export function komgaRequire(need: Requirement) {
 }
 
 /** `users/me?remember-me=true`: the long-lived cookie Komelia persists (Path = the API's base path). */
-export async function setRememberMe(c: Context<KomgaEnv>): Promise<void> {
+export async function setRememberMe(c: Context<AppEnv>): Promise<void> {
   const principal = c.get('principal');
   if (principal.method === 'api_key') {
     const key = cookieCredentials.get(c.req.raw);

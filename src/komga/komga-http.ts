@@ -6,13 +6,13 @@ import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
 import { clientInfo } from '../routes/client-info';
 import type { ProgressActor } from '../services/read-progress.service';
-import type { KomgaEnv } from './komga-env';
+import type { AppEnv } from '../env';
 import { komgaRequire } from './komga-auth';
 import { KomgaCatalogRepository } from './komga-catalog.repository';
 import { KomgaService } from './komga.service';
 import { type KomgaPaging, parsePaging } from './komga-paging';
 
-export type KomgaContext = Context<KomgaEnv>;
+export type KomgaContext = Context<AppEnv>;
 
 /** Every value of a query parameter (Spring binds repeated and comma-separated lists alike). */
 export const queryValues = (c: KomgaContext) => (name: string) => c.req.queries(name) ?? [];

@@ -12,18 +12,17 @@ import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../lib/errors';
 import { type DatabaseFactory, requestContext } from '../middleware/request-context';
 import { KOMGA_PREFIX, komgaAuthenticate } from './komga-auth';
-import type { KomgaEnv } from './komga-env';
 import { handleKomgaError, komgaErrorResponse } from './komga-errors';
 import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
 import { registerProgressRoutes } from './komga-progress.routes';
 
-export type KomgaApp = Hono<KomgaEnv>;
+export type KomgaApp = Hono<AppEnv>;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createKomgaApp(databaseFactory: DatabaseFactory) {
-  const app: KomgaApp = new Hono<KomgaEnv>({ strict: false }).basePath(KOMGA_PREFIX);
+  const app: KomgaApp = new Hono<AppEnv>({ strict: false }).basePath(KOMGA_PREFIX);
   app.onError(handleKomgaError);
   app.notFound((c) => komgaErrorResponse(c, 404, `No endpoint ${c.req.method} ${c.req.path}`));
   app.use('*', requestContext(databaseFactory));
