@@ -93,6 +93,13 @@ async function basicWithUsername(c: Context<AppEnv>, authorization: string | und
   return `Basic ${toBase64(utf8(`${user.username}:${decoded.slice(colon + 1)}`))}`;
 }
 
+/**
+ * Images and files get no new session cookie: a client sending credentials with every page (Paperback)
+ * and keeping no cookies would otherwise leave a session row per page. Clients that rely on the cookie
+ * receive it from the JSON calls they make first (libraries, series, users/me).
+ */
+const isMediaRequest = (path: string) => /\/(pages\/[^/]+|thumbnail|file)$/.test(path);
+
 /** Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. */
 export function komgaAuthenticate() {
   return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
@@ -102,7 +109,7 @@ export function komgaAuthenticate() {
     let principal: Principal | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
       principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address);
-      if (principal) {
+      if (principal && !isMediaRequest(c.req.path)) {
         const cookie = await fromCookie(c, SESSION_COOKIE);
         if (cookie?.user.id !== principal.user.id) {
           const credential = await cookieCredential(c, principal);

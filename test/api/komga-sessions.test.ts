@@ -306,6 +306,15 @@ describe('Komga auth (DECISIONS.md §Reader apps, §Auth)', () => {
     });
     expect(emailWrongPassword.status).toBe(401);
 
+    // Page images and files never start a session: a client sending Basic with every page and keeping
+    // no cookies (Paperback) would otherwise leave one session per page.
+    const books = (await komga('/api/v1/books', { auth: admin.auth })).body.content;
+    const pageJar = new CookieJar();
+    const basic = { Authorization: `Basic ${btoa(`${reader.username}:${reader.password}`)}` };
+    expect((await komga(`/api/v1/books/${books[0].id}/pages/1`, { jar: pageJar, headers: basic })).status).toBe(200);
+    expect((await komga(`/api/v1/books/${books[0].id}/thumbnail`, { jar: pageJar, headers: basic })).status).toBe(200);
+    expect(pageJar.cookies.size).toBe(0);
+
     const forged = new CookieJar();
     forged.cookies.set('KOMGA-SESSION', { value: 'not.a.token', path: '/komga', attributes: '' });
     const dead = await komga('/api/v1/libraries', { jar: forged });
