@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { App } from './app';
+import { startLiveUpdates } from './state/live';
 import { applyTheme } from './state/theme';
 import './styles.css';
 
@@ -12,4 +13,5 @@ addEventListener('vite:preloadError', () => {
 });
 
 applyTheme();
+startLiveUpdates();
 render(<App />, document.getElementById('app')!);
