@@ -29,6 +29,9 @@ import { FilesystemService } from './filesystem.service';
 import { LibrariesService } from './libraries.service';
 import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
+import { OpdsCatalogService } from '../opds/opds-catalog.service';
+import { BookExtrasRepository } from '../opds/book-extras.repository';
+import { KosyncService } from '../koreader/kosync.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -62,6 +65,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
+  const catalogRead = createCatalogReadServices(db);
   return {
     db,
     repositories,
@@ -78,7 +82,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     events,
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
-    ...createCatalogReadServices(db),
+    ...catalogRead,
+    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
+    kosync: new KosyncService(catalogRead.readProgress),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };
