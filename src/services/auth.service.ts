@@ -94,7 +94,8 @@ export class AuthService {
   async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
     const user = principal.user;
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-      throw unauthorized('The current password is wrong');
+      // 403, not 401: the session itself is fine, and clients treat 401 as "log in again".
+      throw forbidden('The current password is wrong');
     }
     const changed = await this.deps.users.update(user.id, {
       passwordHash: await hashPassword(newPassword),

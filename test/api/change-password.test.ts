@@ -17,7 +17,8 @@ describe('changing your own password', () => {
       auth: me,
       json: { current_password: 'not-my-password', new_password: 'brand new secret 42' },
     });
-    expectError(wrong, 401, 'Unauthorized');
+    expectError(wrong, 403, 'Forbidden');
+    expect((await api('/auth/me', { auth: me })).status).toBe(200); // a wrong answer does not end the session
     const weak = await api('/auth/password', {
       method: 'PUT',
       auth: me,

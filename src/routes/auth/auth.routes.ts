@@ -55,11 +55,11 @@ export const changePassword = createRoute({
   summary: 'Change your own password (the current one is asked again)',
   description:
     'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
-    'keeps working. A wrong current password is a 401.',
+    'keeps working. A wrong current password is a 403 (the session stays valid).',
   middleware: [authenticate()] as const,
   security: SECURITY,
   request: { body: jsonBody(ChangePasswordBodySchema) },
-  responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...errorResponses(400, 401) },
+  responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...errorResponses(400, 401, 403) },
 });
 
 export const MeSchema = UserSchema.extend({
