@@ -7,10 +7,11 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './env';
 import { AppError } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
-import { handleError, handleNotFound } from './middleware/error-handler';
+import { handleError } from './middleware/error-handler';
 import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
+import { serveWebApp } from './web/web-app';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -23,7 +24,8 @@ export interface AppOptions {
 export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
   app.onError(handleError);
-  app.notFound(handleNotFound);
+  // Anything no route answers: the web app's files and pages, or the JSON 404 (src/web/web-app.ts).
+  app.notFound(serveWebApp);
   app.use('*', requestContext(databaseFactory));
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,

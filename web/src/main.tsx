@@ -1,0 +1,15 @@
+import { render } from 'preact';
+import { App } from './app';
+import { applyTheme } from './state/theme';
+import './styles.css';
+
+// A chunk named by an older deploy is gone after a new one: reload once to get the new names.
+addEventListener('vite:preloadError', () => {
+  if (!sessionStorage.getItem('longbox.reloaded')) {
+    sessionStorage.setItem('longbox.reloaded', '1');
+    location.reload();
+  }
+});
+
+applyTheme();
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,10 @@
+import { Main } from '../app';
+import { t } from '../i18n';
+
+export function LibrariesScreen(_props: Record<string, unknown>) {
+  return (
+    <Main>
+      <h1>{t('nav.libraries')}</h1>
+    </Main>
+  );
+}
