@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { App } from './app';
+import { startOffline } from './offline/register';
 import { applyTheme } from './state/theme';
 import './styles.css';
 
@@ -12,4 +13,5 @@ addEventListener('vite:preloadError', () => {
 });
 
 applyTheme();
+startOffline();
 render(<App />, document.getElementById('app')!);

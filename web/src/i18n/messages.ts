@@ -2,6 +2,8 @@
  * Every string the web app shows, in one catalogue so a translation is one more object of the same
  * shape. `{name}` placeholders are filled by `t()` (i18n/index.ts).
  */
+import { readerEn } from '../reader/messages';
+
 export const en = {
   'app.name': 'Longbox',
   'app.loading': 'Loading…',
@@ -132,6 +134,8 @@ export const en = {
   'admin.emptyTrash': 'Empty trash',
   'admin.scanProgress': 'Scanning: {done} of {total} files',
   'admin.scanIdle': 'Idle',
+  // The reader's strings (web/src/reader/messages.ts).
+  ...readerEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -45,7 +45,8 @@ function writeIndex(index: Record<string, OfflineBook>): void {
 async function fetchForCache(url: string): Promise<Response> {
   const token = session.value?.token;
   const headers: Record<string, string> = {};
-  if (token && !/\/pages\/\d+|\/file$/.test(new URL(url, location.origin).pathname)) headers.Authorization = `Bearer ${token}`;
+  if (token && !/\/pages\/\d+|\/file$/.test(new URL(url, location.origin).pathname))
+    headers.Authorization = `Bearer ${token}`;
   const response = await fetch(url, { headers, credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response;
@@ -99,4 +100,27 @@ export async function offlineFile(url: string): Promise<Blob | null> {
   const cache = await caches.open(OFFLINE_CACHE);
   const response = await cache.match(url, { ignoreVary: true });
   return response ? response.blob() : null;
+}
+
+/** The service worker's cache of the app itself (public/sw.js SHELL_CACHE). */
+const SHELL_CACHE = 'longbox-shell-v1';
+
+/**
+ * The app's own files loaded before the service worker took control are not in its cache yet: keep the
+ * page (as the SPA shell) and every script and style this page has loaded, so the app starts offline.
+ */
+export async function keepAppShell(): Promise<void> {
+  const cache = await caches.open(SHELL_CACHE);
+  const assets = performance
+    .getEntriesByType('resource')
+    .map((entry) => new URL(entry.name))
+    .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'))
+    .map((url) => url.pathname);
+  await Promise.all(
+    [...new Set(assets)].map(async (path) => {
+      if (!(await cache.match(path))) await cache.add(path);
+    }),
+  );
+  const shell = await fetch('/', { credentials: 'same-origin' });
+  if (shell.ok) await cache.put('/index.html', shell);
 }

@@ -29,7 +29,19 @@ import {
 } from './settings';
 import { useKeys, useViewport, useWakeLock } from './use-viewport';
 import { WebtoonStrip } from './webtoon-strip';
-import { clampZoom, distance, doubleTap, isZoomed, midpoint, NO_ZOOM, type Point, pan, type Zoom, zoomAround, zoomTransform } from './zoom';
+import {
+  clampZoom,
+  distance,
+  doubleTap,
+  isZoomed,
+  midpoint,
+  NO_ZOOM,
+  type Point,
+  pan,
+  type Zoom,
+  zoomAround,
+  zoomTransform,
+} from './zoom';
 
 export interface ComicReaderProps {
   book: Book;
@@ -210,7 +222,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
           nextBook={nextBook}
           seriesBooks={seriesBooks}
           incognito={settings.incognito}
-          onTap={(point) => act(actionForTap(point.x, point.y, viewport.width, viewport.height, mode))}
+          onTap={() => act('toggleMenu')}
         />
       ) : (
         <div
@@ -372,7 +384,11 @@ function useGestures(options: GestureOptions) {
       if (Math.hypot(dx, dy) <= TAP_TRAVEL) {
         const now = Date.now();
         const previous = s.lastTap;
-        if (previous && now - previous.time < DOUBLE_TAP_MS && Math.hypot(end.x - previous.x, end.y - previous.y) < 40) {
+        if (
+          previous &&
+          now - previous.time < DOUBLE_TAP_MS &&
+          Math.hypot(end.x - previous.x, end.y - previous.y) < 40
+        ) {
           if (s.tapTimer) clearTimeout(s.tapTimer);
           s.tapTimer = 0;
           s.lastTap = null;

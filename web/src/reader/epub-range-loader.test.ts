@@ -77,7 +77,7 @@ describe('EPUB range loader', () => {
   });
 
   it('reads an offline copy from a Blob', async () => {
-    const loader = await makeEpubLoader(new BlobSource(new Blob([bookBytes()])));
+    const loader = await makeEpubLoader(new BlobSource(new Blob([bookBytes() as Uint8Array<ArrayBuffer>])));
     expect(await loader.loadText('OEBPS/ch1.xhtml')).toContain('Ishmael');
   });
 });

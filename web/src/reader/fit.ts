@@ -101,7 +101,9 @@ function viewHeight(
     case 'original': {
       // Unmeasured pages in "original" fall back to fitting the screen.
       const measured = slots.find((s) => s.page.height !== null);
-      return measured ? measured.page.height! / viewport.devicePixelRatio : Math.min(viewport.height, viewport.width / totalAspect);
+      return measured
+        ? measured.page.height! / viewport.devicePixelRatio
+        : Math.min(viewport.height, viewport.width / totalAspect);
     }
     default:
       return Math.min(viewport.height, viewport.width / totalAspect);

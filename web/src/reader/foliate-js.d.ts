@@ -8,7 +8,11 @@ declare module 'foliate-js/vendor/zip.js' {
     getData?<T>(writer: { getData(): Promise<T> }): Promise<T>;
   }
   export class ZipReader {
-    constructor(reader: { size: number; init(): Promise<void>; readUint8Array(offset: number, length: number): Promise<Uint8Array> });
+    constructor(reader: {
+      size: number;
+      init(): Promise<void>;
+      readUint8Array(offset: number, length: number): Promise<Uint8Array>;
+    });
     getEntries(): Promise<ZipEntry[]>;
     close(): Promise<void>;
   }

@@ -30,7 +30,9 @@ const options = (overrides: Partial<LayoutOptions>): LayoutOptions => ({
 const shape = (views: View[]) =>
   views
     .map((view) =>
-      view.slots.map((slot) => `${slot.page}${slot.part === 'whole' ? '' : slot.part === 'left' ? 'L' : 'R'}`).join('-'),
+      view.slots
+        .map((slot) => `${slot.page}${slot.part === 'whole' ? '' : slot.part === 'left' ? 'L' : 'R'}`)
+        .join('-'),
     )
     .join('|');
 
@@ -76,7 +78,10 @@ describe('page layout', () => {
   });
 
   it('finds the view of a page, records the last page of a spread as progress, and clamps beyond the end', () => {
-    const views = buildViews([1, 2, 3, 4, 5].map(portrait), options({ mode: 'rtl', layout: 'double', coverAlone: true }));
+    const views = buildViews(
+      [1, 2, 3, 4, 5].map(portrait),
+      options({ mode: 'rtl', layout: 'double', coverAlone: true }),
+    );
     expect(viewIndexOfPage(views, 1)).toBe(0);
     expect(viewIndexOfPage(views, 3)).toBe(1);
     expect(viewIndexOfPage(views, 2)).toBe(1);

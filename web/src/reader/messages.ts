@@ -50,7 +50,8 @@ export const readerEn = {
   'reader.help.menu': 'Show or hide the menu',
   'reader.help.help': 'This help',
   'reader.help.close': 'Close the reader',
-  'reader.help.touch': 'Tap the sides to turn pages and the middle for the menu; swipe to turn; pinch or double-tap to zoom.',
+  'reader.help.touch':
+    'Tap the sides to turn pages and the middle for the menu; swipe to turn; pinch or double-tap to zoom.',
   'reader.offline.download': 'Download for offline',
   'reader.offline.downloading': 'Downloading… {done} of {total}',
   'reader.offline.downloaded': 'Available offline',

@@ -93,7 +93,10 @@ describe('progress saver', () => {
     await vi.advanceTimersByTimeAsync(1000);
     now += 60_000;
     server.online = true;
-    server.progress.set('b1', { update: { currentPage: 20, completed: false }, updatedAt: new Date(now).toISOString() });
+    server.progress.set('b1', {
+      update: { currentPage: 20, completed: false },
+      updatedAt: new Date(now).toISOString(),
+    });
     const report = await saver.syncQueued();
     expect(report.superseded).toEqual(['b1']);
     expect(server.progress.get('b1')?.update.currentPage).toBe(20);

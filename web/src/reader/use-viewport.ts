@@ -30,8 +30,9 @@ interface WakeLockSentinelLike {
 /** Keeps the screen on while reading; the lock is dropped by the browser when the tab hides, so retake it. */
 export function useWakeLock(): void {
   useEffect(() => {
-    const wakeLock = (navigator as Navigator & { wakeLock?: { request(type: 'screen'): Promise<WakeLockSentinelLike> } })
-      .wakeLock;
+    const wakeLock = (
+      navigator as Navigator & { wakeLock?: { request(type: 'screen'): Promise<WakeLockSentinelLike> } }
+    ).wakeLock;
     if (!wakeLock) return;
     let sentinel: WakeLockSentinelLike | null = null;
     let active = true;
