@@ -12,6 +12,7 @@ import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
 import { serveWebApp } from './web/web-app';
+import { opds1Router, OPDS1_BASE } from './opds/v1/opds1.routes';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -37,6 +38,8 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
     isStreamingUpload(c.req.path, c.req.method) ? next() : jsonLimit(c, next),
   );
   for (const router of apiRouters) app.route(API_PREFIX, router);
+  // Reader apps (DECISIONS.md §Reader apps): outside /api/v1, with their own formats and auth challenge.
+  app.route(OPDS1_BASE, opds1Router);
   registerOpenApi(app);
   const docsRouter = createDocsRouter(() => buildOpenApiDocument(app));
   app.route('/', docsRouter);

@@ -13,6 +13,7 @@ export function toReadProgressDto(record: Omit<ReadProgressRecord, 'deviceId' | 
     completed: record.completed,
     completedAt: record.completedAt,
     progressPercentage: record.progressPercentage,
+    locator: record.locator,
     startedAt: record.startedAt,
     updatedAt: record.updatedAt,
   };

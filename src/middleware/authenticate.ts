@@ -12,6 +12,11 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="lo
 
 /** `need` omitted: any signed-in caller (e.g. /auth/me). */
 export function authenticate(need?: Requirement) {
+  return guard(need, CHALLENGE);
+}
+
+/** The guard with the challenge a 401 carries (reader apps need their own: reader-app-auth.ts). */
+export function guard(need: Requirement | undefined, challenge: Record<string, string>) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     try {
       const principal = await c
@@ -26,7 +31,7 @@ export function authenticate(need?: Requirement) {
       }
       c.set('principal', principal);
     } catch (error) {
-      if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, CHALLENGE);
+      if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, challenge);
       throw error;
     }
     await next();

@@ -84,6 +84,7 @@ function bookColumns(userId: string) {
       completed: readProgress.completed,
       completedAt: readProgress.completedAt,
       progressPercentage: readProgress.progressPercentage,
+      locator: readProgress.locator,
       startedAt: readProgress.startedAt,
       updatedAt: readProgress.updatedAt,
     },
@@ -241,6 +242,20 @@ export class BooksRepository {
       .select({ id: books.id, pageCount: books.pageCount, fileFormat: books.fileFormat, epubLayout: books.epubLayout })
       .from(books)
       .where(eq(books.id, id))
+      .get();
+  }
+
+  /**
+   * The book KOReader means by a document hash (DECISIONS.md §Reader apps): readerHash compared
+   * case-insensitively (stored lowercase); a live book before a trashed one, then the oldest.
+   */
+  async findByReaderHash(hash: string) {
+    return this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(eq(books.readerHash, hash.toLowerCase()))
+      .orderBy(sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id)
+      .limit(1)
       .get();
   }
 

@@ -16,6 +16,8 @@ export interface ProgressWrite {
   progressPercentage: number | null;
   deviceId: string;
   deviceName: string;
+  /** undefined: an existing row keeps its locator; null clears it. */
+  locator?: string | null;
   now: string;
 }
 
@@ -53,6 +55,45 @@ export class ReadProgressRepository {
         progressPercentage: write.progressPercentage,
         deviceId: write.deviceId,
         deviceName: write.deviceName,
+        locator: write.locator ?? null,
+        startedAt: write.now,
+        updatedAt: write.now,
+      })
+      .onConflictDoUpdate({
+        target: [readProgress.userId, readProgress.bookId],
+        set: {
+          currentPage: write.currentPage,
+          completed: write.completed,
+          completedAt: KEEP_FIRST_COMPLETION,
+          progressPercentage: write.progressPercentage,
+          deviceId: write.deviceId,
+          deviceName: write.deviceName,
+          ...(write.locator !== undefined ? { locator: write.locator } : {}),
+          updatedAt: write.now,
+        },
+      })
+      .returning();
+    return row as ReadProgressRecord;
+  }
+
+  /**
+   * Moves the progress forward only (DECISIONS.md §Reader apps, page streaming): the row is written when
+   * there is none, or when it is not completed and behind `currentPage`; otherwise nothing changes. One
+   * statement, so concurrent page fetches of an app cannot move it back.
+   */
+  async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
+    await this.db
+      .insert(readProgress)
+      .values({
+        id: crypto.randomUUID(),
+        userId: write.userId,
+        bookId: write.bookId,
+        currentPage: write.currentPage,
+        completed: write.completed,
+        completedAt: write.completed ? write.now : null,
+        progressPercentage: write.progressPercentage,
+        deviceId: write.deviceId,
+        deviceName: write.deviceName,
         startedAt: write.now,
         updatedAt: write.now,
       })
@@ -67,9 +108,8 @@ export class ReadProgressRepository {
           deviceName: write.deviceName,
           updatedAt: write.now,
         },
-      })
-      .returning();
-    return row as ReadProgressRecord;
+        setWhere: sql`${readProgress.completed} = 0 AND ${readProgress.currentPage} < excluded.current_page`,
+      });
   }
 
   async delete(userId: string, bookId: string): Promise<void> {

@@ -3,6 +3,15 @@ import { z } from '@hono/zod-openapi';
 import { acceptTwins } from '../lib/body';
 import { pageEnvelopeSchema } from '../lib/pagination';
 
+/** DECISIONS.md §Reader apps: a locator is a string of at most 4 KiB (counted in UTF-8 bytes). */
+export const MAX_LOCATOR_BYTES = 4096;
+export const ProgressLocatorSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((value) => new TextEncoder().encode(value).length <= MAX_LOCATOR_BYTES, {
+    message: `must be at most ${MAX_LOCATOR_BYTES} bytes`,
+  });
+
 export const ReadProgressSchema = z
   .object({
     id: z.uuid(),
@@ -17,6 +26,9 @@ export const ReadProgressSchema = z
       .max(1)
       .nullable()
       .openapi({ description: 'epub: the stored reflowable position; other formats: currentPage / pageCount' }),
+    locator: z.string().nullable().openapi({
+      description: 'Where the reader is in an ebook (an EPUB CFI or a KOReader xpointer), as the last device sent it',
+    }),
     startedAt: z.string(),
     updatedAt: z.string(),
   })
@@ -39,6 +51,11 @@ export const UpdateProgressBodySchema = acceptTwins(
       .max(1, 'must be between 0 and 1')
       .optional()
       .openapi({ description: 'Reflowable EPUB position (0..1); ignored for page-based formats' }),
+    locator: ProgressLocatorSchema.optional().openapi({
+      description:
+        'An EPUB CFI or KOReader xpointer (at most 4 KiB), returned by GET so any client reopens the book at the exact place; a PUT without it clears it',
+      example: 'epubcfi(/6/4!/4/2/1:0)',
+    }),
   }),
 ).openapi('UpdateProgress');
 export type UpdateProgressBody = z.infer<typeof UpdateProgressBodySchema>;

@@ -25,6 +25,8 @@ export const PREFERENCE_DEFINITIONS = {
   'reader.direction_override': define(z.enum(['ltr', 'rtl', 'ttb', 'webtoon']).nullable(), null),
   'reader.fit': define(z.enum(['width', 'height', 'original']), 'width'),
   'reader.double_page': define(z.boolean(), false),
+  /** DECISIONS.md §Reader apps: pages fetched through OPDS page streaming advance progress; false for apps that prefetch whole books. */
+  'opds.pse_progress': define(z.boolean(), true),
 } satisfies Record<string, PreferenceDefinition<unknown>>;
 
 export type PreferenceKey = keyof typeof PREFERENCE_DEFINITIONS;

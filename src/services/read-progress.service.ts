@@ -9,7 +9,7 @@ import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { toReadProgressDto } from '../mappers/book.mapper';
 import type { BooksRepository } from '../repositories/books.repository';
-import type { ReadProgressRepository } from '../repositories/read-progress.repository';
+import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
 import type { ListResult } from './catalog-list';
@@ -19,6 +19,18 @@ export interface ProgressActor {
   userId: string;
   apiKey?: { id: string; name: string };
   userAgent: string | null;
+}
+
+/** Where a reader app says the user is (KOReader sync, Readium progression). */
+export interface ReaderPosition {
+  /** 1-based. */
+  currentPage: number;
+  completed: boolean;
+  /** 0..1; kept for reflowable EPUBs, derived from the page otherwise. */
+  percentage?: number;
+  locator?: string | null;
+  /** When the reader says it happened (ISO 8601); default now. */
+  at?: string;
 }
 
 const DEVICE_NAME_MAX = 200;
@@ -72,9 +84,64 @@ export class ReadProgressService {
       completed: body.is_completed,
       progressPercentage: percentage,
       ...(await deviceOf(actor)),
+      // PUT replaces the position: a locator not sent again would point at a place the reader left.
+      locator: body.locator ?? null,
       now: nowIso(),
     });
     return toReadProgressDto(record);
+  }
+
+  /**
+   * A reader app's position (KOReader sync, the Readium progression API): the page, completion, the
+   * reflowable percentage and the locator, validated against the book like PUT /books/{id}/progress.
+   */
+  async record(actor: ProgressActor, bookId: string, position: ReaderPosition): Promise<ReadProgressRecord> {
+    const book = await this.paging(bookId);
+    const pageCount = Math.max(book.pageCount, 1);
+    if (!Number.isInteger(position.currentPage) || position.currentPage < 1 || position.currentPage > pageCount) {
+      throw badRequest(`The page must be between 1 and ${pageCount}`);
+    }
+    const reflowable = book.fileFormat === 'epub' && book.epubLayout !== 'image';
+    return this.progress.upsert({
+      userId: actor.userId,
+      bookId,
+      currentPage: position.currentPage,
+      completed: position.completed,
+      progressPercentage:
+        reflowable && position.percentage !== undefined ? position.percentage : position.currentPage / pageCount,
+      ...(await deviceOf(actor)),
+      locator: position.locator ?? null,
+      now: position.at ?? nowIso(),
+    });
+  }
+
+  /**
+   * A page read through OPDS page streaming (DECISIONS.md §Reader apps): progress moves forward to it,
+   * never back; the last page marks the book completed.
+   */
+  async advanceTo(actor: ProgressActor, bookId: string, page: number): Promise<void> {
+    const book = await this.paging(bookId);
+    if (book.pageCount < 1 || page < 1 || page > book.pageCount) return;
+    await this.progress.advance({
+      userId: actor.userId,
+      bookId,
+      currentPage: page,
+      completed: page === book.pageCount,
+      progressPercentage: page / book.pageCount,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
+  }
+
+  /** The stored progress with the device that wrote it, or undefined; 404 for an unknown book. */
+  async find(userId: string, bookId: string): Promise<ReadProgressRecord | undefined> {
+    await this.paging(bookId);
+    return this.progress.get(userId, bookId);
+  }
+
+  /** The book's page facts (page count, format, EPUB layout); 404 for an unknown book. */
+  async bookPaging(bookId: string) {
+    return this.paging(bookId);
   }
 
   /** POST /books/{id}/read: completed on the last page. */

@@ -29,6 +29,8 @@ import { FilesystemService } from './filesystem.service';
 import { LibrariesService } from './libraries.service';
 import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
+import { OpdsCatalogService } from '../opds/opds-catalog.service';
+import { BookExtrasRepository } from '../opds/book-extras.repository';
 
 export interface ServiceDeps {
   db: Database;
@@ -62,6 +64,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
+  const catalogRead = createCatalogReadServices(db);
   return {
     db,
     repositories,
@@ -78,7 +81,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     events,
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
-    ...createCatalogReadServices(db),
+    ...catalogRead,
+    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };

@@ -65,6 +65,8 @@ export const books = sqliteTable(
     index('books_created_idx').on(t.createdAt),
     index('books_updated_idx').on(t.updatedAt),
     index('books_file_hash_idx').on(t.fileHash),
+    // KOReader sync finds a book by its document hash (DECISIONS.md §Reader apps).
+    index('books_reader_hash_idx').on(t.readerHash),
     // GET /books sorts by title case-insensitively over live rows: this serves ORDER BY + LIMIT directly.
     index('books_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
     // The same within one library (GET /books?library_id=…, a reader browsing one library).

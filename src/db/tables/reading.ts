@@ -19,6 +19,8 @@ export const readProgress = sqliteTable(
     completedAt: text('completed_at'),
     /** EPUB: the reflowable position as sent by the reader; other formats derive it from pages. */
     progressPercentage: real('progress_percentage'),
+    /** Where in the book, for ebooks: an EPUB CFI or a KOReader xpointer, stored as sent (DECISIONS.md §Reader apps). */
+    locator: text('locator'),
     /** API key name, else a hash of the user agent (API.md §2 Device attribution). */
     deviceId: text('device_id'),
     deviceName: text('device_name'),

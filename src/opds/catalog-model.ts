@@ -1,0 +1,64 @@
+/**
+ * What an OPDS feed holds, independent of its serialization: the OPDS 1.2 (Atom) and OPDS 2.0 (JSON)
+ * catalogs are the same feeds (DECISIONS.md §Reader apps), built once by OpdsCatalogService and
+ * written by v1/atom-feed.ts and v2/json-feed.ts. Paths are relative to the version's base URL.
+ */
+import type { BookDto } from '../schemas/book.schema';
+
+/** A navigation entry: a link to another feed. */
+export interface NavigationItem {
+  id: string;
+  title: string;
+  /** Relative to the catalog base, e.g. `series/<id>`. */
+  path: string;
+  /** The linked feed's kind, for the Atom link type. */
+  target: 'navigation' | 'acquisition';
+  summary?: string;
+  updated: string;
+  /** A cover, relative to the catalog base (series covers). */
+  thumbnailPath?: string;
+}
+
+/** Metadata a reader app shows that the Book response does not carry. */
+export interface BookExtras {
+  authors: Array<{ name: string; role: string }>;
+  language: string | null;
+  year: number | null;
+  publisher: string | null;
+  epubLayout: 'image' | 'reflowable' | null;
+  /** Distinct media types of the book's stored pages. */
+  pageTypes: string[];
+}
+
+export interface Publication {
+  book: BookDto;
+  extras: BookExtras;
+}
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export interface CatalogFeed {
+  /** A stable URN. */
+  id: string;
+  title: string;
+  /** Relative to the catalog base, without query, e.g. `series` or `libraries/<id>/books`. */
+  path: string;
+  /** Query parameters that select this feed (search terms), kept on page links. */
+  query?: Record<string, string>;
+  kind: 'navigation' | 'acquisition';
+  updated: string;
+  navigation: NavigationItem[];
+  publications: Publication[];
+  /** Present on paged feeds: first/previous/next/last links come from it. */
+  paging?: Paging;
+}
+
+export const lastPageOf = (paging: Paging) => Math.max(1, Math.ceil(paging.total / paging.pageSize));
+
+/** An `urn:uuid:` id for a catalog object, or a `urn:longbox:` one for a fixed feed. */
+export const uuidUrn = (id: string) => `urn:uuid:${id}`;
+export const feedUrn = (name: string) => `urn:longbox:opds:${name}`;

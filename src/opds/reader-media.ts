@@ -1,0 +1,62 @@
+/**
+ * Covers, page images and book files as reader apps fetch them from a catalog (DECISIONS.md §Reader
+ * apps): the API's own services behind the reader-app guard, so a 401 challenges with
+ * `Basic realm="Longbox"` and the credentials an app sent for the feed work here too. Permissions are
+ * those of the matching API endpoints (covers: BooksRead/SeriesRead, pages: PagesRead, file: BooksRead).
+ */
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { AppEnv } from '../env';
+import { badRequest, issuesToDetails } from '../lib/errors';
+import { readerAppAuth } from '../middleware/reader-app-auth';
+import { sendMedia } from '../routes/pages/send-media';
+import { PageImageQuerySchema } from '../schemas/page.schema';
+import type { Hono } from 'hono';
+
+const UUID = z.uuid();
+
+/** A path id: malformed → 400, as everywhere (DECISIONS.md §Errors); unknown ones are the services' 404. */
+export function idParam(c: Context<AppEnv>, name = 'id'): string {
+  const value = c.req.param(name) ?? '';
+  if (!UUID.safeParse(value).success) {
+    throw badRequest(`Invalid path parameter: ${name}: must be a UUID`, [{ path: name, message: 'must be a UUID' }]);
+  }
+  return value;
+}
+
+/** width/height/format of a page request, validated like GET /books/{id}/pages/{n} (API.md §4 Pages). */
+export function pageVariant(c: Context<AppEnv>) {
+  const parsed = PageImageQuerySchema.safeParse(c.req.query());
+  if (!parsed.success) {
+    const details = issuesToDetails(parsed.error.issues);
+    throw badRequest(`Invalid query parameter: ${details[0]?.path}: ${details[0]?.message}`, details);
+  }
+  return parsed.data;
+}
+
+/** GET /books/{id}/file, /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base. */
+export function mountReaderMedia(router: Hono<AppEnv>) {
+  router.get('/books/:id/file', readerAppAuth('BooksRead'), async (c) => {
+    const result = await c.get('services').bookFiles.download(idParam(c), {
+      method: c.req.method,
+      range: c.req.header('Range'),
+      ifRange: c.req.header('If-Range'),
+      ifNoneMatch: c.req.header('If-None-Match'),
+    });
+    return sendMedia(c, result);
+  });
+  router.get('/books/:id/thumbnail', readerAppAuth('BooksRead'), async (c) =>
+    sendMedia(c, await c.get('services').thumbnails.forBook(idParam(c), c.req.header('If-None-Match'))),
+  );
+  router.get('/series/:id/thumbnail', readerAppAuth('SeriesRead'), async (c) =>
+    sendMedia(c, await c.get('services').thumbnails.forSeries(idParam(c), c.req.header('If-None-Match'))),
+  );
+}
+
+/** Serves page `pageNumber` (1-based) of a book through the page service. */
+export async function servePage(c: Context<AppEnv>, bookId: string, pageNumber: number) {
+  return c.get('services').pages.image(bookId, pageNumber, pageVariant(c), {
+    ifNoneMatch: c.req.header('If-None-Match'),
+    origin: new URL(c.req.url).origin,
+  });
+}

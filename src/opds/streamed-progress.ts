@@ -1,0 +1,25 @@
+/**
+ * DECISIONS.md §Reader apps, page streaming: a page fetched through a streaming URL advances the user's
+ * progress (never backwards; the last page marks the book completed) when the caller may write
+ * progress (ProgressWrite or BooksWrite, as PUT /books/{id}/progress) and has not turned it off with
+ * the preference `opds.pse_progress` (apps that prefetch whole books).
+ */
+import { satisfies } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+import type { ProgressActor } from '../services/read-progress.service';
+import type { Services } from '../services/services';
+
+const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const;
+
+export async function advanceStreamedProgress(
+  services: Services,
+  principal: Principal,
+  actor: ProgressActor,
+  bookId: string,
+  page: number,
+): Promise<void> {
+  if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
+  const preferences = await services.preferences.all(principal.user.id);
+  if (preferences['opds.pse_progress'] === false) return;
+  await services.readProgress.advanceTo(actor, bookId, page);
+}

@@ -1,0 +1,183 @@
+/**
+ * OPDS 1.2 Atom documents (DECISIONS.md §Reader apps): navigation and acquisition feeds with
+ * first/previous/next/last paging, entries with cover, thumbnail and acquisition links, OPDS-PSE 1.2
+ * stream links, the OpenSearch description, and errors as Atom feeds. Every href is absolute.
+ */
+import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
+import { type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { hasImagePages, streamedPageType } from '../page-streaming';
+import { element, text, XML_DECLARATION } from '../xml';
+
+export const OPDS1_BASE = '/opds/v1.2';
+export const NAVIGATION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=navigation';
+export const ACQUISITION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
+export const OPENSEARCH_TYPE = 'application/opensearchdescription+xml';
+export const PSE_NAMESPACE = 'http://vaemendis.net/opds-pse/ns';
+export const PSE_STREAM_REL = 'http://vaemendis.net/opds-pse/stream';
+
+const NAMESPACES = {
+  xmlns: 'http://www.w3.org/2005/Atom',
+  'xmlns:opds': 'http://opds-spec.org/2010/catalog',
+  'xmlns:pse': PSE_NAMESPACE,
+  'xmlns:dc': 'http://purl.org/dc/terms/',
+  'xmlns:opensearch': 'http://a9.com/-/spec/opensearch/1.1/',
+};
+
+const feedType = (kind: CatalogFeed['kind']) => (kind === 'navigation' ? NAVIGATION_TYPE : ACQUISITION_TYPE);
+
+const link = (rel: string, href: string, type?: string, extra: Record<string, string | number | undefined> = {}) =>
+  element('link', { rel, href, type, ...extra });
+
+const author = (name: string) => element('author', {}, text('name', name));
+
+export class AtomFeedWriter {
+  /** `origin` is the request's (scheme, host, port): links must resolve from any client. */
+  constructor(private readonly origin: string) {}
+
+  url(path: string, query: Record<string, string | number> = {}): string {
+    const url = new URL(`${OPDS1_BASE}/${path}`, this.origin);
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+    return url.toString();
+  }
+
+  feed(feed: CatalogFeed): string {
+    const type = feedType(feed.kind);
+    const pageUrl = (page: number) =>
+      this.url(feed.path, { ...feed.query, ...(feed.paging ? { page, pageSize: feed.paging.pageSize } : {}) });
+    const links = [
+      link('self', feed.paging ? pageUrl(feed.paging.page) : this.url(feed.path, feed.query), type),
+      link('start', this.url('catalog'), NAVIGATION_TYPE, { title: 'Longbox' }),
+      link('search', this.url('opensearch.xml'), OPENSEARCH_TYPE, { title: 'Search' }),
+      link('alternate', new URL('/opds/v2.0/catalog', this.origin).toString(), 'application/opds+json'),
+    ];
+    const paging: string[] = [];
+    if (feed.paging) {
+      const { page, pageSize, total } = feed.paging;
+      const last = lastPageOf(feed.paging);
+      links.push(link('first', pageUrl(1), type), link('last', pageUrl(last), type));
+      if (page > 1) links.push(link('previous', pageUrl(Math.min(page - 1, last)), type));
+      if (page < last) links.push(link('next', pageUrl(page + 1), type));
+      paging.push(
+        text('opensearch:totalResults', String(total)),
+        text('opensearch:itemsPerPage', String(pageSize)),
+        text('opensearch:startIndex', String((page - 1) * pageSize + 1)),
+      );
+    }
+    return (
+      XML_DECLARATION +
+      element(
+        'feed',
+        NAMESPACES,
+        text('id', feed.id),
+        text('title', feed.title),
+        text('updated', feed.updated),
+        author('Longbox'),
+        ...links,
+        ...paging,
+        ...feed.navigation.map((item) => this.navigationEntry(item)),
+        ...feed.publications.map((publication) => this.bookEntry(publication)),
+      )
+    );
+  }
+
+  private navigationEntry(item: NavigationItem): string {
+    const cover = item.thumbnailPath ? this.url(item.thumbnailPath) : undefined;
+    return element(
+      'entry',
+      {},
+      text('title', item.title),
+      text('id', item.id),
+      text('updated', item.updated),
+      text('content', item.summary ?? item.title, { type: 'text' }),
+      link('subsection', this.url(item.path), feedType(item.target)),
+      cover ? link('http://opds-spec.org/image', cover, 'image/jpeg') : '',
+      cover ? link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg') : '',
+    );
+  }
+
+  private bookEntry({ book, extras }: Publication): string {
+    const cover = this.url(`books/${book.id}/thumbnail`);
+    const parts = [
+      text('title', book.title),
+      text('id', `urn:uuid:${book.id}`),
+      text('updated', book.updatedAt),
+      ...(extras.authors.length > 0 ? extras.authors.map((a) => author(a.name)) : []),
+      extras.language ? text('dc:language', extras.language) : '',
+      extras.year !== null ? text('dc:issued', String(extras.year)) : '',
+      extras.publisher ? text('dc:publisher', extras.publisher) : '',
+      book.summary ? text('summary', book.summary, { type: 'text' }) : '',
+      text('content', describe(book.seriesName, book.fileFormat, book.pageCount), { type: 'text' }),
+      link('http://opds-spec.org/image', cover, 'image/jpeg'),
+      link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg'),
+      link(
+        'http://opds-spec.org/acquisition',
+        this.url(`books/${book.id}/file`),
+        BOOK_FILE_MEDIA_TYPES[book.fileFormat],
+        {
+          length: book.fileSize,
+          title: 'Download',
+        },
+      ),
+    ];
+    if (hasImagePages(book, extras)) parts.push(this.streamLink(book.id, book.pageCount, extras, book.readProgress));
+    return element('entry', {}, ...parts);
+  }
+
+  /**
+   * OPDS-PSE 1.2: `{pageNumber}` (0-based) and `{maxWidth}` stay literal, KOReader replaces them as
+   * plain text; `pse:lastRead` counts from 1 and is left out without progress.
+   */
+  private streamLink(
+    bookId: string,
+    pageCount: number,
+    extras: Publication['extras'],
+    progress: Publication['book']['readProgress'],
+  ): string {
+    const { type, convert } = streamedPageType(extras);
+    const href = `${this.url(`books/${bookId}/pages/`)}{pageNumber}?width={maxWidth}${convert ? '&format=jpeg' : ''}`;
+    return link(PSE_STREAM_REL, href, type, {
+      'pse:count': pageCount,
+      'pse:lastRead': progress ? Math.min(progress.currentPage, pageCount) : undefined,
+      'pse:lastReadDate': progress?.updatedAt,
+    });
+  }
+
+  openSearch(): string {
+    return (
+      XML_DECLARATION +
+      element(
+        'OpenSearchDescription',
+        { xmlns: 'http://a9.com/-/spec/opensearch/1.1/' },
+        text('ShortName', 'Longbox'),
+        text('Description', 'Search series and books in Longbox'),
+        text('InputEncoding', 'UTF-8'),
+        text('OutputEncoding', 'UTF-8'),
+        // `{searchTerms}` is the OpenSearch template variable: it must stay unescaped.
+        element('Url', {
+          type: ACQUISITION_TYPE,
+          template: `${this.url('search')}?query={searchTerms}`,
+        }),
+      )
+    );
+  }
+
+  /** An error as an Atom feed, so an app that only parses Atom still shows the message. */
+  error(message: string, updated: string): string {
+    return (
+      XML_DECLARATION +
+      element(
+        'feed',
+        { xmlns: NAMESPACES.xmlns },
+        text('id', 'urn:longbox:opds:error'),
+        text('title', message),
+        text('updated', updated),
+        author('Longbox'),
+        link('start', this.url('catalog'), NAVIGATION_TYPE),
+      )
+    );
+  }
+}
+
+function describe(series: string, format: string, pages: number): string {
+  return `${series} · ${format.toUpperCase()} · ${pages} page${pages === 1 ? '' : 's'}`;
+}

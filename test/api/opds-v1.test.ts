@@ -1,0 +1,346 @@
+/**
+ * OPDS 1.2 with page streaming (DECISIONS.md §Reader apps, §Auth; API.md §1, §5, §7; issue 9): an app
+ * signs in with Basic, walks catalog → library → series → book, streams page N at maxWidth 600, and
+ * the progress it made shows up in `pse:lastRead` and in GET /books/{id}/progress.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildEpub } from '../fixtures/epub-writer';
+import { createApiKey, createUser, setupAdmin } from '../support/factories';
+import { api, type Credentials } from '../support/http';
+import { makeCbz, putObject } from '../support/library-files';
+import { imageSize } from '../support/media';
+import {
+  ACQUISITION_REL,
+  entries,
+  entryTitled,
+  feedHead,
+  fetchAs,
+  linkWithRel,
+  links,
+  PSE_REL,
+  streamUrl,
+  textOf,
+} from '../support/opds';
+import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
+
+const CATALOG = '/opds/v1.2/catalog';
+const NAV = 'application/atom+xml;profile=opds-catalog;kind=navigation';
+const ACQ = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
+
+let admin: Credentials;
+let reader: { username: string; password: string };
+let readerKey: string;
+let books: Record<string, any>;
+let sagaId: string;
+
+/** Every test starts from an empty store (test/support/apply-migrations.ts): each seeds this catalog. */
+async function seed() {
+  ({ auth: admin } = await setupAdmin());
+  const libraryId = await createLibrary(admin);
+  const info = (n: number) => ({
+    Series: 'Saga',
+    Title: `Chapter ${n}`,
+    Number: String(n),
+    Writer: 'Brian K. Vaughan',
+    LanguageISO: 'en',
+    Year: 2012,
+    Summary: `Saga issue ${n} & more`,
+  });
+  await putObject('comics/Saga/Saga 001.cbz', await makeCbz(3, info(1), [800, 1200]));
+  await putObject('comics/Saga/Saga 002.cbz', await makeCbz(2, info(2)));
+  await putObject('comics/Paper Girls/Paper Girls 001.cbz', await makeCbz(2, { Series: 'Paper Girls', Number: '1' }));
+  await putObject(
+    'comics/Novels/Dune.epub',
+    buildEpub({ spine: [{ kind: 'text', bytes: 3000 }], metadataXml: '<dc:title>Dune</dc:title>' }),
+  );
+  const done = await scan(admin, libraryId);
+  await waitForTasks(admin, libraryId, { since: done.completedAt ?? '' });
+  const listed = await api(`/books?library_id=${libraryId}&pageSize=50`, { auth: admin });
+  books = Object.fromEntries(listed.body.data.map((b: any) => [b.title, b]));
+  sagaId = books['Chapter 1'].seriesId;
+  reader = await createUser(admin, { role: 'reader' });
+  readerKey = (await createApiKey({ basic: reader }, { name: 'Panels on iPad' })).key;
+}
+
+const basic = () => ({ basic: reader });
+const keyAuth = (): Credentials => ({ apiKey: readerKey, via: 'basic' });
+
+async function feed(url: string, auth: Credentials = basic()) {
+  const res = await fetchAs(url, auth);
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.text.slice(0, 500)}`);
+  return res;
+}
+
+describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () => {
+  it('catalog → library → series → book → stream page 2 at maxWidth 600 → pse:lastRead shows it', async () => {
+    await seed();
+    const root = await feed(CATALOG);
+    expect(root.headers.get('Content-Type')).toContain(NAV);
+    expect(textOf(feedHead(root.text), 'title')).toBe('Longbox');
+    expect(linkWithRel(feedHead(root.text), 'start').href).toBe(`http://longbox.test${CATALOG}`);
+    expect(linkWithRel(feedHead(root.text), 'search').type).toBe('application/opensearchdescription+xml');
+
+    const librariesLink = linkWithRel(entryTitled(root.text, 'Libraries'), 'subsection');
+    const libraries = await feed(librariesLink.href);
+    const library = await feed(linkWithRel(entryTitled(libraries.text, 'Comics'), 'subsection').href);
+    expect(library.headers.get('Content-Type')).toContain(NAV);
+    const sagaLink = linkWithRel(entryTitled(library.text, 'Saga'), 'subsection');
+    expect(sagaLink.type).toBe(ACQ);
+    expect(links(entryTitled(library.text, 'Saga')).map((l) => l.rel)).toContain(
+      'http://opds-spec.org/image/thumbnail',
+    );
+
+    const series = await feed(sagaLink.href, keyAuth());
+    expect(series.headers.get('Content-Type')).toContain(ACQ);
+    // Reading order: number 1 before 2.
+    expect(entries(series.text).map((e) => textOf(e, 'title'))).toEqual(['Chapter 1', 'Chapter 2']);
+    const entry = entryTitled(series.text, 'Chapter 1');
+    expect(textOf(entry, 'name')).toBe('Brian K. Vaughan');
+    expect(textOf(entry, 'dc:language')).toBe('en');
+    expect(textOf(entry, 'dc:issued')).toBe('2012');
+    expect(textOf(entry, 'summary')).toBe('Saga issue 1 & more');
+    const acquisition = linkWithRel(entry, ACQUISITION_REL);
+    expect(acquisition.type).toBe('application/vnd.comicbook+zip');
+    const cover = linkWithRel(entry, 'http://opds-spec.org/image');
+    expect(linkWithRel(entry, 'http://opds-spec.org/image/thumbnail').href).toBe(cover.href);
+    const stream = linkWithRel(entry, PSE_REL);
+    expect(stream.type).toBe('image/png');
+    expect(stream['pse:count']).toBe('3');
+    expect(stream.href).toContain('{pageNumber}');
+    expect(stream.href).toContain('{maxWidth}');
+    expect(stream['pse:lastRead']).toBeUndefined();
+
+    // The cover and the file answer with the same credentials.
+    const coverRes = await fetchAs(cover.href, keyAuth());
+    expect(coverRes.status).toBe(200);
+    expect(coverRes.headers.get('Content-Type')).toMatch(/^image\//);
+    const file = await fetchAs(acquisition.href, keyAuth());
+    expect(file.status).toBe(200);
+    expect(file.headers.get('Content-Type')).toBe('application/vnd.comicbook+zip');
+    expect(file.bytes.length).toBe(books['Chapter 1'].fileSize);
+
+    // {pageNumber} 1 is the book's second page; {maxWidth} 600 sizes it for the screen (800 px wide stored).
+    const page = await fetchAs(streamUrl(stream.href, 1, 600), keyAuth());
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Type')).toBe('image/png');
+    expect(imageSize(page.bytes)).toEqual({ width: 600, height: 900 });
+
+    const again = await feed(sagaLink.href, keyAuth());
+    const updated = linkWithRel(entryTitled(again.text, 'Chapter 1'), PSE_REL);
+    expect(updated['pse:lastRead']).toBe('2');
+    expect(Date.parse(updated['pse:lastReadDate'] as string)).not.toBeNaN();
+
+    const progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth: keyAuth() });
+    expect(progress.status).toBe(200);
+    expect(progress.body).toMatchObject({ currentPage: 2, completed: false });
+
+    // The same page at the same width again is a cached rendition: no image work.
+    const cached = await fetchAs(streamUrl(stream.href, 1, 600), keyAuth());
+    expect(cached.headers.get('X-Longbox-Cache')).toBe('hit');
+  });
+
+  it('streaming never moves progress back, and the last page completes the book', async () => {
+    await seed();
+    const user = await createUser(admin, { role: 'reader' });
+    const auth = { basic: user };
+    const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
+    const stream = linkWithRel(entryTitled(series.text, 'Chapter 1'), PSE_REL);
+    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
+    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
+    let progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
+    expect(progress.body.currentPage).toBe(2);
+    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
+    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
+    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
+    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
+    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
+    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
+  });
+
+  it('opds.pse_progress = false: streamed pages do not move progress (apps that prefetch)', async () => {
+    await seed();
+    const user = await createUser(admin, { role: 'reader' });
+    const auth = { basic: user };
+    const set = await api('/user/preferences/opds.pse_progress', { method: 'PUT', auth, json: { value: false } });
+    expect(set.status).toBe(200);
+    const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
+    const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
+    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
+    expect((await api(`/books/${books['Chapter 2'].id}/progress`, { auth })).status).toBe(404);
+  });
+
+  it('a key without ProgressWrite streams pages but writes no progress (API.md §5 permissions)', async () => {
+    await seed();
+    const user = await createUser(admin, { role: 'reader' });
+    const key = await createApiKey(
+      { basic: user },
+      { name: 'read only', permissions: ['BooksRead', 'PagesRead', 'SeriesRead', 'ProgressRead'] },
+    );
+    const auth: Credentials = { apiKey: key.key, via: 'basic' };
+    const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
+    const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
+    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
+    expect((await api(`/books/${books['Chapter 2'].id}/progress`, { auth: { basic: user } })).status).toBe(404);
+    // Without BooksRead the acquisition feed is refused like GET /series/{id}/books.
+    const pagesOnly = await createApiKey({ basic: user }, { name: 'pages', permissions: ['PagesRead'] });
+    const refused = await fetchAs(`/opds/v1.2/series/${sagaId}`, { apiKey: pagesOnly.key, via: 'basic' });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('Content-Type')).toContain('application/atom+xml');
+  });
+
+  it('reflowable EPUBs get an acquisition link with their type and no stream link; the navigation feeds page', async () => {
+    await seed();
+    const all = await feed('/opds/v1.2/series?pageSize=1');
+    expect(entries(all.text)).toHaveLength(1);
+    const head = feedHead(all.text);
+    expect(textOf(head, 'opensearch:totalResults')).toBe('3');
+    expect(links(head).find((l) => l.rel === 'previous')).toBeUndefined();
+    const next = linkWithRel(head, 'next');
+    const last = linkWithRel(head, 'last');
+    expect(linkWithRel(head, 'first').href).toContain('page=1');
+    expect(last.href).toContain('page=3');
+    const second = await feed(next.href);
+    expect(linkWithRel(feedHead(second.text), 'previous').href).toContain('page=1');
+    const titles = [all, second, await feed(last.href)].map((f) => textOf(entries(f.text)[0] as string, 'title'));
+    expect(titles).toEqual(['Novels', 'Paper Girls', 'Saga']);
+
+    const novels = await feed(linkWithRel(entries(all.text)[0] as string, 'subsection').href);
+    const dune = entryTitled(novels.text, 'Dune');
+    expect(linkWithRel(dune, ACQUISITION_REL).type).toBe('application/epub+zip');
+    expect(links(dune).some((l) => l.rel === PSE_REL)).toBe(false);
+  });
+
+  it('recently added, keep reading and on deck list the user’s books', async () => {
+    await seed();
+    const user = await createUser(admin, { role: 'reader' });
+    const auth = { basic: user };
+    const recent = await feed('/opds/v1.2/recently-added', auth);
+    expect(entries(recent.text)).toHaveLength(4);
+    expect(textOf(feedHead((await feed('/opds/v1.2/keep-reading', auth)).text), 'opensearch:totalResults')).toBe('0');
+    await api(`/books/${books['Chapter 1'].id}/progress`, { method: 'PUT', auth, json: { current_page: 2 } });
+    const reading = await feed('/opds/v1.2/keep-reading', auth);
+    expect(entries(reading.text).map((e) => textOf(e, 'title'))).toEqual(['Chapter 1']);
+    await api(`/books/${books['Chapter 1'].id}/read`, { method: 'POST', auth });
+    const deck = await feed('/opds/v1.2/on-deck', auth);
+    expect(entries(deck.text).map((e) => textOf(e, 'title'))).toEqual(['Chapter 2']);
+    const libraryBooks = await feed(`/opds/v1.2/libraries/${books.Dune.libraryId}/books`, auth);
+    expect(entries(libraryBooks.text)).toHaveLength(4);
+  });
+
+  it('search goes through the OpenSearch description as KOReader does', async () => {
+    await seed();
+    const root = await feed(CATALOG);
+    const description = await feed(linkWithRel(feedHead(root.text), 'search').href);
+    expect(description.headers.get('Content-Type')).toContain('application/opensearchdescription+xml');
+    const template = description.text.match(/<Url [^>]*template="([^"]+)"/)?.[1] as string;
+    expect(description.text).toMatch(/type="application\/atom\+xml;profile=opds-catalog;kind=acquisition"/);
+    const results = await feed(template.replace('{searchTerms}', encodeURIComponent('dune')));
+    expect(entries(results.text).map((e) => textOf(e, 'title'))).toContain('Dune');
+    const series = await feed(template.replace('{searchTerms}', 'saga'));
+    expect(linkWithRel(entryTitled(series.text, 'Saga'), 'subsection').href).toContain(`/series/${sagaId}`);
+  });
+});
+
+describe('Same credentials everywhere, 401 challenges with Basic (DECISIONS.md §Reader apps, §Auth)', () => {
+  it('every OPDS URL answers an anonymous request with 401 and WWW-Authenticate: Basic realm="Longbox"', async () => {
+    await seed();
+    const id = books['Chapter 1'].id;
+    for (const path of [
+      CATALOG,
+      '/opds/v1.2/series',
+      `/opds/v1.2/series/${sagaId}`,
+      '/opds/v1.2/search?query=saga',
+      '/opds/v1.2/opensearch.xml',
+      `/opds/v1.2/books/${id}/thumbnail`,
+      `/opds/v1.2/series/${sagaId}/thumbnail`,
+      `/opds/v1.2/books/${id}/pages/0?width=600`,
+      `/opds/v1.2/books/${id}/file`,
+    ]) {
+      const res = await fetchAs(path, undefined);
+      expect(res.status, path).toBe(401);
+      expect(res.headers.get('WWW-Authenticate'), path).toBe('Basic realm="Longbox"');
+    }
+    const wrong = await fetchAs(CATALOG, { basic: { username: reader.username, password: 'wrong-password' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('WWW-Authenticate')).toBe('Basic realm="Longbox"');
+  });
+
+  it('Basic user:password, Basic api:<key>, X-API-Key, Bearer key and Bearer session all work', async () => {
+    await seed();
+    const token = (await api('/auth/login', { json: { username: reader.username, password: reader.password } })).body
+      .access_token;
+    expect(token).toBeTruthy();
+    const id = books['Chapter 1'].id;
+    for (const auth of [
+      { basic: reader },
+      { apiKey: readerKey, via: 'basic' as const },
+      { apiKey: readerKey },
+      { apiKey: readerKey, via: 'bearer' as const },
+      { token },
+    ]) {
+      expect((await fetchAs(CATALOG, auth)).status).toBe(200);
+      expect((await fetchAs(`/opds/v1.2/books/${id}/pages/0?width=600`, auth)).status).toBe(200);
+      expect((await fetchAs(`/opds/v1.2/books/${id}/file`, auth, { method: 'HEAD' })).status).toBe(200);
+    }
+  });
+
+  it('Accept-Encoding: identity (KOReader) gets an uncompressed feed', async () => {
+    await seed();
+    const res = await fetchAs(`/opds/v1.2/series/${sagaId}`, basic(), {
+      headers: { 'Accept-Encoding': 'identity', Accept: 'application/atom+xml;profile=opds-catalog, */*' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Encoding')).toBeNull();
+    expect(res.text.startsWith('<?xml')).toBe(true);
+  });
+});
+
+describe('Bad input (issue 9): clear errors in the feed’s own format', () => {
+  it('unknown ids → 404 as an Atom feed; unknown pages, files → 404 envelope', async () => {
+    await seed();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const path of [
+      `/opds/v1.2/series/${unknown}`,
+      `/opds/v1.2/libraries/${unknown}`,
+      `/opds/v1.2/libraries/${unknown}/books`,
+    ]) {
+      const res = await fetchAs(path, basic());
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('Content-Type')).toContain('application/atom+xml');
+      expect(textOf(res.text, 'title')).toMatch(/not found/i);
+    }
+    for (const path of [`/opds/v1.2/books/${unknown}/pages/0`, `/opds/v1.2/books/${unknown}/file`]) {
+      const res = await fetchAs(path, basic());
+      expect(res.status, path).toBe(404);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'NotFound' });
+    }
+  });
+
+  it('page numbers past the end, maxWidth=0, non-numeric maxWidth or page → 400', async () => {
+    await seed();
+    const id = books['Chapter 1'].id;
+    for (const query of ['3?width=600', '99', '0?width=0', '0?width=abc', '0?width={maxWidth}', 'abc', '-1', '1.5']) {
+      const res = await fetchAs(`/opds/v1.2/books/${id}/pages/${query}`, basic());
+      expect(res.status, query).toBe(400);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'BadRequest' });
+    }
+    const user = await createUser(admin, { role: 'reader' });
+    await fetchAs(`/opds/v1.2/books/${id}/pages/99`, { basic: user });
+    expect((await api(`/books/${id}/progress`, { auth: { basic: user } })).status).toBe(404);
+  });
+
+  it('malformed ids, bad paging and an empty search → 400 as Atom', async () => {
+    await seed();
+    for (const path of [
+      '/opds/v1.2/series/not-a-uuid',
+      '/opds/v1.2/series?page=0',
+      '/opds/v1.2/series?pageSize=x',
+      '/opds/v1.2/search?query=',
+    ]) {
+      const res = await fetchAs(path, basic());
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('Content-Type')).toContain('application/atom+xml');
+    }
+  });
+});
