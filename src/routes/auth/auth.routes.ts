@@ -20,6 +20,10 @@ export const login = createRoute({
   path: '/auth/login',
   tags,
   summary: 'Log in with username and password',
+  description:
+    'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
+    'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
+    'event streams in a browser (DECISIONS.md §Web app). Logout clears it.',
   request: { body: jsonBody(LoginBodySchema) },
   responses: { 200: jsonContent(LoginResponseSchema, 'Session token'), ...errorResponses(400, 401, 429) },
 });
