@@ -78,8 +78,12 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const nextBook = bookIndex >= 0 ? seriesBooks?.[bookIndex + 1] : undefined;
   const previousBook = bookIndex > 0 ? seriesBooks?.[bookIndex - 1] : undefined;
 
+  // Key presses can come faster than renders: turns count from the latest position, not the rendered one.
+  const indexRef = useRef(index);
+  indexRef.current = index;
   const goToIndex = (target: number) => {
     const clamped = Math.max(0, Math.min(views.length - 1, target));
+    indexRef.current = clamped;
     const slot = views[clamped]?.slots[0];
     if (slot) setPosition({ page: slot.page, part: slot.part });
     setEdge(null);
@@ -102,12 +106,12 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const act = (action: ReaderAction) => {
     switch (action) {
       case 'next':
-        if (index < views.length - 1) goToIndex(index + 1);
+        if (indexRef.current < views.length - 1) goToIndex(indexRef.current + 1);
         else if (edge === 'end' && nextBook) openBook(nextBook);
         else setEdge('end');
         return;
       case 'previous':
-        if (index > 0) goToIndex(index - 1);
+        if (indexRef.current > 0) goToIndex(indexRef.current - 1);
         else if (edge === 'start' && previousBook) openBook(previousBook);
         else setEdge('start');
         return;
@@ -212,7 +216,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const currentPage = view ? progressPageOf(view) : 1;
 
   return (
-    <div class={`rd rd-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
+    <div class={`rd rd-mode-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
       {mode === 'webtoon' ? (
         <WebtoonStrip
           book={book}
@@ -395,9 +399,10 @@ function useGestures(options: GestureOptions) {
           setZoom(doubleTap(zoom, end, size));
           return;
         }
-        s.lastTap = { ...end, time: now };
-        if (isZoomed(zoom)) return;
+        // A double tap is two taps in the middle or on a zoomed page; quick taps on an edge turn pages.
         const middle = end.x > size.width / 3 && end.x < (size.width * 2) / 3;
+        s.lastTap = middle || isZoomed(zoom) ? { ...end, time: now } : null;
+        if (isZoomed(zoom)) return;
         if (!middle) {
           onTap(end);
           return;

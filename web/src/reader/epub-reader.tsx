@@ -93,6 +93,8 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   const [toc, setToc] = useState<TocItem[]>([]);
   const [location, setLocation] = useState<RelocateDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** True once the saved place is restored: from then on positions are saved (and tests may turn pages). */
+  const [ready, setReady] = useState(false);
   const [panel, setPanel] = useState<'none' | 'menu' | 'toc' | 'help'>('none');
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
@@ -142,6 +144,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       else if (start.percentage) await view.goToFraction(start.percentage);
       else await view.init({ showTextStart: false });
       restored = true;
+      setReady(true);
     })().catch((reason: Error) => {
       if (!cancelled) setError(reason.message);
     });
@@ -180,7 +183,12 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   const percent = Math.round((location?.fraction ?? start.percentage ?? 0) * 100);
 
   return (
-    <div class={`rd rd-epub rd-theme-${settings.theme}`} data-flow={settings.flow} data-cfi={location?.cfi ?? ''}>
+    <div
+      class={`rd rd-epub rd-theme-${settings.theme}`}
+      data-flow={settings.flow}
+      data-cfi={location?.cfi ?? ''}
+      data-ready={ready ? 'true' : 'false'}
+    >
       {error && (
         <p class="rd-error" role="alert">
           {t('reader.error', { message: error })}

@@ -57,7 +57,7 @@ export function WebtoonStrip(props: WebtoonStripProps) {
     if (!element) return;
     // The page under the middle of the screen is the one being read.
     const hit = document.elementFromPoint(viewport.width / 2, viewport.height / 2) as HTMLElement | null;
-    const box = hit?.closest<HTMLElement>('[data-page]');
+    const box = hit?.closest<HTMLElement>('[data-book]');
     if (box?.dataset.book && box.dataset.page) {
       const next = { bookId: box.dataset.book, page: Number(box.dataset.page) };
       if (next.bookId !== current.bookId || next.page !== current.page) setCurrent(next);
