@@ -72,6 +72,6 @@ export function useKeys(handler: (event: KeyboardEvent) => void, inputs: unknown
     };
     addEventListener('keydown', listener);
     return () => removeEventListener('keydown', listener);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists the handler's inputs
+    // The caller lists the handler's inputs.
   }, inputs);
 }
