@@ -14,4 +14,6 @@ addEventListener('vite:preloadError', () => {
 
 applyTheme();
 startOffline();
+// A book opened by address: its reader (which starts loading the book) comes in beside the shell.
+if (location.pathname.startsWith('/read/')) void import('./reader/index');
 render(<App />, document.getElementById('app')!);

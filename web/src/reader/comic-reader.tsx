@@ -570,7 +570,7 @@ function ReaderMenu(props: MenuProps) {
           onClick={() => props.onOpenBook(props.previousBook)}
           aria-label={t('reader.previousBook')}
         >
-          ⏮
+          «
         </button>
         {mode !== 'webtoon' && (
           <input
@@ -592,7 +592,7 @@ function ReaderMenu(props: MenuProps) {
           onClick={() => props.onOpenBook(props.nextBook)}
           aria-label={t('reader.nextBook')}
         >
-          ⏭
+          »
         </button>
       </footer>
     </>

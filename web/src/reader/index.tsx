@@ -46,6 +46,32 @@ interface Loaded {
   progress: ServerProgress | null;
 }
 
+function load(bookId: string): Promise<Loaded> {
+  // The book, its pages and its progress in parallel: none needs another's answer.
+  return Promise.all([fetchBook(bookId), fetchPages(bookId), fetchProgress(bookId).catch(() => null)]).then(
+    ([book, pages, progress]) => ({
+      book,
+      pages,
+      progress: progress ?? (book.readProgress as ServerProgress | undefined) ?? null,
+    }),
+  );
+}
+
+/**
+ * A book opened by address (a link, a reload) starts loading as soon as this module does: main.tsx
+ * imports it early for /read/ addresses, so the reader's code, the book and its pages arrive while the
+ * app shell is still starting, instead of one after the other. Used once; later opens load afresh.
+ */
+const early = new Map<string, Promise<Loaded>>();
+const opened = /^\/read\/([^/?#]+)/.exec(location.pathname)?.[1];
+if (opened) early.set(opened, load(opened));
+
+function loadOnce(bookId: string): Promise<Loaded> {
+  const started = early.get(bookId);
+  early.delete(bookId);
+  return started ?? load(bookId);
+}
+
 export function ReaderScreen({ bookId }: { bookId: string }) {
   return <ReaderForBook key={bookId} bookId={bookId} />;
 }
@@ -57,12 +83,12 @@ function ReaderForBook({ bookId }: { bookId: string }) {
 
   useEffect(() => {
     let cancelled = false;
-    // The book and its pages in parallel; progress comes with neither, so it is asked for beside them.
-    Promise.all([fetchBook(bookId), fetchPages(bookId), fetchProgress(bookId).catch(() => null)])
-      .then(([book, pages, progress]) => {
+    loadOnce(bookId)
+      .then((result) => {
         if (cancelled) return;
+        const { book } = result;
         document.title = book.title;
-        setLoaded({ book, pages, progress: progress ?? (book.readProgress as ServerProgress | undefined) ?? null });
+        setLoaded(result);
         // Next/previous book is not needed for the first page: fetched after it.
         fetchSeriesBooks(book.seriesId)
           .then((books) => !cancelled && setSeriesBooks(books))
