@@ -6,13 +6,14 @@
 import { useSignalEffect } from '@preact/signals';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { get } from './api/client';
 import type { SetupStatus } from './api/types';
 import { Header } from './components/header';
 import { t } from './i18n';
 import { currentPath } from './state/navigation';
 import { session } from './state/session';
+import { setupStatus } from './state/setup';
 import { LoginScreen } from './screens/login';
 import { HomeScreen } from './screens/home';
 import { NotFoundScreen } from './screens/not-found';
@@ -43,14 +44,14 @@ export function App() {
 
 function Shell() {
   const { path, route } = useLocation();
-  const [setup, setSetup] = useState<SetupStatus | null>(null);
+  const setup = setupStatus.value;
   const signedIn = session.value !== null;
   const isPublic = PUBLIC_PATHS.includes(path);
 
   useEffect(() => {
     get<SetupStatus>('/setup/status')
-      .then(setSetup)
-      .catch(() => setSetup({ setupRequired: false, hasUsers: true, registrationEnabled: false }));
+      .then((status) => (setupStatus.value = status))
+      .catch(() => (setupStatus.value = { setupRequired: false, hasUsers: true, registrationEnabled: false }));
   }, []);
 
   useEffect(() => {
@@ -74,10 +75,10 @@ function Shell() {
       <a class="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      {signedIn && !path.startsWith('/read/') && <Header />}
+      {signedIn && !path.startsWith('/read/') && path !== '/setup' && <Header />}
       <Router>
-        <Route path="/setup" component={() => <SetupScreen status={setup} onDone={setSetup} />} />
-        <Route path="/login" component={() => <LoginScreen registrationEnabled={setup.registrationEnabled} />} />
+        <Route path="/setup" component={SetupScreen} />
+        <Route path="/login" component={LoginScreen} />
         <Route path="/register" component={RegisterScreen} />
         <Route path="/" component={HomeScreen} />
         <Route path="/account" component={AccountScreen} />

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { App } from './app';
 import { startOffline } from './offline/register';
+import { startLiveUpdates } from './state/live';
 import { applyTheme } from './state/theme';
 import './styles.css';
 
@@ -16,4 +17,5 @@ applyTheme();
 startOffline();
 // A book opened by address: its reader (which starts loading the book) comes in beside the shell.
 if (location.pathname.startsWith('/read/')) void import('./reader/index');
+startLiveUpdates();
 render(<App />, document.getElementById('app')!);

@@ -37,4 +37,9 @@ export const authRouter = createRouter()
   .openapi(routes.resendVerification, async (c) => {
     await c.get('services').auth.resendVerification(c.req.valid('json').email);
     return c.json({ message: 'If the address belongs to an unverified account, a new e-mail is on its way' }, 202);
+  })
+  .openapi(routes.changePassword, async (c) => {
+    const body = c.req.valid('json');
+    await c.get('services').auth.changePassword(c.get('principal'), body.current_password, body.new_password);
+    return c.json({ message: 'Password changed; your other sessions have ended' }, 200);
   });

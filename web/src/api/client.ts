@@ -38,6 +38,28 @@ export function configureClient(next: ClientHooks): void {
   hooks = next;
 }
 
+/** The Authorization header value for requests made outside `request` (uploads with progress). */
+export function authorization(): string | null {
+  const token = hooks.token();
+  return token ? `Bearer ${token}` : null;
+}
+
+/** Turns a non-2xx answer's body text into the ApiError `request` would have thrown. */
+export function apiErrorFrom(status: number, bodyText: string): ApiError {
+  try {
+    const body = JSON.parse(bodyText) as ErrorBody;
+    if (body && typeof body.error === 'string') return new ApiError(status, body.error, body.message, body.details);
+  } catch {
+    // not the envelope
+  }
+  return new ApiError(status, 'HttpError', `HTTP ${status}`);
+}
+
+/** Called by uploads on a 401, as `request` does. */
+export function reportUnauthorized(): void {
+  hooks.onUnauthorized();
+}
+
 export type Query = Record<string, string | number | boolean | undefined | null | readonly string[]>;
 
 /** `/api/v1` + path + query string; array values repeat the parameter. */

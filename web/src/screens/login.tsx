@@ -7,8 +7,10 @@ import { Field } from '../components/field';
 import { t } from '../i18n';
 import { navigate, safeNext } from '../state/navigation';
 import { login, sessionExpired } from '../state/session';
+import { setupStatus } from '../state/setup';
 
-export function LoginScreen({ registrationEnabled }: { registrationEnabled: boolean }) {
+export function LoginScreen() {
+  const registrationEnabled = setupStatus.value?.registrationEnabled ?? false;
   const { query } = useLocation();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
