@@ -3,9 +3,10 @@
  * two-page scan, pages large enough that the reader asks the server for smaller copies) and a reflowable
  * EPUB novel, uploaded and scanned through the API.
  */
+import sharp from 'sharp';
 import { buildEpub } from '../../fixtures/epub-writer';
+import { buildZip } from '../../fixtures/zip-writer';
 import { call, createLibrary, scanAndWait, uploadBook } from './api';
-import { comicBook } from './books';
 
 /** Page size of the comic fixtures: portrait 1200×1800; page 5 of book 1 is a 2400×1800 spread. */
 export const PAGE = { width: 1200, height: 1800 };
@@ -20,17 +21,80 @@ export interface ReaderLibrary {
   novel: { id: string; title: string };
 }
 
+/** Seven-segment digits (segments a–g), drawn as rectangles so no font is needed. */
+const SEGMENTS: Record<string, string> = {
+  '0': 'abcdef',
+  '1': 'bc',
+  '2': 'abdeg',
+  '3': 'abcdg',
+  '4': 'bcfg',
+  '5': 'acdfg',
+  '6': 'acdefg',
+  '7': 'abc',
+  '8': 'abcdefg',
+  '9': 'abcdfg',
+};
+
+function digitRects(digit: string, x: number, y: number, size: number): string {
+  const t = size / 5;
+  const w = size;
+  const h = size * 2;
+  const boxes: Record<string, [number, number, number, number]> = {
+    a: [t, 0, w - 2 * t, t],
+    b: [w - t, t, t, h / 2 - t],
+    c: [w - t, h / 2, t, h / 2 - t],
+    d: [t, h - t, w - 2 * t, t],
+    e: [0, h / 2, t, h / 2 - t],
+    f: [0, t, t, h / 2 - t],
+    g: [t, h / 2 - t / 2, w - 2 * t, t],
+  };
+  return [...(SEGMENTS[digit] ?? '')]
+    .map((segment) => {
+      const [bx, by, bw, bh] = boxes[segment]!;
+      return `<rect x="${x + bx}" y="${y + by}" width="${bw}" height="${bh}" fill="#1b1e26"/>`;
+    })
+    .join('');
+}
+
+/**
+ * A comic-like page: coloured panels and the page number in large digits, so screenshots show which page
+ * is where (a two-page spread has a panel across both halves).
+ */
+async function pageImage(book: number, page: number, width: number, height: number): Promise<Uint8Array> {
+  const hue = (book * 97 + page * 41) % 360;
+  const margin = width / 24;
+  const gutter = width / 40;
+  const panelHeight = (height - 2 * margin - 2 * gutter) / 3;
+  const panels = [0, 1, 2]
+    .map((row) => {
+      const y = margin + row * (panelHeight + gutter);
+      return `<rect x="${margin}" y="${y}" width="${width - 2 * margin}" height="${panelHeight}" fill="hsl(${(hue + row * 30) % 360} 55% 78%)" stroke="#1b1e26" stroke-width="${width / 200}"/>`;
+    })
+    .join('');
+  const digits = String(page);
+  const size = Math.min(width, height) / 4;
+  const startX = (width - digits.length * size * 1.3) / 2;
+  const number = [...digits].map((d, i) => digitRects(d, startX + i * size * 1.3, height / 2 - size, size)).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fdfbf5"/>${panels}${number}</svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer());
+}
+
+async function comic(book: number, pages: number, wide: number[] = []): Promise<Uint8Array> {
+  const files = [];
+  for (let page = 1; page <= pages; page++) {
+    const width = wide.includes(page) ? PAGE.width * 2 : PAGE.width;
+    files.push({
+      name: `page-${String(page).padStart(3, '0')}.jpg`,
+      data: await pageImage(book, page, width, PAGE.height),
+    });
+  }
+  return buildZip(files);
+}
+
 export async function createReaderLibrary(baseUrl: string, token: string): Promise<ReaderLibrary> {
   const library = await createLibrary(baseUrl, token, 'Reader');
-  const { width, height } = PAGE;
-  await uploadBook(
-    baseUrl,
-    token,
-    library.id,
-    'Saga/Saga 01.cbz',
-    comicBook(BOOK1_PAGES, { width, height, wide: [WIDE_PAGE_NUMBER - 1] }),
-  );
-  await uploadBook(baseUrl, token, library.id, 'Saga/Saga 02.cbz', comicBook(BOOK2_PAGES, { width, height }));
+  await uploadBook(baseUrl, token, library.id, 'Saga/Saga 01.cbz', await comic(1, BOOK1_PAGES, [WIDE_PAGE_NUMBER]));
+  await uploadBook(baseUrl, token, library.id, 'Saga/Saga 02.cbz', await comic(2, BOOK2_PAGES));
   const spine = Array.from({ length: 8 }, () => ({ kind: 'text' as const, bytes: 12_000 }));
   await uploadBook(baseUrl, token, library.id, 'Novel/Novel.epub', buildEpub({ spine }));
   await scanAndWait(baseUrl, token, library.id);
