@@ -121,6 +121,17 @@ describeWithChromium('the readers', () => {
       ]);
       await next();
       expect(await pagesShown(page)).toEqual(['2']);
+      const transform = () => page.locator('.rd-view').evaluate((view) => (view as HTMLElement).style.transform);
+      if (viewport === 'phone') {
+        // Double tap in the middle zooms in; the zoom resets when the page turns.
+        await page.touchscreen.tap(width / 2, height / 2);
+        await page.touchscreen.tap(width / 2, height / 2);
+        await expect.poll(transform, WAIT).toContain('scale(2.5)');
+        await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('ArrowRight');
+        expect(await pagesShown(page)).toEqual(['2']);
+        expect(await transform()).toBe('');
+      }
       await next();
       await next();
       await next();
@@ -196,6 +207,14 @@ describeWithChromium('the readers', () => {
     const second = await signedInPage('phone');
     await openReader(second, `${server.url}/read/${library.book1.id}`);
     expect(await pagesShown(second)).toEqual(['3']);
+
+    // At the end of the book, the next turn offers the next book and the one after opens it.
+    await first.keyboard.press('End');
+    await first.keyboard.press('ArrowRight');
+    await first.getByText(`Continue with ${library.book2.title}`).waitFor();
+    await first.keyboard.press('ArrowRight');
+    await expect.poll(() => new URL(first.url()).pathname, WAIT).toBe(`/read/${library.book2.id}`);
+    expect(await pagesShown(first)).toEqual(['1']);
   });
 
   it('streams an EPUB by Range requests and reopens it at the same place in another context', async () => {
