@@ -5,8 +5,8 @@
  * - page navigations: network first, falling back to the last index.html seen (the SPA shell);
  * - downloaded books live in the "longbox-offline-v1" cache, filled by the page's "download for offline":
  *   their page images, page list and file answer from there first (they do not change), any page width
- *   standing in for another; other API reads try the network and fall back to the copy there (the book,
- *   its progress, the signed-in user), so the reader opens offline.
+ *   standing in for another; the book, its progress and its series' books try the network and fall back
+ *   to the copy there, so the reader opens offline. Other API calls (and event streams) are not touched.
  * Progress writes are never touched: the reader queues them itself while offline.
  */
 const SHELL_CACHE = 'longbox-shell-v1';
@@ -36,9 +36,13 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(navigation(request));
   } else if (url.pathname.startsWith('/assets/')) {
     event.respondWith(cacheFirst(request, SHELL_CACHE));
-  } else if (url.pathname.startsWith('/api/v1/') && !request.headers.has('Range')) {
-    if (/^\/api\/v1\/books\/[^/]+\/(pages(\/\d+)?|file)$/.test(url.pathname)) event.respondWith(offlineFirst(request));
-    else event.respondWith(networkThenOffline(request));
+  } else if (request.headers.has('Range')) {
+    // Range reads of a book file go to the server; the reader reads a downloaded file from the cache itself.
+  } else if (/^\/api\/v1\/books\/[^/]+\/(pages(\/\d+)?|file)$/.test(url.pathname)) {
+    event.respondWith(offlineFirst(request));
+  } else if (/^\/api\/v1\/(books|series)\/[^/]+(\/progress|\/books)?$/.test(url.pathname)) {
+    // Only what the reader opens a book with; every other API call never meets this worker.
+    event.respondWith(networkThenOffline(request));
   }
 });
 
