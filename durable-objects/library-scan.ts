@@ -12,6 +12,7 @@ import { TasksRepository } from '../src/repositories/tasks.repository';
 import { enqueueTask } from '../src/tasks/task-queue';
 import { LibraryScanner } from '../src/scanning/library-scanner';
 import { type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
+import { skippedFilesOf } from '../src/scanning/skipped-files';
 
 const MAX_CONSECUTIVE_FAILURES = 5;
 
@@ -46,6 +47,7 @@ export class LibraryScan extends DurableObject<Env> {
       booksUpdated: 0,
       booksDeleted: 0,
       errors: 0,
+      skipped: [],
       message: null,
     };
     this.store.begin(state);
@@ -127,11 +129,15 @@ export class LibraryScan extends DurableObject<Env> {
   private async report(state: ScanState): Promise<void> {
     const db = await defaultDatabaseFactory(this.env);
     const status = state.status === 'running' ? 'running' : state.status;
+    const skipped = skippedFilesOf(state);
     const message =
       state.message ??
       (state.status === 'running'
         ? `${state.phase}: ${state.filesProcessed} of ${state.filesTotal} files`
-        : `${state.booksAdded} added, ${state.booksUpdated} updated, ${state.booksDeleted} removed, ${state.errors} with errors`);
+        : [
+            `${state.booksAdded} added, ${state.booksUpdated} updated, ${state.booksDeleted} removed, ${state.errors} with errors`,
+            ...skipped.skipped.map((group) => group.message),
+          ].join('; '));
     const tasks = new TasksRepository(db);
     // Progress never revives a task row cancelled through POST /tasks/{id}/cancel; the final state always lands.
     const write = state.status === 'running' ? tasks.updateIfActive.bind(tasks) : tasks.update.bind(tasks);
@@ -152,6 +158,7 @@ export class LibraryScan extends DurableObject<Env> {
         booksUpdated: state.booksUpdated,
         booksDeleted: state.booksDeleted,
         errors: state.errors,
+        ...skipped,
       },
     });
     createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)).publish(
@@ -165,6 +172,8 @@ export class LibraryScan extends DurableObject<Env> {
         series_found: state.seriesFound,
         books_found: state.booksFound,
         errors: state.errors,
+        files_skipped: skipped.filesSkipped,
+        skipped: skipped.skipped,
         started_at: state.startedAt,
         completed_at: state.completedAt,
       },

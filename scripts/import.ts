@@ -18,7 +18,7 @@ const DEFAULT_PART_SIZE = 50 * MIB;
 
 const USAGE = `Usage: npm run import -- <folder> --library <name> [options]
 
-Uploads every .cbz, .cbr, .epub and .pdf below <folder> into a Longbox library, keeping relative
+Uploads every .cbz, .cbr, .epub, .pdf, .zip and .rar below <folder> into a Longbox library, keeping relative
 paths; files already in the library are skipped. Then starts a scan of the library.
   --library <name>            target library (matched by name, ignoring case)
   --url <url>                 server (default http://localhost:8787)

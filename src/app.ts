@@ -13,6 +13,8 @@ import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
 import { serveWebApp } from './web/web-app';
 import { opds1Router, OPDS1_BASE } from './opds/v1/opds1.routes';
+import { opds2Router, OPDS2_BASE } from './opds/v2/opds2.routes';
+import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
 export const API_PREFIX = '/api/v1';
 /** JSON bodies are small; file uploads have their own streaming routes without this limit. */
@@ -40,6 +42,8 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   for (const router of apiRouters) app.route(API_PREFIX, router);
   // Reader apps (DECISIONS.md §Reader apps): outside /api/v1, with their own formats and auth challenge.
   app.route(OPDS1_BASE, opds1Router);
+  app.route(OPDS2_BASE, opds2Router);
+  app.route(KOREADER_BASE, koreaderRouter);
   registerOpenApi(app);
   const docsRouter = createDocsRouter(() => buildOpenApiDocument(app));
   app.route('/', docsRouter);

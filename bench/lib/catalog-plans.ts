@@ -43,13 +43,16 @@ async function main() {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
+    // Reader-app paths (/opds/…, /koreader/…) live outside /api/v1.
+    const url = path.startsWith('/opds/') || path.startsWith('/koreader/') ? path : `/api/v1${path}`;
     const res = await app.request(
-      `http://longbox.bench/api/v1${path}`,
+      `http://longbox.bench${url}`,
       { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
       env,
     );
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    const json = res.headers.get('Content-Type')?.includes('json');
+    return { status: res.status, body: text && json ? JSON.parse(text) : null };
   };
 
   const login = await call('POST', '/auth/login', { username: input.username, password: input.password });

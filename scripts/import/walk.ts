@@ -2,7 +2,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-export const BOOK_EXTENSIONS = ['.cbz', '.cbr', '.epub', '.pdf'] as const;
+export const BOOK_EXTENSIONS = ['.cbz', '.cbr', '.epub', '.pdf', '.zip', '.rar'] as const;
 
 export interface LocalBook {
   absolutePath: string;

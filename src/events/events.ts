@@ -35,6 +35,9 @@ export type DomainEvent =
       series_found: number;
       books_found: number;
       errors: number;
+      files_skipped: number;
+      /** Why objects were not read: `{extension, reason, count, message}` per group. */
+      skipped: Array<{ extension: string; reason: string; count: number; message: string }>;
       started_at: string;
       completed_at: string | null;
     };

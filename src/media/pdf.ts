@@ -7,7 +7,7 @@
 import type { BookAnalysis, BookContainer, BookPage, ImageDimensions, PageContent, PageLocator } from './container';
 import { assertFormat } from './detect';
 import { BookAnalysisError } from './errors';
-import { PdfDocument } from './pdf/document';
+import { isRepairable, PdfDocument } from './pdf/document';
 import { readInfo } from './pdf/info';
 import { singleJpegOf } from './pdf/page-image';
 import { listPages, type PdfPage } from './pdf/page-tree';
@@ -55,27 +55,55 @@ async function pageOf(doc: PdfDocument, page: PdfPage, number: number): Promise<
   };
 }
 
-async function analyze(reader: RangeReader): Promise<BookAnalysis> {
-  await assertFormat(reader, 'pdf');
-  let doc: PdfDocument;
-  let pages: PdfPage[];
+interface ReadDocument {
+  doc: PdfDocument;
+  pages: BookPage[];
+}
+
+async function readDocument(doc: PdfDocument): Promise<ReadDocument> {
+  const tree = await listPages(doc);
+  if (tree.length === 0) throw new BookAnalysisError('no_pages', 'The PDF has no pages');
+  const pages: BookPage[] = [];
+  for (let start = 0; start < tree.length; start += CONCURRENCY) {
+    const batch = tree.slice(start, start + CONCURRENCY);
+    pages.push(...(await Promise.all(batch.map((page, i) => pageOf(doc, page, start + i + 1)))));
+  }
+  return { doc, pages };
+}
+
+/**
+ * Through the cross-reference data first; when that fails, or an object turned out not to be where it
+ * said, again with the data rebuilt from the objects in the file (pdf/repair.ts).
+ */
+async function readRepairing(reader: RangeReader): Promise<ReadDocument> {
+  let first: ReadDocument | null = null;
+  let failure: unknown = null;
   try {
-    doc = await PdfDocument.open(reader);
-    pages = await listPages(doc);
+    first = await readDocument(await PdfDocument.open(reader));
+    if (first.doc.repaired || !first.doc.sawDamage) return first;
   } catch (error) {
-    if (error instanceof BookAnalysisError) throw error;
+    if (!isRepairable(error)) throw error;
+    failure = error;
+  }
+  try {
+    return await readDocument(await PdfDocument.repair(reader));
+  } catch (error) {
+    if (first) return first;
+    if (!isRepairable(error)) throw error;
+    // The rebuilt map says why better, unless it failed only because the tree it found was empty.
+    const reason = error instanceof BookAnalysisError ? error : failure;
+    if (reason instanceof BookAnalysisError) throw reason;
     throw damaged('its structure cannot be read');
   }
-  if (pages.length === 0) throw new BookAnalysisError('no_pages', 'The PDF has no pages');
-  const result: BookPage[] = [];
-  for (let start = 0; start < pages.length; start += CONCURRENCY) {
-    const batch = pages.slice(start, start + CONCURRENCY);
-    result.push(...(await Promise.all(batch.map((page, i) => pageOf(doc, page, start + i + 1)))));
-  }
+}
+
+async function analyze(reader: RangeReader): Promise<BookAnalysis> {
+  await assertFormat(reader, 'pdf');
+  const { doc, pages } = await readRepairing(reader);
   return {
     format: 'pdf',
-    pages: result,
-    pageCount: result.length,
+    pages,
+    pageCount: pages.length,
     metadata: await readInfo(doc),
     coverPage: null,
     containerIndex: null,

@@ -6,7 +6,6 @@
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type { BookDto } from '../schemas/book.schema';
-import type { LibraryDto } from '../schemas/library.schema';
 import type { SeriesDto } from '../schemas/series.schema';
 import type { BookQueryService } from '../services/book-query.service';
 import type { ListResult } from '../services/catalog-list';
@@ -93,8 +92,10 @@ export class OpdsCatalogService {
 
   /** A library: its books as one acquisition feed, then its series A–Z (paged). */
   async library(userId: string, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
-    const library: LibraryDto = await this.deps.libraries.get(libraryId);
-    const series = await this.deps.seriesQuery.list(userId, { libraryId }, page);
+    const [library, series] = await Promise.all([
+      this.deps.libraries.getRecord(libraryId),
+      this.deps.seriesQuery.list(userId, { libraryId }, page),
+    ]);
     const allBooks: NavigationItem = {
       id: feedUrn(`library:${libraryId}:books`),
       title: `All books in ${library.name}`,
@@ -114,9 +115,15 @@ export class OpdsCatalogService {
     };
   }
 
+  /**
+   * The library's row (its name; 404 when unknown) is read alongside the page, not before it: each D1
+   * round trip a feed waits for is felt on every page an app turns.
+   */
   async libraryBooks(userId: string, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
-    const library = await this.deps.libraries.get(libraryId);
-    const books = await this.deps.bookQuery.list(userId, { libraryId }, page);
+    const [library, books] = await Promise.all([
+      this.deps.libraries.getRecord(libraryId),
+      this.deps.bookQuery.list(userId, { libraryId }, page),
+    ]);
     return this.acquisition(
       feedUrn(`library:${libraryId}:books`),
       `${library.name}: all books`,
@@ -142,8 +149,11 @@ export class OpdsCatalogService {
 
   /** A series' books in reading order. */
   async series(userId: string, seriesId: string, page: PageRequest): Promise<CatalogFeed> {
-    const series = await this.deps.seriesQuery.get(seriesId, userId);
-    const books = await this.deps.bookQuery.listOfSeries(userId, seriesId, {}, page);
+    // The series lookup answers the 404; the page is read alongside it (an unknown series has no books).
+    const [series, books] = await Promise.all([
+      this.deps.seriesQuery.get(seriesId, userId),
+      this.deps.bookQuery.list(userId, { seriesId }, page),
+    ]);
     const feed = await this.acquisition(uuidUrn(seriesId), series.title, `series/${seriesId}`, books, page);
     return { ...feed, updated: series.updatedAt };
   }

@@ -100,7 +100,7 @@ function bookRow(
     libraryId,
     path: object.key,
     fileName: parts.fileName,
-    fileFormat: format,
+    fileFormat: analysis?.format ?? format, // the content decides (a .zip may be an EPUB)
     fileSize: object.size,
     etag: object.etag,
     fileModifiedAt: object.uploaded,

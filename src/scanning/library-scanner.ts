@@ -16,6 +16,7 @@ import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
 import { importBook, type ListedObject } from './book-importer';
 import type { ScanState, ScanStore } from './scan-store';
+import { countSkipped, skipReason } from './skipped-files';
 import { sortTitle } from './series-grouping';
 
 /**
@@ -83,8 +84,9 @@ export class LibraryScanner {
       cursor: state.cursor ?? undefined,
       limit: LIST_PAGE,
     });
+    const skipped = listing.objects.map((o) => skipReason(o.key, o.size));
     const objects: ListedObject[] = listing.objects
-      .filter((o) => formatOfKey(o.key) !== null)
+      .filter((_, i) => skipped[i] === null)
       .map((o) => ({ key: o.key, size: o.size, etag: o.etag, uploaded: o.uploaded.toISOString() }));
     this.deps.store.markSeen(objects.map((o) => o.key));
     // R2 lists keys in byte order, as SQLite compares them: the page's first and last key bound it.
@@ -102,7 +104,14 @@ export class LibraryScanner {
       return book.etag !== o.etag || book.fileSize !== o.size || book.fileModifiedAt !== o.uploaded;
     });
     this.deps.store.enqueue(queue);
-    const next = { ...state, filesTotal: state.filesTotal + objects.length };
+    const next = {
+      ...state,
+      filesTotal: state.filesTotal + objects.length,
+      skipped: countSkipped(
+        state.skipped ?? [],
+        skipped.filter((s) => s !== null && s !== 'ignore'),
+      ),
+    };
     next.filesProcessed += objects.length - queue.length;
     next.booksFound += objects.length;
     if (listing.truncated) return { ...next, cursor: listing.cursor };

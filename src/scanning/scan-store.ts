@@ -4,6 +4,7 @@
  * to resume where it stopped.
  */
 import type { ListedObject } from './book-importer';
+import type { SkippedGroup } from './skipped-files';
 
 export type ScanMode = 'normal' | 'deep';
 export type ScanPhase = 'listing' | 'analyzing' | 'finalizing' | 'done';
@@ -28,6 +29,8 @@ export interface ScanState {
   booksUpdated: number;
   booksDeleted: number;
   errors: number;
+  /** Listed objects the scan does not read, by extension and reason (absent in states saved before it existed). */
+  skipped?: SkippedGroup[];
   message: string | null;
 }
 

@@ -2,6 +2,18 @@ import { z } from '@hono/zod-openapi';
 
 export const ScanModeSchema = z.enum(['normal', 'deep']).openapi('ScanMode');
 
+export const SkippedFilesSchema = z
+  .object({
+    extension: z
+      .string()
+      .openapi({ description: "Lower-case extension with its dot; '' without one, '*' for the rest" }),
+    reason: z.string(),
+    count: z.number().int(),
+    message: z.string().openapi({ example: '3 .cb7 files skipped: 7z is not supported, repack as CBZ' }),
+  })
+  .openapi('SkippedFiles');
+export type SkippedFilesDto = z.infer<typeof SkippedFilesSchema>;
+
 export const ScanStatusSchema = z
   .object({
     libraryId: z.uuid(),
@@ -18,6 +30,8 @@ export const ScanStatusSchema = z
     booksUpdated: z.number().int(),
     booksDeleted: z.number().int(),
     errors: z.number().int(),
+    filesSkipped: z.number().int().openapi({ description: 'Objects the scan did not read (see skipped)' }),
+    skipped: z.array(SkippedFilesSchema).openapi({ description: 'Why objects were not read, by extension and reason' }),
     startedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
     message: z.string().nullable(),

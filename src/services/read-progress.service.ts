@@ -144,6 +144,11 @@ export class ReadProgressService {
     return this.paging(bookId);
   }
 
+  /** The book a reader app means by a KOReader document hash (readerHash, any case), if any. */
+  async bookWithReaderHash(hash: string): Promise<{ id: string } | undefined> {
+    return this.books.findByReaderHash(hash);
+  }
+
   /** POST /books/{id}/read: completed on the last page. */
   async markRead(actor: ProgressActor, bookId: string): Promise<ReadProgressDto> {
     const book = await this.paging(bookId);

@@ -8,6 +8,7 @@ import { newId, nowIso } from '../lib/ids';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TasksRepository } from '../repositories/tasks.repository';
 import type { ScanMode, ScanState } from '../scanning/scan-store';
+import { skippedFilesOf } from '../scanning/skipped-files';
 import type { ScanStatusDto } from '../schemas/scan.schema';
 
 export class ScanService {
@@ -98,6 +99,8 @@ function toDto(libraryId: string, state: ScanState | null): ScanStatusDto {
       booksUpdated: 0,
       booksDeleted: 0,
       errors: 0,
+      filesSkipped: 0,
+      skipped: [],
       startedAt: null,
       completedAt: null,
       message: null,
@@ -118,6 +121,7 @@ function toDto(libraryId: string, state: ScanState | null): ScanStatusDto {
     booksUpdated: state.booksUpdated,
     booksDeleted: state.booksDeleted,
     errors: state.errors,
+    ...skippedFilesOf(state),
     startedAt: state.startedAt,
     completedAt: state.completedAt,
     message: state.message,

@@ -31,6 +31,7 @@ import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
 import { OpdsCatalogService } from '../opds/opds-catalog.service';
 import { BookExtrasRepository } from '../opds/book-extras.repository';
+import { KosyncService } from '../koreader/kosync.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -83,6 +84,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
     ...catalogRead,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
+    kosync: new KosyncService(catalogRead.readProgress),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };

@@ -1,10 +1,12 @@
 /**
  * Admin settings (API.md §4 Settings): a closed registry of keys, each with a zod value schema and a
  * default. Only values that differ from the default are stored; every change is recorded in history.
+ * Values may come in the string form Codex clients send (`"true"`, `"25"`), converted to the type.
  */
 import { z } from '@hono/zod-openapi';
 import { badRequest, issuesToDetails, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
+import { parseTypedValue } from '../lib/string-values';
 import type { SettingChange, SettingsRepository } from '../repositories/settings.repository';
 
 interface SettingDefinition<T> {
@@ -82,7 +84,7 @@ export class SettingsService {
     const changes: SettingChange[] = updates.map(({ key, value }) => {
       const known = this.requireKey(key);
       const definition = SETTING_DEFINITIONS[known];
-      const parsed = (definition.schema as z.ZodType).safeParse(value);
+      const parsed = parseTypedValue(definition.schema as z.ZodType, value);
       if (!parsed.success) {
         const details = issuesToDetails(parsed.error.issues, `${known}`);
         throw badRequest(`Invalid value for setting ${known}: ${details[0]?.message ?? 'invalid'}`, details);

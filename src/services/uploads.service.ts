@@ -14,6 +14,9 @@ export const BOOK_MEDIA_TYPES: Record<string, string> = {
   cbr: 'application/vnd.comicbook-rar',
   epub: 'application/epub+zip',
   pdf: 'application/pdf',
+  // Comics under their archive names (DECISIONS.md §Books): the scan reads them by content.
+  zip: 'application/zip',
+  rar: 'application/vnd.rar',
 };
 
 /** A request body with the length the client declared (R2 needs it to stream). */

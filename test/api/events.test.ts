@@ -153,6 +153,8 @@ describe('GET /tasks/stream and /scans/stream (API.md §6)', () => {
       series_found: 1,
       books_found: 1,
       errors: 0,
+      files_skipped: 0,
+      skipped: [],
       started_at: expect.any(String),
       completed_at: expect.any(String),
       timestamp: expect.any(String),

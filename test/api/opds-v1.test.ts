@@ -330,6 +330,15 @@ describe('Bad input (issue 9): clear errors in the feed’s own format', () => {
     expect((await api(`/books/${id}/progress`, { auth: { basic: user } })).status).toBe(404);
   });
 
+  it('search text that is no search term (quotes, operators) answers an empty feed, not an error', async () => {
+    await seed();
+    for (const query of ['"(*:', 'NEAR(', '-', '😀']) {
+      const res = await fetchAs(`/opds/v1.2/search?query=${encodeURIComponent(query)}`, basic());
+      expect(res.status, query).toBe(200);
+      expect(entries(res.text), query).toHaveLength(0);
+    }
+  });
+
   it('malformed ids, bad paging and an empty search → 400 as Atom', async () => {
     await seed();
     for (const path of [

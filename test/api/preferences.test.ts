@@ -9,6 +9,7 @@ const DEFAULTS = {
   'reader.direction_override': null,
   'reader.fit': 'width',
   'reader.double_page': false,
+  'opds.pse_progress': true,
 };
 
 describe('user preferences (API.md §4 User preferences)', () => {
@@ -56,16 +57,14 @@ describe('user preferences (API.md §4 User preferences)', () => {
     expect((await api('/user/preferences/reader.fit', { method: 'DELETE', auth: admin.auth })).status).toBe(204);
   });
 
-  it('answers 404 for an unknown key and 400 for a value its schema rejects, storing nothing', async () => {
+  it('answers 400 for a malformed key and for a value its schema rejects, storing nothing', async () => {
     const admin = await setupAdmin();
-    for (const method of ['PUT', 'DELETE']) {
-      const json = method === 'PUT' ? { value: 'x' } : undefined;
-      const error = expectError(
-        await api('/user/preferences/reader.wallpaper', { method, auth: admin.auth, json }),
-        404,
-        'NotFound',
-      );
-      expect(error.message).toContain('reader.wallpaper');
+    for (const key of ['ui..theme', '.ui', 'ui.', 'ui-theme', 'ui%20theme', 'ü', 'a'.repeat(256)]) {
+      for (const method of ['PUT', 'DELETE']) {
+        const json = method === 'PUT' ? { value: 'x' } : undefined;
+        const res = await api(`/user/preferences/${key}`, { method, auth: admin.auth, json });
+        expect(expectError(res, 400, 'BadRequest').details?.[0]?.path, `${method} ${key}`).toBe('key');
+      }
     }
     const bad: Array<[string, unknown]> = [
       ['theme', 'purple'],
@@ -108,5 +107,65 @@ describe('user preferences (API.md §4 User preferences)', () => {
     expectError(await api('/user/preferences'), 401, 'Unauthorized');
     expectError(await api('/user/preferences/theme', { method: 'PUT', json: { value: 'dark' } }), 401, 'Unauthorized');
     expectError(await api('/user/preferences/theme', { method: 'DELETE' }), 401, 'Unauthorized');
+  });
+});
+
+describe('preferences as Codex clients write them (DECISIONS.md §Settings and preferences)', () => {
+  it('stores any JSON under a free-form dotted key, lists it, and deletes it', async () => {
+    const admin = await setupAdmin();
+    const layout = { columns: 4, sort: ['title', 'asc'], nested: { on: true, ratio: 0.5, none: null } };
+    const set = await api('/user/preferences/ui.theme', { method: 'PUT', auth: admin.auth, json: { value: 'dark' } });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ key: 'ui.theme', value: 'dark', isDefault: false, updatedAt: expect.any(String) });
+    await api('/user/preferences/browser.layout_v2', { method: 'PUT', auth: admin.auth, json: { value: layout } });
+    const long = `${'k'.repeat(200)}.${'v'.repeat(54)}`;
+    expect(long).toHaveLength(255);
+    expect(
+      (await api(`/user/preferences/${long}`, { method: 'PUT', auth: admin.auth, json: { value: [1, '2'] } })).status,
+    ).toBe(200);
+    // Free-form values are kept as sent, strings included.
+    await api('/user/preferences/ui.flag', { method: 'PUT', auth: admin.auth, json: { value: 'true' } });
+
+    const listed = await api('/user/preferences', { auth: admin.auth });
+    expect(listed.body).toEqual({
+      ...DEFAULTS,
+      'browser.layout_v2': layout,
+      'ui.flag': 'true',
+      'ui.theme': 'dark',
+      [long]: [1, '2'],
+    });
+    expect((await api('/user/preferences/ui.theme', { method: 'DELETE', auth: admin.auth })).status).toBe(204);
+    expect((await api('/user/preferences', { auth: admin.auth })).body['ui.theme']).toBeUndefined();
+    // Deleting a key that was never stored is harmless.
+    expect((await api('/user/preferences/ui.never_set', { method: 'DELETE', auth: admin.auth })).status).toBe(204);
+  });
+
+  it('converts string forms for documented keys and refuses values over 16 KiB', async () => {
+    const admin = await setupAdmin();
+    const double = await api('/user/preferences/reader.double_page', {
+      method: 'PUT',
+      auth: admin.auth,
+      json: { value: 'true' },
+    });
+    expect(double.body.value).toBe(true);
+    const direction = await api('/user/preferences/reader.direction_override', {
+      method: 'PUT',
+      auth: admin.auth,
+      json: { value: 'null' },
+    });
+    expect(direction.body.value).toBeNull();
+
+    const big = 'x'.repeat(16 * 1024); // 16 KiB of characters is more than 16 KiB of JSON with its quotes
+    const tooBig = await api('/user/preferences/ui.blob', { method: 'PUT', auth: admin.auth, json: { value: big } });
+    expect(expectError(tooBig, 400, 'BadRequest').details?.[0]?.path).toBe('value');
+    const fits = await api('/user/preferences/ui.blob', {
+      method: 'PUT',
+      auth: admin.auth,
+      json: { value: big.slice(2) },
+    });
+    expect(fits.status).toBe(200);
+    const listed = await api('/user/preferences', { auth: admin.auth });
+    expect(listed.body['reader.double_page']).toBe(true);
+    expect(listed.body['ui.blob']).toBe(big.slice(2));
   });
 });

@@ -31,6 +31,7 @@ describe('PUT /books/{id}/progress per format (API.md §2 ReadProgress)', () => 
       'completedAt',
       'currentPage',
       'id',
+      'locator',
       'progressPercentage',
       'startedAt',
       'updatedAt',

@@ -56,7 +56,7 @@ describe('changing settings (API.md §4 Settings)', () => {
     const admin = await setupAdmin();
     const invalid: Array<[string, unknown]> = [
       ['auth.session_lifetime_hours', 0],
-      ['auth.session_lifetime_hours', '24'],
+      ['auth.session_lifetime_hours', '24 hours'], // "24" converts (DECISIONS.md §Settings and preferences)
       ['auth.default_role', 'admin'],
       ['thumbnails.max_size', 10_000],
       ['auth.registration_enabled', 'yes'],
@@ -183,5 +183,61 @@ describe('setting history (API.md §4 Settings; §2 Paginated envelope)', () => 
     expect(second.body.data).toEqual([expect.objectContaining({ oldValue: 24, newValue: 10 })]);
     expect(second.body.links.next).toBeNull();
     expectError(await api('/admin/settings/nope/history', { auth: admin.auth }), 404, 'NotFound');
+  });
+});
+
+describe('string values as Codex clients send them (DECISIONS.md §Settings and preferences)', () => {
+  it('converts "true", "25" and "0.5"-style strings to the setting type and answers the typed value', async () => {
+    const admin = await setupAdmin();
+    const enabled = await put(admin.auth, 'auth.registration_enabled', { value: 'true' });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ key: 'auth.registration_enabled', value: true, isDefault: false });
+    expect((await api('/setup/status')).body.registrationEnabled).toBe(true);
+    expect((await put(admin.auth, 'thumbnails.max_size', { value: ' 600 ' })).body.value).toBe(600);
+    expect((await api('/admin/settings/thumbnails.max_size', { auth: admin.auth })).body.value).toBe(600);
+    // Back to the default through its string form: nothing stored.
+    const off = await put(admin.auth, 'auth.registration_enabled', { value: 'FALSE' });
+    expect(off.body).toMatchObject({ value: false, isDefault: true });
+    // A string setting keeps the string it was given.
+    expect((await put(admin.auth, 'auth.default_role', { value: 'maintainer' })).body.value).toBe('maintainer');
+
+    const bulk = await api('/admin/settings/bulk', {
+      auth: admin.auth,
+      json: {
+        updates: [
+          { key: 'auth.email_verification_required', value: 'true' },
+          { key: 'auth.session_lifetime_hours', value: '48' },
+        ],
+      },
+    });
+    expect(bulk.body.map((s: { value: unknown }) => s.value)).toEqual([true, 48]);
+  });
+
+  it('rejects strings that do not convert with 400, changing nothing (bulk included)', async () => {
+    const admin = await setupAdmin();
+    for (const [key, value] of [
+      ['auth.registration_enabled', 'yes'],
+      ['auth.registration_enabled', '1'],
+      ['auth.session_lifetime_hours', '0.5'],
+      ['auth.session_lifetime_hours', 'twelve'],
+      ['thumbnails.max_size', ''],
+      ['auth.default_role', 'true'],
+    ] as const) {
+      const error = expectError(await put(admin.auth, key, { value }), 400, 'BadRequest');
+      expect(error.message, `${key}=${value}`).toContain(key);
+    }
+    const bulk = await api('/admin/settings/bulk', {
+      auth: admin.auth,
+      json: {
+        updates: [
+          { key: 'auth.registration_enabled', value: 'true' },
+          { key: 'thumbnails.max_size', value: 'huge' },
+        ],
+      },
+    });
+    expectError(bulk, 400, 'BadRequest');
+    const listed = await api('/admin/settings', { auth: admin.auth });
+    expect(listed.body.every((s: { isDefault: boolean }) => s.isDefault)).toBe(true);
+    expect((await api('/setup/status')).body.registrationEnabled).toBe(false);
   });
 });

@@ -458,6 +458,9 @@ describe('task and scan events (API.md §6, DECISIONS.md §Tasks and events)', (
           'series_found',
           'books_found',
           'errors',
+          // Files the scan did not read, with the reason (DECISIONS.md §Books; issue 13).
+          'files_skipped',
+          'skipped',
           'started_at',
           'completed_at',
         ].sort(),

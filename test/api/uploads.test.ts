@@ -54,12 +54,13 @@ describe('PUT /libraries/{id}/files/{path} streams a book into the library (DECI
   });
 
   it('accepts every supported extension in any case, and unicode names', async () => {
-    for (const name of ['a.cbz', 'b.CBR', 'c.epub', 'd.Pdf', 'Ñandú%E2%80%99s%20book.epub']) {
+    // .zip and .rar are comics too, read by content (DECISIONS.md §Books).
+    for (const name of ['a.cbz', 'b.CBR', 'c.epub', 'd.Pdf', 'e.zip', 'f.RAR', 'Ñandú%E2%80%99s%20book.epub']) {
       expect((await upload(`Mixed/${name}`, tinyCbz())).status).toBe(201);
     }
     const listed = await env.LIBRARY.list({ prefix: 'comics/Mixed/' });
     expect(listed.objects.map((o) => o.key).sort()).toContain('comics/Mixed/Ñandú’s book.epub');
-    expect(listed.objects).toHaveLength(5);
+    expect(listed.objects).toHaveLength(7);
   });
 
   it('never replaces an existing object unless ?overwrite=true', async () => {

@@ -146,7 +146,10 @@ describe('Broken EPUBs are analysis errors in plain words (DECISIONS.md §Books)
     expect(noOpf.message).toBe(
       'The file is a ZIP archive but not an EPUB: its package document OEBPS/content.opf is missing',
     );
-    const pdf = await analysisError(new TextEncoder().encode('%PDF-1.7\n'));
+    // The EPUB reader names the real format; analyzeBook would read the file as the PDF it is.
+    const pdf = (await epub
+      .analyze(await r2Book(new TextEncoder().encode('%PDF-1.7\n'), 'books/pdf.epub'))
+      .catch((e: unknown) => e)) as BookAnalysisError;
     expect(pdf.message).toBe(
       'The file is not a ZIP archive although it is named .epub: it is a PDF document; rename it to .pdf',
     );

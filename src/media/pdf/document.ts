@@ -6,8 +6,9 @@
 import { BookAnalysisError } from '../errors';
 import type { RangeReader } from '../range-reader';
 import { decodeStream } from './filters';
-import { isDict, isNumber, Lexer, type PdfDict, type PdfValue, Ref } from './objects';
+import { isDict, isName, isNumber, Lexer, type PdfDict, type PdfValue, Ref } from './objects';
 import { damaged, PdfFile, type RawObject } from './pdf-file';
+import { rebuildCrossReference } from './repair';
 import { type CrossReference, readCrossReference } from './xref';
 
 /** Decoded object streams are a few hundred KiB; this bounds a hostile one. */
@@ -26,22 +27,55 @@ export interface StreamLocation {
   length: number;
 }
 
+/**
+ * Whether an error means the cross-reference data may be wrong, so rebuilding it could help
+ * (as opposed to a missing file, an encrypted or an oversized document).
+ */
+export function isRepairable(error: unknown): boolean {
+  return !(error instanceof BookAnalysisError && ['file_missing', 'encrypted', 'too_large'].includes(error.code));
+}
+
 export class PdfDocument {
   private objects = new Map<number, Promise<RawObject | null>>();
   private objectStreams = new Map<number, Promise<ObjectStream>>();
+  /** Set when an object was not where the cross-reference data said: the caller should repair. */
+  sawDamage = false;
 
   private constructor(
     readonly file: PdfFile,
     private readonly xref: CrossReference,
+    /** The cross-reference data was rebuilt from the objects in the file (repair.ts). */
+    readonly repaired: boolean,
   ) {}
 
+  /** Opens through the file's cross-reference data, rebuilding it when it cannot be read at all. */
   static async open(reader: RangeReader): Promise<PdfDocument> {
     const file = new PdfFile(reader);
-    const xref = await readCrossReference(file);
-    if (xref.trailer.has('Encrypt')) {
+    const xref = await readCrossReference(file).catch((error: unknown) => {
+      if (!isRepairable(error)) throw error;
+      return null;
+    });
+    return xref ? PdfDocument.checked(new PdfDocument(file, xref, false)) : PdfDocument.rebuilt(file);
+  }
+
+  /** Opens with cross-reference data rebuilt by scanning the file for objects. */
+  static repair(reader: RangeReader): Promise<PdfDocument> {
+    return PdfDocument.rebuilt(new PdfFile(reader));
+  }
+
+  private static async rebuilt(file: PdfFile): Promise<PdfDocument> {
+    const xref = await rebuildCrossReference(file, async (candidate, num) => {
+      const catalog = await new PdfDocument(file, candidate, true).dict(new Ref(num, 0)).catch(() => null);
+      return isName(catalog?.get('Type'), 'Catalog') && catalog.has('Pages');
+    });
+    return PdfDocument.checked(new PdfDocument(file, xref, true));
+  }
+
+  private static checked(doc: PdfDocument): PdfDocument {
+    if (doc.trailer.has('Encrypt')) {
       throw new BookAnalysisError('encrypted', 'The PDF is encrypted; Longbox cannot read password-protected files');
     }
-    return new PdfDocument(file, xref);
+    return doc;
   }
 
   get trailer(): PdfDict {
@@ -61,8 +95,14 @@ export class PdfDocument {
     const entry = this.xref.entries.get(num);
     if (!entry) return null; // a reference to a missing object is the null object (ISO 32000 §7.3.10)
     if (entry.type === 1) {
-      const object = await this.file.readObjectAt(entry.offset);
-      if (object.num !== num) throw damaged(`object ${num} is not where the cross-reference table says`);
+      const object = await this.file.readObjectAt(entry.offset).catch((error: unknown) => {
+        this.sawDamage = true;
+        throw error;
+      });
+      if (object.num !== num) {
+        this.sawDamage = true;
+        throw damaged(`object ${num} is not where the cross-reference table says`);
+      }
       return object;
     }
     const stream = await this.objectStream(entry.stream);

@@ -100,9 +100,10 @@ async function locateDirectory(
     const record =
       recordOffset >= tailStart && recordOffset + 56 <= tailStart + tail.length
         ? tail.subarray(recordOffset - tailStart, recordOffset - tailStart + 56)
-        : await reader.read(recordOffset, 56).catch(() => {
-            throw corrupt('the ZIP64 end record is missing');
-          });
+        : recordOffset + 56 <= reader.size
+          ? await reader.read(recordOffset, 56)
+          : null;
+    if (!record) throw corrupt('the ZIP64 end record is missing');
     const z = view(record);
     if (u32(z, 0) !== ZIP64_EOCD_SIG) throw corrupt('the ZIP64 end record is missing');
     location = { count: u64(z, 32), size: u64(z, 40), offset: u64(z, 48), end: recordOffset };

@@ -6,6 +6,7 @@
  */
 import { BookAnalysisError, truncatedError } from '../errors';
 import type { RangeReader } from '../range-reader';
+import { checkedStream } from '../checked-stream';
 import { crc32 } from '../crc32';
 
 /** What is needed to read an entry without the central directory (stored in page locators). */
@@ -127,9 +128,10 @@ export async function openEntryStream(reader: RangeReader, entry: ZipEntryRef): 
   assertReadableEntry(entry);
   const raw = await rawEntryStream(reader, entry);
   if (entry.method === STORED) return raw;
-  return raw.pipeThrough(
+  const inflated = raw.pipeThrough(
     new DecompressionStream('deflate-raw') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
   );
+  return checkedStream(inflated, { name: entry.name, maxBytes: entry.size });
 }
 
 /**

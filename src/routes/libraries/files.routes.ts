@@ -37,7 +37,7 @@ export const FILE_ROUTES = [
     summary: 'Upload a book file, or one part of a multipart upload (LibrariesWrite)',
     description:
       'Without `uploadId`: the raw body (Content-Length required) is streamed into the bucket under the ' +
-      'library prefix. Only .cbz, .cbr, .epub and .pdf files; an existing object is a 409 unless ' +
+      'library prefix. Only .cbz, .cbr, .epub, .pdf, .zip and .rar files; an existing object is a 409 unless ' +
       '`overwrite=true`. With `uploadId` and `partNumber`: uploads one part (every part but the last at ' +
       'least 5 MiB, all of the same size).',
     request: { params, query: UploadQuerySchema, body: rawBody },

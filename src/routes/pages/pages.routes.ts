@@ -9,11 +9,17 @@ import { AUTH_ERRORS, errorResponses, jsonContent, SECURITY } from '../../lib/op
 import { authenticate } from '../../middleware/authenticate';
 import { BinarySchema, BookPageListSchema, PageImageQuerySchema, PageParamsSchema } from '../../schemas/page.schema';
 import { IdParamSchema } from '../../schemas/path-params.schema';
+import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 
 const security = SECURITY;
 const binary = (description: string, mediaType: string) => ({
   description,
   content: { [mediaType]: { schema: BinarySchema } },
+});
+/** The book file is served with its format's media type (book-file.service.ts). */
+const bookFile = (description: string) => ({
+  description,
+  content: Object.fromEntries(Object.values(BOOK_FILE_MEDIA_TYPES).map((type) => [type, { schema: BinarySchema }])),
 });
 const notModified = { description: 'Not modified: the client’s copy (If-None-Match) is current' };
 
@@ -74,8 +80,8 @@ export const getBookFile = createRoute({
   middleware: [authenticate('BooksRead')] as const,
   request: { params: IdParamSchema },
   responses: {
-    200: binary('The whole file', 'application/octet-stream'),
-    206: binary('The requested byte range', 'application/octet-stream'),
+    200: bookFile('The whole file'),
+    206: bookFile('The requested byte range'),
     304: notModified,
     416: { description: 'Range not satisfiable', content: errorResponses(400)[400].content },
     ...errorResponses(400, ...AUTH_ERRORS, 404, 409),

@@ -16,7 +16,7 @@ export const listPreferences = createRoute({
   path: '/user/preferences',
   tags,
   security,
-  summary: 'Your preferences: every known key with its effective value',
+  summary: 'Your preferences: every documented key with its effective value, and your custom keys',
   middleware: [authenticate()] as const,
   responses: { 200: jsonContent(PreferencesSchema, 'Your preferences'), ...errorResponses(401) },
 });
@@ -29,7 +29,7 @@ export const setPreference = createRoute({
   summary: 'Set one of your preferences',
   middleware: [authenticate()] as const,
   request: { params: PreferenceKeyParamSchema, body: jsonBody(SetPreferenceBodySchema) },
-  responses: { 200: jsonContent(PreferenceSchema, 'The stored preference'), ...errorResponses(400, 401, 404) },
+  responses: { 200: jsonContent(PreferenceSchema, 'The stored preference'), ...errorResponses(400, 401) },
 });
 
 export const resetPreference = createRoute({
@@ -40,5 +40,5 @@ export const resetPreference = createRoute({
   summary: 'Reset one of your preferences to its default',
   middleware: [authenticate()] as const,
   request: { params: PreferenceKeyParamSchema },
-  responses: { 204: { description: 'Back to the default' }, ...errorResponses(401, 404) },
+  responses: { 204: { description: 'Back to the default (custom keys: removed)' }, ...errorResponses(400, 401) },
 });

@@ -1,0 +1,105 @@
+/**
+ * KOReader sync at /koreader (DECISIONS.md §Reader apps; issue 9 point 4), as KOReader's kosync plugin
+ * calls it: the user types `https://<host>/koreader` as the custom sync server and an API key as the
+ * username. Status codes and bodies are the reference server's; every response is
+ * `Content-Type: application/json` exactly (KOReader's parser rejects a charset or a vendor type).
+ */
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { type Requirement, describeRequirement, satisfies } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+import type { AppEnv } from '../env';
+import { AppError } from '../lib/errors';
+import { handleError } from '../middleware/error-handler';
+import { progressActor } from '../routes/progress/actor';
+import { clientInfo } from '../routes/client-info';
+import { KosyncError, kosyncErrors } from './kosync-errors';
+import { isValidDocument } from './kosync.service';
+
+export const KOREADER_BASE = '/koreader';
+const READ = ['ProgressRead', 'BooksRead'] as const;
+const WRITE = ['ProgressWrite', 'BooksWrite'] as const;
+const MAX_BODY_BYTES = 64 * 1024;
+
+const json = (c: Context<AppEnv>, body: unknown, status: 200 | 201 | 400 | 401 | 403 | 412 = 200) =>
+  c.body(JSON.stringify(body), status, { 'Content-Type': 'application/json' });
+
+/** gin's check, made before routing: `Accept: application/vnd.koreader.v1+json`. */
+const acceptsV1 = createMiddleware<AppEnv>(async (c, next) => {
+  const accept = c.req.header('Accept');
+  if (!accept) throw kosyncErrors.acceptMissing();
+  const version = accept.match(/^application\/vnd\.koreader\.v(\d+)(.*)\+json$/)?.[1];
+  if (version === undefined) throw kosyncErrors.acceptFormat();
+  if (version !== '1') throw kosyncErrors.acceptVersion();
+  await next();
+});
+
+/** The API key KOReader sends as its username (`x-auth-user`); the password header is not checked (as Komga). */
+function signedIn(need: Requirement) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = c.req.header('x-auth-user');
+    if (!key) throw kosyncErrors.unauthorized();
+    let principal: Principal | null;
+    try {
+      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c).address);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'Unauthorized') throw kosyncErrors.unauthorized();
+      throw error;
+    }
+    if (!principal) throw kosyncErrors.unauthorized();
+    if (!satisfies(principal.permissions, need)) throw kosyncErrors.forbidden(describeRequirement(need));
+    c.set('principal', principal);
+    await next();
+  });
+}
+
+const kosync = (c: Context<AppEnv>) => c.get('services').kosync;
+
+export const koreaderRouter = new Hono<AppEnv>();
+
+koreaderRouter.onError((error, c) => {
+  if (error instanceof KosyncError) return json(c, error.toBody(), error.status);
+  if (error instanceof AppError && error.status < 500) {
+    return json(c, { code: 2003, message: `Invalid request: ${error.message}` }, 403);
+  }
+  return handleError(error, c);
+});
+
+koreaderRouter.get('/healthcheck', (c) => json(c, { state: 'OK' }));
+koreaderRouter.use('/users/*', acceptsV1);
+koreaderRouter.use('/syncs/*', acceptsV1);
+
+// Accounts are Longbox's: KOReader's "Register" cannot create one.
+koreaderRouter.post('/users/create', () => {
+  throw kosyncErrors.registrationDisabled();
+});
+
+koreaderRouter.get('/users/auth', signedIn(READ), (c) => json(c, { authorized: 'OK' }));
+
+koreaderRouter.put(
+  '/syncs/progress',
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw kosyncErrors.invalid(`the body is larger than ${MAX_BODY_BYTES} bytes`);
+    },
+  }),
+  signedIn(WRITE),
+  async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw kosyncErrors.badJson();
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw kosyncErrors.notAHash();
+    return json(c, await kosync(c).push(progressActor(c), body as Record<string, unknown>));
+  },
+);
+
+koreaderRouter.get('/syncs/progress/:document', signedIn(READ), async (c) => {
+  const document = c.req.param('document');
+  if (!isValidDocument(document)) throw kosyncErrors.documentMissing();
+  return json(c, await kosync(c).pull(c.get('principal').user.id, document));
+});

@@ -1,0 +1,97 @@
+/**
+ * KOReader sync (kosync) over the user's reading progress (DECISIONS.md §Reader apps; issue 9 point 4).
+ * A document is a book's readerHash (KOReader's partial MD5), compared case-insensitively. Comics and
+ * PDFs move by page number (`progress` is the page, from 1); EPUBs by KOReader's xpointer, stored as
+ * the progress locator and returned to the next device as sent, with the percentage KOReader computed.
+ * Progress pushed here is the same record the API and the OPDS catalogs read.
+ */
+import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
+import { MAX_LOCATOR_BYTES } from '../schemas/read-progress.schema';
+import { kosyncErrors } from './kosync-errors';
+
+/** The body KOReader PUTs to /syncs/progress (KOSyncClient.lua updateProgress). */
+export interface KosyncPush {
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id?: string;
+}
+
+/** What GET /syncs/progress/:document answers: the reference server's fields, or nothing at all. */
+export type KosyncPull =
+  | { document: string; percentage: number; progress?: string; device: string; device_id: string; timestamp: number }
+  | Record<string, never>;
+
+/** The reference server's rule for a document (a redis key part): a non-empty string without ':'. */
+export const isValidDocument = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && !value.includes(':');
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+export class KosyncService {
+  constructor(private readonly progress: ReadProgressService) {}
+
+  /** Validates a push as the reference server does, then writes it; nothing is written on any error. */
+  async push(actor: ProgressActor, body: Record<string, unknown>): Promise<{ document: string; timestamp: number }> {
+    if (!isValidDocument(body.document)) throw kosyncErrors.documentMissing();
+    const document = body.document;
+    // Lua's tonumber: a number, or a string holding one.
+    const percentage =
+      typeof body.percentage === 'string' && body.percentage.trim() !== '' ? Number(body.percentage) : body.percentage;
+    if (typeof percentage !== 'number' || !Number.isFinite(percentage))
+      throw kosyncErrors.invalid('percentage must be a number');
+    if (percentage < 0 || percentage > 1) throw kosyncErrors.invalid('percentage must be between 0 and 1');
+    const progress = typeof body.progress === 'number' ? String(body.progress) : body.progress;
+    if (typeof progress !== 'string' || progress === '') throw kosyncErrors.invalid('progress is required');
+    if (typeof body.device !== 'string' || body.device === '') throw kosyncErrors.invalid('device is required');
+
+    const found = await this.progress.bookWithReaderHash(document);
+    if (!found) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
+    const book = await this.progress.bookPaging(found.id);
+    const pageCount = Math.max(book.pageCount, 1);
+    let record: Awaited<ReturnType<ReadProgressService['record']>>;
+    if (book.fileFormat === 'epub') {
+      // KOReader reads every EPUB reflowed: its progress is an xpointer, kept as the locator.
+      if (new TextEncoder().encode(progress).length > MAX_LOCATOR_BYTES) {
+        throw kosyncErrors.invalid(`progress must be at most ${MAX_LOCATOR_BYTES} bytes`);
+      }
+      record = await this.progress.record(actor, found.id, {
+        currentPage: Math.min(pageCount, Math.max(1, Math.ceil(percentage * pageCount))),
+        completed: percentage >= 1,
+        percentage,
+        locator: progress,
+      });
+    } else {
+      if (!/^[0-9]+$/.test(progress) || Number(progress) < 1 || Number(progress) > pageCount) {
+        throw kosyncErrors.invalid(`progress must be a page number from 1 to ${pageCount}`);
+      }
+      const page = Number(progress);
+      record = await this.progress.record(actor, found.id, { currentPage: page, completed: page === pageCount });
+    }
+    return { document, timestamp: epochSeconds(record.updatedAt) };
+  }
+
+  /** The stored progress of a document, or `{}` when the book or its progress is unknown (reference server). */
+  async pull(userId: string, document: string): Promise<KosyncPull> {
+    const found = await this.progress.bookWithReaderHash(document);
+    if (!found) return {};
+    const record = await this.progress.find(userId, found.id);
+    if (!record) return {};
+    const book = await this.progress.bookPaging(found.id);
+    const percentage = record.progressPercentage ?? record.currentPage / Math.max(book.pageCount, 1);
+    // An EPUB position set elsewhere (the web reader, Thorium) has no xpointer: KOReader then gets the
+    // percentage alone rather than a place it cannot open.
+    // A CFI stored by another app is no xpointer either.
+    const xpointer = record.locator?.startsWith('/') ? record.locator : undefined;
+    const progress = book.fileFormat === 'epub' ? xpointer : String(record.currentPage);
+    return {
+      document,
+      percentage,
+      ...(progress !== undefined ? { progress } : {}),
+      device: record.deviceName ?? 'unknown',
+      device_id: record.deviceId ?? 'unknown',
+      timestamp: epochSeconds(record.updatedAt),
+    };
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * OPDS 2.0 documents (DECISIONS.md §Reader apps; issue 9 point 2): feeds (`application/opds+json`) with
+ * the same navigation and publications as OPDS 1.2, publication documents, the authentication
+ * document, DiViNa manifests (one `readingOrder` link per page with its size) and Readium
+ * progression. Every href is absolute: Readium-based parsers reject a relative `self`.
+ */
+import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
+import type { ReadProgressRecord } from '../../repositories/read-progress.repository';
+import type { BookPageEntry } from '../../schemas/page.schema';
+import { type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { hasImagePages, streamedPageType } from '../page-streaming';
+
+export const OPDS2_BASE = '/opds/v2.0';
+export const OPDS2_TYPE = 'application/opds+json';
+export const PUBLICATION_TYPE = 'application/opds-publication+json';
+export const AUTH_DOCUMENT_TYPE = 'application/opds-authentication+json';
+export const DIVINA_TYPE = 'application/divina+json';
+export const PROGRESSION_TYPE = 'application/vnd.readium.progression+json';
+export const PROGRESSION_REL = 'http://www.cantook.com/api/progression';
+export const AUTH_DOCUMENT_REL = 'http://opds-spec.org/auth/document';
+const WEBPUB_CONTEXT = 'https://readium.org/webpub-manifest/context.jsonld';
+const DIVINA_PROFILE = 'https://readium.org/webpub-manifest/profiles/divina';
+
+export interface Opds2Link {
+  href: string;
+  type?: string;
+  rel?: string;
+  title?: string;
+  templated?: boolean;
+  width?: number;
+  height?: number;
+}
+
+export class Opds2Writer {
+  constructor(private readonly origin: string) {}
+
+  url(path: string, query: Record<string, string | number> = {}): string {
+    const url = new URL(`${OPDS2_BASE}/${path}`, this.origin);
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+    return url.toString();
+  }
+
+  feed(feed: CatalogFeed) {
+    const pageUrl = (page: number) =>
+      this.url(feed.path, { ...feed.query, ...(feed.paging ? { page, pageSize: feed.paging.pageSize } : {}) });
+    const links: Opds2Link[] = [
+      {
+        rel: 'self',
+        href: feed.paging ? pageUrl(feed.paging.page) : this.url(feed.path, feed.query),
+        type: OPDS2_TYPE,
+      },
+      { rel: 'start', href: this.url('catalog'), type: OPDS2_TYPE, title: 'Longbox' },
+      // RFC 6570 template, as Thorium expands it.
+      { rel: 'search', href: `${this.url('search')}{?query}`, type: OPDS2_TYPE, templated: true },
+      { rel: AUTH_DOCUMENT_REL, href: this.url('auth'), type: AUTH_DOCUMENT_TYPE },
+    ];
+    const metadata: Record<string, unknown> = { title: feed.title, modified: feed.updated };
+    if (feed.paging) {
+      const { page, pageSize, total } = feed.paging;
+      const last = lastPageOf(feed.paging);
+      links.push(
+        { rel: 'first', href: pageUrl(1), type: OPDS2_TYPE },
+        { rel: 'last', href: pageUrl(last), type: OPDS2_TYPE },
+      );
+      if (page > 1) links.push({ rel: 'previous', href: pageUrl(Math.min(page - 1, last)), type: OPDS2_TYPE });
+      if (page < last) links.push({ rel: 'next', href: pageUrl(page + 1), type: OPDS2_TYPE });
+      Object.assign(metadata, { numberOfItems: total, itemsPerPage: pageSize, currentPage: page });
+    }
+    const document: Record<string, unknown> = { metadata, links };
+    // A feed carries navigation, publications or both; an empty acquisition feed still has its list.
+    if (feed.navigation.length > 0 || feed.kind === 'navigation') {
+      document.navigation = feed.navigation.map((item) => this.navigationLink(item));
+    }
+    if (feed.kind === 'acquisition') document.publications = feed.publications.map((p) => this.publication(p));
+    return document;
+  }
+
+  private navigationLink(item: NavigationItem): Opds2Link {
+    return { href: this.url(item.path), title: item.title, type: OPDS2_TYPE, rel: 'subsection' };
+  }
+
+  publication({ book, extras }: Publication) {
+    const metadata: Record<string, unknown> = {
+      '@type': 'http://schema.org/Book',
+      identifier: `urn:uuid:${book.id}`,
+      title: book.title,
+      modified: book.updatedAt,
+      numberOfPages: book.pageCount,
+      belongsTo: { series: [{ name: book.seriesName, ...(book.number !== null ? { position: book.number } : {}) }] },
+    };
+    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    if (extras.language) metadata.language = extras.language;
+    if (extras.year !== null) metadata.published = String(extras.year);
+    if (extras.publisher) metadata.publisher = extras.publisher;
+    if (book.summary) metadata.description = book.summary;
+    const links: Opds2Link[] = [
+      { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE },
+      {
+        rel: 'http://opds-spec.org/acquisition',
+        href: this.url(`books/${book.id}/file`),
+        type: BOOK_FILE_MEDIA_TYPES[book.fileFormat],
+      },
+      { rel: PROGRESSION_REL, href: this.url(`books/${book.id}/progression`), type: PROGRESSION_TYPE },
+    ];
+    if (hasImagePages(book, extras)) {
+      links.push({
+        rel: 'alternate',
+        href: this.url(`books/${book.id}/manifest`),
+        type: DIVINA_TYPE,
+        title: 'Read online',
+      });
+    }
+    return {
+      metadata,
+      links,
+      images: [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }],
+    };
+  }
+
+  /** A DiViNa manifest: the book as a sequence of images, in reading order. */
+  divina({ book, extras }: Publication, pages: BookPageEntry[]) {
+    const { type, convert } = streamedPageType(extras);
+    const pageLink = (page: BookPageEntry): Opds2Link => {
+      const asStored = !convert && page.mediaType === type;
+      return {
+        href: this.url(`books/${book.id}/pages/${page.number}`, asStored ? {} : { format: 'jpeg' }),
+        type: asStored ? page.mediaType : 'image/jpeg',
+        ...(page.width !== null ? { width: page.width } : {}),
+        ...(page.height !== null ? { height: page.height } : {}),
+      };
+    };
+    const metadata: Record<string, unknown> = {
+      conformsTo: DIVINA_PROFILE,
+      identifier: `urn:uuid:${book.id}`,
+      title: book.title,
+      modified: book.updatedAt,
+      numberOfPages: pages.length,
+      readingProgression:
+        book.readingDirection === 'rtl'
+          ? 'rtl'
+          : book.readingDirection === 'ttb' || book.readingDirection === 'webtoon'
+            ? 'ttb'
+            : 'ltr',
+    };
+    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    if (extras.language) metadata.language = extras.language;
+    return {
+      '@context': WEBPUB_CONTEXT,
+      metadata,
+      links: [
+        { rel: 'self', href: this.url(`books/${book.id}/manifest`), type: DIVINA_TYPE },
+        { rel: PROGRESSION_REL, href: this.url(`books/${book.id}/progression`), type: PROGRESSION_TYPE },
+      ],
+      readingOrder: pages.map(pageLink),
+      resources: [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }],
+    };
+  }
+
+  authDocument() {
+    return {
+      id: this.url('auth'),
+      title: 'Longbox',
+      description: 'Sign in with your Longbox username and password, or with username "api" and an API key',
+      links: [{ rel: 'start', href: this.url('catalog'), type: OPDS2_TYPE }],
+      authentication: [
+        {
+          type: 'http://opds-spec.org/auth/basic',
+          labels: { login: 'Username (or api)', password: 'Password (or API key)' },
+        },
+      ],
+    };
+  }
+
+  /**
+   * Readium progression of a stored progress: the page as a position (and its image as href) for books
+   * with image pages; the percentage as totalProgression, and the stored locator, for ebooks.
+   */
+  progression(bookId: string, record: ReadProgressRecord, book: { pageCount: number; imagePages: boolean }) {
+    const percentage = record.progressPercentage ?? record.currentPage / Math.max(book.pageCount, 1);
+    return {
+      modified: record.updatedAt,
+      device: { id: record.deviceId ?? 'unknown', name: record.deviceName ?? 'unknown' },
+      locator: {
+        href: this.url(book.imagePages ? `books/${bookId}/pages/${record.currentPage}` : `books/${bookId}/file`),
+        type: book.imagePages ? 'image/jpeg' : 'application/epub+zip',
+        locations: {
+          position: record.currentPage,
+          progression: percentage,
+          totalProgression: percentage,
+          ...(record.locator ? { fragments: [record.locator] } : {}),
+        },
+      },
+    };
+  }
+
+  /** An error as an RFC 9457 problem document. */
+  problem(status: number, title: string, detail: string) {
+    return { type: 'about:blank', title, status, detail };
+  }
+}

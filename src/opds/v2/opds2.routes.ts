@@ -1,0 +1,159 @@
+/**
+ * OPDS 2.0 at /opds/v2.0 (DECISIONS.md §Reader apps; issue 9 point 2): JSON feeds, publication
+ * documents, DiViNa manifests, the public authentication document, the Readium progression API, and
+ * the pages, covers and files they link to. A 401 carries the Basic challenge, a Link to the
+ * authentication document and the document itself (Thorium starts its login from it); other feed
+ * errors are problem documents; page, cover and file errors keep the API's envelope.
+ */
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Requirement } from '../../auth/permissions';
+import type { AppEnv } from '../../env';
+import { AppError, badRequest, issuesToDetails } from '../../lib/errors';
+import { toPageRequest } from '../../lib/pagination';
+import { handleError } from '../../middleware/error-handler';
+import { readerAppAuth } from '../../middleware/reader-app-auth';
+import { progressActor } from '../../routes/progress/actor';
+import { sendMedia } from '../../routes/pages/send-media';
+import type { CatalogFeed } from '../catalog-model';
+import { OPDS_PAGE_SIZE } from '../opds-catalog.service';
+import { hasImagePages } from '../page-streaming';
+import { idParam, mountReaderMedia, servePage } from '../reader-media';
+import {
+  AUTH_DOCUMENT_REL,
+  AUTH_DOCUMENT_TYPE,
+  DIVINA_TYPE,
+  OPDS2_BASE,
+  OPDS2_TYPE,
+  Opds2Writer,
+  PROGRESSION_TYPE,
+  PUBLICATION_TYPE,
+} from './opds2-documents';
+import { ProgressionBodySchema } from './progression.schema';
+import { putProgression } from './progression.service';
+
+const READ_PROGRESS = ['ProgressRead', 'BooksRead'] as const;
+const WRITE_PROGRESS = ['ProgressWrite', 'BooksWrite'] as const;
+const MAX_PROGRESSION_BYTES = 64 * 1024;
+
+const writer = (c: Context<AppEnv>) => new Opds2Writer(new URL(c.req.url).origin);
+const pageOf = (c: Context<AppEnv>) =>
+  toPageRequest({ page: c.req.query('page'), pageSize: c.req.query('pageSize') ?? String(OPDS_PAGE_SIZE) });
+const userOf = (c: Context<AppEnv>) => c.get('principal').user.id;
+const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
+const json = (c: Context<AppEnv>, body: unknown, type: string, status: 200 | 401 = 200) =>
+  c.body(JSON.stringify(body), status, { 'Content-Type': type });
+
+const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|file|thumbnail)|series\/[^/]+\/thumbnail)$/;
+
+export const opds2Router = new Hono<AppEnv>();
+
+opds2Router.onError((error, c) => {
+  if (!(error instanceof AppError)) return handleError(error, c);
+  const w = writer(c);
+  if (error.kind === 'Unauthorized') {
+    return c.body(JSON.stringify(w.authDocument()), 401, {
+      ...error.headers,
+      'Content-Type': AUTH_DOCUMENT_TYPE,
+      Link: `<${w.url('auth')}>; rel="${AUTH_DOCUMENT_REL}"; type="${AUTH_DOCUMENT_TYPE}"`,
+    });
+  }
+  if (MEDIA_PATH.test(c.req.path)) return handleError(error, c);
+  return c.body(JSON.stringify(w.problem(error.status, error.kind, error.message)), error.status, {
+    ...error.headers,
+    'Content-Type': 'application/problem+json',
+  });
+});
+
+const feed = (path: string, need: Requirement | undefined, build: (c: Context<AppEnv>) => Promise<CatalogFeed>) =>
+  opds2Router.get(path, readerAppAuth(need), async (c) => json(c, writer(c).feed(await build(c)), OPDS2_TYPE));
+
+// Public: an app reads it to learn how to sign in.
+opds2Router.get('/auth', (c) => json(c, writer(c).authDocument(), AUTH_DOCUMENT_TYPE));
+
+feed('/catalog', undefined, async (c) => catalog(c).root());
+feed('/libraries', 'LibrariesRead', async (c) => catalog(c).libraries());
+feed('/libraries/:id', 'SeriesRead', async (c) => catalog(c).library(userOf(c), idParam(c), pageOf(c)));
+feed('/libraries/:id/books', 'BooksRead', async (c) => catalog(c).libraryBooks(userOf(c), idParam(c), pageOf(c)));
+feed('/series', 'SeriesRead', async (c) => catalog(c).allSeries(userOf(c), pageOf(c)));
+feed('/series/:id', 'BooksRead', async (c) => catalog(c).series(userOf(c), idParam(c), pageOf(c)));
+feed('/recently-added', 'BooksRead', async (c) => catalog(c).recentlyAdded(userOf(c), pageOf(c)));
+feed('/keep-reading', READ_PROGRESS, async (c) => catalog(c).keepReading(userOf(c), pageOf(c)));
+feed('/on-deck', 'BooksRead', async (c) => catalog(c).onDeck(userOf(c), pageOf(c)));
+feed('/search', 'BooksRead', async (c) => {
+  const query = c.req.query('query');
+  if (!query?.trim()) throw badRequest('Search needs a query: /opds/v2.0/search?query=<terms>');
+  return catalog(c).search(userOf(c), query, pageOf(c));
+});
+
+opds2Router.get('/books/:id', readerAppAuth('BooksRead'), async (c) =>
+  json(c, writer(c).publication(await catalog(c).publication(userOf(c), idParam(c))), PUBLICATION_TYPE),
+);
+
+opds2Router.get('/books/:id/manifest', readerAppAuth('PagesRead'), async (c) => {
+  const publication = await catalog(c).publication(userOf(c), idParam(c));
+  if (!hasImagePages(publication.book, publication.extras)) {
+    throw new AppError(
+      'UnprocessableEntity',
+      'This book has no page images (a reflowable EPUB, or its analysis failed): open its file instead',
+    );
+  }
+  const pages = await c.get('services').pages.list(publication.book.id);
+  return json(c, writer(c).divina(publication, pages), DIVINA_TYPE);
+});
+
+/** A page of a DiViNa manifest (1-based, like the API): reading it does not move progress, the app PUTs progression. */
+opds2Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), async (c) => {
+  const raw = c.req.param('pageNumber');
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) {
+    throw badRequest('pageNumber must be a whole number counted from 1', [
+      { path: 'pageNumber', message: 'must be a whole number counted from 1' },
+    ]);
+  }
+  return sendMedia(c, await servePage(c, idParam(c), Number(raw)));
+});
+
+opds2Router.get('/books/:id/progression', readerAppAuth(READ_PROGRESS), async (c) => {
+  const bookId = idParam(c);
+  const progress = c.get('services').readProgress;
+  const record = await progress.find(userOf(c), bookId);
+  if (!record) return c.body(null, 204);
+  const publication = await catalog(c).publication(userOf(c), bookId);
+  const imagePages = hasImagePages(publication.book, publication.extras);
+  return json(
+    c,
+    writer(c).progression(bookId, record, { pageCount: publication.book.pageCount, imagePages }),
+    PROGRESSION_TYPE,
+  );
+});
+
+opds2Router.put(
+  '/books/:id/progression',
+  readerAppAuth(WRITE_PROGRESS),
+  bodyLimit({
+    maxSize: MAX_PROGRESSION_BYTES,
+    onError: () => {
+      throw new AppError('PayloadTooLarge', `A progression is at most ${MAX_PROGRESSION_BYTES} bytes`);
+    },
+  }),
+  async (c) => {
+    const bookId = idParam(c);
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      throw badRequest('The body must be a JSON progression document');
+    }
+    const parsed = ProgressionBodySchema.safeParse(raw);
+    if (!parsed.success) {
+      const details = issuesToDetails(parsed.error.issues);
+      throw badRequest(`Invalid progression: ${details[0]?.path}: ${details[0]?.message}`, details);
+    }
+    await putProgression(c.get('services').readProgress, progressActor(c), bookId, parsed.data);
+    return c.body(null, 204);
+  },
+);
+
+mountReaderMedia(opds2Router);
+
+export { OPDS2_BASE };

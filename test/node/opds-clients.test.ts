@@ -1,0 +1,249 @@
+/**
+ * DECISIONS.md §Reader apps and ../shared/spec/opds/README.md: every OPDS 1.2 feed kind validates with
+ * `jing` in the README's three steps (the feed without its PSE links against opds.rnc, each PSE link
+ * alone against opds-pse-1.2.rnc, the OpenSearch description against opensearch-1.1.rnc), and real
+ * client libraries read what Longbox serves: Readium's r2-opds-js (what Thorium runs) for OPDS 1, OPDS 2,
+ * the authentication document and DiViNa manifests (r2-shared-js, its publication model), and opds-ts
+ * for the PSE attributes r2-opds-js drops. The server is the real one (`wrangler dev`), over HTTP.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DOMParser } from '@xmldom/xmldom';
+import { zipSync } from 'fflate';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer, startDevServer } from '../support/dev-server';
+
+const require = createRequire(import.meta.url);
+const SPEC = path.resolve(__dirname, '../../../shared/spec/opds');
+const HAS_JING = spawnSync('jing', [], { encoding: 'utf8' }).error === undefined;
+if (!HAS_JING) console.warn('jing is not installed: the OPDS schema validation is skipped (apt-get install jing)');
+
+const PSE_LINK = /<link\b[^>]*rel="http:\/\/vaemendis\.net\/opds-pse\/stream"[^>]*\/>/g;
+
+let server: DevServer;
+let auth = '';
+const work = mkdtempSync(path.join(tmpdir(), 'longbox-opds-jing-'));
+const ids: Record<string, string> = {};
+
+async function call(method: string, route: string, body?: BodyInit | object, headers: Record<string, string> = {}) {
+  const isJson = body !== undefined && !(body instanceof Uint8Array) && typeof body === 'object';
+  const response = await fetch(`${server.url}${route}`, {
+    method,
+    headers: { Authorization: auth, ...(isJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
+  });
+  const text = await response.text();
+  return { status: response.status, type: response.headers.get('Content-Type') ?? '', text };
+}
+
+async function cbz(pages: number, comicInfo: string): Promise<Uint8Array> {
+  const files: Record<string, Uint8Array> = { 'ComicInfo.xml': new TextEncoder().encode(comicInfo) };
+  for (let i = 1; i <= pages; i++) {
+    files[`${i}.png`] = new Uint8Array(
+      await sharp({ create: { width: 80, height: 120, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } })
+        .png()
+        .toBuffer(),
+    );
+  }
+  return zipSync(files, { level: 0 });
+}
+
+beforeAll(async () => {
+  server = await startDevServer('opds');
+  const setup = await call('POST', '/api/v1/setup/initialize', {
+    username: 'admin',
+    email: 'admin@example.com',
+    password: 'admin-password-1',
+  });
+  auth = `Bearer ${JSON.parse(setup.text).access_token}`;
+  const library = JSON.parse((await call('POST', '/api/v1/libraries', { name: 'Comics', path: 'comics' })).text);
+  ids.library = library.id;
+  const info = (n: number) =>
+    `<?xml version="1.0"?><ComicInfo><Series>Saga</Series><Number>${n}</Number><Title>Chapter ${n}</Title><Writer>Brian K. Vaughan</Writer><LanguageISO>en</LanguageISO><Year>2012</Year><Summary>Issue ${n} &amp; more</Summary></ComicInfo>`;
+  for (const [file, bytes] of [
+    ['Saga/Saga 001.cbz', await cbz(3, info(1))],
+    ['Saga/Saga 002.cbz', await cbz(2, info(2))],
+  ] as const) {
+    const put = await call('PUT', `/api/v1/libraries/${library.id}/files/${encodeURI(file)}`, bytes, {
+      'Content-Type': 'application/octet-stream',
+    });
+    if (put.status !== 201) throw new Error(`upload ${file}: ${put.status} ${put.text}`);
+  }
+  await call('POST', `/api/v1/libraries/${library.id}/scan?mode=normal`);
+  for (let i = 0; i < 400; i++) {
+    const status = JSON.parse((await call('GET', `/api/v1/libraries/${library.id}/scan-status`)).text);
+    if (status.status !== 'running' && status.status !== 'pending') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const books = JSON.parse((await call('GET', `/api/v1/books?library_id=${library.id}`)).text).data;
+  for (const book of books) ids[book.title] = book.id;
+  ids.series = books[0].seriesId;
+  // A page read through streaming, so pse:lastRead and the keep-reading feed have something to show.
+  const page = await call('GET', `/opds/v1.2/books/${ids['Chapter 1']}/pages/1?width=600`);
+  expect(page.status).toBe(200);
+}, 240_000);
+
+afterAll(() => {
+  server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Every Atom document kind an app reads, by name. */
+function atomFeeds() {
+  return {
+    catalog: '/opds/v1.2/catalog',
+    libraries: '/opds/v1.2/libraries',
+    library: `/opds/v1.2/libraries/${ids.library}`,
+    'library books': `/opds/v1.2/libraries/${ids.library}/books?pageSize=1`,
+    'all series': '/opds/v1.2/series',
+    series: `/opds/v1.2/series/${ids.series}`,
+    'recently added': '/opds/v1.2/recently-added',
+    'keep reading': '/opds/v1.2/keep-reading',
+    'on deck': '/opds/v1.2/on-deck',
+    search: '/opds/v1.2/search?query=saga',
+    'not found': '/opds/v1.2/series/00000000-0000-4000-8000-000000000000',
+  };
+}
+
+function jing(schema: string, xml: string, name: string) {
+  const file = path.join(work, `${name.replace(/\W+/g, '-')}.xml`);
+  writeFileSync(file, xml);
+  const result = spawnSync('jing', ['-c', path.join(SPEC, schema), file], { encoding: 'utf8' });
+  return { status: result.status, output: result.stdout };
+}
+
+describe.skipIf(!HAS_JING)('jing validates every OPDS 1.2 document (../shared/spec/opds/README.md three steps)', () => {
+  it('each feed kind without its PSE links, each PSE link alone, and the OpenSearch description', async () => {
+    let pseLinks = 0;
+    for (const [name, route] of Object.entries(atomFeeds())) {
+      const feed = await call('GET', route);
+      expect(feed.type, name).toContain('application/atom+xml');
+      // Step 1: the feed without its PSE links against opds.rnc.
+      const step1 = jing('opds.rnc', feed.text.replace(PSE_LINK, ''), name);
+      expect(step1, `${name}\n${feed.text.slice(0, 1500)}`).toEqual({ status: 0, output: '' });
+      // Step 2: each PSE link as its own document, with the Atom and PSE namespaces declared.
+      for (const [i, match] of [...feed.text.matchAll(PSE_LINK)].entries()) {
+        pseLinks += 1;
+        const link = match[0].replace(
+          '<link ',
+          '<link xmlns="http://www.w3.org/2005/Atom" xmlns:pse="http://vaemendis.net/opds-pse/ns" ',
+        );
+        expect(jing('opds-pse-1.2.rnc', `<?xml version="1.0"?>\n${link}`, `${name}-pse-${i}`), link).toEqual({
+          status: 0,
+          output: '',
+        });
+      }
+    }
+    expect(pseLinks).toBeGreaterThanOrEqual(6);
+    // Step 3: the OpenSearch description.
+    const description = await call('GET', '/opds/v1.2/opensearch.xml');
+    expect(jing('opensearch-1.1.rnc', description.text, 'opensearch')).toEqual({ status: 0, output: '' });
+  });
+
+  it('the validation catches a broken feed (the check can fail)', () => {
+    const broken = jing('opds.rnc', '<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title></feed>', 'broken');
+    expect(broken.status).toBe(1);
+  });
+});
+
+describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
+  const { initGlobalConverters_OPDS } = require('r2-opds-js/dist/es8-es2017/src/opds/init-globals');
+  const { initGlobalConverters_GENERIC } = require('r2-shared-js/dist/es8-es2017/src/init-globals');
+  const { XML } = require('r2-utils-js/dist/es8-es2017/src/_utils/xml-js-mapper');
+  const { OPDS } = require('r2-opds-js/dist/es8-es2017/src/opds/opds1/opds');
+  const { convertOpds1ToOpds2 } = require('r2-opds-js/dist/es8-es2017/src/opds/converter');
+  const { TaJsonDeserialize } = require('r2-lcp-js/dist/es8-es2017/src/serializable');
+  const { OPDSFeed } = require('r2-opds-js/dist/es8-es2017/src/opds/opds2/opds2');
+  const { OPDSPublication } = require('r2-opds-js/dist/es8-es2017/src/opds/opds2/opds2-publication');
+  const { OPDSAuthenticationDoc } = require('r2-opds-js/dist/es8-es2017/src/opds/opds2/opds2-authentication-doc');
+  const { Publication } = require('r2-shared-js/dist/es8-es2017/src/models/publication');
+  initGlobalConverters_OPDS();
+  initGlobalConverters_GENERIC();
+
+  const parseOpds1 = (xml: string) => XML.deserialize(new DOMParser().parseFromString(xml, 'application/xml'), OPDS);
+
+  it('OPDS 1.2: every feed parses; the series feed converts to OPDS 2 with acquisition and stream links', async () => {
+    for (const [name, route] of Object.entries(atomFeeds())) {
+      const feed = parseOpds1((await call('GET', route)).text);
+      expect(feed.Title, name).toBeTruthy();
+    }
+    const series = parseOpds1((await call('GET', `/opds/v1.2/series/${ids.series}`)).text);
+    expect(series.Title).toBe('Saga');
+    expect(series.Entries.map((e: any) => e.Title)).toEqual(['Chapter 1', 'Chapter 2']);
+    const rels = series.Entries[0].Links.map((l: any) => l.Rel);
+    expect(rels).toEqual(
+      expect.arrayContaining([
+        'http://opds-spec.org/acquisition',
+        'http://opds-spec.org/image',
+        'http://opds-spec.org/image/thumbnail',
+        'http://vaemendis.net/opds-pse/stream',
+      ]),
+    );
+    const converted = convertOpds1ToOpds2(series);
+    const acquisition = converted.Publications[0].Links.find((l: any) =>
+      l.Rel.includes('http://opds-spec.org/acquisition'),
+    );
+    expect(acquisition.TypeLink).toBe('application/vnd.comicbook+zip');
+    expect(acquisition.Href).toBe(`${server.url}/opds/v1.2/books/${ids['Chapter 1']}/file`);
+  });
+
+  it('OPDS-PSE attributes through opds-ts: pse:count, pse:lastRead (from 1), pse:lastReadDate', async () => {
+    const { Feed } = require('opds-ts/v1.2');
+    const parsed = await Feed.fromXml((await call('GET', `/opds/v1.2/series/${ids.series}`)).text);
+    const stream = (entry: any) =>
+      entry.options.links.find((l: any) => l.rel === 'http://vaemendis.net/opds-pse/stream');
+    const first = stream(parsed.entries[0]);
+    expect(first.type).toBe('image/png');
+    expect(first.properties['pse:count']).toBe(3);
+    expect(first.properties['pse:lastRead']).toBe(2);
+    expect(Number.isNaN(Date.parse(first.properties['pse:lastReadDate']))).toBe(false);
+    expect(stream(parsed.entries[1]).properties['pse:lastRead']).toBeUndefined();
+  });
+
+  it('OPDS 2.0 feeds, a publication, the authentication document and a DiViNa manifest', async () => {
+    const catalog = TaJsonDeserialize(JSON.parse((await call('GET', '/opds/v2.0/catalog')).text), OPDSFeed);
+    expect(catalog.Metadata.Title).toBe('Longbox');
+    expect(catalog.Navigation.map((n: any) => n.Title)).toContain('All series');
+    const seriesJson = JSON.parse((await call('GET', `/opds/v2.0/series/${ids.series}`)).text);
+    const series = TaJsonDeserialize(seriesJson, OPDSFeed);
+    expect(series.Publications).toHaveLength(2);
+    const publication = series.Publications[0];
+    expect(publication.Metadata.Title).toBe('Chapter 1');
+    const links = publication.Links.map((l: any) => [l.Rel?.[0], l.TypeLink]);
+    expect(links).toContainEqual(['http://opds-spec.org/acquisition', 'application/vnd.comicbook+zip']);
+    expect(links).toContainEqual(['alternate', 'application/divina+json']);
+
+    const self = publication.Links.find((l: any) => l.Rel?.includes('self'));
+    const single = TaJsonDeserialize(
+      JSON.parse(await fetch(self.Href, { headers: { Authorization: auth } }).then((r) => r.text())),
+      OPDSPublication,
+    );
+    expect(single.Metadata.Title).toBe('Chapter 1');
+
+    const unauthenticated = await fetch(`${server.url}/opds/v2.0/catalog`);
+    expect(unauthenticated.status).toBe(401);
+    const authDoc = TaJsonDeserialize(await unauthenticated.json(), OPDSAuthenticationDoc);
+    expect(authDoc.Id).toBe(`${server.url}/opds/v2.0/auth`);
+    expect(authDoc.Authentication[0].Type).toBe('http://opds-spec.org/auth/basic');
+    expect(authDoc.Authentication[0].Labels.Login).toBeTruthy();
+
+    const manifestLink = publication.Links.find((l: any) => l.TypeLink === 'application/divina+json');
+    const manifestRes = await fetch(manifestLink.Href, { headers: { Authorization: auth } });
+    expect(manifestRes.headers.get('Content-Type')).toBe('application/divina+json');
+    const manifest = TaJsonDeserialize(await manifestRes.json(), Publication);
+    expect(manifest.Metadata.Title).toBe('Chapter 1');
+    expect(manifest.Spine).toHaveLength(3);
+    expect(manifest.Spine.map((l: any) => [l.TypeLink, l.Width, l.Height])).toEqual([
+      ['image/png', 80, 120],
+      ['image/png', 80, 120],
+      ['image/png', 80, 120],
+    ]);
+    const page = await fetch(manifest.Spine[2].Href, { headers: { Authorization: auth } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Type')).toBe('image/png');
+  });
+});
