@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { App } from './app';
 import { startOffline } from './offline/register';
+import { startEarlyLoad } from './reader/early-load';
 import { startLiveUpdates } from './state/live';
 import { applyTheme } from './state/theme';
 import './styles.css';
@@ -15,7 +16,8 @@ addEventListener('vite:preloadError', () => {
 
 applyTheme();
 startOffline();
-// A book opened by address: its reader (which starts loading the book) comes in beside the shell.
+// A book opened by address: the book and the reader's code load beside the app shell, not after it.
+startEarlyLoad();
 if (location.pathname.startsWith('/read/')) void import('./reader/index');
 startLiveUpdates();
 render(<App />, document.getElementById('app')!);

@@ -4,19 +4,17 @@
  * EPUBs, whose page list is empty and whose page images answer 422; DECISIONS.md §Books).
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { Book, BookPageEntry } from '../api/types';
+import type { Book } from '../api/types';
 import { errorText } from '../components/async';
 import { t } from '../i18n';
 import { refreshCached } from '../offline/offline-library';
 import { ComicReader } from './comic-reader';
-import {
-  fetchBook,
-  fetchPages,
-  fetchProgress,
-  fetchSeriesBooks,
-  type ServerProgress,
-  startingPosition,
-} from './reader-api';
+import { buildViews, viewIndexOfPage } from './layout';
+import { viewUrls } from './preload';
+import { layoutOptions, loadSettings, readingModeFor } from './settings';
+import { type BookAndPages, fetchSeriesBooks, loadBookAndPages } from './book-requests';
+import { peekEarlyLoad, takeEarlyLoad } from './early-load';
+import { startingPosition } from './reader-api';
 import { apiUrl } from '../api/client';
 import './reader.css';
 
@@ -40,36 +38,40 @@ function LazyEpubReader(props: Parameters<EpubReaderComponent>[0]) {
   return <Reader {...props} />;
 }
 
-interface Loaded {
-  book: Book;
-  pages: BookPageEntry[];
-  progress: ServerProgress | null;
-}
-
-function load(bookId: string): Promise<Loaded> {
-  // The book, its pages and its progress in parallel: none needs another's answer.
-  return Promise.all([fetchBook(bookId), fetchPages(bookId), fetchProgress(bookId).catch(() => null)]).then(
-    ([book, pages, progress]) => ({
-      book,
-      pages,
-      progress: progress ?? (book.readProgress as ServerProgress | undefined) ?? null,
-    }),
-  );
-}
+type Loaded = BookAndPages;
 
 /**
- * A book opened by address (a link, a reload) starts loading as soon as this module does: main.tsx
- * imports it early for /read/ addresses, so the reader's code, the book and its pages arrive while the
- * app shell is still starting, instead of one after the other. Used once; later opens load afresh.
+ * Starts fetching the first page's image as soon as the page list is known, at the URL the comic reader
+ * will draw, while the app shell may still be starting.
  */
-const early = new Map<string, Promise<Loaded>>();
-const opened = /^\/read\/([^/?#]+)/.exec(location.pathname)?.[1];
-if (opened) early.set(opened, load(opened));
+function warmFirstPage(loaded: Loaded): Loaded {
+  const { book, pages, progress } = loaded;
+  if (pages.length === 0) return loaded;
+  warming.length = 0;
+  const settings = loadSettings(localStorage);
+  const { mode } = readingModeFor(localStorage, book.seriesId, book.readingDirection);
+  const views = buildViews(pages, layoutOptions(settings, mode));
+  const view = views[viewIndexOfPage(views, startingPosition(book.id, progress).page)];
+  if (!view || mode === 'webtoon') return loaded;
+  const viewport = { width: innerWidth, height: innerHeight, devicePixelRatio: devicePixelRatio || 1 };
+  const geometry = new Map(pages.map((page) => [page.number, page]));
+  for (const url of viewUrls(book.id, view, geometry, settings.fit, viewport, mode)) {
+    const image = new Image();
+    image.src = url;
+    warming.push(image);
+  }
+  return loaded;
+}
+/** The first page's images being fetched, held until the reader draws them so the fetch is not dropped. */
+const warming: HTMLImageElement[] = [];
+
+// A book opened by address is already loading (early-load.ts): its first image starts as soon as it can.
+peekEarlyLoad()
+  ?.loading.then(warmFirstPage)
+  .catch(() => {});
 
 function loadOnce(bookId: string): Promise<Loaded> {
-  const started = early.get(bookId);
-  early.delete(bookId);
-  return started ?? load(bookId);
+  return takeEarlyLoad(bookId) ?? loadBookAndPages(bookId).then(warmFirstPage);
 }
 
 export function ReaderScreen({ bookId }: { bookId: string }) {

@@ -8,7 +8,7 @@ import { apiUrl } from '../api/client';
 import type { Book } from '../api/types';
 import { t } from '../i18n';
 import { downloadBook, isOffline, keepAppShell, offlineSupported, removeOfflineBook } from '../offline/offline-library';
-import { SERIES_BOOKS_QUERY } from './reader-api';
+import { SERIES_BOOKS_QUERY } from './book-requests';
 
 /** The API answers a reader needs to open the book (the same URLs the API client asks for). */
 export function readerApiUrls(book: Book): string[] {

@@ -1,40 +1,10 @@
 /**
- * What the reader reads and writes through the app's API client (api/client.ts): the book, its pages,
- * its series' books (for next/previous), and progress. The progress saver is one per app, so a reconnect
- * sends what any reader queued.
+ * Reading progress through the app's API client: the progress saver is one per app, so a reconnect sends
+ * what any reader queued, and the position a book opens at.
  */
-import { ApiError, get, put } from '../api/client';
-import type { Book, BookPageEntry } from '../api/types';
+import { ApiError, put } from '../api/client';
+import { fetchProgress, type ServerProgress } from './book-requests';
 import { ProgressRejected, ProgressSaver, type ProgressTransport, type ProgressUpdate } from './progress-saver';
-
-/** GET /books/{id}/progress; `locator` arrives with DECISIONS.md §Reader apps. */
-export interface ServerProgress {
-  currentPage: number;
-  completed: boolean;
-  progressPercentage: number | null;
-  locator?: string | null;
-  updatedAt: string;
-}
-
-export interface PageOfBooks {
-  data: Book[];
-}
-
-export const fetchBook = (bookId: string) => get<Book>(`/books/${bookId}`);
-export const fetchPages = (bookId: string) => get<BookPageEntry[]>(`/books/${bookId}/pages`);
-/** The series' books in reading order (the server's default order). */
-export const SERIES_BOOKS_QUERY = { pageSize: 500 } as const;
-export const fetchSeriesBooks = (seriesId: string) =>
-  get<PageOfBooks>(`/series/${seriesId}/books`, { query: SERIES_BOOKS_QUERY }).then((page) => page.data);
-
-export async function fetchProgress(bookId: string): Promise<ServerProgress | null> {
-  try {
-    return await get<ServerProgress>(`/books/${bookId}/progress`);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
-}
 
 /** Network failures stay retryable; an answer that refuses the write (4xx) is final. */
 function classify(error: unknown): never {

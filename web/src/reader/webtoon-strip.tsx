@@ -9,7 +9,8 @@ import type { Book, BookPageEntry } from '../api/types';
 import { t } from '../i18n';
 import { sizeView, type Viewport } from './fit';
 import { pageUrl } from './page-url';
-import { fetchPages, progressSaver } from './reader-api';
+import { fetchPages } from './book-requests';
+import { progressSaver } from './reader-api';
 import type { Point } from './zoom';
 
 interface Segment {
