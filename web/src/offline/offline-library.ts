@@ -42,12 +42,14 @@ function writeIndex(index: Record<string, OfflineBook>): void {
  * JSON answers are fetched with the session's bearer token (the cookie only opens media and streams);
  * images and files ride on the cookie as the reader's own `<img>` and Range requests do.
  */
-async function fetchForCache(url: string): Promise<Response> {
+async function fetchForCache(url: string): Promise<Response | null> {
   const token = session.value?.token;
   const headers: Record<string, string> = {};
   if (token && !/\/pages\/\d+|\/file$/.test(new URL(url, location.origin).pathname))
     headers.Authorization = `Bearer ${token}`;
   const response = await fetch(url, { headers, credentials: 'same-origin' });
+  // Nothing to keep (a book nobody has started has no progress yet): offline, the reader does without.
+  if (response.status === 404 && url.endsWith('/progress')) return null;
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response;
 }
@@ -62,7 +64,8 @@ export async function downloadBook(
   const queue = [...book.urls];
   const worker = async () => {
     for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
-      await cache.put(url, await fetchForCache(url));
+      const response = await fetchForCache(url);
+      if (response) await cache.put(url, response);
       done += 1;
       onProgress(done, book.urls.length);
     }
@@ -78,7 +81,8 @@ export async function refreshCached(bookId: string, url: string): Promise<void> 
   if (!isOffline(bookId) || !navigator.onLine) return;
   try {
     const cache = await caches.open(OFFLINE_CACHE);
-    await cache.put(url, await fetchForCache(url));
+    const response = await fetchForCache(url);
+    if (response) await cache.put(url, response);
   } catch {
     // The copy stays as it was: it is only a fallback.
   }

@@ -3,7 +3,7 @@
  * (public/sw.js) and sends reading progress recorded offline once the network is back. The progress
  * code itself loads only when there is something to send.
  */
-import { PENDING_PROGRESS_KEY } from '../reader/progress-saver';
+import { PENDING_PROGRESS_KEY } from '../reader/pending-progress-key';
 
 function hasPendingProgress(): boolean {
   const pending = localStorage.getItem(PENDING_PROGRESS_KEY);

@@ -5,6 +5,9 @@
  * storage and is sent when the network returns — unless the server's progress is newer: last write by
  * time wins, comparing when the position was recorded here with the server's `updatedAt`.
  */
+import { PENDING_PROGRESS_KEY } from './pending-progress-key';
+
+export { PENDING_PROGRESS_KEY };
 
 export interface ProgressUpdate {
   /** 1-based page (EPUB: the position the API counts). */
@@ -46,7 +49,6 @@ export interface SyncReport {
   pending: string[];
 }
 
-export const PENDING_PROGRESS_KEY = 'longbox.progress.pending';
 export const DEFAULT_SAVE_DELAY_MS = 800;
 
 export interface ProgressSaverOptions {
