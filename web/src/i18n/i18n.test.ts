@@ -8,6 +8,11 @@ describe('the message catalogue', () => {
     expect(t('app.error')).toBe('Something went wrong: {message}');
   });
 
+  it('uses the singular message for a count of one', () => {
+    expect(t('series.bookCount', { count: 1 })).toBe('1 book');
+    expect(t('series.bookCount', { count: 2 })).toBe('2 books');
+  });
+
   it('falls back to English for a locale without a catalogue', () => {
     setLocale('fr-CA');
     expect(t('nav.home')).toBe(en['nav.home']);

@@ -9,8 +9,12 @@ export function setLocale(tag: string): void {
   active = catalogues[tag] ?? catalogues[tag.split('-')[0] ?? ''] ?? en;
 }
 
+/**
+ * `values.count === 1` picks the `<key>.one` message when the catalogue has one ("1 book", not "1 books").
+ */
 export function t(key: MessageKey, values?: Record<string, string | number>): string {
-  const message = active[key];
+  const singular = values?.count === 1 ? (active as Record<string, string>)[`${key}.one`] : undefined;
+  const message = singular ?? active[key];
   if (!values) return message;
   return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }

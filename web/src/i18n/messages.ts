@@ -83,6 +83,7 @@ export const en = {
 
   'series.books': 'Books',
   'series.bookCount': '{count} books',
+  'series.bookCount.one': '1 book',
   'series.unread': '{count} unread',
   'series.read': 'Read',
   'series.markRead': 'Mark read',
@@ -92,6 +93,7 @@ export const en = {
   'book.continue': 'Continue at page {page}',
   'book.download': 'Download',
   'book.pages': '{count} pages',
+  'book.pages.one': '1 page',
   'book.progress': 'Page {page} of {total}',
   'book.completed': 'Finished',
   'book.unread': 'Unread',
@@ -176,6 +178,7 @@ export const en = {
   'admin.version': 'Version {version}',
   'admin.metrics': 'Metrics',
   'admin.booksFound': '{count} books found',
+  'admin.booksFound.one': '1 book found',
   'admin.scanFinished': 'Last scan: {status} · {books} books · {errors} errors',
   'admin.cancelScan': 'Cancel scan',
   'admin.trashQueued': 'Emptying the trash: deleted books and series are being removed.',
