@@ -50,6 +50,8 @@ describeWithChromium('reader screenshots', () => {
       const context = await newContext(browser, viewport);
       await signInContext(context, server.url, ADMIN.username, ADMIN.password);
       const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
       const shot = (name: string) => page.screenshot({ path: path.join(OUT, `reader-${name}-${viewport}.png`) });
 
       await page.goto(`${server.url}/read/${library.book1.id}`);
@@ -101,6 +103,7 @@ describeWithChromium('reader screenshots', () => {
       await page.goto(`${server.url}/read/${library.novel.id}`);
       await page.locator('.rd-epub[data-ready="true"]').waitFor();
       await shot('epub');
+      expect(errors).toEqual([]);
       await context.close();
     });
   }
