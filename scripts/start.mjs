@@ -7,6 +7,10 @@ import { existsSync } from 'node:fs';
 const port = process.env.PORT ?? '8787';
 const wrangler = new URL('../node_modules/.bin/wrangler', import.meta.url).pathname;
 
+// The web app's files (dist/web) must exist before wrangler starts: its [assets] directory.
+const web = spawnSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+if (web.status !== 0) process.exit(web.status ?? 1);
+
 const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], {
   stdio: 'inherit',
   env: { ...process.env, CI: 'true' }, // no interactive confirmation
