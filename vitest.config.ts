@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
 
@@ -27,7 +29,15 @@ function corpusBindings(root: string): { CORPUS_FOUND: boolean; CORPUS_FILES: Re
  * Objects — every HTTP test lives there; `node` runs what must run in Node (the libSQL-file proof,
  * the CLI commands).
  */
+/** wrangler.toml's [assets] directory must exist before the workers pool reads it: build the web app once. */
+function ensureWebBuild(root: string): void {
+  if (existsSync(path.join(root, 'dist', 'web', 'index.html'))) return;
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build:web failed');
+}
+
 export default defineConfig(async () => {
+  ensureWebBuild(import.meta.dirname);
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   // The API worker's RENDERER service binding needs the renderer running beside it (bundled on demand).
   const renderer = await rendererAuxiliaryWorker(import.meta.dirname);
@@ -67,7 +77,7 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
-            exclude: ['test/node/**'],
+            exclude: ['test/node/**', 'test/e2e/**'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 30_000,
           },
@@ -96,6 +106,27 @@ export default defineConfig(async () => {
             environment: 'node',
             include: ['test/node/**/*.test.ts'],
             testTimeout: 120_000,
+          },
+        },
+        {
+          // The web app's own logic (web/src), in a DOM without a browser.
+          plugins: [preact()],
+          test: {
+            name: 'web',
+            environment: 'happy-dom',
+            include: ['web/**/*.test.ts', 'web/**/*.test.tsx'],
+          },
+        },
+        {
+          // End to end: `wrangler dev` on a free port and Debian's Chromium driven by playwright-core
+          // (test/e2e/support). One file at a time: each starts its own server.
+          test: {
+            name: 'e2e',
+            environment: 'node',
+            include: ['test/e2e/**/*.test.ts'],
+            fileParallelism: false,
+            testTimeout: 180_000,
+            hookTimeout: 180_000,
           },
         },
       ],

@@ -24,6 +24,10 @@ const registry = path.join(state, 'registry');
 mkdirSync(registry, { recursive: true });
 const env = { ...process.env, WRANGLER_REGISTRY_PATH: registry, CLOUDFLARE_DEV_REGISTRY_PATH: registry };
 
+// The web app's files (dist/web) must exist before wrangler starts: its [assets] directory.
+const web = spawnSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit', cwd: root });
+if (web.status !== 0) process.exit(web.status ?? 1);
+
 const migrate = spawnSync(
   process.execPath,
   [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state],

@@ -2,7 +2,7 @@
 // runtime whenever a watched source file changes, which aborts in-flight requests and skews timings;
 // in a shared working tree files change all the time. Running wrangler on a copy (node_modules linked,
 // not copied) measures exactly the code as it was when the benchmark started, undisturbed.
-import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './report.mjs';
 
@@ -30,6 +30,10 @@ export function snapshotSources(dir) {
       filter: (source) => !source.split(path.sep).some((part) => part === 'node_modules' || part === '.wrangler'),
     });
   }
+  // wrangler.toml serves the web app's build as static assets and refuses to start without the folder.
+  const web = path.join(ROOT, 'dist/web');
+  if (existsSync(web)) cpSync(web, path.join(dir, 'dist/web'), { recursive: true });
+  else mkdirSync(path.join(dir, 'dist/web'), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return {
     api: path.join(dir, 'wrangler.toml'),

@@ -82,9 +82,8 @@ async function readHead(reader: RangeReader): Promise<Uint8Array> {
   return reader.read(0, Math.min(reader.size, SNIFF_LENGTH));
 }
 
-/** The book format the bytes say, or null for anything Longbox cannot read. */
-export async function detectBookFormat(reader: RangeReader): Promise<BookFormat | null> {
-  const sniffed = sniffFormat(await readHead(reader));
+/** The book format a sniffed signature means, or null for anything Longbox cannot read. */
+export function formatOfSniffed(sniffed: SniffedFormat): BookFormat | null {
   return sniffed === 'unknown' ? null : ACTUAL[sniffed].format;
 }
 

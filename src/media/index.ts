@@ -5,7 +5,7 @@
 import { cbrContainer } from './cbr';
 import { cbzContainer } from './cbz';
 import type { BookAnalysis, BookContainer, BookFormat } from './container';
-import { detectBookFormat } from './detect';
+import { formatOfSniffed, SNIFF_LENGTH, sniffFormat } from './detect';
 import { epubContainer } from './epub';
 import { pdfContainer } from './pdf';
 import type { RangeReader } from './range-reader';
@@ -27,10 +27,22 @@ export function containerFor(format: BookFormat): BookContainer {
  * its name says, so the container explains in plain words what is wrong. An `.epub` that is a plain
  * ZIP stays an EPUB: its container says why it is not a valid one.
  */
-export async function formatOfContent(named: BookFormat, reader: RangeReader): Promise<BookFormat> {
-  const actual = await detectBookFormat(reader);
+export function formatOfContent(named: BookFormat, head: Uint8Array): BookFormat {
+  const actual = formatOfSniffed(sniffFormat(head));
   if (!actual || actual === named || (named === 'epub' && actual === 'cbz')) return named;
   return actual;
+}
+
+/** `reader` with its first bytes answered from `head`: every container checks them again. */
+function withHead(reader: RangeReader, head: Uint8Array): RangeReader {
+  return {
+    size: reader.size,
+    read: (offset, length) =>
+      offset >= 0 && length >= 0 && offset + length <= head.length
+        ? Promise.resolve(head.slice(offset, offset + length))
+        : reader.read(offset, length),
+    stream: (offset, length) => reader.stream(offset, length),
+  };
 }
 
 /**
@@ -38,5 +50,7 @@ export async function formatOfContent(named: BookFormat, reader: RangeReader): P
  * BookAnalysisError with a plain-words message when the file is unreadable.
  */
 export async function analyzeBook(named: BookFormat, reader: RangeReader): Promise<BookAnalysis> {
-  return containerFor(await formatOfContent(named, reader)).analyze(reader);
+  if (reader.size === 0) return containerFor(named).analyze(reader); // its container says "empty"
+  const head = await reader.read(0, Math.min(reader.size, SNIFF_LENGTH));
+  return containerFor(formatOfContent(named, head)).analyze(withHead(reader, head));
 }

@@ -2,11 +2,13 @@
  * Route guard: resolves the caller (session token, API key, or Basic) and checks the permission the
  * route declares. No or bad credentials → 401; a caller lacking the permission → 403 (API.md §7).
  */
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
 import { clientInfo } from '../routes/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
+import { cookieAuthorization } from '../auth/session-cookie';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="longbox", charset="UTF-8"' };
 
@@ -19,12 +21,7 @@ export function authenticate(need?: Requirement) {
 export function guard(need: Requirement | undefined, challenge: Record<string, string>) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     try {
-      const principal = await c
-        .get('services')
-        .auth.authenticate(
-          { authorization: c.req.header('Authorization'), apiKey: c.req.header('X-API-Key') },
-          clientInfo(c).address,
-        );
+      const principal = await c.get('services').auth.authenticate(credentials(c), clientInfo(c).address);
       if (!principal) throw unauthorized('Authentication required');
       if (need && !satisfies(principal.permissions, need)) {
         throw forbidden(`Missing permission: ${describeRequirement(need)}`);
@@ -36,4 +33,12 @@ export function guard(need: Requirement | undefined, challenge: Record<string, s
     }
     await next();
   });
+}
+
+/** The request's own headers; without any, a read request may use the web app's session cookie. */
+function credentials(c: Context<AppEnv>): { authorization?: string; apiKey?: string } {
+  const authorization = c.req.header('Authorization');
+  const apiKey = c.req.header('X-API-Key');
+  if (authorization !== undefined || apiKey !== undefined) return { authorization, apiKey };
+  return { authorization: cookieAuthorization(c) };
 }

@@ -4,7 +4,8 @@
  *
  * Everything the page needs comes from this deployment, so it works without internet: the spec at
  * `<docs>/openapi.json`, and swagger-ui-dist's files from the Workers static-assets binding (`[assets]`
- * in wrangler.toml) — kept out of the Worker bundle, where they would cost about 0.5 MB gzip.
+ * in wrangler.toml, where the web build copies them to docs-assets/) — kept out of the Worker bundle,
+ * where they would cost about 0.5 MB gzip.
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -15,6 +16,8 @@ import type { OpenApiDocument } from './document';
 
 /** The swagger-ui-dist files the page loads, by the name they are served under below the docs path. */
 const ASSET_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
+/** Where the web build (web/vite.config.ts) puts them inside the assets directory. */
+const DOCS_ASSETS_DIR = '/docs-assets';
 
 /**
  * Only our own origin: the page cannot reach anything outside the deployment (Swagger UI's online
@@ -87,7 +90,7 @@ async function asset(c: Context<AppEnv>, file: string): Promise<Response> {
   const headers = new Headers();
   const etag = c.req.header('If-None-Match');
   if (etag) headers.set('If-None-Match', etag);
-  const response = await assets.fetch(new URL(`/${file}`, c.req.url), { headers });
+  const response = await assets.fetch(new URL(`${DOCS_ASSETS_DIR}/${file}`, c.req.url), { headers });
   // A fresh Response: the binding's headers are immutable, and the app still adds X-Request-Id.
   return new Response(response.body, response);
 }

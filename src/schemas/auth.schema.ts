@@ -36,6 +36,10 @@ export const ResendVerificationBodySchema = acceptTwins(z.strictObject({ email: 
   'ResendVerificationRequest',
 );
 
+export const ChangePasswordBodySchema = acceptTwins(
+  z.strictObject({ current_password: z.string().min(1).max(256), new_password: PasswordSchema }),
+).openapi('ChangePasswordRequest');
+
 export const SetupStatusSchema = z
   .object({ setupRequired: z.boolean(), hasUsers: z.boolean(), registrationEnabled: z.boolean() })
   .openapi('SetupStatus');

@@ -86,6 +86,26 @@ export class AuthService {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
 
+  /**
+   * A signed-in user changes their own password (the web app's account screen): the current one must be
+   * given again. Their other sessions end and API keys' cached Basic checks retire (authVersion); the
+   * session making the change stays signed in.
+   */
+  async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
+    const user = principal.user;
+    if (!(await verifyPassword(currentPassword, user.passwordHash))) {
+      // 403, not 401: the session itself is fine, and clients treat 401 as "log in again".
+      throw forbidden('The current password is wrong');
+    }
+    const changed = await this.deps.users.update(user.id, {
+      passwordHash: await hashPassword(newPassword),
+      authVersion: user.authVersion + 1,
+      updatedAt: nowIso(),
+    });
+    if (!changed) throw unauthorized('This account no longer exists');
+    await this.deps.sessions.deleteForUser(user.id, principal.sessionId ?? undefined);
+  }
+
   /** Verifies a password with constant work whether or not the user exists. */
   private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
     const user = await this.deps.users.getByUsername(username);

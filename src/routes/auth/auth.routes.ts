@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { authenticate } from '../../middleware/authenticate';
-import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
+import { errorResponses, jsonBody, jsonContent, SECURITY } from '../../lib/openapi-responses';
 import {
+  ChangePasswordBodySchema,
   LoginBodySchema,
   LoginResponseSchema,
   MessageSchema,
@@ -20,6 +21,10 @@ export const login = createRoute({
   path: '/auth/login',
   tags,
   summary: 'Log in with username and password',
+  description:
+    'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
+    'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
+    'event streams in a browser (DECISIONS.md §Web app). Logout clears it.',
   request: { body: jsonBody(LoginBodySchema) },
   responses: { 200: jsonContent(LoginResponseSchema, 'Session token'), ...errorResponses(400, 401, 429) },
 });
@@ -41,6 +46,20 @@ export const logout = createRoute({
   middleware: [authenticate()] as const,
   security: [{ bearerAuth: [] }],
   responses: { 204: { description: 'Logged out' }, ...errorResponses(401) },
+});
+
+export const changePassword = createRoute({
+  method: 'put',
+  path: '/auth/password',
+  tags,
+  summary: 'Change your own password (the current one is asked again)',
+  description:
+    'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
+    'keeps working. A wrong current password is a 403 (the session stays valid).',
+  middleware: [authenticate()] as const,
+  security: SECURITY,
+  request: { body: jsonBody(ChangePasswordBodySchema) },
+  responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...errorResponses(400, 401, 403) },
 });
 
 export const MeSchema = UserSchema.extend({

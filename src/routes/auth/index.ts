@@ -1,17 +1,21 @@
 import type { Permission } from '../../auth/permissions';
 import { createRouter } from '../../lib/router';
 import { toUserDto } from '../../mappers/user.mapper';
+import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
 import { clientInfo } from '../client-info';
 import * as routes from './auth.routes';
 
 export const authRouter = createRouter()
   .openapi(routes.login, async (c) => {
     const { username, password } = c.req.valid('json');
-    return c.json(await c.get('services').auth.login(username, password, clientInfo(c)), 200);
+    const session = await c.get('services').auth.login(username, password, clientInfo(c));
+    setSessionCookie(c, session.access_token, session.expires_in);
+    return c.json(session, 200);
   })
   .openapi(routes.register, async (c) => c.json(await c.get('services').auth.register(c.req.valid('json')), 201))
   .openapi(routes.logout, async (c) => {
     await c.get('services').auth.logout(c.get('principal'));
+    clearSessionCookie(c);
     return c.body(null, 204);
   })
   .openapi(routes.me, (c) => {
@@ -33,4 +37,9 @@ export const authRouter = createRouter()
   .openapi(routes.resendVerification, async (c) => {
     await c.get('services').auth.resendVerification(c.req.valid('json').email);
     return c.json({ message: 'If the address belongs to an unverified account, a new e-mail is on its way' }, 202);
+  })
+  .openapi(routes.changePassword, async (c) => {
+    const body = c.req.valid('json');
+    await c.get('services').auth.changePassword(c.get('principal'), body.current_password, body.new_password);
+    return c.json({ message: 'Password changed; your other sessions have ended' }, 200);
   });

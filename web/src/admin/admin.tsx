@@ -1,0 +1,45 @@
+/** Administration: one screen per concern, chosen by the path (/admin/<section>). */
+import { useLocation } from 'preact-iso';
+import { Main } from '../app';
+import { t } from '../i18n';
+import type { MessageKey } from '../i18n/messages';
+import { ApiKeysSection } from './api-keys';
+import { DuplicatesSection } from './duplicates';
+import { HealthSection } from './health';
+import { LibrariesSection } from './libraries';
+import { SettingsSection } from './settings';
+import { TasksSection } from './tasks';
+import { UsersSection } from './users';
+
+const SECTIONS: { path: string; label: MessageKey; render: () => preact.JSX.Element }[] = [
+  { path: 'libraries', label: 'admin.libraries', render: () => <LibrariesSection /> },
+  { path: 'users', label: 'admin.users', render: () => <UsersSection /> },
+  { path: 'api-keys', label: 'admin.apiKeys', render: () => <ApiKeysSection /> },
+  { path: 'settings', label: 'admin.settings', render: () => <SettingsSection /> },
+  { path: 'tasks', label: 'admin.tasks', render: () => <TasksSection /> },
+  { path: 'duplicates', label: 'admin.duplicates', render: () => <DuplicatesSection /> },
+  { path: 'health', label: 'admin.health', render: () => <HealthSection /> },
+];
+
+export function AdminScreen() {
+  const { path } = useLocation();
+  const current = SECTIONS.find((section) => path === `/admin/${section.path}`) ?? SECTIONS[0]!;
+  return (
+    <Main wide>
+      <h1>{t('admin.title')}</h1>
+      <nav class="tabs" aria-label={t('admin.title')}>
+        {SECTIONS.map((section) => (
+          <a
+            key={section.path}
+            class="tabs__tab"
+            href={`/admin/${section.path}`}
+            aria-current={section === current ? 'page' : undefined}
+          >
+            {t(section.label)}
+          </a>
+        ))}
+      </nav>
+      <section aria-label={t(current.label)}>{current.render()}</section>
+    </Main>
+  );
+}

@@ -1,0 +1,106 @@
+/** Background tasks, newest first, kept current by /tasks/stream; running ones can be cancelled. */
+import { useEffect, useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import type { Page, Task } from '../api/types';
+import { Async, ErrorMessage, useAsync } from '../components/async';
+import { ProgressBar } from '../components/cards';
+import { t } from '../i18n';
+import { subscribe } from '../state/live';
+
+interface TaskProgressEvent {
+  task_id: string;
+  task_type: string;
+  status: string;
+  progress: { current: number; total: number; message: string };
+}
+
+export function TasksSection() {
+  const tasks = useAsync((signal) => get<Page<Task>>('/tasks', { query: { pageSize: 100 }, signal }), []);
+  const [live, setLive] = useState<Record<string, TaskProgressEvent>>({});
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(
+    () =>
+      subscribe('/tasks/stream', {
+        task_progress: (event: TaskProgressEvent) => {
+          setLive((current) => ({ ...current, [event.task_id]: event }));
+          // A task the list does not show yet: fetch the list again to include it.
+          if (!tasks.data?.data.some((task) => task.id === event.task_id)) tasks.reload();
+        },
+      }),
+    [tasks.data],
+  );
+
+  return (
+    <div class="stack">
+      <ErrorMessage error={error} />
+      <Async state={tasks}>
+        {(page) => (
+          <div class="table-wrap">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th>{t('admin.taskType')}</th>
+                  <th>{t('admin.taskStatus')}</th>
+                  <th>{t('admin.taskProgress')}</th>
+                  <th>{t('admin.taskCreated')}</th>
+                  <th>
+                    <span class="visually-hidden">{t('admin.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((task) => {
+                  const update = live[task.id];
+                  const status = update?.status ?? task.status;
+                  const progress = update?.progress ?? task.progress;
+                  return (
+                    <tr key={task.id} data-task-status={status}>
+                      <td>{task.type}</td>
+                      <td>
+                        <span
+                          class={
+                            status === 'failed'
+                              ? 'badge badge--bad'
+                              : status === 'completed'
+                                ? 'badge badge--ok'
+                                : 'badge'
+                          }
+                        >
+                          {status}
+                        </span>
+                        {task.error && <div class="muted">{task.error}</div>}
+                      </td>
+                      <td>
+                        {progress.total > 0 && (
+                          <ProgressBar fraction={progress.current / progress.total} label={task.type} />
+                        )}
+                        <span class="muted">
+                          {progress.current}/{progress.total} {progress.message}
+                        </span>
+                      </td>
+                      <td>{new Date(task.createdAt).toLocaleString()}</td>
+                      <td>
+                        {(status === 'running' || status === 'pending') && (
+                          <button
+                            type="button"
+                            class="button button--small"
+                            onClick={() =>
+                              void post(`/tasks/${task.id}/cancel`).then(tasks.reload, (failure) => setError(failure))
+                            }
+                          >
+                            {t('app.cancel')}
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Async>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+/** Users and roles: list, create, change role or active flag, reset a password, delete. */
+import { useState } from 'preact/hooks';
+import { del, get, post, put } from '../api/client';
+import type { Page, User } from '../api/types';
+import { Async, ErrorMessage, useAsync } from '../components/async';
+import { Field } from '../components/field';
+import { t } from '../i18n';
+import { currentUser } from '../state/session';
+
+const ROLES = ['reader', 'maintainer', 'admin'] as const;
+
+export function UsersSection() {
+  const users = useAsync((signal) => get<Page<User>>('/users', { query: { pageSize: 500 }, signal }), []);
+  const [error, setError] = useState<unknown>(null);
+  const [creating, setCreating] = useState(false);
+
+  async function act(action: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await action();
+      users.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  async function create(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    await act(() =>
+      post('/users', {
+        username: String(form.get('username')),
+        email: String(form.get('email')),
+        password: String(form.get('password')),
+        role: String(form.get('role')),
+      }),
+    );
+    setCreating(false);
+  }
+
+  return (
+    <div class="stack">
+      <div class="toolbar">
+        <button type="button" class="button button--primary" onClick={() => setCreating(!creating)}>
+          {t('admin.newUser')}
+        </button>
+      </div>
+      {creating && (
+        <form class="card form" onSubmit={create} aria-label={t('admin.newUser')}>
+          <Field label={t('auth.username')} name="username" required />
+          <Field label={t('auth.email')} name="email" type="email" required />
+          <Field label={t('auth.password')} name="password" type="password" autoComplete="new-password" required />
+          <label class="field">
+            <span class="field__label">{t('admin.role')}</span>
+            <select class="select" name="role">
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="button button--primary">
+            {t('app.create')}
+          </button>
+        </form>
+      )}
+      <ErrorMessage error={error} />
+      <Async state={users}>
+        {(page) => (
+          <div class="table-wrap">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th>{t('auth.username')}</th>
+                  <th>{t('auth.email')}</th>
+                  <th>{t('admin.role')}</th>
+                  <th>{t('admin.active')}</th>
+                  <th>
+                    <span class="visually-hidden">{t('admin.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((user) => (
+                  <tr key={user.id}>
+                    <td>{user.username}</td>
+                    <td>{user.email}</td>
+                    <td>
+                      <select
+                        class="select select--small"
+                        aria-label={t('admin.roleOf', { name: user.username })}
+                        value={user.role}
+                        onChange={(event) =>
+                          void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))
+                        }
+                      >
+                        {ROLES.map((role) => (
+                          <option key={role} value={role}>
+                            {role}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={t('admin.activeOf', { name: user.username })}
+                        checked={user.isActive}
+                        onChange={(event) =>
+                          void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
+                        }
+                      />
+                    </td>
+                    <td class="toolbar">
+                      <button
+                        type="button"
+                        class="button button--small"
+                        onClick={() => {
+                          const password = prompt(t('admin.newPasswordFor', { name: user.username }));
+                          if (password) void act(() => put(`/users/${user.id}`, { password }));
+                        }}
+                      >
+                        {t('admin.setPassword')}
+                      </button>
+                      {user.id !== currentUser.value?.id && (
+                        <button
+                          type="button"
+                          class="button button--small button--danger"
+                          onClick={() => {
+                            if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
+                              void act(() => del(`/users/${user.id}`));
+                            }
+                          }}
+                        >
+                          {t('app.delete')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Async>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * The wire types the web app reads and writes, inferred from the API's own zod schemas (src/schemas).
+ * Type-only imports: nothing of zod or the server reaches the browser bundle, and a schema change
+ * breaks `npm run typecheck` here instead of a screen at runtime.
+ */
+import type { z } from 'zod';
+import type { ApiKeySchema, CreatedApiKeySchema } from '../../../src/schemas/api-key.schema';
+import type { LoginResponseSchema, SetupStatusSchema } from '../../../src/schemas/auth.schema';
+import type { BookSchema } from '../../../src/schemas/book.schema';
+import type { BrowseResultSchema } from '../../../src/schemas/filesystem.schema';
+import type { LibrarySchema } from '../../../src/schemas/library.schema';
+import type { BookPageEntrySchema } from '../../../src/schemas/page.schema';
+import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/schemas/read-progress.schema';
+import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
+import type { SeriesSchema } from '../../../src/schemas/series.schema';
+import type { SettingHistoryEntrySchema, SettingSchema } from '../../../src/schemas/settings.schema';
+import type { DuplicateGroupSchema, TaskSchema } from '../../../src/schemas/task.schema';
+import type { UserSchema } from '../../../src/schemas/user.schema';
+import type { ErrorBodySchema } from '../../../src/lib/errors';
+import type { PageEnvelope } from '../../../src/lib/pagination';
+
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+export type SessionUser = LoginResponse['user'];
+export type SetupStatus = z.infer<typeof SetupStatusSchema>;
+export type Book = z.infer<typeof BookSchema>;
+export type Series = z.infer<typeof SeriesSchema>;
+export type Library = z.infer<typeof LibrarySchema>;
+export type BookPageEntry = z.infer<typeof BookPageEntrySchema>;
+export type ReadProgress = z.infer<typeof ReadProgressSchema>;
+export type UpdateProgressBody = z.input<typeof UpdateProgressBodySchema>;
+export type ScanStatus = z.infer<typeof ScanStatusSchema>;
+export type BrowseResult = z.infer<typeof BrowseResultSchema>;
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
+export type User = z.infer<typeof UserSchema>;
+export type Setting = z.infer<typeof SettingSchema>;
+export type SettingHistoryEntry = z.infer<typeof SettingHistoryEntrySchema>;
+export type Task = z.infer<typeof TaskSchema>;
+export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
+
+/** The paginated envelope of API.md §4. */
+export type Page<T> = PageEnvelope<T>;

@@ -1,0 +1,113 @@
+/**
+ * The app shell: routes, the signed-in guard, the first-run redirect and the header. Screens other
+ * than the first ones a visitor sees are lazy chunks, so the initial download stays small; the reader
+ * (web/src/reader, its own branch of work) loads only when a book is opened.
+ */
+import { useSignalEffect } from '@preact/signals';
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { get } from './api/client';
+import type { SetupStatus } from './api/types';
+import { Header } from './components/header';
+import { t } from './i18n';
+import { currentPath } from './state/navigation';
+import { session } from './state/session';
+import { setupStatus } from './state/setup';
+import { LoginScreen } from './screens/login';
+import { HomeScreen } from './screens/home';
+import { NotFoundScreen } from './screens/not-found';
+
+const ReaderRoute = lazy(() => import('./reader/index').then((module) => module.ReaderScreen));
+const SetupScreen = lazy(() => import('./screens/setup').then((module) => module.SetupScreen));
+const RegisterScreen = lazy(() => import('./screens/register').then((module) => module.RegisterScreen));
+const AccountScreen = lazy(() => import('./screens/account').then((module) => module.AccountScreen));
+const LibrariesScreen = lazy(() => import('./screens/libraries').then((module) => module.LibrariesScreen));
+const SeriesGridScreen = lazy(() => import('./screens/series-grid').then((module) => module.SeriesGridScreen));
+const SeriesScreen = lazy(() => import('./screens/series').then((module) => module.SeriesScreen));
+const BookScreen = lazy(() => import('./screens/book').then((module) => module.BookScreen));
+const SearchScreen = lazy(() => import('./screens/search').then((module) => module.SearchScreen));
+const AdminScreen = lazy(() => import('./admin/admin').then((module) => module.AdminScreen));
+
+/** Paths a visitor without a session may open. */
+const PUBLIC_PATHS = ['/login', '/setup', '/register'];
+
+export function App() {
+  return (
+    <LocationProvider>
+      <ErrorBoundary>
+        <Shell />
+      </ErrorBoundary>
+    </LocationProvider>
+  );
+}
+
+function Shell() {
+  const { path, route } = useLocation();
+  const setup = setupStatus.value;
+  const signedIn = session.value !== null;
+  const isPublic = PUBLIC_PATHS.includes(path);
+
+  useEffect(() => {
+    get<SetupStatus>('/setup/status')
+      .then((status) => (setupStatus.value = status))
+      .catch(() => (setupStatus.value = { setupRequired: false, hasUsers: true, registrationEnabled: false }));
+  }, []);
+
+  useEffect(() => {
+    if (!setup) return;
+    if (setup.setupRequired && path !== '/setup') route('/setup', true);
+    else if (!setup.setupRequired && path === '/setup' && signedIn) route('/', true);
+  }, [setup, path, signedIn]);
+
+  useSignalEffect(() => {
+    // Signed out (logout, expired token) on a private page: to the login screen, then back here.
+    if (session.value === null && !PUBLIC_PATHS.includes(location.pathname)) {
+      route(`/login?next=${encodeURIComponent(currentPath())}`, true);
+    }
+  });
+
+  if (!setup) return <Splash />;
+  if (!signedIn && !isPublic) return <Splash />;
+
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      {signedIn && !path.startsWith('/read/') && path !== '/setup' && <Header />}
+      <Router>
+        <Route path="/setup" component={SetupScreen} />
+        <Route path="/login" component={LoginScreen} />
+        <Route path="/register" component={RegisterScreen} />
+        <Route path="/" component={HomeScreen} />
+        <Route path="/account" component={AccountScreen} />
+        <Route path="/libraries" component={LibrariesScreen} />
+        <Route path="/libraries/:libraryId" component={SeriesGridScreen} />
+        <Route path="/series/:seriesId" component={SeriesScreen} />
+        <Route path="/books/:bookId" component={BookScreen} />
+        <Route path="/search" component={SearchScreen} />
+        <Route path="/admin/*" component={AdminScreen} />
+        <Route path="/admin" component={AdminScreen} />
+        <Route path="/read/:bookId" component={ReaderRoute} />
+        <Route default component={NotFoundScreen} />
+      </Router>
+    </>
+  );
+}
+
+function Splash(): preact.JSX.Element {
+  return (
+    <div class="splash" aria-busy="true">
+      {t('app.loading')}
+    </div>
+  );
+}
+
+export function Main({ children, wide = false }: { children: ComponentChildren; wide?: boolean }) {
+  return (
+    <main id="main" class={wide ? 'page page--wide' : 'page'} tabIndex={-1}>
+      {children}
+    </main>
+  );
+}

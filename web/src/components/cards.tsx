@@ -1,0 +1,89 @@
+/**
+ * Covers and cards. A cover's box has its size before the image arrives (2:3, the shape of a comic
+ * cover), so grids and rows never shift as thumbnails load; images load lazily through the session
+ * cookie, and `coverVersion` refetches them when the server announces a new cover.
+ */
+import { apiUrl } from '../api/client';
+import type { Book, Series } from '../api/types';
+import { t } from '../i18n';
+import { coverVersion } from '../state/live';
+
+export function Cover({ kind, id, alt = '' }: { kind: 'books' | 'series' | 'libraries'; id: string; alt?: string }) {
+  const version = coverVersion.value;
+  return (
+    <div class="cover">
+      <img
+        src={apiUrl(`/${kind}/${id}/thumbnail`, version ? { v: version } : undefined)}
+        alt={alt}
+        loading="lazy"
+        decoding="async"
+        width={200}
+        height={300}
+      />
+    </div>
+  );
+}
+
+/** 0..1 of the book read, from the user's progress. */
+export function readFraction(book: Book): number {
+  const progress = book.readProgress;
+  if (!progress) return 0;
+  if (progress.completed) return 1;
+  if (progress.progressPercentage !== null) return progress.progressPercentage;
+  return book.pageCount > 0 ? progress.currentPage / book.pageCount : 0;
+}
+
+export function ProgressBar({ fraction, label }: { fraction: number; label: string }) {
+  const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+  return (
+    <div
+      class="progress-bar"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+    >
+      <span style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
+export function BookCard({ book, showSeries = false }: { book: Book; showSeries?: boolean }) {
+  const fraction = readFraction(book);
+  return (
+    <a class="card-link" href={`/books/${book.id}`} data-book-id={book.id}>
+      <Cover kind="books" id={book.id} />
+      <span class="card-link__title">{book.title}</span>
+      <span class="card-link__sub">
+        {showSeries ? book.seriesName : t('book.pages', { count: book.pageCount })}
+        {book.readProgress?.completed && ` · ${t('book.completed')}`}
+      </span>
+      {fraction > 0 && fraction < 1 && <ProgressBar fraction={fraction} label={book.title} />}
+    </a>
+  );
+}
+
+export function SeriesCard({ series }: { series: Series }) {
+  return (
+    <a class="card-link" href={`/series/${series.id}`} data-series-id={series.id}>
+      <Cover kind="series" id={series.id} />
+      <span class="card-link__title">{series.title}</span>
+      <span class="card-link__sub">
+        {t('series.bookCount', { count: series.bookCount })}
+        {series.unreadCount ? ` · ${t('series.unread', { count: series.unreadCount })}` : ''}
+      </span>
+    </a>
+  );
+}
+
+/** A placeholder card of the same size, shown while its data loads. */
+export function CardPlaceholder() {
+  return (
+    <div class="card-link card-link--placeholder" aria-hidden="true">
+      <div class="cover" />
+      <span class="card-link__title">&nbsp;</span>
+      <span class="card-link__sub">&nbsp;</span>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/** The top bar: where to go, search, and the account menu. */
+import { useLocation } from 'preact-iso';
+import { t } from '../i18n';
+import { currentUser, isAdmin, logout } from '../state/session';
+import { setTheme, theme, type Theme } from '../state/theme';
+
+export function Header() {
+  const { path } = useLocation();
+  const link = (href: string, label: string) => (
+    <a
+      href={href}
+      class="nav__link"
+      aria-current={path === href || (href !== '/' && path.startsWith(href)) ? 'page' : undefined}
+    >
+      {label}
+    </a>
+  );
+  return (
+    <header class="header">
+      <a href="/" class="header__brand" aria-label={t('app.name')}>
+        <img src="/icon.svg" width="28" height="28" alt="" />
+        <span class="header__name">{t('app.name')}</span>
+      </a>
+      <nav class="nav" aria-label={t('nav.menu')}>
+        {link('/', t('nav.home'))}
+        {link('/libraries', t('nav.libraries'))}
+        {link('/search', t('nav.search'))}
+        {isAdmin.value && link('/admin', t('nav.admin'))}
+      </nav>
+      <div class="header__end">
+        <label class="visually-hidden" for="theme-select">
+          {t('app.theme')}
+        </label>
+        <select
+          id="theme-select"
+          class="select select--small"
+          value={theme.value}
+          onChange={(event) => setTheme((event.currentTarget as HTMLSelectElement).value as Theme)}
+        >
+          <option value="system">{t('app.theme.system')}</option>
+          <option value="light">{t('app.theme.light')}</option>
+          <option value="dark">{t('app.theme.dark')}</option>
+        </select>
+        <a href="/account" class="nav__link" title={currentUser.value?.username}>
+          {t('nav.account')}
+        </a>
+        <button type="button" class="button button--ghost" onClick={() => void logout()}>
+          {t('nav.logout')}
+        </button>
+      </div>
+    </header>
+  );
+}

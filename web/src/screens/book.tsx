@@ -1,0 +1,173 @@
+/**
+ * A book: metadata, the user's progress (kept current while the page is open, so progress made on
+ * another device shows up here), mark read/unread, download, and Read. Progress is not an entity event
+ * of API.md §6, so the open page asks for it again every few seconds while visible and whenever the tab
+ * comes back into view.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, apiUrl, get, post } from '../api/client';
+import type { Book, Page, ReadProgress } from '../api/types';
+import { Main } from '../app';
+import { Async, ErrorMessage, useAsync } from '../components/async';
+import { Cover, ProgressBar } from '../components/cards';
+import { t } from '../i18n';
+import { catalogVersion } from '../state/live';
+
+export const PROGRESS_REFRESH_MS = 4000;
+
+async function fetchProgress(bookId: string): Promise<ReadProgress | null> {
+  try {
+    return await get<ReadProgress>(`/books/${bookId}/progress`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The user's progress in a book, refreshed while the page is visible. */
+function useLiveProgress(bookId: string, initial: ReadProgress | null | undefined) {
+  const [progress, setProgress] = useState<ReadProgress | null | undefined>(initial);
+  useEffect(() => setProgress(initial), [initial]);
+  useEffect(() => {
+    let stopped = false;
+    const refresh = () => {
+      if (document.visibilityState !== 'visible') return;
+      fetchProgress(bookId)
+        .then((value) => !stopped && setProgress(value))
+        .catch(() => {}); // offline for a moment: keep what is shown
+    };
+    const timer = setInterval(refresh, PROGRESS_REFRESH_MS);
+    document.addEventListener('visibilitychange', refresh);
+    addEventListener('focus', refresh);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+      removeEventListener('focus', refresh);
+    };
+  }, [bookId]);
+  return [progress, setProgress] as const;
+}
+
+function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+export function BookScreen({ bookId }: { bookId: string }) {
+  const version = catalogVersion.value;
+  const book = useAsync((signal) => get<Book>(`/books/${bookId}`, { signal }), [bookId, version]);
+  const siblings = useAsync(
+    (signal) =>
+      book.data
+        ? get<Page<Book>>(`/series/${book.data.seriesId}/books`, { query: { pageSize: 500 }, signal })
+        : Promise.resolve(null),
+    [book.data?.seriesId, version],
+  );
+  const [progress, setProgress] = useLiveProgress(bookId, book.data ? (book.data.readProgress ?? null) : undefined);
+  const [error, setError] = useState<unknown>(null);
+
+  async function mark(state: 'read' | 'unread') {
+    setError(null);
+    try {
+      await post(`/books/${bookId}/${state}`);
+      setProgress(await fetchProgress(bookId));
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  const list = siblings.data?.data ?? [];
+  const index = list.findIndex((entry) => entry.id === bookId);
+  const previous = index > 0 ? list[index - 1] : undefined;
+  const next = index >= 0 ? list[index + 1] : undefined;
+
+  return (
+    <Main>
+      <Async state={book}>
+        {(info) => {
+          const fraction = progress?.completed ? 1 : progress ? progress.currentPage / Math.max(1, info.pageCount) : 0;
+          return (
+            <div class="detail">
+              <div class="detail__cover">
+                <Cover kind="books" id={info.id} alt={info.title} />
+              </div>
+              <div class="detail__body">
+                <p class="muted">
+                  <a href={`/series/${info.seriesId}`}>{info.seriesName}</a>
+                </p>
+                <h1>{info.title}</h1>
+                <div class="progress-line" data-progress>
+                  <span>
+                    {progress?.completed
+                      ? t('book.completed')
+                      : progress
+                        ? t('book.progress', { page: progress.currentPage, total: info.pageCount })
+                        : t('book.unread')}
+                  </span>
+                  <ProgressBar fraction={fraction} label={t('book.progressLabel')} />
+                </div>
+                <div class="toolbar">
+                  <a class="button button--primary" href={`/read/${info.id}`}>
+                    {progress && !progress.completed
+                      ? t('book.continue', { page: progress.currentPage })
+                      : t('book.read')}
+                  </a>
+                  {progress?.completed ? (
+                    <button type="button" class="button" onClick={() => void mark('unread')}>
+                      {t('series.markUnread')}
+                    </button>
+                  ) : (
+                    <button type="button" class="button" onClick={() => void mark('read')}>
+                      {t('series.markRead')}
+                    </button>
+                  )}
+                  <a class="button" href={apiUrl(`/books/${info.id}/file`)} download>
+                    {t('book.download')}
+                  </a>
+                </div>
+                <ErrorMessage error={error} />
+                {info.summary && <p class="summary">{info.summary}</p>}
+                <dl class="facts">
+                  <dt>{t('book.format')}</dt>
+                  <dd>{info.fileFormat.toUpperCase()}</dd>
+                  <dt>{t('book.pagesLabel')}</dt>
+                  <dd>{info.pageCount}</dd>
+                  {info.number !== null && (
+                    <>
+                      <dt>{t('book.number')}</dt>
+                      <dd>{info.number}</dd>
+                    </>
+                  )}
+                  <dt>{t('book.size')}</dt>
+                  <dd>{formatSize(info.fileSize)}</dd>
+                  <dt>{t('book.path')}</dt>
+                  <dd class="facts__path">{info.path}</dd>
+                </dl>
+                {info.analysisError && <p class="error">{info.analysisError}</p>}
+                <nav class="toolbar" aria-label={t('series.books')}>
+                  {previous && (
+                    <a class="button button--small" href={`/books/${previous.id}`} rel="prev">
+                      ← {t('book.previous')}
+                    </a>
+                  )}
+                  {next && (
+                    <a class="button button--small" href={`/books/${next.id}`} rel="next">
+                      {t('book.next')} →
+                    </a>
+                  )}
+                </nav>
+              </div>
+            </div>
+          );
+        }}
+      </Async>
+    </Main>
+  );
+}

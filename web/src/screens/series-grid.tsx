@@ -1,0 +1,157 @@
+/**
+ * A library's series (or every library's, at /libraries/all): the filters and sorts the API offers
+ * (POST /series/list: read status, publisher, status, language…; `sort=<field>,<direction>`), kept in
+ * the address so back and forward restore them, over a virtual grid that stays smooth at 10,000 series.
+ */
+import { useLocation } from 'preact-iso';
+import { get, post } from '../api/client';
+import type { Library, Page, Series } from '../api/types';
+import { Main } from '../app';
+import { Async, useAsync } from '../components/async';
+import { CardPlaceholder, SeriesCard } from '../components/cards';
+import { VirtualGrid } from '../components/virtual-grid';
+import { t } from '../i18n';
+import { catalogVersion } from '../state/live';
+
+const PAGE_SIZE = 100;
+export const SERIES_SORTS = [
+  ['name', 'filter.sortName'],
+  ['date_added', 'filter.sortCreated'],
+  ['date_updated', 'filter.sortUpdated'],
+  ['book_count', 'filter.sortBookCount'],
+  ['release_date', 'filter.sortReleaseDate'],
+] as const;
+const READ_STATUSES = [
+  ['', 'filter.all'],
+  ['unread', 'filter.unread'],
+  ['in_progress', 'filter.inProgress'],
+  ['read', 'filter.read'],
+] as const;
+
+interface Filters {
+  sort: string;
+  order: 'asc' | 'desc';
+  status: string;
+  publisher: string;
+}
+
+/** The condition of POST /series/list for the library and filters (API.md §4 Advanced filtering). */
+export function seriesCondition(libraryId: string | null, filters: Pick<Filters, 'status' | 'publisher'>) {
+  const leaves: Record<string, { operator: string; value: string }>[] = [];
+  if (libraryId) leaves.push({ libraryId: { operator: 'is', value: libraryId } });
+  if (filters.status) leaves.push({ readStatus: { operator: 'is', value: filters.status } });
+  if (filters.publisher) leaves.push({ publisher: { operator: 'contains', value: filters.publisher } });
+  return leaves.length === 0 ? undefined : { allOf: leaves };
+}
+
+export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
+  const { query, path, route } = useLocation();
+  const filters: Filters = {
+    sort: query.sort ?? 'name',
+    order: query.order === 'desc' ? 'desc' : 'asc',
+    status: query.status ?? '',
+    publisher: query.publisher ?? '',
+  };
+  const scope = libraryId === 'all' ? null : libraryId;
+  const version = catalogVersion.value;
+  const listKey = JSON.stringify([scope, filters, version]);
+
+  const library = useAsync(
+    (signal) => (scope ? get<Library>(`/libraries/${scope}`, { signal }) : Promise.resolve(null)),
+    [scope],
+  );
+  const loadPage = (page: number, signal?: AbortSignal) =>
+    post<Page<Series>>(
+      '/series/list',
+      { condition: seriesCondition(scope, filters) },
+      { query: { page: page + 1, pageSize: PAGE_SIZE, sort: `${filters.sort},${filters.order}` }, signal },
+    );
+  const first = useAsync((signal) => loadPage(0, signal), [listKey]);
+
+  function setFilter(change: Partial<Filters>) {
+    const next = { ...filters, ...change };
+    const params = new URLSearchParams();
+    if (next.sort !== 'name') params.set('sort', next.sort);
+    if (next.order !== 'asc') params.set('order', next.order);
+    if (next.status) params.set('status', next.status);
+    if (next.publisher) params.set('publisher', next.publisher);
+    const search = params.toString();
+    route(`${path}${search ? `?${search}` : ''}`, true);
+  }
+
+  const title = scope ? (library.data?.name ?? '') : t('library.all');
+  return (
+    <Main>
+      <div class="section-head">
+        <h1>{title || '\u00a0'}</h1>
+        {first.data && <span class="muted">{t('library.series', { count: first.data.total })}</span>}
+      </div>
+      <form class="toolbar" aria-label={t('filter.title')} onSubmit={(event) => event.preventDefault()}>
+        <label class="inline-field">
+          <span>{t('filter.sort')}</span>
+          <select
+            class="select"
+            value={filters.sort}
+            onChange={(event) => setFilter({ sort: event.currentTarget.value })}
+          >
+            {SERIES_SORTS.map(([value, key]) => (
+              <option key={value} value={value}>
+                {t(key)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          class="button"
+          aria-label={filters.order === 'asc' ? t('filter.asc') : t('filter.desc')}
+          title={filters.order === 'asc' ? t('filter.asc') : t('filter.desc')}
+          onClick={() => setFilter({ order: filters.order === 'asc' ? 'desc' : 'asc' })}
+        >
+          {filters.order === 'asc' ? '↑' : '↓'}
+        </button>
+        <label class="inline-field">
+          <span>{t('filter.status')}</span>
+          <select
+            class="select"
+            value={filters.status}
+            onChange={(event) => setFilter({ status: event.currentTarget.value })}
+          >
+            {READ_STATUSES.map(([value, key]) => (
+              <option key={value} value={value}>
+                {t(key)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="inline-field">
+          <span>{t('filter.publisher')}</span>
+          <input
+            class="field__input"
+            type="search"
+            value={filters.publisher}
+            size={12}
+            onChange={(event) => setFilter({ publisher: event.currentTarget.value.trim() })}
+          />
+        </label>
+      </form>
+      <Async state={first}>
+        {(page) =>
+          page.total === 0 ? (
+            <p class="muted">{t('library.empty')}</p>
+          ) : (
+            <VirtualGrid<Series>
+              label={title}
+              total={page.total}
+              pageSize={PAGE_SIZE}
+              listKey={listKey}
+              loadPage={(index) => (index === 0 ? Promise.resolve(page.data) : loadPage(index).then((p) => p.data))}
+              render={(series) => <SeriesCard series={series} />}
+              placeholder={<CardPlaceholder />}
+            />
+          )
+        }
+      </Async>
+    </Main>
+  );
+}

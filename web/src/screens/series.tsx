@@ -1,0 +1,94 @@
+/** A series: its metadata, its books in reading order with the user's progress, mark all read/unread. */
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import type { Book, Page, Series } from '../api/types';
+import { Main } from '../app';
+import { Async, ErrorMessage, useAsync } from '../components/async';
+import { BookCard, CardPlaceholder, Cover } from '../components/cards';
+import { t } from '../i18n';
+import { catalogVersion } from '../state/live';
+
+/** A series has at most a few hundred books; 500 is the API's largest page. */
+const BOOKS_PAGE = 500;
+
+export function SeriesScreen({ seriesId }: { seriesId: string }) {
+  const version = catalogVersion.value;
+  const series = useAsync((signal) => get<Series>(`/series/${seriesId}`, { signal }), [seriesId, version]);
+  const books = useAsync(
+    (signal) => get<Page<Book>>(`/series/${seriesId}/books`, { query: { pageSize: BOOKS_PAGE }, signal }),
+    [seriesId, version],
+  );
+  const [error, setError] = useState<unknown>(null);
+
+  async function mark(state: 'read' | 'unread') {
+    setError(null);
+    try {
+      await post(`/series/${seriesId}/${state}`);
+      series.reload();
+      books.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  const next = books.data?.data.find((book) => !book.readProgress?.completed);
+  return (
+    <Main>
+      <Async state={series}>
+        {(info) => (
+          <div class="detail">
+            <div class="detail__cover">
+              <Cover kind="series" id={info.id} alt={info.title} />
+            </div>
+            <div class="detail__body">
+              <p class="muted">
+                <a href={`/libraries/${info.libraryId}`}>{info.libraryName}</a>
+              </p>
+              <h1>{info.title}</h1>
+              <p class="muted">
+                {[info.publisher, info.year, t('series.bookCount', { count: info.bookCount })]
+                  .filter(Boolean)
+                  .join(' · ')}
+                {info.unreadCount ? ` · ${t('series.unread', { count: info.unreadCount })}` : ''}
+              </p>
+              {info.summary && <p class="summary">{info.summary}</p>}
+              <div class="toolbar">
+                {next && (
+                  <a class="button button--primary" href={`/read/${next.id}`}>
+                    {next.readProgress ? t('book.continue', { page: next.readProgress.currentPage }) : t('book.read')}
+                  </a>
+                )}
+                <button type="button" class="button" onClick={() => void mark('read')}>
+                  {t('series.markRead')}
+                </button>
+                <button type="button" class="button" onClick={() => void mark('unread')}>
+                  {t('series.markUnread')}
+                </button>
+              </div>
+              <ErrorMessage error={error} />
+            </div>
+          </div>
+        )}
+      </Async>
+      <h2>{t('series.books')}</h2>
+      <Async
+        state={books}
+        placeholder={
+          <div class="grid">
+            {[0, 1, 2, 3].map((index) => (
+              <CardPlaceholder key={index} />
+            ))}
+          </div>
+        }
+      >
+        {(page) => (
+          <div class="grid" data-books>
+            {page.data.map((book) => (
+              <BookCard key={book.id} book={book} />
+            ))}
+          </div>
+        )}
+      </Async>
+    </Main>
+  );
+}
