@@ -40,12 +40,14 @@ function wrapStatement(statement: D1PreparedStatement): D1PreparedStatement {
 }
 
 export function retryWhenBusy(d1: D1Database): D1Database {
+  // Not every workers-types version declares these; they are forwarded untouched either way.
+  const rest = d1 as unknown as { dump?: () => unknown; withSession?: (constraint?: string) => unknown };
   return {
     prepare: (query: string) => wrapStatement(d1.prepare(query)),
     batch: (statements: D1PreparedStatement[]) =>
       retrying(() => d1.batch(statements.map((s) => originals.get(s) ?? s))),
     exec: (query: string) => retrying(() => d1.exec(query)),
-    dump: () => d1.dump(),
-    withSession: (constraint?: string) => d1.withSession(constraint),
+    dump: () => rest.dump?.(),
+    withSession: (constraint?: string) => rest.withSession?.(constraint),
   } as unknown as D1Database;
 }
