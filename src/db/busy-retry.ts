@@ -24,30 +24,48 @@ async function retrying<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The real statements behind wrapped ones: D1's batch() accepts only its own objects. */
-const originals = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+/**
+ * The D1 surface wrapped here, declared locally: this module is also type-checked by projects without
+ * the Workers types (the web app reaches src/db through shared schemas).
+ */
+interface Statement {
+  bind(...values: unknown[]): Statement;
+  first(column?: string): Promise<unknown>;
+  run(): Promise<unknown>;
+  all(): Promise<unknown>;
+  raw(options?: unknown): Promise<unknown>;
+}
+interface D1Like {
+  prepare(query: string): Statement;
+  batch(statements: Statement[]): Promise<unknown>;
+  exec(query: string): Promise<unknown>;
+  dump?: () => unknown;
+  withSession?: (constraint?: string) => unknown;
+}
 
-function wrapStatement(statement: D1PreparedStatement): D1PreparedStatement {
-  const wrapped = {
-    bind: (...values: unknown[]) => wrapStatement(statement.bind(...values)),
-    first: (column?: string) => retrying(() => (column === undefined ? statement.first() : statement.first(column))),
+/** The real statements behind wrapped ones: D1's batch() accepts only its own objects. */
+const originals = new WeakMap<Statement, Statement>();
+
+function wrapStatement(statement: Statement): Statement {
+  const wrapped: Statement = {
+    bind: (...values) => wrapStatement(statement.bind(...values)),
+    first: (column) => retrying(() => (column === undefined ? statement.first() : statement.first(column))),
     run: () => retrying(() => statement.run()),
     all: () => retrying(() => statement.all()),
-    raw: (options?: { columnNames?: boolean }) => retrying(() => statement.raw(options as { columnNames: true })),
-  } as unknown as D1PreparedStatement;
+    raw: (options) => retrying(() => statement.raw(options)),
+  };
   originals.set(wrapped, statement);
   return wrapped;
 }
 
-export function retryWhenBusy(d1: D1Database): D1Database {
-  // Not every workers-types version declares these; they are forwarded untouched either way.
-  const rest = d1 as unknown as { dump?: () => unknown; withSession?: (constraint?: string) => unknown };
-  return {
-    prepare: (query: string) => wrapStatement(d1.prepare(query)),
-    batch: (statements: D1PreparedStatement[]) =>
-      retrying(() => d1.batch(statements.map((s) => originals.get(s) ?? s))),
-    exec: (query: string) => retrying(() => d1.exec(query)),
-    dump: () => rest.dump?.(),
-    withSession: (constraint?: string) => rest.withSession?.(constraint),
-  } as unknown as D1Database;
+export function retryWhenBusy<Binding>(binding: Binding): Binding {
+  const d1 = binding as unknown as D1Like;
+  const wrapped: D1Like = {
+    prepare: (query) => wrapStatement(d1.prepare(query)),
+    batch: (statements) => retrying(() => d1.batch(statements.map((s) => originals.get(s) ?? s))),
+    exec: (query) => retrying(() => d1.exec(query)),
+    dump: () => d1.dump?.(),
+    withSession: (constraint) => d1.withSession?.(constraint),
+  };
+  return wrapped as unknown as Binding;
 }
