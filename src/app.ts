@@ -4,6 +4,7 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { mountKomgaApi } from './komga/komga.app';
 import type { AppEnv } from './env';
 import { AppError } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
@@ -11,9 +12,11 @@ import { handleError } from './middleware/error-handler';
 import { apiRouters } from './routes';
 import { buildOpenApiDocument, registerOpenApi } from './openapi/document';
 import { createDocsRouter } from './openapi/docs';
+import { OPDS1_BASE } from './opds/v1/atom-feed';
+import { opds1Router } from './opds/v1/opds1.routes';
+import { OPDS2_BASE } from './opds/v2/opds2-documents';
+import { opds2Router } from './opds/v2/opds2.routes';
 import { serveWebApp } from './web/web-app';
-import { opds1Router, OPDS1_BASE } from './opds/v1/opds1.routes';
-import { opds2Router, OPDS2_BASE } from './opds/v2/opds2.routes';
 import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
 export const API_PREFIX = '/api/v1';
@@ -26,6 +29,8 @@ export interface AppOptions {
 
 export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
+  // First: /komga requests go to the Komga-compatible API before the API's own middleware runs.
+  mountKomgaApi(app, databaseFactory);
   app.onError(handleError);
   // Anything no route answers: the web app's files and pages, or the JSON 404 (src/web/web-app.ts).
   app.notFound(serveWebApp);

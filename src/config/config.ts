@@ -27,6 +27,8 @@ const ConfigSchema = z.object({
   LONGBOX_STORAGE__BUCKET_NAME: z.string().trim().min(1).default('longbox-library'),
   /** SSE keep-alive comment interval (API.md §8: 15 seconds). */
   LONGBOX_EVENTS__KEEP_ALIVE_MS: z.coerce.number().int().min(10).max(60_000).default(15_000),
+  /** The Komga-compatible API at /komga for Mihon, Komelia, Paperback (DECISIONS.md §Reader apps); false → 404. */
+  LONGBOX_KOMGA__ENABLED: booleanString.default(true),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -4,16 +4,19 @@
  * `Basic realm="Longbox"` and the credentials an app sent for the feed work here too. Permissions are
  * those of the matching API endpoints (covers: BooksRead/SeriesRead, pages: PagesRead, file: BooksRead).
  */
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { readerAppAuth } from '../middleware/reader-app-auth';
 import { sendMedia } from '../routes/pages/send-media';
 import { PageImageQuerySchema } from '../schemas/page.schema';
-import type { Hono } from 'hono';
 
 const UUID = z.uuid();
+
+/** Page, cover and file paths: binary endpoints whose errors keep the API's envelope, as their API twins do. */
+const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|file|thumbnail)|series\/[^/]+\/thumbnail)$/;
+export const isReaderMediaPath = (path: string) => MEDIA_PATH.test(path);
 
 /** A path id: malformed → 400, as everywhere (DECISIONS.md §Errors); unknown ones are the services' 404. */
 export function idParam(c: Context<AppEnv>, name = 'id'): string {

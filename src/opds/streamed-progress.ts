@@ -17,9 +17,10 @@ export async function advanceStreamedProgress(
   actor: ProgressActor,
   bookId: string,
   page: number,
+  book: { pageCount: number },
 ): Promise<void> {
   if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
   const preferences = await services.preferences.all(principal.user.id);
   if (preferences['opds.pse_progress'] === false) return;
-  await services.readProgress.advanceTo(actor, bookId, page);
+  await services.readProgress.advanceTo(actor, bookId, page, book);
 }

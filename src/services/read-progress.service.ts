@@ -119,8 +119,9 @@ export class ReadProgressService {
    * A page read through OPDS page streaming (DECISIONS.md §Reader apps): progress moves forward to it,
    * never back; the last page marks the book completed.
    */
-  async advanceTo(actor: ProgressActor, bookId: string, page: number): Promise<void> {
-    const book = await this.paging(bookId);
+  async advanceTo(actor: ProgressActor, bookId: string, page: number, known?: { pageCount: number }): Promise<void> {
+    // A caller that has just read the book's page count (the streaming route, to check the page) passes it.
+    const book = known ?? (await this.paging(bookId));
     if (book.pageCount < 1 || page < 1 || page > book.pageCount) return;
     await this.progress.advance({
       userId: actor.userId,

@@ -1,5 +1,7 @@
 import { render } from 'preact';
 import { App } from './app';
+import { startOffline } from './offline/register';
+import { startEarlyLoad } from './reader/early-load';
 import { startLiveUpdates } from './state/live';
 import { applyTheme } from './state/theme';
 import './styles.css';
@@ -13,5 +15,9 @@ addEventListener('vite:preloadError', () => {
 });
 
 applyTheme();
+startOffline();
+// A book opened by address: the book and the reader's code load beside the app shell, not after it.
+startEarlyLoad();
+if (location.pathname.startsWith('/read/')) void import('./reader/index');
 startLiveUpdates();
 render(<App />, document.getElementById('app')!);

@@ -17,8 +17,8 @@ import { sendMedia } from '../../routes/pages/send-media';
 import type { CatalogFeed } from '../catalog-model';
 import { OPDS_PAGE_SIZE } from '../opds-catalog.service';
 import { advanceStreamedProgress } from '../streamed-progress';
-import { idParam, mountReaderMedia, servePage } from '../reader-media';
-import { ACQUISITION_TYPE, AtomFeedWriter, NAVIGATION_TYPE, OPDS1_BASE, OPENSEARCH_TYPE } from './atom-feed';
+import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
+import { ACQUISITION_TYPE, AtomFeedWriter, NAVIGATION_TYPE, OPENSEARCH_TYPE } from './atom-feed';
 
 const writer = (c: Context<AppEnv>) => new AtomFeedWriter(new URL(c.req.url).origin);
 const pageOf = (c: Context<AppEnv>) =>
@@ -30,13 +30,10 @@ function atom(c: Context<AppEnv>, feed: CatalogFeed) {
   return c.body(writer(c).feed(feed), 200, { 'Content-Type': `${type};charset=utf-8` });
 }
 
-/** Paths whose errors are the API's envelope (binary endpoints); every other path is a feed. */
-const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|file|thumbnail)|series\/[^/]+\/thumbnail)$/;
-
 export const opds1Router = new Hono<AppEnv>();
 
 opds1Router.onError((error, c) => {
-  if (MEDIA_PATH.test(c.req.path) || !(error instanceof AppError)) return handleError(error, c);
+  if (isReaderMediaPath(c.req.path) || !(error instanceof AppError)) return handleError(error, c);
   return c.body(writer(c).error(error.message, nowIso()), error.status, {
     ...error.headers,
     'Content-Type': 'application/atom+xml;charset=utf-8',
@@ -88,10 +85,8 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
     ]);
   }
   const result = await servePage(c, bookId, index + 1);
-  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), bookId, index + 1);
+  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), bookId, index + 1, book);
   return sendMedia(c, result);
 });
 
 mountReaderMedia(opds1Router);
-
-export { OPDS1_BASE };

@@ -18,12 +18,11 @@ import { sendMedia } from '../../routes/pages/send-media';
 import type { CatalogFeed } from '../catalog-model';
 import { OPDS_PAGE_SIZE } from '../opds-catalog.service';
 import { hasImagePages } from '../page-streaming';
-import { idParam, mountReaderMedia, servePage } from '../reader-media';
+import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import {
   AUTH_DOCUMENT_REL,
   AUTH_DOCUMENT_TYPE,
   DIVINA_TYPE,
-  OPDS2_BASE,
   OPDS2_TYPE,
   Opds2Writer,
   PROGRESSION_TYPE,
@@ -44,8 +43,6 @@ const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
 const json = (c: Context<AppEnv>, body: unknown, type: string, status: 200 | 401 = 200) =>
   c.body(JSON.stringify(body), status, { 'Content-Type': type });
 
-const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|file|thumbnail)|series\/[^/]+\/thumbnail)$/;
-
 export const opds2Router = new Hono<AppEnv>();
 
 opds2Router.onError((error, c) => {
@@ -58,7 +55,7 @@ opds2Router.onError((error, c) => {
       Link: `<${w.url('auth')}>; rel="${AUTH_DOCUMENT_REL}"; type="${AUTH_DOCUMENT_TYPE}"`,
     });
   }
-  if (MEDIA_PATH.test(c.req.path)) return handleError(error, c);
+  if (isReaderMediaPath(c.req.path)) return handleError(error, c);
   return c.body(JSON.stringify(w.problem(error.status, error.kind, error.message)), error.status, {
     ...error.headers,
     'Content-Type': 'application/problem+json',
@@ -155,5 +152,3 @@ opds2Router.put(
 );
 
 mountReaderMedia(opds2Router);
-
-export { OPDS2_BASE };

@@ -2,6 +2,8 @@
  * Every string the web app shows, in one catalogue so a translation is one more object of the same
  * shape. `{name}` placeholders are filled by `t()` (i18n/index.ts).
  */
+import { readerEn } from '../reader/messages';
+
 export const en = {
   'app.name': 'Longbox',
   'app.loading': 'Loading…',
@@ -203,6 +205,8 @@ export const en = {
   'direction.rtl': 'Right to left (manga)',
   'direction.ttb': 'Vertical',
   'direction.webtoon': 'Webtoon',
+  // The reader's strings (web/src/reader/messages.ts).
+  ...readerEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,165 @@
+/**
+ * Signing in as Komga's clients do (../shared/notes/komga-clients.md §4.1, §4.2; DECISIONS.md §Reader apps):
+ * - `X-API-Key`, or `Authorization: Basic` — Mihon's extension sends Basic only after a 401 with a Basic
+ *   challenge, then relies on cookies, as do Mihon's tracker (no credentials of its own) and Komelia;
+ * - the `KOMGA-SESSION` cookie (Path=/komga), set on the first request a header authenticated;
+ * - the `komga-remember-me` cookie Komelia keeps across restarts, set by `users/me?remember-me=true`.
+ *
+ * A cookie holds a Longbox credential, never a password: a session token (a sessions row, so logging out
+ * or disabling the user ends it) for a password sign-in, or the API key itself for a key sign-in, so the
+ * key's narrower permissions keep applying. Permissions are the API's own, checked per route.
+ */
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import type { Principal } from '../auth/principal';
+import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
+import type { AppEnv } from '../env';
+import { fromBase64, toBase64, utf8 } from '../lib/encoding';
+import { forbidden, unauthorized } from '../lib/errors';
+import { clientInfo } from '../routes/client-info';
+
+export const KOMGA_PREFIX = '/komga';
+export const SESSION_COOKIE = 'KOMGA-SESSION';
+export const REMEMBER_ME_COOKIE = 'komga-remember-me';
+/** Komga's remember-me lasts two weeks; one holding a session token lasts as long as that session. */
+const REMEMBER_API_KEY_SECONDS = 14 * 24 * 3600;
+
+/** The credential the KOMGA-SESSION cookie holds for this request's caller, once known. */
+const cookieCredentials = new WeakMap<Request, string>();
+
+function rememberCredential(c: Context<AppEnv>, value: string | null): void {
+  if (value) cookieCredentials.set(c.req.raw, value);
+}
+
+function cookieOptions(c: Context, maxAge?: number) {
+  return {
+    path: KOMGA_PREFIX,
+    httpOnly: true,
+    secure: new URL(c.req.url).protocol === 'https:',
+    sameSite: 'Lax' as const,
+    ...(maxAge === undefined ? {} : { maxAge }),
+  };
+}
+
+async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal | null> {
+  const value = getCookie(c, name);
+  if (!value) return null;
+  try {
+    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c).address);
+  } catch {
+    // A stale cookie is not an error: the client is asked to sign in again.
+    deleteCookie(c, name, { path: KOMGA_PREFIX });
+    return null;
+  }
+}
+
+/** The cookie credential for a principal signed in by header: the API key as sent, or a new session. */
+async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
+  if (principal.method === 'api_key') {
+    const header = c.req.header('X-API-Key')?.trim();
+    const authorization = c.req.header('Authorization') ?? '';
+    const fromBasic = authorization.toLowerCase().startsWith('basic ')
+      ? atob(authorization.slice(6).trim()).replace(/^api:/i, '')
+      : authorization.replace(/^bearer\s+/i, '');
+    return { value: header ?? fromBasic.trim() };
+  }
+  // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
+  const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
+  if (principal.method === 'session' && bearer) return { value: bearer };
+  const session = await c.get('services').auth.createSession(principal.user, clientInfo(c));
+  return { value: session.access_token, maxAge: session.expires_in };
+}
+
+/**
+ * Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": Basic
+ * credentials naming a Longbox user's e-mail address are read as that user's username. The password
+ * check (and its throttling) is the API's, unchanged.
+ */
+async function basicWithUsername(c: Context<AppEnv>, authorization: string | undefined): Promise<string | undefined> {
+  const match = /^basic\s+(\S+)$/i.exec(authorization?.trim() ?? '');
+  if (!match?.[1]) return authorization;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(match[1]));
+  } catch {
+    return authorization;
+  }
+  const colon = decoded.indexOf(':');
+  const name = decoded.slice(0, colon);
+  if (colon < 0 || !name.includes('@')) return authorization;
+  const user = await c.get('services').repositories.users.getByEmail(name);
+  if (!user) return authorization;
+  return `Basic ${toBase64(utf8(`${user.username}:${decoded.slice(colon + 1)}`))}`;
+}
+
+/**
+ * Images and files get no new session cookie: a client sending credentials with every page (Paperback)
+ * and keeping no cookies would otherwise leave a session row per page. Clients that rely on the cookie
+ * receive it from the JSON calls they make first (libraries, series, users/me).
+ */
+const isMediaRequest = (path: string) => /\/(pages\/[^/]+|thumbnail|file)$/.test(path);
+
+/** Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. */
+export function komgaAuthenticate() {
+  return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
+    const services = c.get('services');
+    const apiKey = c.req.header('X-API-Key');
+    const authorization = await basicWithUsername(c, c.req.header('Authorization'));
+    let principal: Principal | null = null;
+    if (apiKey !== undefined || authorization !== undefined) {
+      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address);
+      if (principal && !isMediaRequest(c.req.path)) {
+        const cookie = await fromCookie(c, SESSION_COOKIE);
+        if (cookie?.user.id !== principal.user.id) {
+          const credential = await cookieCredential(c, principal);
+          setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+          rememberCredential(c, credential.value);
+        } else {
+          rememberCredential(c, getCookie(c, SESSION_COOKIE) ?? null);
+        }
+      }
+    } else {
+      principal = await fromCookie(c, SESSION_COOKIE);
+      if (principal) rememberCredential(c, getCookie(c, SESSION_COOKIE) ?? null);
+      if (!principal) {
+        principal = await fromCookie(c, REMEMBER_ME_COOKIE);
+        const remembered = getCookie(c, REMEMBER_ME_COOKIE);
+        if (principal && remembered) {
+          setCookie(c, SESSION_COOKIE, remembered, cookieOptions(c));
+          rememberCredential(c, remembered);
+        }
+      }
+    }
+    if (!principal) throw unauthorized('Authentication required');
+    c.set('principal', principal);
+    await next();
+  });
+}
+
+/** The route's permission, as the API's own route for the same data requires it. */
+export function komgaRequire(need: Requirement) {
+  return createMiddleware<AppEnv>(async function komgaRequire(c, next) {
+    if (!satisfies(c.get('principal').permissions, need)) {
+      throw forbidden(`Missing permission: ${describeRequirement(need)}`);
+    }
+    await next();
+  });
+}
+
+/** `users/me?remember-me=true`: the long-lived cookie Komelia persists (Path = the API's base path). */
+export async function setRememberMe(c: Context<AppEnv>): Promise<void> {
+  const principal = c.get('principal');
+  if (principal.method === 'api_key') {
+    const key = cookieCredentials.get(c.req.raw);
+    if (key) setCookie(c, REMEMBER_ME_COOKIE, key, cookieOptions(c, REMEMBER_API_KEY_SECONDS));
+    return;
+  }
+  const session = await c.get('services').auth.createSession(principal.user, clientInfo(c));
+  setCookie(c, REMEMBER_ME_COOKIE, session.access_token, cookieOptions(c, session.expires_in));
+}
+
+export function clearKomgaCookies(c: Context): void {
+  deleteCookie(c, SESSION_COOKIE, { path: KOMGA_PREFIX });
+  deleteCookie(c, REMEMBER_ME_COOKIE, { path: KOMGA_PREFIX });
+}

@@ -1,0 +1,66 @@
+/** Request helpers shared by the Komga route files: query lists, JSON bodies, the caller. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { Requirement } from '../auth/permissions';
+import { badRequest } from '../lib/errors';
+import type { MediaResponse } from '../pages/media-response';
+import { clientInfo } from '../routes/client-info';
+import type { ProgressActor } from '../services/read-progress.service';
+import type { AppEnv } from '../env';
+import { komgaRequire } from './komga-auth';
+import { KomgaCatalogRepository } from './komga-catalog.repository';
+import { KomgaService } from './komga.service';
+import { type KomgaPaging, parsePaging } from './komga-paging';
+
+export type KomgaContext = Context<AppEnv>;
+
+/** Every value of a query parameter (Spring binds repeated and comma-separated lists alike). */
+export const queryValues = (c: KomgaContext) => (name: string) => c.req.queries(name) ?? [];
+
+export const pagingOf = (c: KomgaContext): KomgaPaging => parsePaging(queryValues(c));
+
+/** The Komga service over this request's services (a few objects, built when a handler needs them). */
+export function komgaOf(c: KomgaContext): KomgaService {
+  const services = c.get('services');
+  return new KomgaService(services, new KomgaCatalogRepository(services.db));
+}
+
+export const userIdOf = (c: KomgaContext): string => c.get('principal').user.id;
+
+export const actorOf = (c: KomgaContext): ProgressActor => {
+  const principal = c.get('principal');
+  return { userId: principal.user.id, apiKey: principal.apiKey, userAgent: clientInfo(c).userAgent };
+};
+
+/** A media service's result (page, cover, file) as the response; `c.body` keeps the headers set earlier. */
+export function sendMedia(c: KomgaContext, result: MediaResponse): Response {
+  return result.body === null
+    ? c.body(null, result.status, result.headers)
+    : c.body(result.body, result.status as 200, result.headers);
+}
+
+/** The body parsed and validated; malformed JSON or a wrong shape is a 400, never a 500. */
+export async function jsonBody<T extends z.ZodType>(c: KomgaContext, schema: T, optional = false): Promise<z.infer<T>> {
+  const text = await c.req.text();
+  let value: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest('Malformed JSON in request body');
+    }
+  } else if (!optional) {
+    throw badRequest('A JSON request body is required');
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest(`Invalid request body: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+export const READ_PROGRESS: Requirement = ['ProgressRead', 'BooksRead'];
+export const WRITE_PROGRESS: Requirement = ['ProgressWrite', 'BooksWrite'];
+
+export { komgaRequire as need };

@@ -1,0 +1,85 @@
+/**
+ * Komga's media endpoints over Longbox's page, thumbnail and file services: the page list (1-based
+ * numbers in both APIs), page images (`convert=jpeg|png`; the image whatever the Accept header says —
+ * Komelia asks for JSON everywhere), page thumbnails, covers, the file download, and the SSE stream.
+ */
+import type { PageVariant } from '../pages/page-variant';
+import { badRequest } from '../lib/errors';
+import type { KomgaApp } from './komga.app';
+import { komgaEventStream } from './komga-events';
+import { type KomgaContext, need, sendMedia } from './komga-http';
+import { toKomgaPage } from './komga.mappers';
+
+/** Komga's page thumbnails are 300 px high. */
+const PAGE_THUMBNAIL_HEIGHT = 300;
+
+/** The 1-based page number of `/pages/{n}`; `zero_based=true` counts from 0 as Komga allows. */
+function pageNumber(c: KomgaContext): number {
+  const text = c.req.param('n') ?? '';
+  if (!/^\d{1,9}$/.test(text)) throw badRequest(`Page number must be a whole number, got '${text}'`);
+  const zeroBased = c.req.query('zero_based')?.toLowerCase() === 'true';
+  const n = Number(text) + (zeroBased ? 1 : 0);
+  if (n < 1) throw badRequest('Page numbers start at 1');
+  return n;
+}
+
+function convertVariant(c: KomgaContext): PageVariant {
+  const convert = c.req.query('convert')?.toLowerCase();
+  if (convert === undefined || convert === '') return {};
+  if (convert !== 'jpeg' && convert !== 'png') throw badRequest(`convert must be jpeg or png, got '${convert}'`);
+  return { format: convert };
+}
+
+export function registerMediaRoutes(app: KomgaApp) {
+  app.get('/api/v1/books/:id/pages', need('PagesRead'), async (c) => {
+    const pages = await c.get('services').pages.list(c.req.param('id'));
+    return c.json(pages.map(toKomgaPage));
+  });
+  app.get('/api/v1/books/:id/pages/:n', need('PagesRead'), async (c) => {
+    const result = await c.get('services').pages.image(c.req.param('id'), pageNumber(c), convertVariant(c), {
+      ifNoneMatch: c.req.header('If-None-Match'),
+      origin: new URL(c.req.url).origin,
+    });
+    return sendMedia(c, result);
+  });
+  app.get('/api/v1/books/:id/pages/:n/thumbnail', need('PagesRead'), async (c) => {
+    const result = await c
+      .get('services')
+      .pages.image(
+        c.req.param('id'),
+        pageNumber(c),
+        { height: PAGE_THUMBNAIL_HEIGHT, format: 'jpeg' },
+        { ifNoneMatch: c.req.header('If-None-Match'), origin: new URL(c.req.url).origin },
+      );
+    return sendMedia(c, result);
+  });
+  app.get('/api/v1/books/:id/thumbnail', need('BooksRead'), async (c) =>
+    sendMedia(c, await c.get('services').thumbnails.forBook(c.req.param('id'), c.req.header('If-None-Match'))),
+  );
+  app.get('/api/v1/series/:id/thumbnail', need('SeriesRead'), async (c) =>
+    sendMedia(c, await c.get('services').thumbnails.forSeries(c.req.param('id'), c.req.header('If-None-Match'))),
+  );
+  app.get('/api/v1/libraries/:id/thumbnail', need('LibrariesRead'), async (c) =>
+    sendMedia(c, await c.get('services').thumbnails.forLibrary(c.req.param('id'), c.req.header('If-None-Match'))),
+  );
+  app.on(['GET', 'HEAD'], '/api/v1/books/:id/file', need('BooksRead'), async (c) => {
+    const result = await c.get('services').bookFiles.download(c.req.param('id'), {
+      method: c.req.method,
+      range: c.req.header('Range'),
+      ifRange: c.req.header('If-Range'),
+      ifNoneMatch: c.req.header('If-None-Match'),
+    });
+    return sendMedia(c, result);
+  });
+  app.get('/sse/v1/events', need(['LibrariesRead', 'SeriesRead', 'BooksRead']), async (c) => {
+    const lastId = c.req.header('Last-Event-ID');
+    const body = await komgaEventStream(
+      c.env,
+      c.get('config').LONGBOX_EVENTS__KEEP_ALIVE_MS,
+      lastId && /^\d{1,15}$/.test(lastId) ? Number(lastId) : null,
+    );
+    return new Response(body, {
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform' },
+    });
+  });
+}

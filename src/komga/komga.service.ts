@@ -1,0 +1,297 @@
+/**
+ * The Komga API's logic over Longbox's own services: the list services choose and order the ids (same
+ * filters, sorts, permissions and data as /api/v1), the Komga catalog repository reads the extra fields
+ * Komga's DTOs show, and reading progress goes through the ReadProgressService. Nothing is stored twice.
+ */
+import { badRequest, notFound } from '../lib/errors';
+import type { ReadProgressService, ProgressActor } from '../services/read-progress.service';
+import type { Services } from '../services/services';
+import type { Condition } from './komga-conditions';
+import type { KomgaBookRow, KomgaCatalogRepository } from './komga-catalog.repository';
+import type { PageRequest } from '../lib/pagination';
+import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
+import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
+import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
+
+const MARK_CONCURRENCY = 8;
+
+/** Komga sort properties → Longbox series sort fields; others (random, relevance…) keep the default. */
+const SERIES_SORTS: Record<string, string> = {
+  'metadata.titleSort': 'name',
+  'metadata.title': 'name',
+  name: 'name',
+  title: 'name',
+  createdDate: 'date_added',
+  created: 'date_added',
+  lastModifiedDate: 'date_updated',
+  lastModified: 'date_updated',
+  'booksMetadata.releaseDate': 'release_date',
+  'metadata.releaseDate': 'release_date',
+  booksCount: 'book_count',
+  'readProgress.readDate': 'date_read',
+  readDate: 'date_read',
+  fileSize: 'file_size',
+};
+
+const BOOK_SORTS: Record<string, string> = {
+  'metadata.numberSort': 'number',
+  'metadata.number': 'number',
+  number: 'number',
+  'metadata.title': 'title',
+  name: 'title',
+  title: 'title',
+  createdDate: 'created_at',
+  created: 'created_at',
+  lastModifiedDate: 'modified_at',
+  lastModified: 'modified_at',
+  fileSize: 'file_size',
+  'media.pagesCount': 'page_count',
+};
+
+/** The first sort property Longbox knows (Komga's jOOQ sorts also drop unknown properties). */
+function mapSort(paging: KomgaPaging, fields: Record<string, string>): { sort?: string } {
+  for (const { property, direction } of paging.sort) {
+    const field = fields[property];
+    if (field) return { sort: `${field},${direction}` };
+  }
+  return {};
+}
+
+export interface SeriesListOptions {
+  condition?: Condition;
+  search?: string;
+  /** Overrides the client's sort (series/new, series/updated). */
+  sort?: string;
+  /** Mihon's `author=<name>,<role>`: series with a book by any of them. */
+  authors?: Array<{ name: string; role?: string }>;
+}
+
+export interface BookListOptions {
+  seriesId?: string;
+  condition?: Condition;
+  search?: string;
+}
+
+export class KomgaService {
+  constructor(
+    private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress'>,
+    private readonly catalog: KomgaCatalogRepository,
+  ) {}
+
+  private get progress(): ReadProgressService {
+    return this.services.readProgress;
+  }
+
+  // ---- series -------------------------------------------------------------------------------------
+
+  async listSeries(userId: string, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
+    const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
+    const list = (request: PageRequest) =>
+      this.services.seriesQuery.list(userId, sort, request, {
+        condition: options.condition,
+        fullTextSearch: options.search,
+      });
+    let ids: string[];
+    let total: number;
+    if (options.authors && options.authors.length > 0) {
+      // The API's filters know no authors: the whole filtered list is narrowed here, then paged.
+      const credited = await this.catalog.seriesWithAuthors(options.authors);
+      const all = (await list({ page: 1, pageSize: UNPAGED_LIMIT, offset: 0 })).data.filter((s) => credited.has(s.id));
+      total = all.length;
+      ids = all.slice(paging.request.offset, paging.request.offset + paging.request.pageSize).map((s) => s.id);
+    } else {
+      const page = await list(paging.request);
+      total = page.total;
+      ids = page.data.map((s) => s.id);
+    }
+    const rows = await this.catalog.series(ids, userId);
+    return springPage(rows.map(toKomgaSeries), total, paging);
+  }
+
+  async getSeries(id: string, userId: string): Promise<KomgaSeries> {
+    const [row] = await this.catalog.series([id], userId);
+    if (!row || row.deletedAt) throw notFound('Series');
+    return toKomgaSeries(row);
+  }
+
+  // ---- books --------------------------------------------------------------------------------------
+
+  async listBooks(userId: string, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
+    const { data, total } = await this.services.bookQuery.list(
+      userId,
+      { ...mapSort(paging, BOOK_SORTS), seriesId: options.seriesId },
+      paging.request,
+      { condition: options.condition, fullTextSearch: options.search },
+    );
+    return this.bookPage(
+      data.map((b) => b.id),
+      total,
+      userId,
+      paging,
+    );
+  }
+
+  async seriesBooks(userId: string, seriesId: string, paging: KomgaPaging, condition?: Condition) {
+    await this.getSeries(seriesId, userId);
+    return this.listBooks(userId, paging, { seriesId, condition });
+  }
+
+  /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
+  async booksByProgress(userId: string, completed: boolean, paging: KomgaPaging) {
+    const result = completed
+      ? await this.services.bookQuery.recentlyRead(userId, undefined, paging.request)
+      : await this.services.bookQuery.inProgress(userId, undefined, paging.request);
+    return this.bookPage(
+      result.data.map((b) => b.id),
+      result.total,
+      userId,
+      paging,
+    );
+  }
+
+  async onDeck(userId: string, libraryId: string | undefined, paging: KomgaPaging) {
+    const { data, total } = await this.services.bookQuery.onDeck(userId, libraryId, paging.request);
+    return this.bookPage(
+      data.map((b) => b.id),
+      total,
+      userId,
+      paging,
+    );
+  }
+
+  async getBook(id: string, userId: string): Promise<KomgaBook> {
+    return toKomgaBook(await this.bookRow(id, userId));
+  }
+
+  /** The next or previous live book of the series in reading order; 404 when there is none (Komga). */
+  async sibling(id: string, userId: string, step: 1 | -1): Promise<KomgaBook> {
+    const book = await this.bookRow(id, userId);
+    if (book.deletedAt) throw notFound('Book');
+    const books = await this.catalog.liveBooksOfSeries(book.seriesId, userId);
+    const index = books.findIndex((b) => b.id === id);
+    const other = index < 0 ? undefined : books[index + step];
+    if (!other) throw notFound(step === 1 ? 'Next book' : 'Previous book');
+    return toKomgaBook(other);
+  }
+
+  private async bookRow(id: string, userId: string): Promise<KomgaBookRow> {
+    const [row] = await this.catalog.books([id], userId);
+    if (!row) throw notFound('Book');
+    return row;
+  }
+
+  private async bookPage(ids: string[], total: number, userId: string, paging: KomgaPaging) {
+    const rows = await this.catalog.books(ids, userId);
+    return springPage(rows.map(toKomgaBook), total, paging);
+  }
+
+  // ---- filter values ----------------------------------------------------------------------------------
+
+  terms(kind: 'genre' | 'tag') {
+    return this.catalog.terms(kind);
+  }
+
+  publishers() {
+    return this.catalog.publishers();
+  }
+
+  authors() {
+    return this.catalog.authors();
+  }
+
+  // ---- reading progress ----------------------------------------------------------------------------
+
+  /**
+   * Komga's `PATCH /books/{id}/read-progress`: `completed: true` marks the book read (on its last page);
+   * otherwise `page` (1-based, as Longbox's) is the current page, and reaching the last page completes
+   * the book, as Komga does.
+   */
+  async updateProgress(actor: ProgressActor, bookId: string, body: { page?: number; completed?: boolean }) {
+    if (body.completed === true) {
+      await this.progress.markRead(actor, bookId);
+      return;
+    }
+    if (body.page === undefined) throw badRequest('page is required unless completed is true');
+    const book = await this.bookRow(bookId, actor.userId);
+    await this.progress.update(actor, bookId, {
+      current_page: body.page,
+      is_completed: book.pageCount > 0 && body.page === book.pageCount,
+    });
+  }
+
+  // ---- Mihon's tracker -----------------------------------------------------------------------------
+
+  private async trackedBooks(seriesId: string, userId: string) {
+    await this.getSeries(seriesId, userId);
+    const books = await this.catalog.liveBooksOfSeries(seriesId, userId);
+    // Sorted by numberSort; equal numbers keep reading order (Array.prototype.sort is stable).
+    return books.map((book) => ({ book, sort: numberSort(book) })).sort((a, b) => a.sort - b.sort);
+  }
+
+  /**
+   * Komga `ReadProgressDtoDao.findProgressV2BySeries`: counts, the numberSort of the last book of the
+   * unbroken run of completed books from the lowest numberSort (0 when the first is unread), and the
+   * highest numberSort.
+   */
+  async tachiyomiProgress(seriesId: string, userId: string): Promise<TachiyomiReadProgress> {
+    const { lastReadContinuousIndex, ...progress } = trackerProgress(await this.trackedBooks(seriesId, userId));
+    return progress;
+  }
+
+  /** The v1 tracker (older Tachiyomi forks): the same run counted in books of numberSort order. */
+  async tachiyomiProgressV1(seriesId: string, userId: string): Promise<TachiyomiReadProgressV1> {
+    const { lastReadContinuousNumberSort, maxNumberSort, ...progress } = trackerProgress(
+      await this.trackedBooks(seriesId, userId),
+    );
+    return progress;
+  }
+
+  /** The v1 tracker PUT: the first `lastBookRead` books in numberSort order become read. */
+  async markReadUpToIndex(actor: ProgressActor, seriesId: string, lastBookRead: number): Promise<void> {
+    const books = await this.trackedBooks(seriesId, actor.userId);
+    const last = books[Math.min(lastBookRead, books.length) - 1];
+    if (last) await this.markReadUpTo(actor, seriesId, last.sort);
+  }
+
+  /** Komga's tracker PUT: every book with numberSort ≤ the value becomes read; nothing is unmarked. */
+  async markReadUpTo(actor: ProgressActor, seriesId: string, lastNumberSortRead: number): Promise<void> {
+    const books = await this.trackedBooks(seriesId, actor.userId);
+    const toMark = books.filter(({ book, sort }) => sort <= lastNumberSortRead && book.progress?.completed !== true);
+    // A few at a time: catching up on a long series should not cost one round trip after another.
+    for (let i = 0; i < toMark.length; i += MARK_CONCURRENCY) {
+      await Promise.all(
+        toMark.slice(i, i + MARK_CONCURRENCY).map(({ book }) => this.progress.markRead(actor, book.id)),
+      );
+    }
+  }
+}
+
+/**
+ * Komga `ReadProgressDtoDao`: counts, the unbroken run of completed books from the lowest numberSort
+ * (its last numberSort for v2, its length for v1; 0 when the first book is unread) and the top numberSort.
+ */
+function trackerProgress(books: Array<{ book: KomgaBookRow; sort: number }>) {
+  let read = 0;
+  let inProgress = 0;
+  let run = 0;
+  let lastContinuous = 0;
+  for (const [index, { book, sort }] of books.entries()) {
+    const completed = book.progress?.completed === true;
+    if (completed) read += 1;
+    else if (book.progress) inProgress += 1;
+    // Still unbroken when every book before this one was completed too.
+    if (completed && run === index) {
+      run += 1;
+      lastContinuous = sort;
+    }
+  }
+  return {
+    booksCount: books.length,
+    booksReadCount: read,
+    booksUnreadCount: books.length - read - inProgress,
+    booksInProgressCount: inProgress,
+    lastReadContinuousNumberSort: lastContinuous,
+    maxNumberSort: books.reduce((max, { sort }) => Math.max(max, sort), 0),
+    lastReadContinuousIndex: run,
+  };
+}

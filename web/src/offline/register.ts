@@ -1,0 +1,26 @@
+/**
+ * Started by main.tsx, kept tiny because it is in the first download: registers the service worker
+ * (public/sw.js) and sends reading progress recorded offline once the network is back. The progress
+ * code itself loads only when there is something to send.
+ */
+import { PENDING_PROGRESS_KEY } from '../reader/pending-progress-key';
+
+function hasPendingProgress(): boolean {
+  const pending = localStorage.getItem(PENDING_PROGRESS_KEY);
+  return pending !== null && pending !== '{}';
+}
+
+export function syncPendingProgress(): void {
+  if (!navigator.onLine || !hasPendingProgress()) return;
+  void import('../reader/reader-api').then(({ progressSaver }) => progressSaver.syncQueued());
+}
+
+export function startOffline(): void {
+  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
+      // No service worker (private window, old browser): the app works online as usual.
+    });
+  }
+  addEventListener('online', syncPendingProgress);
+  syncPendingProgress();
+}

@@ -1,0 +1,60 @@
+/**
+ * Reading progress through the app's API client: the progress saver is one per app, so a reconnect sends
+ * what any reader queued, and the position a book opens at.
+ */
+import { ApiError, put } from '../api/client';
+import { fetchProgress, type ServerProgress } from './book-requests';
+import { ProgressRejected, ProgressSaver, type ProgressTransport, type ProgressUpdate } from './progress-saver';
+
+/** Network failures stay retryable; an answer that refuses the write (4xx) is final. */
+function classify(error: unknown): never {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+    throw new ProgressRejected(error.message);
+  }
+  throw error;
+}
+
+const transport: ProgressTransport = {
+  async updatedAt(bookId) {
+    try {
+      return (await fetchProgress(bookId))?.updatedAt ?? null;
+    } catch (error) {
+      return classify(error);
+    }
+  },
+  async put(bookId, update: ProgressUpdate) {
+    try {
+      await put(`/books/${bookId}/progress`, {
+        current_page: update.currentPage,
+        is_completed: update.completed,
+        ...(update.percentage === undefined ? {} : { progress_percentage: update.percentage }),
+        ...(update.locator === undefined ? {} : { locator: update.locator }),
+      });
+    } catch (error) {
+      classify(error);
+    }
+  },
+};
+
+export const progressSaver = new ProgressSaver(transport, localStorage);
+
+/** Where to open a book: a position recorded here and not yet sent wins over the server's (older) one. */
+export function startingPosition(
+  bookId: string,
+  server: ServerProgress | null | undefined,
+): { page: number; percentage: number | null; locator: string | null } {
+  const local = progressSaver.pending()[bookId];
+  if (local && (!server || local.savedAt >= Date.parse(server.updatedAt))) {
+    return {
+      page: local.update.completed ? 1 : local.update.currentPage,
+      percentage: local.update.percentage ?? null,
+      locator: local.update.locator ?? null,
+    };
+  }
+  if (!server) return { page: 1, percentage: null, locator: null };
+  return {
+    page: server.completed ? 1 : server.currentPage,
+    percentage: server.completed ? null : server.progressPercentage,
+    locator: server.completed ? null : (server.locator ?? null),
+  };
+}
