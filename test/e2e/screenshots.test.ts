@@ -4,6 +4,7 @@
  * test: each screen must become ready on both viewports without a script error.
  */
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,7 +14,15 @@ import { type LongboxServer, startServer } from './support/server';
 import type { Shot, ShotContext } from './support/shots';
 import { readSome, seedShowcase } from './support/showcase';
 
-const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+/**
+ * `npm run screenshots` sets LONGBOX_SCREENSHOTS=write and the pictures land in docs/screenshots; under
+ * plain `npm test` the same screens are checked but photographed into a temporary folder, so a test run
+ * never rewrites the committed images.
+ */
+const OUT =
+  process.env.LONGBOX_SCREENSHOTS === 'write'
+    ? path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots')
+    : path.join(tmpdir(), 'longbox-screenshots');
 const modules = import.meta.glob<{ shots: Shot[] }>('./shots/*.ts', { eager: true });
 const SHOTS = Object.values(modules).flatMap((module) => module.shots);
 
