@@ -4,7 +4,6 @@
  * test: each screen must become ready on both viewports without a script error.
  */
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,17 +11,10 @@ import { ADMIN, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import { type LongboxServer, startServer } from './support/server';
 import type { Shot, ShotContext } from './support/shots';
+import { SCREENSHOT_DIR } from './support/screenshot-dir';
 import { readSome, seedShowcase } from './support/showcase';
 
-/**
- * `npm run screenshots` sets LONGBOX_SCREENSHOTS=write and the pictures land in docs/screenshots; under
- * plain `npm test` the same screens are checked but photographed into a temporary folder, so a test run
- * never rewrites the committed images.
- */
-const OUT =
-  process.env.LONGBOX_SCREENSHOTS === 'write'
-    ? path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots')
-    : path.join(tmpdir(), 'longbox-screenshots');
+const OUT = SCREENSHOT_DIR;
 const modules = import.meta.glob<{ shots: Shot[] }>('./shots/*.ts', { eager: true });
 const SHOTS = Object.values(modules).flatMap((module) => module.shots);
 
