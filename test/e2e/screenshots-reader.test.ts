@@ -1,6 +1,7 @@
 /**
  * `npm run screenshots` (reader part): the comic reader in each mode and the EPUB reader, on a phone and
- * a desktop, written to docs/screenshots/reader-<mode>-<viewport>.png for the README. Each shot is taken
+ * a desktop, written to docs/screenshots/reader-<mode>-<viewport>.png for the README (a temporary folder under plain
+ * `npm test`: support/screenshot-dir.ts). Each shot is taken
  * once the reader shows what it should, so a broken mode fails here instead of producing an empty image.
  */
 import { mkdirSync } from 'node:fs';
@@ -10,9 +11,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
 import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
+import { SCREENSHOT_DIR } from './support/screenshot-dir';
 import { type LongboxServer, startServer } from './support/server';
 
-const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const OUT = SCREENSHOT_DIR;
 
 async function imagesLoaded(page: Page, selector: string) {
   await page.waitForFunction((css) => {

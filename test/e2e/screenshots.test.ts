@@ -11,9 +11,10 @@ import { ADMIN, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import { type LongboxServer, startServer } from './support/server';
 import type { Shot, ShotContext } from './support/shots';
+import { SCREENSHOT_DIR } from './support/screenshot-dir';
 import { readSome, seedShowcase } from './support/showcase';
 
-const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const OUT = SCREENSHOT_DIR;
 const modules = import.meta.glob<{ shots: Shot[] }>('./shots/*.ts', { eager: true });
 const SHOTS = Object.values(modules).flatMap((module) => module.shots);
 

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jpeg, noise } from '../fixtures/images';
 import { buildZip } from '../fixtures/zip-writer';
-import { ADMIN, call, createLibrary, type Session, setupAdmin, signInContext } from './support/api';
+import { ADMIN, call, createLibrary, type Session, setupAdmin, signInContext, uploadBook } from './support/api';
 import { comicBook } from './support/books';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
 import { type LongboxServer, startServer } from './support/server';
@@ -103,6 +103,26 @@ describeWithChromium('uploading books from the web app', () => {
         { timeout: 60_000 },
       )
       .toEqual(['Big Book 001', 'Dropped 001', 'Dropped 002']);
+    await context.close();
+  });
+
+  it('edits a library, picking its folder in the storage browser', async () => {
+    await uploadBook(server.url, admin.token, libraryId, 'Browsed 001.cbz', comicBook(1));
+    const { context, page, panel } = await adminPage();
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    await panel.getByRole('button', { name: 'Browse storage' }).click();
+    const browser = panel.locator('fieldset.browser');
+    await browser.getByRole('button', { name: '↑ ..' }).click(); // from /comics up to the root
+    await browser.getByRole('button', { name: /comics/ }).waitFor();
+    await browser.getByRole('button', { name: /comics/ }).click();
+    await browser.getByText('Browsed 001.cbz').waitFor(); // the folder's books, for orientation
+    await browser.getByRole('button', { name: 'Use this folder' }).click();
+    expect(await panel.getByLabel('Folder', { exact: true }).inputValue()).toMatch(/^comics\/?$/);
+    await panel.getByLabel('Name', { exact: true }).fill('My Comics');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-library="My Comics"]').waitFor();
+    const library = await call(server.url, 'GET', `/libraries/${libraryId}`, { token: admin.token });
+    expect(library.name).toBe('My Comics');
     await context.close();
   });
 });
