@@ -9,6 +9,7 @@
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import pdfiumModule from '@embedpdf/pdfium/pdfium.wasm';
 import { formatMiB, RenderFailure } from '../errors';
+import { recoveryTrailer } from './recovery-trailer';
 import { startEmscripten } from '../emscripten';
 import { forgetInstance, isOversized, memoryOf } from '../wasm-instances';
 
@@ -83,8 +84,11 @@ async function open(bucket: R2Bucket, key: string): Promise<OpenDocument> {
   const object = await bucket.get(key, { onlyIf: { etagMatches: head.etag } });
   if (!object || !('body' in object))
     throw new RenderFailure('pdf_not_found', 'The PDF file changed while it was being read');
-  const buffer = await copyIntoHeap(module, object.body, head.size);
-  const handle = module.FPDF_LoadMemDocument(buffer, head.size, '');
+  let buffer = await copyIntoHeap(module, object.body, head.size);
+  let handle = module.FPDF_LoadMemDocument(buffer, head.size, '');
+  if (handle === 0 && module.FPDF_GetLastError() !== FPDF_ERR_PASSWORD) {
+    ({ buffer, handle } = openWithRecoveryTrailer(module, buffer, head.size));
+  }
   if (handle === 0) {
     const error = module.FPDF_GetLastError();
     module.pdfium.wasmExports.free(buffer);
@@ -101,6 +105,22 @@ async function open(bucket: R2Bucket, key: string): Promise<OpenDocument> {
     buffer,
   };
   return cached;
+}
+
+/**
+ * Second try for a file PDFium refused: the same bytes with a rebuilt xref section and trailer appended
+ * (recovery-trailer.ts). Returns the buffer to free later and the handle (0 when it still fails).
+ */
+function openWithRecoveryTrailer(module: WrappedPdfiumModule, buffer: number, size: number) {
+  const trailer = recoveryTrailer(new Uint8Array(memoryOf(NAME).buffer, buffer, size));
+  if (!trailer) return { buffer, handle: 0 };
+  const repaired = module.pdfium.wasmExports.malloc(size + trailer.length);
+  if (repaired === 0) return { buffer, handle: 0 };
+  const heap = new Uint8Array(memoryOf(NAME).buffer); // after malloc: the heap may have grown
+  heap.copyWithin(repaired, buffer, buffer + size);
+  heap.set(trailer, repaired + size);
+  module.pdfium.wasmExports.free(buffer);
+  return { buffer: repaired, handle: module.FPDF_LoadMemDocument(repaired, size + trailer.length, '') };
 }
 
 function reset(): void {
