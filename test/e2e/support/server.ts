@@ -1,5 +1,5 @@
 /**
- * A real Longbox for browser tests: `wrangler dev` (API worker + renderer, as `npm start` runs them) on a
+ * A real Longbox for browser tests: `wrangler dev` (API worker, renderer and book-work consumers) on a
  * free port with a fresh local state directory, migrations applied. The web app must be built first
  * (`npm test` does it; vitest.config.ts builds it when dist/web is missing).
  */
@@ -55,6 +55,9 @@ export async function startServer(options: StartOptions = {}): Promise<LongboxSe
   const inspectorPort = await freePort();
   const configs = ['-c', 'wrangler.toml'];
   if (existsSync(path.join(ROOT, 'renderer', 'wrangler.toml'))) configs.push('-c', 'renderer/wrangler.toml');
+  // The book-work queue consumers (README "How scans work") in the same process: without them no book
+  // gets its page sizes, hashes or cover, and the reader lays out pages from those sizes.
+  configs.push('-c', 'consumers/wrangler.toml');
   const vars = Object.entries(options.vars ?? {}).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
   const args = ['dev', ...configs, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
   args.push('--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', ...vars);
