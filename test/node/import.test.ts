@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateDevRegistry } from '../support/dev-registry';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -92,7 +93,7 @@ beforeAll(async () => {
   writeFile('__MACOSX/Saga/._Saga 001.cbz', 'ignored');
 
   const persist = path.join(work, 'state');
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' };
+  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', ...privateDevRegistry(work) };
   const migrate = spawnSync(
     process.execPath,
     [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist],

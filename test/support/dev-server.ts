@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { privateDevRegistry } from './dev-registry';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -31,7 +32,7 @@ async function freePort(): Promise<number> {
 export async function startDevServer(label: string, timeoutMs = 120_000): Promise<DevServer> {
   const work = mkdtempSync(path.join(tmpdir(), `longbox-${label}-`));
   const persist = path.join(work, 'state');
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' };
+  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', ...privateDevRegistry(work) };
   const migrate = spawnSync(
     process.execPath,
     [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist],

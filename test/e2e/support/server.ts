@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { privateDevRegistry } from '../../support/dev-registry';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const WRANGLER = path.join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -43,7 +44,13 @@ export async function startServer(options: StartOptions = {}): Promise<LongboxSe
     throw new Error('dist/web is missing: run `npm run build:web` (npm test does it first)');
   }
   const stateDir = mkdtempSync(path.join(tmpdir(), 'longbox-e2e-'));
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    CI: 'true',
+    WRANGLER_SEND_METRICS: 'false',
+    NO_COLOR: '1',
+    ...privateDevRegistry(stateDir),
+  };
   const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], {
     cwd: ROOT,
     env,
