@@ -299,6 +299,16 @@ async function main() {
         if (list.body.data.length < 500) break;
       }
       if (complete !== expected) throw new Error(`${complete} of ${expected} books complete`);
+      // Where the consumers' time went (their "batch done" lines), for whoever reads the console.
+      const sum = (field) => batches.reduce((n, b) => n + (b[field] ?? 0), 0);
+      if (batches.length > 0) {
+        console.log(
+          `  ${batches.length} batches, ${(sum('messages') / batches.length).toFixed(1)} messages each;`,
+          `per batch ${(sum('ms') / batches.length).toFixed(0)} ms (books ${(sum('booksMs') / batches.length).toFixed(0)} ms);`,
+          `per book details ${(sum('detailsMs') / Math.max(1, sum('details'))).toFixed(0)} ms,`,
+          `thumbnail ${(sum('thumbnailMs') / Math.max(1, sum('thumbnails'))).toFixed(0)} ms (wall, interleaved)`,
+        );
+      }
       const thumbnails = rows.find((t) => t.type === 'generate_thumbnails');
       return {
         seconds: (done - postedAt) / 1000,

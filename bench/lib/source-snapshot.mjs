@@ -14,6 +14,7 @@ const SOURCES = [
   'consumers',
   'scripts',
   'renderer',
+  'web', // `npm start` (scripts/start.mjs) builds the web app into dist/web before wrangler starts
   'migrations',
   'wrangler.toml',
   'package.json',

@@ -123,6 +123,34 @@ async function rawEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<
   });
 }
 
+/**
+ * The first `length` bytes of a stored (uncompressed) entry as one array, with at most two reads (the
+ * second only when the local extra field is longer than the hint). Page headers read this way skip the
+ * two streams per page of openEntryStream: the deferred details pass reads ~50 headers per book.
+ */
+export async function readStoredEntryPrefix(
+  reader: RangeReader,
+  entry: ZipEntryRef,
+  length: number,
+): Promise<Uint8Array> {
+  assertReadableEntry(entry);
+  if (entry.method !== STORED) throw new Error('readStoredEntryPrefix reads stored entries only');
+  if (entry.offset + 30 > reader.size) throw pageMoved();
+  const guess = Math.min(
+    reader.size - entry.offset,
+    entry.headerHint + HEADER_SLACK + Math.min(length, entry.compressedSize),
+  );
+  const first = await reader.read(entry.offset, guess);
+  const v = new DataView(first.buffer, first.byteOffset, first.byteLength);
+  if (v.getUint32(0, true) !== LOCAL_SIG) throw pageMoved();
+  const dataStart = entry.offset + 30 + v.getUint16(26, true) + v.getUint16(28, true);
+  // A file cut short gives what it has, as the stream does until it runs dry.
+  const wanted = Math.max(0, Math.min(length, entry.compressedSize, reader.size - dataStart));
+  const inFirst = dataStart - entry.offset;
+  if (inFirst + wanted <= first.length) return first.subarray(inFirst, inFirst + wanted);
+  return reader.read(dataStart, wanted);
+}
+
 /** The entry's uncompressed bytes as a stream (stored: as is; deflate: inflated while streaming). */
 export async function openEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<ReadableStream<Uint8Array>> {
   assertReadableEntry(entry);

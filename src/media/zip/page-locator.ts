@@ -4,11 +4,14 @@
  */
 import type { ImageDimensions, PageContent, PageLocator } from '../container';
 import { BookAnalysisError } from '../errors';
-import { HEADER_SCAN_LIMIT, readImageHeader } from '../image-header';
+import { HEADER_SCAN_LIMIT, parseImageHeader, readImageHeader } from '../image-header';
 import { imageMediaType } from '../image-types';
 import type { RangeReader } from '../range-reader';
 import type { ZipEntry } from './directory';
-import { openEntryStream, type ZipEntryRef } from './entry';
+import { assertReadableEntry, openEntryStream, readStoredEntryPrefix, type ZipEntryRef } from './entry';
+
+/** ZIP compression method 0: the entry's bytes are the file's bytes. */
+const STORED = 0;
 
 /** Compressed bytes fetched for the first look at a page header; most headers fit. */
 const FIRST_HEADER_WINDOW = 64 * 1024;
@@ -53,8 +56,18 @@ export async function openZipPage(reader: RangeReader, locator: PageLocator): Pr
 /** Dimensions from a window of the entry: 64 KiB of compressed data, then up to 512 KiB if needed. */
 export async function readZipPageHeader(reader: RangeReader, locator: PageLocator): Promise<ImageDimensions | null> {
   const entry = zipEntryRef(locator);
+  assertReadableEntry(entry);
   for (const window of [FIRST_HEADER_WINDOW, HEADER_SCAN_LIMIT]) {
     const compressedSize = Math.min(entry.compressedSize, window);
+    if (entry.method === STORED) {
+      // Most comic pages are stored: their header is plain bytes at a known place, no stream needed.
+      // As readImageHeader does with a stream that fails: what could not be read is not there.
+      const bytes = await readStoredEntryPrefix(reader, entry, compressedSize).catch(() => new Uint8Array(0));
+      const result = parseImageHeader(bytes);
+      if (result !== 'need-more') return result;
+      if (compressedSize === entry.compressedSize) return null;
+      continue;
+    }
     const result = await readImageHeader(await openEntryStream(reader, { ...entry, compressedSize }));
     if (result !== 'need-more') return result;
     if (compressedSize === entry.compressedSize) return null;
