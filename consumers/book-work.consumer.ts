@@ -1,7 +1,7 @@
 /**
- * Consumers of the book-work queues (issue 11). Every message of a batch is worked on at once (R2 and
- * the renderer are waited on, not computed), each acked or retried on its own, so one bad book never
- * holds back or repeats the others. Production scales this out by running many batches at once (no
+ * Consumers of the book-work queues (issue 11). The books of a batch are worked on together (R2 and the
+ * renderer are waited on, not computed; D1 is read and written once for the batch), each message acked
+ * or retried on its own, so one bad book never holds back or repeats the others. Production scales this out by running many batches at once (no
  * max_concurrency is set); nothing here assumes it runs alone.
  */
 import { eq } from 'drizzle-orm';
@@ -9,7 +9,12 @@ import { readConfig } from '../src/config/config';
 import { settings } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
 import { createLogger } from '../src/lib/logger';
-import { type BookWorkDeps, completeBookWork, recordAbandonedBookWork } from '../src/ingest/book-completion';
+import {
+  type BookWorkDeps,
+  type BookWorkOutcome,
+  completeBookWorkBatch,
+  recordAbandonedBookWork,
+} from '../src/ingest/book-completion';
 import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { createRendererClient, type ImageRendererRpc } from '../src/media/image-renderer';
@@ -46,44 +51,43 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   };
   const libraries = new Set<string>();
   const coveredSeries = new Set<string>();
-  const inBatch = new Set<string>();
   // `details` and `thumbnails` count work done; `skipped` deliveries found nothing to do.
   const tally = { details: 0, thumbnails: 0, skipped: 0, retried: 0, r2Requests: 0, detailsMs: 0, thumbnailMs: 0 };
   const batchStarted = Date.now();
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const body = parse(message);
-      if (!body) return;
-      // The same book twice in one batch (at-least-once delivery, a cron re-queue): the first does the work.
-      const key = `${body.bookId}:${body.etag}:${body.thumbnailsSince ?? ''}`;
-      if (inBatch.has(key)) return message.ack();
-      inBatch.add(key);
-      try {
-        const outcome = await completeBookWork(deps, body);
-        if (outcome.kind === 'done') {
-          libraries.add(outcome.libraryId);
-          if (outcome.thumbnail) coveredSeries.add(outcome.seriesId);
-          tally.details += outcome.details ? 1 : 0;
-          tally.thumbnails += outcome.thumbnail ? 1 : 0;
-          tally.r2Requests += outcome.r2Requests;
-          tally.detailsMs += outcome.detailsMs;
-          tally.thumbnailMs += outcome.thumbnailMs;
-          if (!outcome.details && !outcome.thumbnail) tally.skipped += 1;
-        } else tally.skipped += 1;
-        message.ack();
-      } catch (error) {
-        // Transient (storage, renderer unreachable): later, with backoff; after max_retries the dead-letter queue.
-        const delaySeconds = Math.min(config.LONGBOX_INGEST__RETRY_DELAY_SECONDS * 2 ** (message.attempts - 1), 900);
-        log('warn', 'book work failed; retrying', {
-          bookId: body.bookId,
-          attempts: message.attempts,
-          error: String(error),
-        });
-        message.retry({ delaySeconds });
-        tally.retried += 1;
-      }
-    }),
+  const work = batch.messages.flatMap((message) => {
+    const body = parse(message);
+    return body ? [{ message, body }] : [];
+  });
+  const outcomes = await completeBookWorkBatch(
+    deps,
+    work.map((w) => w.body),
   );
+  work.forEach(({ message, body }, i) => {
+    const outcome = outcomes[i] as BookWorkOutcome;
+    if (outcome.kind === 'retry') {
+      // Transient (storage, renderer unreachable): later, with backoff; after max_retries the dead-letter queue.
+      const delaySeconds = Math.min(config.LONGBOX_INGEST__RETRY_DELAY_SECONDS * 2 ** (message.attempts - 1), 900);
+      log('warn', 'book work failed; retrying', {
+        bookId: body.bookId,
+        attempts: message.attempts,
+        error: String(outcome.error),
+      });
+      message.retry({ delaySeconds });
+      tally.retried += 1;
+      return;
+    }
+    if (outcome.kind === 'done') {
+      libraries.add(outcome.libraryId);
+      if (outcome.thumbnail) coveredSeries.add(outcome.seriesId);
+      tally.details += outcome.details ? 1 : 0;
+      tally.thumbnails += outcome.thumbnail ? 1 : 0;
+      tally.r2Requests += outcome.r2Requests;
+      tally.detailsMs += outcome.detailsMs;
+      tally.thumbnailMs += outcome.thumbnailMs;
+      if (!outcome.details && !outcome.thumbnail) tally.skipped += 1;
+    } else tally.skipped += 1;
+    message.ack();
+  });
   const booksMs = Date.now() - batchStarted;
   for (const seriesId of coveredSeries) await refreshSeriesThumbnail(db, events, seriesId);
   if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);

@@ -1,11 +1,13 @@
 /**
- * What a queue consumer does for one book (issue 11): look at D1 first — a book that is gone, was
- * replaced since the message was sent, or is already complete costs one lookup and is acked — then
- * complete what is missing: the deferred details (one read, book-details.ts) and the thumbnail.
+ * What a queue consumer does for a batch of books (issue 11): look at D1 first — a book that is gone,
+ * was replaced since the message was sent, or is already complete costs nothing more and is acked —
+ * then complete what is missing: the deferred details (one read, book-details.ts) and the thumbnail.
+ * D1 is read and written once per batch, not per book: one query for the books, one for their pages,
+ * one batch of writes for everything the books got, so a batch's fixed D1 cost is shared by its books.
  * Failures that retrying cannot fix are recorded on the book (analysisError, thumbnailError) so the
- * book counts as done; anything else is thrown for the consumer to retry.
+ * book counts as done; anything else is returned as `retry` for the consumer.
  */
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books } from '../db/schema';
 import type { EventPublisher } from '../events/events';
@@ -13,8 +15,16 @@ import { ImageRenderError, type RendererClient } from '../media/image-renderer';
 import { isBookAnalysisError } from '../media/errors';
 import { FileChangedSinceScan } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
-import { completeBookDetails } from '../scanning/book-details';
-import { generateBookThumbnail } from '../thumbnails/thumbnail-generator';
+import {
+  type BookDetails,
+  detailsStatements,
+  loadPagesOf,
+  type PageToMeasure,
+  readBookDetails,
+  withDetails,
+} from '../scanning/book-details';
+import type { OnePassStats } from '../scanning/sequential-object-reader';
+import { renderBookThumbnail, thumbnailRecorded } from '../thumbnails/thumbnail-generator';
 import type { BookWorkMessage } from './book-work';
 
 export interface BookWorkDeps {
@@ -27,7 +37,9 @@ export interface BookWorkDeps {
 }
 
 export type BookWorkOutcome =
-  | { kind: 'gone' | 'stale' }
+  | { kind: 'gone' | 'stale' | 'duplicate' }
+  /** Something that may pass (storage or renderer unreachable): the message is retried. */
+  | { kind: 'retry'; error: unknown }
   | {
       kind: 'done';
       libraryId: string;
@@ -36,10 +48,18 @@ export type BookWorkOutcome =
       /** What this delivery did: false, false for a book that was already complete. */
       details: boolean;
       thumbnail: boolean;
-      /** Wall time of each part, for the consumers' batch log line. */
+      /** Wall time of each part, for the consumer's batch log line. */
       detailsMs: number;
       thumbnailMs: number;
     };
+
+/**
+ * Books of one batch worked on at once. Reads overlap their waits on R2 and the renderer; the cap keeps
+ * the memory of a batch bounded (each pass holds a window of up to 2 MiB of its file) whatever its size.
+ */
+const BOOKS_AT_ONCE = 10;
+/** Book ids per SELECT … IN: D1 binds at most 100 parameters per statement. */
+const IDS_PER_SELECT = 90;
 
 export const detailsPending = (book: BookRow) => !book.analysisError && (book.fileHash === '' || !book.analyzed);
 
@@ -50,61 +70,167 @@ export const thumbnailPending = (book: BookRow, since: string | null) =>
 
 const loadBook = (db: Database, id: string) => db.select().from(books).where(eq(books.id, id)).get();
 
-export async function completeBookWork(deps: BookWorkDeps, message: BookWorkMessage): Promise<BookWorkOutcome> {
-  const { db, env } = deps;
-  let book = await loadBook(db, message.bookId);
-  if (!book || book.deletedAt) return { kind: 'gone' };
-  if (book.etag !== message.etag) return { kind: 'stale' };
-  let r2Requests = 0;
-  const details = detailsPending(book);
-  const started = Date.now();
-  if (details) {
-    r2Requests += (await completeBookDetails(db, env.LIBRARY, book)).requests;
-    book = await loadBook(db, book.id);
-    if (!book) return { kind: 'gone' };
+async function loadBooks(db: Database, ids: string[]): Promise<Map<string, BookRow>> {
+  const byId = new Map<string, BookRow>();
+  for (let i = 0; i < ids.length; i += IDS_PER_SELECT) {
+    const rows = await db
+      .select()
+      .from(books)
+      .where(inArray(books.id, ids.slice(i, i + IDS_PER_SELECT)));
+    for (const row of rows) byId.set(row.id, row);
   }
-  const detailsMs = Date.now() - started;
-  let thumbnail = false;
-  if (thumbnailPending(book, message.thumbnailsSince)) thumbnail = await makeThumbnail(deps, book);
-  const thumbnailMs = Date.now() - started - detailsMs;
-  return {
-    kind: 'done',
-    libraryId: book.libraryId,
-    seriesId: book.seriesId,
-    r2Requests,
-    details,
-    thumbnail,
-    detailsMs,
-    thumbnailMs,
-  };
+  return byId;
 }
 
-async function makeThumbnail(deps: BookWorkDeps, book: BookRow): Promise<boolean> {
-  const recordFailure = (reason: string) =>
-    deps.db.update(books).set({ thumbnailError: reason }).where(eq(books.id, book.id));
-  if (!deps.renderer) {
-    await recordFailure('No image renderer is configured');
-    return false;
+async function forEachAtOnce<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
+}
+
+/** One book's work in the batch, filled in as it goes. */
+interface BookJob {
+  message: BookWorkMessage;
+  book: BookRow;
+  stats: OnePassStats;
+  details?: BookDetails;
+  /** The thumbnail's key once stored, or why it cannot be made. */
+  thumbnail?: { key: string } | { failed: string };
+  detailsMs: number;
+  thumbnailMs: number;
+  error?: unknown;
+}
+
+/** Completes the books of a batch of messages; one outcome per message, in order. */
+export async function completeBookWorkBatch(
+  deps: BookWorkDeps,
+  messages: BookWorkMessage[],
+): Promise<BookWorkOutcome[]> {
+  const { db, env } = deps;
+  const found = await loadBooks(db, [...new Set(messages.map((m) => m.bookId))]);
+  const byBook = new Map<string, BookJob>();
+  /** A message for a book another message of the batch already covers: its fate follows that job's. */
+  type Twin = { twinOf: BookJob };
+  const outcomes: Array<BookWorkOutcome | BookJob | Twin> = messages.map((message) => {
+    const book = found.get(message.bookId);
+    if (!book || book.deletedAt) return { kind: 'gone' };
+    if (book.etag !== message.etag) return { kind: 'stale' };
+    // The same book twice (at-least-once delivery, a cron re-queue, a deep scan's message): one job
+    // does it, redoing thumbnails made before the latest `thumbnailsSince` either message asks for.
+    const twin = byBook.get(book.id);
+    if (twin) {
+      const since = [twin.message.thumbnailsSince, message.thumbnailsSince]
+        .filter((s): s is string => s !== null)
+        .sort();
+      twin.message = { ...twin.message, thumbnailsSince: since.at(-1) ?? null };
+      return { twinOf: twin };
+    }
+    const job: BookJob = { message, book, stats: { requests: 0, fallbackReads: 0 }, detailsMs: 0, thumbnailMs: 0 };
+    byBook.set(book.id, job);
+    return job;
+  });
+  const jobs = outcomes.filter((o): o is BookJob => 'book' in o);
+  const needPages = jobs.filter(
+    (job) => detailsPending(job.book) || thumbnailPending(job.book, job.message.thumbnailsSince),
+  );
+  const pages =
+    needPages.length > 0
+      ? await loadPagesOf(
+          db,
+          needPages.map((job) => job.book.id),
+        )
+      : new Map();
+  const now = new Date().toISOString();
+
+  await forEachAtOnce(jobs, BOOKS_AT_ONCE, async (job) => {
+    const bookPages: PageToMeasure[] = pages.get(job.book.id) ?? [];
+    const started = Date.now();
+    try {
+      if (detailsPending(job.book)) {
+        job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats);
+        job.detailsMs = Date.now() - started;
+        job.book = withDetails(job.book, job.details, now);
+      }
+      if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
+        const first = bookPages.reduce<PageToMeasure | undefined>(
+          (a, b) => (a && a.number <= b.number ? a : b),
+          undefined,
+        );
+        job.thumbnail = await makeThumbnail(deps, job.book, first);
+        job.thumbnailMs = Date.now() - started - job.detailsMs;
+      }
+    } catch (error) {
+      job.error = error;
+    }
+  });
+
+  // Everything the batch's books got, in one D1 batch (one transaction).
+  const measured = jobs.flatMap((job) => (job.details ? [{ book: job.book, details: job.details }] : []));
+  const statements: unknown[] = measured.length > 0 ? detailsStatements(db, measured, now) : [];
+  for (const job of jobs) {
+    if (!job.thumbnail) continue;
+    statements.push(
+      'key' in job.thumbnail
+        ? thumbnailRecorded(db, job.book.id, job.thumbnail.key, now)
+        : db.update(books).set({ thumbnailError: job.thumbnail.failed }).where(eq(books.id, job.book.id)),
+    );
   }
-  try {
-    if (await generateBookThumbnail(deps.db, deps.env, deps.renderer, book, deps.thumbnailMaxSide)) {
+  if (statements.length > 0) {
+    try {
+      await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+    } catch (error) {
+      // Nothing was recorded: every book of the batch is tried again.
+      return outcomes.map((o) => ('kind' in o ? o : { kind: 'retry', error }));
+    }
+  }
+
+  return outcomes.map((o): BookWorkOutcome => {
+    if ('twinOf' in o)
+      return o.twinOf.error === undefined ? { kind: 'duplicate' } : { kind: 'retry', error: o.twinOf.error };
+    if (!('book' in o)) return o;
+    if (o.error !== undefined) return { kind: 'retry', error: o.error };
+    const made = o.thumbnail !== undefined && 'key' in o.thumbnail;
+    if (made) {
       deps.events.publish({
         type: 'cover_updated',
         entity_type: 'book',
-        entity_id: book.id,
-        library_id: book.libraryId,
+        entity_id: o.book.id,
+        library_id: o.book.libraryId,
       });
-      return true;
     }
-    await recordFailure('The book has no image to show');
+    return {
+      kind: 'done',
+      libraryId: o.book.libraryId,
+      seriesId: o.book.seriesId,
+      r2Requests: o.stats.requests,
+      details: o.details !== undefined,
+      thumbnail: made,
+      detailsMs: o.detailsMs,
+      thumbnailMs: o.thumbnailMs,
+    };
+  });
+}
+
+/** The thumbnail's key, or why it cannot be made; undefined when the file changed (its rescan queues it). */
+async function makeThumbnail(
+  deps: BookWorkDeps,
+  book: BookRow,
+  firstPage: PageToMeasure | undefined,
+): Promise<BookJob['thumbnail']> {
+  if (!deps.renderer) return { failed: 'No image renderer is configured' };
+  try {
+    const key = await renderBookThumbnail(deps.env, deps.renderer, book, firstPage, deps.thumbnailMaxSide);
+    return key ? { key } : { failed: 'The book has no image to show' };
   } catch (error) {
     // Replaced since the scan: the rescan that notices queues the new version; nothing to record.
-    if (error instanceof FileChangedSinceScan) return false;
+    if (error instanceof FileChangedSinceScan) return undefined;
     // The page or its image cannot be read: retrying reads the same bytes again.
     if (!isBookAnalysisError(error) && !(error instanceof ImageRenderError)) throw error;
-    await recordFailure(error.message);
+    return { failed: error.message };
   }
-  return false;
 }
 
 /**

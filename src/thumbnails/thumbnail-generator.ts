@@ -16,6 +16,13 @@ import type { BookRow } from '../repositories/catalog-writer.repository';
 export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
 export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
 
+/** The page a thumbnail is made from when the book names no cover: its first. */
+export interface FirstPage {
+  number: number;
+  mediaType: string;
+  locator: PageLocator;
+}
+
 /** Renders and stores one book's thumbnail; returns false when the book has no image to show. */
 export async function generateBookThumbnail(
   db: Database,
@@ -31,8 +38,25 @@ export async function generateBookThumbnail(
     .orderBy(asc(bookPages.number))
     .limit(1)
     .get();
-  const locator = (book.coverLocator as PageLocator | null) ?? (firstPage?.locator as PageLocator | undefined);
-  if (!locator) return false;
+  const key = await renderBookThumbnail(env, renderer, book, firstPage as FirstPage | undefined, maxSide);
+  if (!key) return false;
+  await thumbnailRecorded(db, book.id, key, new Date().toISOString());
+  return true;
+}
+
+/**
+ * Renders a book's thumbnail into the CACHE bucket and returns its key (null: no image to show);
+ * recording it on the book is the caller's (thumbnailRecorded), so many books can be recorded at once.
+ */
+export async function renderBookThumbnail(
+  env: Env,
+  renderer: RendererClient,
+  book: BookRow,
+  firstPage: FirstPage | undefined,
+  maxSide: number,
+): Promise<string | null> {
+  const locator = (book.coverLocator as PageLocator | null) ?? firstPage?.locator;
+  if (!locator) return null;
   const page = await openStoredPage(env.LIBRARY, renderer, {
     bookPath: book.path,
     fileSize: book.fileSize,
@@ -50,12 +74,12 @@ export async function generateBookThumbnail(
       : await renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
   const key = bookThumbnailKey(book.id);
   await env.CACHE.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
-  await db
-    .update(books)
-    .set({ thumbnailKey: key, thumbnailUpdatedAt: new Date().toISOString() })
-    .where(eq(books.id, book.id));
-  return true;
+  return key;
 }
+
+/** The statement that points a book at its new thumbnail. */
+export const thumbnailRecorded = (db: Database, bookId: string, key: string, at: string) =>
+  db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
 
 /** Points a series (and its library, if it has none) at the first book's thumbnail. */
 export async function refreshSeriesThumbnail(db: Database, events: EventPublisher, seriesId: string): Promise<void> {
