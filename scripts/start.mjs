@@ -11,11 +11,14 @@
 // for this one.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const port = process.env.PORT ?? '8787';
 const jobsPort = process.env.JOBS_PORT ?? String(Number(port) + 10);
 const host = process.env.HOST ?? '127.0.0.1';
+/** Niceness of the jobs process (0 normal … 19 lowest): ingest takes the CPU the API leaves. */
+const JOBS_NICENESS = 10;
 const root = path.join(import.meta.dirname, '..');
 // Wrangler runs on this Node (the pinned 22 that npm puts first on PATH), whatever `node` the shell has.
 const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -48,6 +51,15 @@ const dev = (name, configs, listen, extra = []) => {
   const ip = name === 'api' ? host : '127.0.0.1';
   const args = [wrangler, 'dev', ...configs, '--port', listen, '--ip', ip, '--persist-to', state, ...vars, ...extra];
   const child = spawn(process.execPath, args, { stdio: 'inherit', cwd: root, env });
+  // Background work yields the CPU to requests: the jobs process (and the workerd it starts, which
+  // inherits this) runs at a lower priority, so on a busy machine the API is scheduled first.
+  if (name === 'jobs' && child.pid) {
+    try {
+      os.setPriority(child.pid, JOBS_NICENESS);
+    } catch {
+      // not permitted here: both run at the same priority
+    }
+  }
   child.on('exit', (code) => shutdown(code ?? 0));
   return child;
 };
