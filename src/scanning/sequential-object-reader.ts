@@ -119,8 +119,18 @@ export async function openOnePassReader(
     while (position < offset + length) {
       if (!(await advance())) throw truncatedError();
     }
+    // Reads follow the stream: the chunks they need are the newest, so look from the end of the window.
+    let first = window.length - 1;
+    while (first > 0 && (window[first] as Chunk).start > offset) first -= 1;
+    const head = window[first] as Chunk;
+    // Inside one chunk (most page headers): a view, no copy; window chunks are never written to.
+    if (offset + length <= head.start + head.bytes.length) {
+      return head.bytes.subarray(offset - head.start, offset - head.start + length);
+    }
     const out = new Uint8Array(length);
-    for (const chunk of window) {
+    for (let i = first; i < window.length; i++) {
+      const chunk = window[i] as Chunk;
+      if (chunk.start >= offset + length) break;
       const from = Math.max(offset, chunk.start);
       const to = Math.min(offset + length, chunk.start + chunk.bytes.length);
       if (from < to) out.set(chunk.bytes.subarray(from - chunk.start, to - chunk.start), from - offset);
