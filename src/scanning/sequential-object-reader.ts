@@ -168,6 +168,8 @@ export async function openOnePassReader(
       return { fileHash: toHex(new Uint8Array(await digest.digest)), readerHash: toHex(readerHash.digest()) };
     },
     abort() {
+      // An aborted digest rejects its result, which nobody waits for any more.
+      digest.digest.catch(() => {});
       source.cancel().catch(() => {});
       digestWriter.abort().catch(() => {});
     },

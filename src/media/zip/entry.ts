@@ -126,7 +126,9 @@ async function rawEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<
 /**
  * The first `length` bytes of a stored (uncompressed) entry as one array, with at most two reads (the
  * second only when the local extra field is longer than the hint). Page headers read this way skip the
- * two streams per page of openEntryStream: the deferred details pass reads ~50 headers per book.
+ * two streams per page of openEntryStream: the deferred details pass reads ~50 headers per book. Errors
+ * are those of a page stream read for its header: the first read's propagate, a missing local header or
+ * a failed second read give no bytes.
  */
 export async function readStoredEntryPrefix(
   reader: RangeReader,
@@ -142,13 +144,14 @@ export async function readStoredEntryPrefix(
   );
   const first = await reader.read(entry.offset, guess);
   const v = new DataView(first.buffer, first.byteOffset, first.byteLength);
-  if (v.getUint32(0, true) !== LOCAL_SIG) throw pageMoved();
+  // As a page stream that fails after its first read: nothing of the entry could be read (no header).
+  if (first.length < 30 || v.getUint32(0, true) !== LOCAL_SIG) return new Uint8Array(0);
   const dataStart = entry.offset + 30 + v.getUint16(26, true) + v.getUint16(28, true);
   // A file cut short gives what it has, as the stream does until it runs dry.
   const wanted = Math.max(0, Math.min(length, entry.compressedSize, reader.size - dataStart));
   const inFirst = dataStart - entry.offset;
   if (inFirst + wanted <= first.length) return first.subarray(inFirst, inFirst + wanted);
-  return reader.read(dataStart, wanted);
+  return reader.read(dataStart, wanted).catch(() => new Uint8Array(0));
 }
 
 /** The entry's uncompressed bytes as a stream (stored: as is; deflate: inflated while streaming). */

@@ -61,9 +61,7 @@ export async function readZipPageHeader(reader: RangeReader, locator: PageLocato
     const compressedSize = Math.min(entry.compressedSize, window);
     if (entry.method === STORED) {
       // Most comic pages are stored: their header is plain bytes at a known place, no stream needed.
-      // As readImageHeader does with a stream that fails: what could not be read is not there.
-      const bytes = await readStoredEntryPrefix(reader, entry, compressedSize).catch(() => new Uint8Array(0));
-      const result = parseImageHeader(bytes);
+      const result = parseImageHeader(await readStoredEntryPrefix(reader, entry, compressedSize));
       if (result !== 'need-more') return result;
       if (compressedSize === entry.compressedSize) return null;
       continue;
