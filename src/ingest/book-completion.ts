@@ -10,7 +10,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books } from '../db/schema';
-import type { EventPublisher } from '../events/events';
+import type { DomainEvent, EventPublisher } from '../events/events';
 import { ImageRenderError, type RendererClient } from '../media/image-renderer';
 import { isBookAnalysisError } from '../media/errors';
 import { FileChangedSinceScan } from '../pages/page-source';
@@ -187,20 +187,16 @@ export async function completeBookWorkBatch(
     }
   }
 
-  return outcomes.map((o): BookWorkOutcome => {
+  // The batch's new covers in one publish: one call to the event hub (which runs beside the API) per batch.
+  const covers: DomainEvent[] = [];
+  const results = outcomes.map((o): BookWorkOutcome => {
     if ('twinOf' in o)
       return o.twinOf.error === undefined ? { kind: 'duplicate' } : { kind: 'retry', error: o.twinOf.error };
     if (!('book' in o)) return o;
     if (o.error !== undefined) return { kind: 'retry', error: o.error };
     const made = o.thumbnail !== undefined && 'key' in o.thumbnail;
-    if (made) {
-      deps.events.publish({
-        type: 'cover_updated',
-        entity_type: 'book',
-        entity_id: o.book.id,
-        library_id: o.book.libraryId,
-      });
-    }
+    if (made)
+      covers.push({ type: 'cover_updated', entity_type: 'book', entity_id: o.book.id, library_id: o.book.libraryId });
     return {
       kind: 'done',
       libraryId: o.book.libraryId,
@@ -212,6 +208,8 @@ export async function completeBookWorkBatch(
       thumbnailMs: o.thumbnailMs,
     };
   });
+  deps.events.publish(...covers);
+  return results;
 }
 
 /** The thumbnail's key, or why it cannot be made; undefined when the file changed (its rescan queues it). */
