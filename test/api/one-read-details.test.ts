@@ -14,8 +14,9 @@ import { createD1Database } from '../../src/db/client';
 import { bookPages, books } from '../../src/db/schema';
 import { containerFor } from '../../src/media';
 import type { PageLocator } from '../../src/media/container';
-import { memoryRangeReader } from '../../src/media/range-reader';
+import { memoryRangeReader, r2RangeReader } from '../../src/media/range-reader';
 import { completeBookDetails } from '../../src/scanning/book-details';
+import { openOnePassReader } from '../../src/scanning/sequential-object-reader';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg, png } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
@@ -187,6 +188,31 @@ describe('one sequential read per book (issue 11 point 2)', () => {
     expect(Object.keys(files)).toHaveLength(CORPUS_BOOKS.length);
     await scanned(auth, files);
     await compareAll(files);
+  });
+
+  it('a pass that ends early (an unreadable page, a failed write) stops its GET and leaves no rejection behind', async () => {
+    const bytes = zipSync(
+      { '1.jpg': jpeg(100, 150, { padding: 400_000, seed: 9 }), '2.png': png(40, 60, 2) },
+      { level: 0 },
+    );
+    await env.LIBRARY.put('one/early-end.cbz', bytes);
+    const head = await env.LIBRARY.head('one/early-end.cbz');
+    if (!head) throw new Error('the fixture was not stored');
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason ?? 'a rejection without a reason');
+    process.on('unhandledRejection', onRejection);
+    try {
+      const pass = await openOnePassReader(env.LIBRARY, 'one/early-end.cbz', head.etag, () =>
+        r2RangeReader(env.LIBRARY, 'one/early-end.cbz', bytes.length),
+      );
+      expect(await pass.reader.read(0, 4)).toEqual(bytes.subarray(0, 4));
+      pass.abort();
+      // A stray rejection of the aborted pass (its SHA-256 digest) surfaces within a few ticks.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 
   it('costs one R2 request for a CBZ, however many pages it has', async () => {
