@@ -6,7 +6,6 @@
  * page, as the page endpoints still read them) and hashes computed here from the whole bytes.
  */
 import { env } from 'cloudflare:test';
-import { md5 } from '@noble/hashes/legacy.js';
 import { asc, eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -23,22 +22,10 @@ import { buildPdf } from '../fixtures/pdf-writer';
 import { writeRar4, writeRar5 } from '../fixtures/rar-writer';
 import { buildZip } from '../fixtures/zip-writer';
 import { setupAdmin } from '../support/factories';
+import { hex, koreaderHash } from '../support/hashes';
 import type { Credentials } from '../support/http';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
-
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** KOReader's partial MD5, from its description: 1 KiB at 0 and at 1024·4^i (i = 0..10) until EOF. */
-function koreaderHash(bytes: Uint8Array): string {
-  const hash = md5.create();
-  for (const offset of [0, ...Array.from({ length: 11 }, (_, i) => 1024 * 4 ** i)]) {
-    if (offset >= bytes.length) break;
-    hash.update(bytes.subarray(offset, offset + 1024));
-  }
-  return hex(hash.digest());
-}
 
 /** Files that take every path of the one-read pass: stored, deflated, data descriptors, RAR, EPUB, PDF. */
 function formatFiles(): Record<string, Uint8Array> {
