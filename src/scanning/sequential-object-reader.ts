@@ -159,6 +159,9 @@ export async function openOnePassReader(
     },
     abort() {
       source.cancel().catch(() => {});
+      // Aborting the writer also rejects `digest.digest`, which nobody awaits once the pass ended early:
+      // left alone it surfaces as an unhandled rejection (with no reason) in the consumer's isolate.
+      digest.digest.catch(() => {});
       digestWriter.abort().catch(() => {});
     },
   };
