@@ -5,46 +5,25 @@
 // condition, POST /series/search and GET /books/on-deck through the real worker over loopback
 // (target p99 ≤ 50 ms locally), and the SQLite plan of every catalog statement those requests run
 // (bench/lib/catalog-plans.ts, the same app code in Node recording its SQL).
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
+import {
+  BENCH_ADMIN,
+  capturePlans,
+  fetchJson,
+  fullTableScans,
+  planMarkdown,
+  postJson,
+  seedLargeCatalog,
+} from './lib/large-catalog.mjs';
+import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const SERIES = 10_000;
-const BOOKS_PER_SERIES = 10;
-const DELETED_EVERY = 50;
-const PROGRESS_ROWS = 5_000;
 const WARMUP = 20;
 const ROUNDS = 200;
 const TARGET_P99_MS = 50;
-const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
-
-function tsx(args, flags = []) {
-  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (run.status !== 0) throw new Error(`${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1));
-}
-
-/** The D1 database file miniflare keeps under the persist directory (one database: DB). */
-function d1File(state) {
-  const dir = path.join(state, 'v3/d1/miniflare-D1DatabaseObject');
-  const files = readdirSync(dir).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
-  if (files.length !== 1) throw new Error(`expected one D1 file in ${dir}, found ${files.join(', ')}`);
-  return path.join(dir, files[0]);
-}
-
-async function json(url, init) {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const CATALOG_TABLES = ['books', 'series', 'read_progress', 'book_terms', 'series_terms', 'want_to_read', 'libraries'];
 
 /** The requests under test; the first is the reference (no catalog query). */
 function requestsFor(libraries) {
@@ -96,32 +75,6 @@ async function timed(api, token, request) {
   return { ms, body };
 }
 
-/** Steps of a plan that read a whole base table (a `SCAN t` with no index). */
-const FULL_SCAN = /^\s*SCAN (books|series|read_progress|book_terms|series_terms|want_to_read|libraries)\b(?! USING)/;
-
-function planMarkdown(plans) {
-  const parts = [];
-  for (const request of plans.requests) {
-    parts.push(`#### ${request.label}`, '');
-    request.statements.forEach((statement, i) => {
-      const params = statement.params.map((p) => JSON.stringify(p)).join(', ');
-      parts.push(
-        `Statement ${i + 1} of ${request.statements.length}, ${statement.ms.toFixed(1)} ms in SQLite${params ? ` (parameters: ${params})` : ''}:`,
-        '',
-        '```sql',
-        statement.sql.replace(/\s+/g, ' ').trim(),
-        '```',
-        '',
-        '```',
-        ...statement.plan,
-        '```',
-        '',
-      );
-    });
-  }
-  return parts.join('\n');
-}
-
 async function main() {
   const state = tempStateDir('catalog-queries');
   let worker;
@@ -130,52 +83,17 @@ async function main() {
     const config = snapshotSources(path.join(state, 'sources')).api;
     const data = path.join(state, 'data');
     applyMigrations(config, data);
-    // 1. The user and the libraries through the API, so their rows are exactly what the app writes.
-    worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
-    let api = `${worker.url}/api/v1`;
-    const post = (body, token) => ({
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const setup = await json(`${api}/setup/initialize`, post(ADMIN));
-    if (setup.status !== 201) throw new Error(`setup failed: ${JSON.stringify(setup)}`);
-    const userId = setup.body.user.id;
-    const libraries = [];
-    for (const [name, libraryPath] of [
-      ['Comics', 'comics'],
-      ['Manga', 'manga'],
-    ]) {
-      const created = await json(`${api}/libraries`, post({ name, path: libraryPath }, setup.body.access_token));
-      if (created.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(created)}`);
-      libraries.push({ id: created.body.id, path: libraryPath });
-    }
-    await worker.stop();
-    worker = undefined;
-
-    // 2. The catalog, straight into the stopped worker's D1 file.
-    const database = d1File(data);
-    const configFile = path.join(state, 'seed.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        userId,
-        libraries,
-        series: SERIES,
-        booksPerSeries: BOOKS_PER_SERIES,
-        deletedEvery: DELETED_EVERY,
-        progressRows: PROGRESS_ROWS,
-      }),
-    );
-    const seedStarted = Date.now();
-    const seeded = tsx(['bench/lib/seed-catalog.ts', database, configFile]);
-    const seedSeconds = (Date.now() - seedStarted) / 1000;
+    // 1. The user and the libraries through the API; 2. the catalog, straight into the D1 file.
+    const { database, libraries, seeded, seedSeconds } = await seedLargeCatalog({ config, persistTo: data, state });
     console.log('seeded', seeded, `in ${seedSeconds} s`);
 
     // 3. Latency through the real worker.
     worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
-    api = `${worker.url}/api/v1`;
-    const login = await json(`${api}/auth/login`, post({ username: ADMIN.username, password: ADMIN.password }));
+    const api = `${worker.url}/api/v1`;
+    const login = await fetchJson(
+      `${api}/auth/login`,
+      postJson({ username: BENCH_ADMIN.username, password: BENCH_ADMIN.password }),
+    );
     if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login)}`);
     const token = login.body.access_token;
     const requests = requestsFor(libraries);
@@ -198,23 +116,8 @@ async function main() {
     worker = undefined;
 
     // 4. Plans: the same app code in Node over a copy of the D1 file, recording its SQL.
-    const copy = path.join(state, 'plans.sqlite');
-    copyFileSync(database, copy);
-    const planInput = path.join(state, 'plans.json');
-    writeFileSync(
-      planInput,
-      JSON.stringify({
-        username: ADMIN.username,
-        password: ADMIN.password,
-        requests: requests.filter((r) => !r.reference),
-      }),
-    );
-    const plans = tsx(['--import', './bench/lib/wasm-modules.mjs', 'bench/lib/catalog-plans.ts', copy, planInput]);
-    const fullScans = plans.requests.flatMap((r) =>
-      r.statements.flatMap((s) =>
-        s.plan.filter((line) => FULL_SCAN.test(line)).map((line) => `${r.label}: ${line.trim()}`),
-      ),
-    );
+    const plans = capturePlans({ state, database, requests: requests.filter((r) => !r.reference) });
+    const fullScans = fullTableScans(plans, CATALOG_TABLES).map((scan) => `${scan.request}: ${scan.line}`);
 
     const sqlMs = new Map(plans.requests.map((r) => [r.label, r.statements.reduce((sum, st) => sum + st.ms, 0)]));
     const rows = requests.map((request, j) => {

@@ -4,47 +4,26 @@
 // reader apps send it. Reference rows in the same run: GET /health, and the API's own list of the same
 // 100 books (GET /books?library_id=…&sort=title&pageSize=100), which a feed page builds on. Target:
 // p50/p99 ≤ 50 ms. Query plans of every catalog statement a feed runs (bench/lib/catalog-plans.ts).
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
+import {
+  capturePlans,
+  fetchJson,
+  fullTableScans,
+  planMarkdown,
+  postJson,
+  seedLargeCatalog,
+} from './lib/large-catalog.mjs';
+import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const SERIES = 10_000;
-const BOOKS_PER_SERIES = 10;
-const DELETED_EVERY = 50;
-const PROGRESS_ROWS = 5_000;
 /** Page rows for the books the measured feeds show (a seeded book has none; a feed reads their types). */
 const PAGES_PER_BOOK = 24;
 const WARMUP = 20;
 const ROUNDS = 200;
 const TARGET_MS = 50;
-const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
-
-function tsx(args, flags = []) {
-  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (run.status !== 0) throw new Error(`${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1));
-}
-
-function d1File(state) {
-  const dir = path.join(state, 'v3/d1/miniflare-D1DatabaseObject');
-  const files = readdirSync(dir).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
-  if (files.length !== 1) throw new Error(`expected one D1 file in ${dir}, found ${files.join(', ')}`);
-  return path.join(dir, files[0]);
-}
-
-async function json(url, init) {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const CATALOG_TABLES = ['books', 'series', 'read_progress', 'book_terms', 'book_pages', 'libraries'];
 
 /** Gives the books of the measured pages their page rows, as a scan would have (JPEG pages). */
 async function addPages(database, libraryId) {
@@ -76,31 +55,6 @@ async function timed(url, headers) {
   return { ms, body };
 }
 
-const FULL_SCAN = /^\s*SCAN (books|series|read_progress|book_terms|book_pages|libraries)\b(?! USING)/;
-
-function planMarkdown(plans) {
-  const parts = [];
-  for (const request of plans.requests) {
-    parts.push(`#### ${request.label}`, '');
-    request.statements.forEach((statement, i) => {
-      const params = statement.params.map((p) => JSON.stringify(p).slice(0, 80)).join(', ');
-      parts.push(
-        `Statement ${i + 1} of ${request.statements.length}, ${statement.ms.toFixed(1)} ms in SQLite${params ? ` (parameters: ${params})` : ''}:`,
-        '',
-        '```sql',
-        statement.sql.replace(/\s+/g, ' ').trim(),
-        '```',
-        '',
-        '```',
-        ...statement.plan,
-        '```',
-        '',
-      );
-    });
-  }
-  return parts.join('\n');
-}
-
 async function main() {
   const state = tempStateDir('opds-feed');
   let worker;
@@ -108,48 +62,23 @@ async function main() {
     const config = snapshotSources(path.join(state, 'sources')).api;
     const data = path.join(state, 'data');
     applyMigrations(config, data);
-    worker = await startWranglerDev({
+    const {
+      database,
+      libraries,
+      prepared: key,
+      seeded,
+    } = await seedLargeCatalog({
       config,
       persistTo: data,
-      readyPath: '/api/v1/health',
+      state,
       vars: { LONGBOX_LOG__LEVEL: 'warn' },
+      // Reader apps sign in with an API key (HTTP Basic `api:<key>`).
+      prepare: async (api, token) => {
+        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Panels' }, token));
+        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
+        return created.body.key;
+      },
     });
-    let api = `${worker.url}/api/v1`;
-    const post = (body, token) => ({
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const setup = await json(`${api}/setup/initialize`, post(ADMIN));
-    if (setup.status !== 201) throw new Error(`setup failed: ${JSON.stringify(setup)}`);
-    const token = setup.body.access_token;
-    const key = await json(`${api}/api-keys`, post({ name: 'Panels' }, token));
-    if (key.status !== 201) throw new Error(`key failed: ${JSON.stringify(key)}`);
-    const libraries = [];
-    for (const [name, libraryPath] of [
-      ['Comics', 'comics'],
-      ['Manga', 'manga'],
-    ]) {
-      const created = await json(`${api}/libraries`, post({ name, path: libraryPath }, token));
-      libraries.push({ id: created.body.id, path: libraryPath });
-    }
-    await worker.stop();
-    worker = undefined;
-
-    const database = d1File(data);
-    const configFile = path.join(state, 'seed.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        userId: setup.body.user.id,
-        libraries,
-        series: SERIES,
-        booksPerSeries: BOOKS_PER_SERIES,
-        deletedEvery: DELETED_EVERY,
-        progressRows: PROGRESS_ROWS,
-      }),
-    );
-    const seeded = tsx(['bench/lib/seed-catalog.ts', database, configFile]);
     const withPages = await addPages(database, libraries[0].id);
     console.log('seeded', seeded, 'pages for', withPages, 'books');
 
@@ -160,8 +89,7 @@ async function main() {
       vars: { LONGBOX_LOG__LEVEL: 'warn' },
     });
     const base = worker.url;
-    api = `${base}/api/v1`;
-    const basic = { Authorization: `Basic ${Buffer.from(`api:${key.body.key}`).toString('base64')}` };
+    const basic = { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
     const library = libraries[0].id;
     const requests = [
       { label: 'GET /health (reference: no catalog)', path: '/api/v1/health', headers: {}, reference: true },
@@ -203,24 +131,15 @@ async function main() {
     await worker.stop();
     worker = undefined;
 
-    const copy = path.join(state, 'plans.sqlite');
-    copyFileSync(database, copy);
-    const planInput = path.join(state, 'plans.json');
-    writeFileSync(
-      planInput,
-      JSON.stringify({
-        username: ADMIN.username,
-        password: ADMIN.password,
-        requests: requests
-          .filter((r) => !r.reference)
-          .slice(0, 1)
-          .map((r) => ({ label: r.label, method: 'GET', path: r.path })),
-      }),
-    );
-    const plans = tsx(['--import', './bench/lib/wasm-modules.mjs', 'bench/lib/catalog-plans.ts', copy, planInput]);
-    const fullScans = plans.requests.flatMap((r) =>
-      r.statements.flatMap((s) => s.plan.filter((line) => FULL_SCAN.test(line)).map((line) => line.trim())),
-    );
+    const plans = capturePlans({
+      state,
+      database,
+      requests: requests
+        .filter((r) => !r.reference)
+        .slice(0, 1)
+        .map((r) => ({ label: r.label, method: 'GET', path: r.path })),
+    });
+    const fullScans = fullTableScans(plans, CATALOG_TABLES).map((scan) => scan.line);
     const sqlMs = plans.requests[0].statements.reduce((sum, st) => sum + st.ms, 0);
     const rows = requests.map((r, j) => {
       const p50 = percentile(samples[j], 50);
@@ -267,7 +186,7 @@ async function main() {
         '',
         '### Query plans (OPDS 1.2 library feed, 100 entries)',
         '',
-        planMarkdown(plans),
+        planMarkdown(plans, { maxParamChars: 80 }),
       ].join('\n'),
     );
     console.log(table);

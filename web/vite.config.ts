@@ -30,9 +30,29 @@ function swaggerDocsAssets(): Plugin {
   };
 }
 
+/**
+ * index.html's early-start script preloads the reader's chunk for a book opened by address: it needs the
+ * chunk's hashed name, known only once the bundle is written.
+ */
+function readerChunkName(): Plugin {
+  const placeholder = '%LONGBOX_READER_CHUNK%';
+  return {
+    name: 'longbox-reader-chunk-name',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const chunk = Object.values(context.bundle ?? {}).find(
+          (output) => output.type === 'chunk' && output.facadeModuleId?.endsWith('/src/reader/index.tsx'),
+        );
+        return html.replace(placeholder, chunk ? `/${chunk.fileName}` : '');
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [preact(), swaggerDocsAssets()],
+  plugins: [preact(), swaggerDocsAssets(), readerChunkName()],
   build: {
     outDir: WEB_OUT_DIR,
     emptyOutDir: true,

@@ -8,8 +8,9 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../env';
 import { AppError, badRequest } from '../lib/errors';
+import { REALM } from '../middleware/authenticate';
 
-export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
+export const BASIC_CHALLENGE = `Basic realm="${REALM}"`;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',

@@ -10,15 +10,34 @@ import { clientInfo } from '../routes/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { cookieAuthorization } from '../auth/session-cookie';
 
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="longbox", Basic realm="longbox", charset="UTF-8"' };
+/**
+ * One realm for the API and the reader apps (DECISIONS.md §Reader apps), and Basic first: OPDS acquisition
+ * links lead apps to GET /books/{id}/file here, and apps reuse the feed's credentials only within the same
+ * realm; some (Thorium) prompt only when the challenge starts with `Basic`.
+ */
+export const REALM = 'Longbox';
+const API_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}"` };
+/**
+ * A browser's own requests other than page navigations (the web app's fetch calls, its images and event
+ * streams) get no Basic challenge, which would open the browser's password dialog over the app; they
+ * carry `Sec-Fetch-Dest`, which apps outside a browser do not send.
+ */
+const IN_PAGE_CHALLENGE = { 'WWW-Authenticate': `Bearer realm="${REALM}"` };
+
+export type Challenge = (c: Context<AppEnv>) => Record<string, string>;
+
+const apiChallenge: Challenge = (c) => {
+  const destination = c.req.header('Sec-Fetch-Dest');
+  return destination !== undefined && destination !== 'document' ? IN_PAGE_CHALLENGE : API_CHALLENGE;
+};
 
 /** `need` omitted: any signed-in caller (e.g. /auth/me). */
 export function authenticate(need?: Requirement) {
-  return guard(need, CHALLENGE);
+  return guard(need, apiChallenge);
 }
 
 /** The guard with the challenge a 401 carries (reader apps need their own: reader-app-auth.ts). */
-export function guard(need: Requirement | undefined, challenge: Record<string, string>) {
+export function guard(need: Requirement | undefined, challenge: Challenge) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     try {
       const principal = await c.get('services').auth.authenticate(credentials(c), clientInfo(c).address);
@@ -28,7 +47,7 @@ export function guard(need: Requirement | undefined, challenge: Record<string, s
       }
       c.set('principal', principal);
     } catch (error) {
-      if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, challenge);
+      if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, challenge(c));
       throw error;
     }
     await next();

@@ -6,12 +6,11 @@
  * the header starting with `Basic`, and iOS reuses credentials only within one realm.
  */
 import type { Requirement } from '../auth/permissions';
-import { guard } from './authenticate';
+import { guard, REALM } from './authenticate';
 
-export const READER_APP_REALM = 'Longbox';
-export const READER_APP_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${READER_APP_REALM}"` };
+export const READER_APP_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
 
 /** `need` omitted: any signed-in caller. */
 export function readerAppAuth(need?: Requirement) {
-  return guard(need, READER_APP_CHALLENGE);
+  return guard(need, () => READER_APP_CHALLENGE);
 }

@@ -62,3 +62,10 @@ export const lastPageOf = (paging: Paging) => Math.max(1, Math.ceil(paging.total
 /** An `urn:uuid:` id for a catalog object, or a `urn:longbox:` one for a fixed feed. */
 export const uuidUrn = (id: string) => `urn:uuid:${id}`;
 export const feedUrn = (name: string) => `urn:longbox:opds:${name}`;
+
+/**
+ * Where an acquisition link points: the API's own GET /books/{id}/file (issue 9), which takes the same
+ * credentials and challenges in the same realm (middleware/authenticate.ts).
+ */
+export const bookFileUrl = (origin: string, bookId: string) =>
+  new URL(`/api/v1/books/${bookId}/file`, origin).toString();

@@ -2,7 +2,8 @@
  * Covers, page images and book files as reader apps fetch them from a catalog (DECISIONS.md §Reader
  * apps): the API's own services behind the reader-app guard, so a 401 challenges with
  * `Basic realm="Longbox"` and the credentials an app sent for the feed work here too. Permissions are
- * those of the matching API endpoints (covers: BooksRead/SeriesRead, pages: PagesRead, file: BooksRead).
+ * those of the matching API endpoints (covers: BooksRead/SeriesRead, pages: PagesRead). Files are the
+ * API's own endpoint.
  */
 import type { Context, Hono } from 'hono';
 import { z } from '@hono/zod-openapi';
@@ -14,8 +15,8 @@ import { PageImageQuerySchema } from '../schemas/page.schema';
 
 const UUID = z.uuid();
 
-/** Page, cover and file paths: binary endpoints whose errors keep the API's envelope, as their API twins do. */
-const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|file|thumbnail)|series\/[^/]+\/thumbnail)$/;
+/** Page and cover paths: binary endpoints whose errors keep the API's envelope, as their API twins do. */
+const MEDIA_PATH = /\/(books\/[^/]+\/(pages\/[^/]+|thumbnail)|series\/[^/]+\/thumbnail)$/;
 export const isReaderMediaPath = (path: string) => MEDIA_PATH.test(path);
 
 /** A path id: malformed → 400, as everywhere (DECISIONS.md §Errors); unknown ones are the services' 404. */
@@ -37,17 +38,8 @@ export function pageVariant(c: Context<AppEnv>) {
   return parsed.data;
 }
 
-/** GET /books/{id}/file, /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base. */
+/** GET /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base. */
 export function mountReaderMedia(router: Hono<AppEnv>) {
-  router.get('/books/:id/file', readerAppAuth('BooksRead'), async (c) => {
-    const result = await c.get('services').bookFiles.download(idParam(c), {
-      method: c.req.method,
-      range: c.req.header('Range'),
-      ifRange: c.req.header('If-Range'),
-      ifNoneMatch: c.req.header('If-None-Match'),
-    });
-    return sendMedia(c, result);
-  });
   router.get('/books/:id/thumbnail', readerAppAuth('BooksRead'), async (c) =>
     sendMedia(c, await c.get('services').thumbnails.forBook(idParam(c), c.req.header('If-None-Match'))),
   );

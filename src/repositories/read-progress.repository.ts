@@ -2,7 +2,7 @@
  * A user's reading progress (API.md §2 ReadProgress): one row per (user, book), written as an upsert
  * so concurrent devices never create duplicates, keeping `startedAt` and the first `completedAt`.
  */
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 
@@ -43,7 +43,25 @@ export class ReadProgressRepository {
   }
 
   async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
-    const [row] = await this.db
+    const [row] = await this.writeStatement(write).returning();
+    return row as ReadProgressRecord;
+  }
+
+  /**
+   * Moves the progress forward only (DECISIONS.md §Reader apps, page streaming): the row is written when
+   * there is none, or when it is not completed and behind `currentPage`; otherwise nothing changes. One
+   * statement, so concurrent page fetches of an app cannot move it back.
+   */
+  async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
+    await this.writeStatement(
+      write,
+      sql`${readProgress.completed} = 0 AND ${readProgress.currentPage} < excluded.current_page`,
+    );
+  }
+
+  /** The one upsert both writes share; `onlyIf` limits when an existing row is updated. */
+  private writeStatement(write: ProgressWrite, onlyIf?: SQL) {
+    return this.db
       .insert(readProgress)
       .values({
         id: crypto.randomUUID(),
@@ -71,44 +89,7 @@ export class ReadProgressRepository {
           ...(write.locator !== undefined ? { locator: write.locator } : {}),
           updatedAt: write.now,
         },
-      })
-      .returning();
-    return row as ReadProgressRecord;
-  }
-
-  /**
-   * Moves the progress forward only (DECISIONS.md §Reader apps, page streaming): the row is written when
-   * there is none, or when it is not completed and behind `currentPage`; otherwise nothing changes. One
-   * statement, so concurrent page fetches of an app cannot move it back.
-   */
-  async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
-    await this.db
-      .insert(readProgress)
-      .values({
-        id: crypto.randomUUID(),
-        userId: write.userId,
-        bookId: write.bookId,
-        currentPage: write.currentPage,
-        completed: write.completed,
-        completedAt: write.completed ? write.now : null,
-        progressPercentage: write.progressPercentage,
-        deviceId: write.deviceId,
-        deviceName: write.deviceName,
-        startedAt: write.now,
-        updatedAt: write.now,
-      })
-      .onConflictDoUpdate({
-        target: [readProgress.userId, readProgress.bookId],
-        set: {
-          currentPage: write.currentPage,
-          completed: write.completed,
-          completedAt: KEEP_FIRST_COMPLETION,
-          progressPercentage: write.progressPercentage,
-          deviceId: write.deviceId,
-          deviceName: write.deviceName,
-          updatedAt: write.now,
-        },
-        setWhere: sql`${readProgress.completed} = 0 AND ${readProgress.currentPage} < excluded.current_page`,
+        ...(onlyIf ? { setWhere: onlyIf } : {}),
       });
   }
 

@@ -171,6 +171,9 @@ export async function openOnePassReader(
       // An aborted digest rejects its result, which nobody waits for any more.
       digest.digest.catch(() => {});
       source.cancel().catch(() => {});
+      // Aborting the writer also rejects `digest.digest`, which nobody awaits once the pass ended early:
+      // left alone it surfaces as an unhandled rejection (with no reason) in the consumer's isolate.
+      digest.digest.catch(() => {});
       digestWriter.abort().catch(() => {});
     },
   };

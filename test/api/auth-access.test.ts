@@ -11,7 +11,7 @@ describe('401: no usable credential (API.md §7)', () => {
     for (const path of ['/auth/me', ...ADMIN_ONLY]) {
       const res = await api(path);
       expect(expectError(res, 401, 'Unauthorized').message).toMatch(/authentication required/i);
-      expect(res.headers.get('WWW-Authenticate')).toMatch(/Bearer .*Basic/);
+      expect(res.headers.get('WWW-Authenticate')).toMatch(/^Basic realm="Longbox".*, Bearer realm="Longbox"$/);
     }
   });
 

@@ -7,7 +7,10 @@ const basicAuth = (username: string, password: string) => ({ basic: { username, 
 
 function expectChallenge(res: ApiResponse) {
   const error = expectError(res, 401, 'Unauthorized');
-  expect(res.headers.get('WWW-Authenticate')).toContain('Basic realm="longbox"');
+  // Basic first, in the realm the reader apps share (OPDS acquisition links lead here).
+  expect(res.headers.get('WWW-Authenticate')).toMatch(
+    /^Basic realm="Longbox", charset="UTF-8", Bearer realm="Longbox"$/,
+  );
   return error;
 }
 
@@ -44,6 +47,17 @@ describe('HTTP Basic with username and password (API.md §5 method 3)', () => {
     for (const value of ['!!!not-base64', btoa('no-colon-here'), '']) {
       expectChallenge(await api('/auth/me', { headers: { Authorization: `Basic ${value}` } }));
     }
+  });
+
+  it('challenges a browser page’s own requests with Bearer only, so no password dialog opens over the web app', async () => {
+    await setupAdmin();
+    for (const destination of ['empty', 'image']) {
+      const res = await api('/auth/me', { headers: { 'Sec-Fetch-Dest': destination, 'Sec-Fetch-Mode': 'cors' } });
+      expectError(res, 401, 'Unauthorized');
+      expect(res.headers.get('WWW-Authenticate'), destination).toBe('Bearer realm="Longbox"');
+    }
+    // Opening an API URL in the browser's address bar (a download) may prompt.
+    expectChallenge(await api('/auth/me', { headers: { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate' } }));
   });
 
   it('works with api:<key> as reader apps send it, with the key’s permissions', async () => {

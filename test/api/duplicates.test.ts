@@ -10,9 +10,9 @@ import { api, type Credentials, expectError } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTask, waitForTasks } from '../support/tasks';
+import { hex } from '../support/hashes';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 async function scanAndHash(auth: Credentials, libraryId: string) {
   const scanned = await scan(auth, libraryId);

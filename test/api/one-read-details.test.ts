@@ -6,7 +6,6 @@
  * page, as the page endpoints still read them) and hashes computed here from the whole bytes.
  */
 import { env } from 'cloudflare:test';
-import { md5 } from '@noble/hashes/legacy.js';
 import { asc, eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -14,30 +13,19 @@ import { createD1Database } from '../../src/db/client';
 import { bookPages, books } from '../../src/db/schema';
 import { containerFor } from '../../src/media';
 import type { PageLocator } from '../../src/media/container';
-import { memoryRangeReader } from '../../src/media/range-reader';
+import { memoryRangeReader, r2RangeReader } from '../../src/media/range-reader';
 import { completeBookDetails } from '../../src/scanning/book-details';
+import { openOnePassReader } from '../../src/scanning/sequential-object-reader';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg, png } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
 import { writeRar4, writeRar5 } from '../fixtures/rar-writer';
 import { buildZip } from '../fixtures/zip-writer';
 import { setupAdmin } from '../support/factories';
+import { hex, koreaderHash } from '../support/hashes';
 import type { Credentials } from '../support/http';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
-
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** KOReader's partial MD5, from its description: 1 KiB at 0 and at 1024·4^i (i = 0..10) until EOF. */
-function koreaderHash(bytes: Uint8Array): string {
-  const hash = md5.create();
-  for (const offset of [0, ...Array.from({ length: 11 }, (_, i) => 1024 * 4 ** i)]) {
-    if (offset >= bytes.length) break;
-    hash.update(bytes.subarray(offset, offset + 1024));
-  }
-  return hex(hash.digest());
-}
 
 /** Files that take every path of the one-read pass: stored, deflated, data descriptors, RAR, EPUB, PDF. */
 function formatFiles(): Record<string, Uint8Array> {
@@ -187,6 +175,31 @@ describe('one sequential read per book (issue 11 point 2)', () => {
     expect(Object.keys(files)).toHaveLength(CORPUS_BOOKS.length);
     await scanned(auth, files);
     await compareAll(files);
+  });
+
+  it('a pass that ends early (an unreadable page, a failed write) stops its GET and leaves no rejection behind', async () => {
+    const bytes = zipSync(
+      { '1.jpg': jpeg(100, 150, { padding: 400_000, seed: 9 }), '2.png': png(40, 60, 2) },
+      { level: 0 },
+    );
+    await env.LIBRARY.put('one/early-end.cbz', bytes);
+    const head = await env.LIBRARY.head('one/early-end.cbz');
+    if (!head) throw new Error('the fixture was not stored');
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason ?? 'a rejection without a reason');
+    process.on('unhandledRejection', onRejection);
+    try {
+      const pass = await openOnePassReader(env.LIBRARY, 'one/early-end.cbz', head.etag, () =>
+        r2RangeReader(env.LIBRARY, 'one/early-end.cbz', bytes.length),
+      );
+      expect(await pass.reader.read(0, 4)).toEqual(bytes.subarray(0, 4));
+      pass.abort();
+      // A stray rejection of the aborted pass (its SHA-256 digest) surfaces within a few ticks.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 
   it('costs one R2 request for a CBZ, however many pages it has', async () => {

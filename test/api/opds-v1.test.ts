@@ -102,6 +102,8 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     expect(textOf(entry, 'summary')).toBe('Saga issue 1 & more');
     const acquisition = linkWithRel(entry, ACQUISITION_REL);
     expect(acquisition.type).toBe('application/vnd.comicbook+zip');
+    expect(acquisition.href).toBe(`http://longbox.test/api/v1/books/${books['Chapter 1'].id}/file`);
+    expect(acquisition.length).toBe(String(books['Chapter 1'].fileSize));
     const cover = linkWithRel(entry, 'http://opds-spec.org/image');
     expect(linkWithRel(entry, 'http://opds-spec.org/image/thumbnail').href).toBe(cover.href);
     const stream = linkWithRel(entry, PSE_REL);
@@ -255,12 +257,16 @@ describe('Same credentials everywhere, 401 challenges with Basic (DECISIONS.md �
       `/opds/v1.2/books/${id}/thumbnail`,
       `/opds/v1.2/series/${sagaId}/thumbnail`,
       `/opds/v1.2/books/${id}/pages/0?width=600`,
-      `/opds/v1.2/books/${id}/file`,
     ]) {
       const res = await fetchAs(path, undefined);
       expect(res.status, path).toBe(401);
       expect(res.headers.get('WWW-Authenticate'), path).toBe('Basic realm="Longbox"');
     }
+    // The acquisition link's target, the API's file endpoint, challenges with Basic first, in the same realm,
+    // so an app prompts there too and reuses the feed's credentials.
+    const file = await fetchAs(`/api/v1/books/${id}/file`, undefined);
+    expect(file.status).toBe(401);
+    expect(file.headers.get('WWW-Authenticate')).toMatch(/^Basic realm="Longbox"(,|$)/);
     const wrong = await fetchAs(CATALOG, { basic: { username: reader.username, password: 'wrong-password' } });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('WWW-Authenticate')).toBe('Basic realm="Longbox"');
@@ -281,7 +287,7 @@ describe('Same credentials everywhere, 401 challenges with Basic (DECISIONS.md �
     ]) {
       expect((await fetchAs(CATALOG, auth)).status).toBe(200);
       expect((await fetchAs(`/opds/v1.2/books/${id}/pages/0?width=600`, auth)).status).toBe(200);
-      expect((await fetchAs(`/opds/v1.2/books/${id}/file`, auth, { method: 'HEAD' })).status).toBe(200);
+      expect((await fetchAs(`/api/v1/books/${id}/file`, auth, { method: 'HEAD' })).status).toBe(200);
     }
   });
 
@@ -297,7 +303,7 @@ describe('Same credentials everywhere, 401 challenges with Basic (DECISIONS.md �
 });
 
 describe('Bad input (issue 9): clear errors in the feed’s own format', () => {
-  it('unknown ids → 404 as an Atom feed; unknown pages, files → 404 envelope', async () => {
+  it('unknown ids → 404 as an Atom feed; unknown pages → 404 envelope', async () => {
     await seed();
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const path of [
@@ -310,7 +316,7 @@ describe('Bad input (issue 9): clear errors in the feed’s own format', () => {
       expect(res.headers.get('Content-Type')).toContain('application/atom+xml');
       expect(textOf(res.text, 'title')).toMatch(/not found/i);
     }
-    for (const path of [`/opds/v1.2/books/${unknown}/pages/0`, `/opds/v1.2/books/${unknown}/file`]) {
+    for (const path of [`/opds/v1.2/books/${unknown}/pages/0`, `/opds/v1.2/books/${unknown}/thumbnail`]) {
       const res = await fetchAs(path, basic());
       expect(res.status, path).toBe(404);
       expect(JSON.parse(res.text)).toMatchObject({ error: 'NotFound' });

@@ -96,7 +96,10 @@ describe('OPDS 2.0 catalog (DECISIONS.md §Reader apps)', () => {
       title: books['Saga 001'].title,
       author: [{ name: 'Brian K. Vaughan' }],
     });
-    expect(linkOf(publication.links, 'http://opds-spec.org/acquisition').type).toBe('application/vnd.comicbook+zip');
+    const acquisition = linkOf(publication.links, 'http://opds-spec.org/acquisition');
+    expect(acquisition.type).toBe('application/vnd.comicbook+zip');
+    // The API's own file endpoint, with the same credentials.
+    expect(new URL(acquisition.href).pathname).toMatch(/^\/api\/v1\/books\/[0-9a-f-]{36}\/file$/);
     const self = linkOf(publication.links, 'self');
     expect(self.href).toMatch(/^http:\/\/longbox\.test\/opds\/v2\.0\/books\//);
     expect((await getJson(self.href, auth)).type).toBe('application/opds-publication+json');

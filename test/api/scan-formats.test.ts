@@ -4,7 +4,6 @@
  * scanned, then the background tasks complete what the scan deferred (hashes, page dimensions).
  */
 import { env } from 'cloudflare:test';
-import { md5 } from '@noble/hashes/legacy.js';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { comicInfoXml } from '../fixtures/comic-info';
@@ -13,23 +12,11 @@ import { jpeg } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
 import { writeRar4, writeRar5 } from '../fixtures/rar-writer';
 import { setupAdmin } from '../support/factories';
+import { hex, koreaderHash } from '../support/hashes';
 import { api } from '../support/http';
 import { pngPage } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
-
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** KOReader's partial MD5, written from its description: 1 KiB at 0 and at 1024·4^i (i = 0..10) until EOF. */
-function koreaderHash(bytes: Uint8Array): string {
-  const hash = md5.create();
-  for (const offset of [0, ...Array.from({ length: 11 }, (_, i) => 1024 * 4 ** i)]) {
-    if (offset >= bytes.length) break;
-    hash.update(bytes.subarray(offset, offset + 1024));
-  }
-  return hex(hash.digest());
-}
 
 async function pages(n: number, size: [number, number]) {
   return Promise.all(Array.from({ length: n }, (_, i) => pngPage(size[0], size[1], [i * 50, 90, 160])));

@@ -88,6 +88,31 @@ describe('the web session cookie (DECISIONS.md §Web app)', () => {
     expect((await api(`/libraries/${libraryId}`, { auth })).status).toBe(200);
   });
 
+  it('opens nothing that changes state under the reader-app prefixes either (/komga, /koreader)', async () => {
+    const { auth, bookId } = await libraryWithOneBook();
+    const cookie = `longbox_session=${(auth as { token: string }).token}`;
+    const byCookie = (path: string, method: string, body?: unknown) =>
+      SELF.fetch(`http://longbox.test${path}`, {
+        method,
+        // KOReader's own Accept header, so only the missing credentials can refuse the request.
+        headers: { Cookie: cookie, 'Content-Type': 'application/json', Accept: 'application/vnd.koreader.v1+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const komga = await byCookie(`/komga/api/v1/books/${bookId}/read-progress`, 'PATCH', { page: 1 });
+    expect(komga.status).toBe(401);
+    const koreader = await byCookie('/koreader/syncs/progress', 'PUT', {
+      document: '0123456789abcdef0123456789abcdef',
+      progress: '1',
+      percentage: 0.5,
+      device: 'forged',
+      device_id: 'forged',
+    });
+    expect(koreader.status).toBe(401);
+    // Nothing was recorded: the book is still unread for its owner.
+    const book = await api(`/books/${bookId}`, { auth });
+    expect(book.body.readProgress ?? null).toBeNull();
+  });
+
   it('loses to credentials sent in the request, and a forged or ended session is a 401', async () => {
     const { auth, bookId } = await libraryWithOneBook();
     const token = (auth as { token: string }).token;

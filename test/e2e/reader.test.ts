@@ -57,10 +57,13 @@ const EXPECTED = {
   desktop: { portrait: 640, wide: 1120, half: 1120, spread: 640 },
 } as const;
 
-/** Opens the reader and waits until it shows a page (its keys work from then on). */
+/** Opens the reader and waits until it shows a page and its keys work. */
 async function openReader(page: Page, url: string) {
   await page.goto(url);
-  await page.locator('.rd-view img').first().waitFor();
+  await shown(page);
+  // The reader's key listener is attached after its first paint: a key pressed in the frame the page
+  // appeared in could be missed (the first page can arrive that fast), and the test would flake.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
 }
 
 async function chooseInMenu(page: Page, label: string, value: string) {

@@ -32,4 +32,20 @@ describeWithChromium('the web app on a fresh server', () => {
     expect(staleChunk.status).toBe(404);
     await context.close();
   });
+
+  it('on a fresh server, draws the wizard and nothing before it, so what is typed at once stays', async () => {
+    // /register and /login lead to the wizard until an administrator exists; /setup is the wizard itself.
+    for (const start of ['/register', '/login', '/setup']) {
+      const context = await newContext(browser, 'desktop');
+      const page = await context.newPage();
+      await page.goto(`${server.url}${start}`, { waitUntil: 'commit' });
+      const first = await page.locator('main input').first().elementHandle();
+      await first!.fill('first-admin');
+      await page.waitForLoadState('networkidle');
+      expect(page.url(), start).toBe(`${server.url}/setup`);
+      const drawn = await first!.evaluate((input: HTMLInputElement) => [input.isConnected, input.name, input.value]);
+      expect(drawn, start).toEqual([true, 'username', 'first-admin']);
+      await context.close();
+    }
+  });
 });

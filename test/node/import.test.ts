@@ -1,52 +1,24 @@
 /**
  * DECISIONS.md §Storage: the `import` command loads a local folder into a library through the API.
- * Runs the real command (tsx scripts/import.ts) against a real local server: `wrangler dev` with the
- * API and renderer workers on a free loopback port, its D1/R2 state in a temporary --persist-to folder
- * migrated the way `npm start` does it.
+ * Runs the real command (tsx scripts/import.ts) against a real local server (test/support/dev-server.ts).
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateDevRegistry } from '../support/dev-registry';
+import { type DevServer, freePort, startDevServer } from '../support/dev-server';
 
 const ROOT = path.resolve(__dirname, '../..');
-const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const MIB = 1024 * 1024;
 
 const work = mkdtempSync(path.join(tmpdir(), 'longbox-import-'));
 const folder = path.join(work, 'books');
-let server: ChildProcess | undefined;
+let server: DevServer | undefined;
 let baseUrl = '';
 let adminToken = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilReady(url: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/api/v1/setup/status`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`wrangler dev did not start:\n${output().slice(-3000)}`);
-}
 
 async function call(method: string, route: string, json?: unknown, token = adminToken) {
   const response = await fetch(`${baseUrl}/api/v1${route}`, {
@@ -92,38 +64,8 @@ beforeAll(async () => {
   writeFile('.hidden.cbz', 'ignored');
   writeFile('__MACOSX/Saga/._Saga 001.cbz', 'ignored');
 
-  const persist = path.join(work, 'state');
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', ...privateDevRegistry(work) };
-  const migrate = spawnSync(
-    process.execPath,
-    [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist],
-    { cwd: ROOT, env, encoding: 'utf8' },
-  );
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  let output = '';
-  server = spawn(
-    process.execPath,
-    [
-      WRANGLER,
-      'dev',
-      '-c',
-      'wrangler.toml',
-      '-c',
-      'renderer/wrangler.toml',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ].concat(['--persist-to', persist, '--inspector-port', '0', '--show-interactive-dev-session=false']),
-    // Its own process group, so the workerd children go down with it.
-    { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  server.stdout?.on('data', (chunk) => (output += chunk));
-  server.stderr?.on('data', (chunk) => (output += chunk));
-  await waitUntilReady(baseUrl, () => output);
+  server = await startDevServer('import');
+  baseUrl = server.url;
 
   const setup = await call('POST', '/setup/initialize', {
     username: 'admin',
@@ -134,7 +76,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => {
-  if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -194,7 +194,7 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
       l.Rel.includes('http://opds-spec.org/acquisition'),
     );
     expect(acquisition.TypeLink).toBe('application/vnd.comicbook+zip');
-    expect(acquisition.Href).toBe(`${server.url}/opds/v1.2/books/${ids['Chapter 1']}/file`);
+    expect(acquisition.Href).toBe(`${server.url}/api/v1/books/${ids['Chapter 1']}/file`);
   });
 
   it('OPDS-PSE attributes through opds-ts: pse:count, pse:lastRead (from 1), pse:lastReadDate', async () => {

@@ -1,26 +1,26 @@
 /**
  * The app shell: routes, the signed-in guard, the first-run redirect and the header. Screens other
- * than the first ones a visitor sees are lazy chunks, so the initial download stays small; the reader
- * (web/src/reader, its own branch of work) loads only when a book is opened.
+ * than the first ones a visitor sees (home, login, registration, the setup wizard) are lazy chunks, so
+ * the initial download stays small; the reader (web/src/reader) loads only when a book is opened. The
+ * first-run screens are in the first download because they are forms: a lazy route is drawn when its
+ * chunk arrives, and a visitor must be able to type the moment a form is on screen.
  */
 import { useSignalEffect } from '@preact/signals';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { get } from './api/client';
-import type { SetupStatus } from './api/types';
 import { Header } from './components/header';
 import { t } from './i18n';
 import { currentPath } from './state/navigation';
 import { session } from './state/session';
-import { setupStatus } from './state/setup';
+import { firstRunRedirect, loadSetupStatus, PUBLIC_PATHS, setupStatus } from './state/setup';
 import { LoginScreen } from './screens/login';
 import { HomeScreen } from './screens/home';
 import { NotFoundScreen } from './screens/not-found';
+import { RegisterScreen } from './screens/register';
+import { SetupScreen } from './screens/setup';
 
 const ReaderRoute = lazy(() => import('./reader/index').then((module) => module.ReaderScreen));
-const SetupScreen = lazy(() => import('./screens/setup').then((module) => module.SetupScreen));
-const RegisterScreen = lazy(() => import('./screens/register').then((module) => module.RegisterScreen));
 const AccountScreen = lazy(() => import('./screens/account').then((module) => module.AccountScreen));
 const LibrariesScreen = lazy(() => import('./screens/libraries').then((module) => module.LibrariesScreen));
 const SeriesGridScreen = lazy(() => import('./screens/series-grid').then((module) => module.SeriesGridScreen));
@@ -28,9 +28,6 @@ const SeriesScreen = lazy(() => import('./screens/series').then((module) => modu
 const BookScreen = lazy(() => import('./screens/book').then((module) => module.BookScreen));
 const SearchScreen = lazy(() => import('./screens/search').then((module) => module.SearchScreen));
 const AdminScreen = lazy(() => import('./admin/admin').then((module) => module.AdminScreen));
-
-/** Paths a visitor without a session may open. */
-const PUBLIC_PATHS = ['/login', '/setup', '/register'];
 
 export function App() {
   return (
@@ -47,18 +44,16 @@ function Shell() {
   const setup = setupStatus.value;
   const signedIn = session.value !== null;
   const isPublic = PUBLIC_PATHS.includes(path);
+  const needsSetupStatus = !signedIn || isPublic;
+  const redirect = setup && firstRunRedirect(setup, path, signedIn);
 
   useEffect(() => {
-    get<SetupStatus>('/setup/status')
-      .then((status) => (setupStatus.value = status))
-      .catch(() => (setupStatus.value = { setupRequired: false, hasUsers: true, registrationEnabled: false }));
-  }, []);
+    if (needsSetupStatus) void loadSetupStatus();
+  }, [needsSetupStatus]);
 
   useEffect(() => {
-    if (!setup) return;
-    if (setup.setupRequired && path !== '/setup') route('/setup', true);
-    else if (!setup.setupRequired && path === '/setup' && signedIn) route('/', true);
-  }, [setup, path, signedIn]);
+    if (redirect) route(redirect, true);
+  }, [redirect]);
 
   useSignalEffect(() => {
     // Signed out (logout, expired token) on a private page: to the login screen, then back here.
@@ -67,8 +62,9 @@ function Shell() {
     }
   });
 
-  if (!setup) return <Splash />;
-  if (!signedIn && !isPublic) return <Splash />;
+  // Nothing is drawn that is about to be replaced: a form shown and then swapped loses what was typed.
+  if (!setup && needsSetupStatus) return <Splash />;
+  if (redirect || (!signedIn && !isPublic)) return <Splash />;
 
   return (
     <>

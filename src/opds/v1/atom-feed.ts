@@ -4,7 +4,7 @@
  * stream links, the OpenSearch description, and errors as Atom feeds. Every href is absolute.
  */
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
-import { type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { bookFileUrl, type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
 import { element, text, XML_DECLARATION } from '../xml';
 
@@ -111,7 +111,7 @@ export class AtomFeedWriter {
       link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg'),
       link(
         'http://opds-spec.org/acquisition',
-        this.url(`books/${book.id}/file`),
+        bookFileUrl(this.origin, book.id),
         BOOK_FILE_MEDIA_TYPES[book.fileFormat],
         {
           length: book.fileSize,

@@ -5,25 +5,20 @@
  * envelope, as their API twins do.
  */
 import { type Context, Hono } from 'hono';
-import type { Requirement } from '../../auth/permissions';
 import type { AppEnv } from '../../env';
 import { AppError, badRequest } from '../../lib/errors';
 import { nowIso } from '../../lib/ids';
-import { toPageRequest } from '../../lib/pagination';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor } from '../../routes/progress/actor';
 import { sendMedia } from '../../routes/pages/send-media';
+import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
 import type { CatalogFeed } from '../catalog-model';
-import { OPDS_PAGE_SIZE } from '../opds-catalog.service';
 import { advanceStreamedProgress } from '../streamed-progress';
 import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import { ACQUISITION_TYPE, AtomFeedWriter, NAVIGATION_TYPE, OPENSEARCH_TYPE } from './atom-feed';
 
 const writer = (c: Context<AppEnv>) => new AtomFeedWriter(new URL(c.req.url).origin);
-const pageOf = (c: Context<AppEnv>) =>
-  toPageRequest({ page: c.req.query('page'), pageSize: c.req.query('pageSize') ?? String(OPDS_PAGE_SIZE) });
-const userOf = (c: Context<AppEnv>) => c.get('principal').user.id;
 
 function atom(c: Context<AppEnv>, feed: CatalogFeed) {
   const type = feed.kind === 'navigation' ? NAVIGATION_TYPE : ACQUISITION_TYPE;
@@ -40,25 +35,9 @@ opds1Router.onError((error, c) => {
   });
 });
 
-const feed = (path: string, need: Requirement | undefined, build: (c: Context<AppEnv>) => Promise<CatalogFeed>) =>
-  opds1Router.get(path, readerAppAuth(need), async (c) => atom(c, await build(c)));
-
-const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
-
-feed('/catalog', undefined, async (c) => catalog(c).root());
-feed('/libraries', 'LibrariesRead', async (c) => catalog(c).libraries());
-feed('/libraries/:id', 'SeriesRead', async (c) => catalog(c).library(userOf(c), idParam(c), pageOf(c)));
-feed('/libraries/:id/books', 'BooksRead', async (c) => catalog(c).libraryBooks(userOf(c), idParam(c), pageOf(c)));
-feed('/series', 'SeriesRead', async (c) => catalog(c).allSeries(userOf(c), pageOf(c)));
-feed('/series/:id', 'BooksRead', async (c) => catalog(c).series(userOf(c), idParam(c), pageOf(c)));
-feed('/recently-added', 'BooksRead', async (c) => catalog(c).recentlyAdded(userOf(c), pageOf(c)));
-feed('/keep-reading', ['ProgressRead', 'BooksRead'], async (c) => catalog(c).keepReading(userOf(c), pageOf(c)));
-feed('/on-deck', 'BooksRead', async (c) => catalog(c).onDeck(userOf(c), pageOf(c)));
-feed('/search', 'BooksRead', async (c) => {
-  const query = c.req.query('query') ?? c.req.query('q');
-  if (!query?.trim()) throw badRequest('Search needs a query: /opds/v1.2/search?query=<terms>');
-  return catalog(c).search(userOf(c), query, pageOf(c));
-});
+for (const route of CATALOG_FEED_ROUTES) {
+  opds1Router.get(route.path, readerAppAuth(route.need), async (c) => atom(c, await route.build(c)));
+}
 
 opds1Router.get('/opensearch.xml', readerAppAuth(), (c) =>
   c.body(writer(c).openSearch(), 200, { 'Content-Type': `${OPENSEARCH_TYPE};charset=utf-8` }),

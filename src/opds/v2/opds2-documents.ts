@@ -7,7 +7,7 @@
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 import type { ReadProgressRecord } from '../../repositories/read-progress.repository';
 import type { BookPageEntry } from '../../schemas/page.schema';
-import { type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { bookFileUrl, type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
 
 export const OPDS2_BASE = '/opds/v2.0';
@@ -97,7 +97,7 @@ export class Opds2Writer {
       { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE },
       {
         rel: 'http://opds-spec.org/acquisition',
-        href: this.url(`books/${book.id}/file`),
+        href: bookFileUrl(this.origin, book.id),
         type: BOOK_FILE_MEDIA_TYPES[book.fileFormat],
       },
       { rel: PROGRESSION_REL, href: this.url(`books/${book.id}/progression`), type: PROGRESSION_TYPE },
@@ -181,7 +181,9 @@ export class Opds2Writer {
       modified: record.updatedAt,
       device: { id: record.deviceId ?? 'unknown', name: record.deviceName ?? 'unknown' },
       locator: {
-        href: this.url(book.imagePages ? `books/${bookId}/pages/${record.currentPage}` : `books/${bookId}/file`),
+        href: book.imagePages
+          ? this.url(`books/${bookId}/pages/${record.currentPage}`)
+          : bookFileUrl(this.origin, bookId),
         type: book.imagePages ? 'image/jpeg' : 'application/epub+zip',
         locations: {
           position: record.currentPage,

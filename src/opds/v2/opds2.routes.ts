@@ -7,16 +7,13 @@
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Requirement } from '../../auth/permissions';
 import type { AppEnv } from '../../env';
 import { AppError, badRequest, issuesToDetails } from '../../lib/errors';
-import { toPageRequest } from '../../lib/pagination';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor } from '../../routes/progress/actor';
 import { sendMedia } from '../../routes/pages/send-media';
-import type { CatalogFeed } from '../catalog-model';
-import { OPDS_PAGE_SIZE } from '../opds-catalog.service';
+import { CATALOG_FEED_ROUTES, userOf } from '../catalog-feed-routes';
 import { hasImagePages } from '../page-streaming';
 import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import {
@@ -36,9 +33,6 @@ const WRITE_PROGRESS = ['ProgressWrite', 'BooksWrite'] as const;
 const MAX_PROGRESSION_BYTES = 64 * 1024;
 
 const writer = (c: Context<AppEnv>) => new Opds2Writer(new URL(c.req.url).origin);
-const pageOf = (c: Context<AppEnv>) =>
-  toPageRequest({ page: c.req.query('page'), pageSize: c.req.query('pageSize') ?? String(OPDS_PAGE_SIZE) });
-const userOf = (c: Context<AppEnv>) => c.get('principal').user.id;
 const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
 const json = (c: Context<AppEnv>, body: unknown, type: string, status: 200 | 401 = 200) =>
   c.body(JSON.stringify(body), status, { 'Content-Type': type });
@@ -62,26 +56,14 @@ opds2Router.onError((error, c) => {
   });
 });
 
-const feed = (path: string, need: Requirement | undefined, build: (c: Context<AppEnv>) => Promise<CatalogFeed>) =>
-  opds2Router.get(path, readerAppAuth(need), async (c) => json(c, writer(c).feed(await build(c)), OPDS2_TYPE));
-
 // Public: an app reads it to learn how to sign in.
 opds2Router.get('/auth', (c) => json(c, writer(c).authDocument(), AUTH_DOCUMENT_TYPE));
 
-feed('/catalog', undefined, async (c) => catalog(c).root());
-feed('/libraries', 'LibrariesRead', async (c) => catalog(c).libraries());
-feed('/libraries/:id', 'SeriesRead', async (c) => catalog(c).library(userOf(c), idParam(c), pageOf(c)));
-feed('/libraries/:id/books', 'BooksRead', async (c) => catalog(c).libraryBooks(userOf(c), idParam(c), pageOf(c)));
-feed('/series', 'SeriesRead', async (c) => catalog(c).allSeries(userOf(c), pageOf(c)));
-feed('/series/:id', 'BooksRead', async (c) => catalog(c).series(userOf(c), idParam(c), pageOf(c)));
-feed('/recently-added', 'BooksRead', async (c) => catalog(c).recentlyAdded(userOf(c), pageOf(c)));
-feed('/keep-reading', READ_PROGRESS, async (c) => catalog(c).keepReading(userOf(c), pageOf(c)));
-feed('/on-deck', 'BooksRead', async (c) => catalog(c).onDeck(userOf(c), pageOf(c)));
-feed('/search', 'BooksRead', async (c) => {
-  const query = c.req.query('query');
-  if (!query?.trim()) throw badRequest('Search needs a query: /opds/v2.0/search?query=<terms>');
-  return catalog(c).search(userOf(c), query, pageOf(c));
-});
+for (const route of CATALOG_FEED_ROUTES) {
+  opds2Router.get(route.path, readerAppAuth(route.need), async (c) =>
+    json(c, writer(c).feed(await route.build(c)), OPDS2_TYPE),
+  );
+}
 
 opds2Router.get('/books/:id', readerAppAuth('BooksRead'), async (c) =>
   json(c, writer(c).publication(await catalog(c).publication(userOf(c), idParam(c))), PUBLICATION_TYPE),

@@ -1,21 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { createRouter } from '../../lib/router';
 import { jsonContent } from '../../lib/openapi-responses';
+import { type HealthCheckSchema, HealthSchema } from '../../schemas/system.schema';
 import { VERSION } from '../../version';
-
-const CheckSchema = z.object({
-  status: z.enum(['ok', 'error']),
-  latencyMs: z.number(),
-  message: z.string().optional(),
-});
-const HealthSchema = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    checks: z.object({ database: CheckSchema, storage: CheckSchema }),
-  })
-  .openapi('Health');
 
 const getHealth = createRoute({
   method: 'get',
@@ -25,7 +13,7 @@ const getHealth = createRoute({
   responses: { 200: jsonContent(HealthSchema, 'Healthy'), 503: jsonContent(HealthSchema, 'A dependency is failing') },
 });
 
-async function check(run: () => Promise<unknown>): Promise<z.infer<typeof CheckSchema>> {
+async function check(run: () => Promise<unknown>): Promise<z.infer<typeof HealthCheckSchema>> {
   const started = Date.now();
   try {
     await run();

@@ -2,20 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, SECURITY } from '../../lib/openapi-responses';
 import { createRouter } from '../../lib/router';
 import { authenticate } from '../../middleware/authenticate';
+import { MetricsSchema } from '../../schemas/system.schema';
 import { collectMetrics, toPrometheus } from '../../services/metrics.service';
-
-const MetricsSchema = z
-  .object({
-    libraries: z.number().int(),
-    series: z.number().int(),
-    books: z.number().int(),
-    booksWithErrors: z.number().int(),
-    pages: z.number().int(),
-    bytes: z.number().int(),
-    users: z.number().int(),
-    tasks: z.record(z.string(), z.number().int()),
-  })
-  .openapi('Metrics');
 
 const getMetrics = createRoute({
   method: 'get',

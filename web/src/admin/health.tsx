@@ -1,24 +1,9 @@
 /** Health (database and storage checks, version) and the server's inventory metrics. */
 import { Fragment } from 'preact';
 import { apiUrl, get } from '../api/client';
+import type { Health, Metrics } from '../api/types';
 import { Async, useAsync } from '../components/async';
 import { t } from '../i18n';
-
-interface Health {
-  status: 'ok' | 'degraded';
-  version: string;
-  checks: Record<string, { status: string; latencyMs?: number; error?: string }>;
-}
-interface Metrics {
-  libraries: number;
-  series: number;
-  books: number;
-  booksWithErrors: number;
-  pages: number;
-  bytes: number;
-  users: number;
-  tasks: Record<string, number>;
-}
 
 export function HealthSection() {
   // 503 still carries the health body: read it rather than treat it as a failure.

@@ -5,7 +5,7 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
-import type { Library, ScanStatus } from '../api/types';
+import type { Library, ScanProgressEvent, ScanStatus } from '../api/types';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { ProgressBar } from '../components/cards';
 import { t } from '../i18n';
@@ -14,15 +14,6 @@ import { LibraryForm } from './library-form';
 import { UploadPanel } from './upload-panel';
 
 /** What /scans/stream sends (DECISIONS.md §Tasks and events). */
-interface ScanProgressEvent {
-  library_id: string;
-  status: string;
-  files_total: number;
-  files_processed: number;
-  books_found: number;
-  errors: number;
-}
-
 export type ScanView = Pick<ScanStatus, 'status' | 'filesTotal' | 'filesProcessed' | 'booksFound' | 'errors'>;
 
 function fromEvent(event: ScanProgressEvent): ScanView {

@@ -1,18 +1,11 @@
 /** Background tasks, newest first, kept current by /tasks/stream; running ones can be cancelled. */
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import type { Page, Task } from '../api/types';
+import type { Page, Task, TaskProgressEvent } from '../api/types';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { ProgressBar } from '../components/cards';
 import { t } from '../i18n';
 import { subscribe } from '../state/live';
-
-interface TaskProgressEvent {
-  task_id: string;
-  task_type: string;
-  status: string;
-  progress: { current: number; total: number; message: string };
-}
 
 export function TasksSection() {
   const tasks = useAsync((signal) => get<Page<Task>>('/tasks', { query: { pageSize: 100 }, signal }), []);

@@ -7,6 +7,7 @@
  * Images, file downloads and event streams cannot send headers; they ride on the HttpOnly session
  * cookie that login sets (DECISIONS.md §Web app), so plain `<img src>` and `EventSource` work.
  */
+import { takeStartedRequest } from './started-requests';
 import type { ErrorBody } from './types';
 
 export const API_BASE = '/api/v1';
@@ -91,15 +92,18 @@ export async function request<T>(method: string, path: string, options: RequestO
     body = JSON.stringify(options.body);
     headers['Content-Type'] = 'application/json';
   }
+  const url = apiUrl(path, options.query);
+  const started = method === 'GET' && token && !options.signal ? takeStartedRequest(url) : undefined;
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, options.query), {
-      method,
-      headers,
-      body,
-      signal: options.signal,
-      credentials: 'same-origin',
-    });
+    response = await (started ??
+      fetch(url, {
+        method,
+        headers,
+        body,
+        signal: options.signal,
+        credentials: 'same-origin',
+      }));
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'NetworkError', (error as Error).message || 'Network error');

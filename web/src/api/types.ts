@@ -14,10 +14,12 @@ import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
 import type { SeriesSchema } from '../../../src/schemas/series.schema';
 import type { SettingHistoryEntrySchema, SettingSchema } from '../../../src/schemas/settings.schema';
+import type { HealthSchema, MetricsSchema } from '../../../src/schemas/system.schema';
 import type { DuplicateGroupSchema, TaskSchema } from '../../../src/schemas/task.schema';
 import type { UserSchema } from '../../../src/schemas/user.schema';
 import type { ErrorBodySchema } from '../../../src/lib/errors';
 import type { PageEnvelope } from '../../../src/lib/pagination';
+import type { DomainEvent } from '../../../src/events/events';
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
@@ -38,6 +40,11 @@ export type Setting = z.infer<typeof SettingSchema>;
 export type SettingHistoryEntry = z.infer<typeof SettingHistoryEntrySchema>;
 export type Task = z.infer<typeof TaskSchema>;
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
+export type Health = z.infer<typeof HealthSchema>;
+export type Metrics = z.infer<typeof MetricsSchema>;
+/** The progress events of /tasks/stream and /scans/stream (API.md §6). */
+export type TaskProgressEvent = Extract<DomainEvent, { type: 'task_progress' }>;
+export type ScanProgressEvent = Extract<DomainEvent, { type: 'scan_progress' }>;
 
 /** The paginated envelope of API.md §4. */
 export type Page<T> = PageEnvelope<T>;

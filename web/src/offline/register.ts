@@ -12,7 +12,9 @@ function hasPendingProgress(): boolean {
 
 export function syncPendingProgress(): void {
   if (!navigator.onLine || !hasPendingProgress()) return;
-  void import('../reader/reader-api').then(({ progressSaver }) => progressSaver.syncQueued());
+  // The reader's own chunk (not a chunk of its own for the progress code): opening a book then costs
+  // one script request, not two, and syncing is rare.
+  void import('../reader/index').then(({ progressSaver }) => progressSaver.syncQueued());
 }
 
 export function startOffline(): void {

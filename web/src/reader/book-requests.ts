@@ -41,13 +41,15 @@ export interface BookAndPages {
   progress: ServerProgress | null;
 }
 
-/** The book, its pages and its progress in parallel: none needs another's answer. */
+/**
+ * The book and its pages in parallel: none needs another's answer. The book carries the user's progress
+ * (`readProgress`, the same record as GET /books/{id}/progress), so opening a book costs two requests,
+ * not three: on a browser's six connections per server, a third would queue the first page's image.
+ */
 export function loadBookAndPages(bookId: string): Promise<BookAndPages> {
-  return Promise.all([fetchBook(bookId), fetchPages(bookId), fetchProgress(bookId).catch(() => null)]).then(
-    ([book, pages, progress]) => ({
-      book,
-      pages,
-      progress: progress ?? (book.readProgress as ServerProgress | undefined) ?? null,
-    }),
-  );
+  return Promise.all([fetchBook(bookId), fetchPages(bookId)]).then(([book, pages]) => ({
+    book,
+    pages,
+    progress: (book.readProgress as ServerProgress | undefined) ?? null,
+  }));
 }

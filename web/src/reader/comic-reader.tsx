@@ -186,15 +186,24 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
       urls.push(pageUrl(nextBook.id, 1, roundUpToStep(viewport.width * viewport.devicePixelRatio)));
     }
     const cache = preloaded.current;
-    for (const url of urls) {
-      if (cache.has(url)) continue;
-      const image = new Image();
-      image.decoding = 'async';
-      image.src = url;
-      image.decode().catch(() => {});
-      cache.set(url, image);
-    }
-    while (cache.size > MAX_PRELOADED) cache.delete(cache.keys().next().value!);
+    let cancelled = false;
+    // The view on screen first: preloads sent beside its images would share the connection and the
+    // server's time with them (the first page of a book is the one the reader is waiting for).
+    whenImagesLoaded(stageRef.current).then(() => {
+      if (cancelled) return;
+      for (const url of urls) {
+        if (cache.has(url)) continue;
+        const image = new Image();
+        image.decoding = 'async';
+        image.src = url;
+        image.decode().catch(() => {});
+        cache.set(url, image);
+      }
+      while (cache.size > MAX_PRELOADED) cache.delete(cache.keys().next().value!);
+    });
+    return () => {
+      cancelled = true;
+    };
   }, [index, views, geometry, settings.fit, mode, viewport, book.id, nextBook, view]);
 
   const sizes = useMemo(
@@ -629,4 +638,18 @@ export function HelpSheet({ onClose }: { onClose: () => void }) {
       </form>
     </dialog>
   );
+}
+
+/** Resolves once every image under `root` has loaded or failed (at once when there is none). */
+function whenImagesLoaded(root: HTMLElement | null): Promise<void> {
+  const pending = [...(root?.querySelectorAll('img') ?? [])].filter((image) => !image.complete);
+  return Promise.all(
+    pending.map(
+      (image) =>
+        new Promise((resolve) => {
+          image.addEventListener('load', resolve, { once: true });
+          image.addEventListener('error', resolve, { once: true });
+        }),
+    ),
+  ).then(() => {});
 }

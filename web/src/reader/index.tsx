@@ -16,7 +16,8 @@ import { type BookAndPages, fetchSeriesBooks, loadBookAndPages } from './book-re
 import { peekEarlyLoad, takeEarlyLoad } from './early-load';
 import { startingPosition } from './reader-api';
 import { apiUrl } from '../api/client';
-import './reader.css';
+
+export { progressSaver } from './reader-api';
 
 type EpubReaderComponent = typeof import('./epub-reader').EpubReader;
 
@@ -57,6 +58,7 @@ function warmFirstPage(loaded: Loaded): Loaded {
   const geometry = new Map(pages.map((page) => [page.number, page]));
   for (const url of viewUrls(book.id, view, geometry, settings.fit, viewport, mode)) {
     const image = new Image();
+    image.fetchPriority = 'high'; // ahead of anything else the page asks for meanwhile
     image.src = url;
     warming.push(image);
   }
@@ -64,6 +66,11 @@ function warmFirstPage(loaded: Loaded): Loaded {
 }
 /** The first page's images being fetched, held until the reader draws them so the fetch is not dropped. */
 const warming: HTMLImageElement[] = [];
+
+/** Resolves when the first page's images have arrived (or failed), at once if none is being fetched. */
+function firstPageFetched(): Promise<void> {
+  return Promise.all(warming.map((image) => image.decode().catch(() => {}))).then(() => {});
+}
 
 // A book opened by address is already loading (early-load.ts): its first image starts as soon as it can.
 peekEarlyLoad()
@@ -91,11 +98,15 @@ function ReaderForBook({ bookId }: { bookId: string }) {
         const { book } = result;
         document.title = book.title;
         setLoaded(result);
-        // Next/previous book is not needed for the first page: fetched after it.
-        fetchSeriesBooks(book.seriesId)
-          .then((books) => !cancelled && setSeriesBooks(books))
-          .catch(() => {});
-        void refreshCached(bookId, apiUrl(`/books/${bookId}/progress`));
+        // Next/previous book is not needed for the first page: fetched once that page has arrived, so
+        // the request does not share the connection and the server's time with it.
+        void firstPageFetched().then(() => {
+          if (cancelled) return;
+          fetchSeriesBooks(book.seriesId)
+            .then((books) => !cancelled && setSeriesBooks(books))
+            .catch(() => {});
+          void refreshCached(bookId, apiUrl(`/books/${bookId}`)); // its progress opens the book offline
+        });
       })
       .catch((reason) => !cancelled && setError(reason));
     return () => {

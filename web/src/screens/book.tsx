@@ -60,9 +60,20 @@ function formatSize(bytes: number): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * The reader's code, fetched while the book page is read and again (a no-op by then) when the Read button
+ * is pointed at, focused or touched: pressing it then waits only for the book's pages.
+ */
+function preloadReader(): void {
+  import('../reader/index').catch(() => {}); // a failure shows when the reader itself is opened
+}
+
 export function BookScreen({ bookId }: { bookId: string }) {
   const version = catalogVersion.value;
   const book = useAsync((signal) => get<Book>(`/books/${bookId}`, { signal }), [bookId, version]);
+  useEffect(() => {
+    if (book.data) preloadReader();
+  }, [book.data !== undefined]);
   const siblings = useAsync(
     (signal) =>
       book.data
@@ -114,7 +125,13 @@ export function BookScreen({ bookId }: { bookId: string }) {
                   <ProgressBar fraction={fraction} label={t('book.progressLabel')} />
                 </div>
                 <div class="toolbar">
-                  <a class="button button--primary" href={`/read/${info.id}`}>
+                  <a
+                    class="button button--primary"
+                    href={`/read/${info.id}`}
+                    onPointerEnter={preloadReader}
+                    onFocus={preloadReader}
+                    onTouchStart={preloadReader}
+                  >
                     {progress && !progress.completed
                       ? t('book.continue', { page: progress.currentPage })
                       : t('book.read')}

@@ -1,0 +1,59 @@
+/**
+ * The catalog's feeds, the same in both OPDS versions (DECISIONS.md §Reader apps): each path, the
+ * permission its API twin needs, and the catalog call that builds it. Each version's router only says
+ * how a feed is written (Atom for 1.2, JSON for 2.0).
+ */
+import type { Context } from 'hono';
+import type { Requirement } from '../auth/permissions';
+import type { AppEnv } from '../env';
+import { badRequest } from '../lib/errors';
+import { toPageRequest } from '../lib/pagination';
+import type { CatalogFeed } from './catalog-model';
+import { OPDS_PAGE_SIZE } from './opds-catalog.service';
+import { idParam } from './reader-media';
+
+export interface CatalogFeedRoute {
+  path: string;
+  /** undefined: any signed-in caller. */
+  need: Requirement | undefined;
+  build: (c: Context<AppEnv>) => Promise<CatalogFeed>;
+}
+
+export const pageOf = (c: Context<AppEnv>) =>
+  toPageRequest({ page: c.req.query('page'), pageSize: c.req.query('pageSize') ?? String(OPDS_PAGE_SIZE) });
+export const userOf = (c: Context<AppEnv>) => c.get('principal').user.id;
+const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
+
+export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
+  { path: '/catalog', need: undefined, build: async (c) => catalog(c).root() },
+  { path: '/libraries', need: 'LibrariesRead', build: async (c) => catalog(c).libraries() },
+  {
+    path: '/libraries/:id',
+    need: 'SeriesRead',
+    build: async (c) => catalog(c).library(userOf(c), idParam(c), pageOf(c)),
+  },
+  {
+    path: '/libraries/:id/books',
+    need: 'BooksRead',
+    build: async (c) => catalog(c).libraryBooks(userOf(c), idParam(c), pageOf(c)),
+  },
+  { path: '/series', need: 'SeriesRead', build: async (c) => catalog(c).allSeries(userOf(c), pageOf(c)) },
+  { path: '/series/:id', need: 'BooksRead', build: async (c) => catalog(c).series(userOf(c), idParam(c), pageOf(c)) },
+  { path: '/recently-added', need: 'BooksRead', build: async (c) => catalog(c).recentlyAdded(userOf(c), pageOf(c)) },
+  {
+    path: '/keep-reading',
+    need: ['ProgressRead', 'BooksRead'],
+    build: async (c) => catalog(c).keepReading(userOf(c), pageOf(c)),
+  },
+  { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(userOf(c), pageOf(c)) },
+  {
+    path: '/search',
+    need: 'BooksRead',
+    build: async (c) => {
+      // `q` too: some OPDS 1 apps fill the OpenSearch template's parameter under that name.
+      const query = c.req.query('query') ?? c.req.query('q');
+      if (!query?.trim()) throw badRequest(`Search needs a query: ${c.req.path}?query=<terms>`);
+      return catalog(c).search(userOf(c), query, pageOf(c));
+    },
+  },
+];
