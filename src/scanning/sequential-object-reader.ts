@@ -168,8 +168,6 @@ export async function openOnePassReader(
       return { fileHash: toHex(new Uint8Array(await digest.digest)), readerHash: toHex(readerHash.digest()) };
     },
     abort() {
-      // An aborted digest rejects its result, which nobody waits for any more.
-      digest.digest.catch(() => {});
       source.cancel().catch(() => {});
       // Aborting the writer also rejects `digest.digest`, which nobody awaits once the pass ended early:
       // left alone it surfaces as an unhandled rejection (with no reason) in the consumer's isolate.
