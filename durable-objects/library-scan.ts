@@ -21,10 +21,11 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
   private readonly store: ScanStore;
   private failures = 0;
   /**
-   * Book-work messages still being sent, in order. The scan goes on analysing while they travel: the
-   * local queue (miniflare) holds a producer's send until the consumer batch in flight ends (measured:
-   * ~1 s per send with batches of 100, which was most of a local scan's time); Cloudflare's does not.
-   * Every slice waits for its sends before it ends, so no slice ends with messages unsent.
+   * The last batch's book-work messages, still being sent. The scan analyses its next batch while they
+   * travel: the local queue (miniflare) holds a producer's send until the consumer batch in flight ends
+   * (measured: ~1 s per send with batches of 100, most of a local scan's time); Cloudflare's does not.
+   * At most one send is in flight (with more, the scan never paused and the sends, and API requests,
+   * waited for the whole scan), and every slice waits for it before it ends.
    */
   private sending: Promise<void> = Promise.resolve();
   private sendFailure: unknown = null;
@@ -93,11 +94,11 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
           ...book,
           thumbnailsSince: state.mode === 'deep' ? state.startedAt : null,
         }));
-        this.sending = this.sending
-          .then(() => queueBookWork(db, this.env.BOOK_WORK, messages))
-          .catch((error) => {
-            this.sendFailure ??= error;
-          });
+        // One send in flight: the next batch is analysed while this one travels, then waits for it.
+        await this.sending;
+        this.sending = queueBookWork(db, this.env.BOOK_WORK, messages).catch((error) => {
+          this.sendFailure ??= error;
+        });
       },
       onCompleted: (state) => this.queueFollowUps(state),
     });
