@@ -119,7 +119,7 @@ export default defineConfig(async () => {
         },
         {
           // End to end: `wrangler dev` on a free port and Debian's Chromium driven by playwright-core
-          // (test/e2e/support). One file at a time: each starts its own server.
+          // (test/support/dev-server.ts, test/e2e/support). One file at a time: each starts its own server.
           test: {
             name: 'e2e',
             environment: 'node',

@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN, setupAdmin, signInContext } from '../test/e2e/support/api';
 import { chromiumPath, launchBrowser, newContext, type ViewportName } from '../test/e2e/support/browser';
 import { createReaderLibrary } from '../test/e2e/support/reader-library';
-import { startServer } from '../test/e2e/support/server';
+import { startServer } from '../test/support/dev-server';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
 
 const OPENS = 8;

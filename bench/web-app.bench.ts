@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { ADMIN, call, signInContext } from '../test/e2e/support/api';
 import { chromiumPath, launchBrowser, newContext } from '../test/e2e/support/browser';
-import { startServer } from '../test/e2e/support/server';
+import { startServer } from '../test/support/dev-server';
 import { readSome, seedShowcase } from '../test/e2e/support/showcase';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
 

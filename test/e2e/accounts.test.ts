@@ -17,7 +17,7 @@ import {
 } from './support/api';
 import { comicBook } from './support/books';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 describeWithChromium('accounts in the web app', () => {
   let server: LongboxServer;

@@ -16,7 +16,7 @@ import {
   type ReaderLibrary,
   WIDE_PAGE_NUMBER,
 } from './support/reader-library';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 interface Shown {
   page: number;

@@ -12,7 +12,7 @@ import { ADMIN, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
 import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
 import { SCREENSHOT_DIR } from './support/screenshot-dir';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 const OUT = SCREENSHOT_DIR;
 

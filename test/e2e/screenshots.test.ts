@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 import type { Shot, ShotContext } from './support/shots';
 import { SCREENSHOT_DIR } from './support/screenshot-dir';
 import { readSome, seedShowcase } from './support/showcase';

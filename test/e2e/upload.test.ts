@@ -13,7 +13,7 @@ import { buildZip } from '../fixtures/zip-writer';
 import { ADMIN, call, createLibrary, type Session, setupAdmin, signInContext, uploadBook } from './support/api';
 import { comicBook } from './support/books';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 /** Larger than the web app's single-request limit (16 MiB): two 8 MiB parts and a short last one. */
 const BIG_BYTES = 17 * 1024 * 1024;

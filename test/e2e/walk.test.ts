@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { ADMIN, call, login, scanAndWait, signInContext, uploadBook } from './support/api';
 import { comicBook } from './support/books';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 /** A folder as a user would pick it: two series, one of them with two books. */
 function comicsFolder(): string {

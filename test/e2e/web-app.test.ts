@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
-import { type LongboxServer, startServer } from './support/server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 describeWithChromium('the web app on a fresh server', () => {
   let server: LongboxServer;

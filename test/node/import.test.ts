@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, freePort, startDevServer } from '../support/dev-server';
+import { freePort, type LongboxServer, startServer } from '../support/dev-server';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -16,7 +16,7 @@ const MIB = 1024 * 1024;
 
 const work = mkdtempSync(path.join(tmpdir(), 'longbox-import-'));
 const folder = path.join(work, 'books');
-let server: DevServer | undefined;
+let server: LongboxServer | undefined;
 let baseUrl = '';
 let adminToken = '';
 
@@ -64,7 +64,7 @@ beforeAll(async () => {
   writeFile('.hidden.cbz', 'ignored');
   writeFile('__MACOSX/Saga/._Saga 001.cbz', 'ignored');
 
-  server = await startDevServer('import');
+  server = await startServer();
   baseUrl = server.url;
 
   const setup = await call('POST', '/setup/initialize', {
@@ -75,8 +75,8 @@ beforeAll(async () => {
   adminToken = setup.body.access_token;
 }, 180_000);
 
-afterAll(() => {
-  server?.stop();
+afterAll(async () => {
+  await server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -15,7 +15,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDevServer } from '../support/dev-server';
+import { type LongboxServer, startServer } from '../support/dev-server';
 
 const require = createRequire(import.meta.url);
 const SPEC = path.resolve(__dirname, '../../../shared/spec/opds');
@@ -24,7 +24,7 @@ if (!HAS_JING) console.warn('jing is not installed: the OPDS schema validation i
 
 const PSE_LINK = /<link\b[^>]*rel="http:\/\/vaemendis\.net\/opds-pse\/stream"[^>]*\/>/g;
 
-let server: DevServer;
+let server: LongboxServer;
 let auth = '';
 const work = mkdtempSync(path.join(tmpdir(), 'longbox-opds-jing-'));
 const ids: Record<string, string> = {};
@@ -53,7 +53,7 @@ async function cbz(pages: number, comicInfo: string): Promise<Uint8Array> {
 }
 
 beforeAll(async () => {
-  server = await startDevServer('opds');
+  server = await startServer();
   const setup = await call('POST', '/api/v1/setup/initialize', {
     username: 'admin',
     email: 'admin@example.com',
@@ -93,8 +93,8 @@ beforeAll(async () => {
   expect(page.status).toBe(200);
 }, 240_000);
 
-afterAll(() => {
-  server?.stop();
+afterAll(async () => {
+  await server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

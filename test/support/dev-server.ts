@@ -1,83 +1,127 @@
 /**
- * For node tests that need the real server over real HTTP (client libraries, system tools such as
- * jing): `wrangler dev` with the API and renderer workers on a free loopback port, its D1/R2 state in
- * a temporary --persist-to folder migrated as `npm start` does, stopped with its process group.
+ * A real Longbox over real HTTP, for the tests that drive it from outside (browsers, client libraries,
+ * system tools such as jing, the import command) and the browser benchmarks: `wrangler dev` (API worker,
+ * renderer and book-work consumers) on a free loopback port with a fresh local state directory migrated
+ * as `npm start` does, stopped with its whole process group. The web app must be built first (`npm test`
+ * does it; vitest.config.ts builds it when dist/web is missing).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { privateDevRegistry } from './dev-registry';
 
-const ROOT = path.resolve(__dirname, '../..');
-const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const WRANGLER = path.join(ROOT, 'node_modules', '.bin', 'wrangler');
 
-export interface DevServer {
+export interface LongboxServer {
+  /** `http://127.0.0.1:<port>` */
   url: string;
-  stop: () => void;
+  stateDir: string;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
 }
 
-/** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
 }
 
-export async function startDevServer(label: string, timeoutMs = 120_000): Promise<DevServer> {
-  const work = mkdtempSync(path.join(tmpdir(), `longbox-${label}-`));
-  const persist = path.join(work, 'state');
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', ...privateDevRegistry(work) };
-  const migrate = spawnSync(
-    process.execPath,
-    [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist],
-    { cwd: ROOT, env, encoding: 'utf8' },
-  );
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const server: ChildProcess = spawn(
-    process.execPath,
-    [
-      WRANGLER,
-      'dev',
-      '-c',
-      'wrangler.toml',
-      '-c',
-      'renderer/wrangler.toml',
-      // The book-work consumers (issue 11), beside the API in this one process: page sizes, hashes, covers.
-      '-c',
-      'consumers/wrangler.toml',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ].concat(['--persist-to', persist, '--inspector-port', '0', '--show-interactive-dev-session=false']),
-    // Its own process group, so the workerd children go down with it.
-    { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  server.stdout?.on('data', (chunk) => (output += chunk));
-  server.stderr?.on('data', (chunk) => (output += chunk));
-  const stop = () => {
-    if (server.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
-    rmSync(work, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/api/v1/setup/status`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
+export interface StartOptions {
+  /** Extra worker variables (`--var KEY:VALUE`), e.g. { LONGBOX_SCAN__SLICE_MS: '5' }. */
+  vars?: Record<string, string>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<LongboxServer> {
+  if (!existsSync(path.join(ROOT, 'dist', 'web', 'index.html'))) {
+    throw new Error('dist/web is missing: run `npm run build:web` (npm test does it first)');
   }
-  stop();
-  throw new Error(`wrangler dev did not start:\n${output.slice(-3000)}`);
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'longbox-e2e-'));
+  const env = {
+    ...process.env,
+    CI: 'true',
+    WRANGLER_SEND_METRICS: 'false',
+    NO_COLOR: '1',
+    ...privateDevRegistry(stateDir),
+  };
+  const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const configs = ['-c', 'wrangler.toml'];
+  if (existsSync(path.join(ROOT, 'renderer', 'wrangler.toml'))) configs.push('-c', 'renderer/wrangler.toml');
+  // The book-work queue consumers (README "How scans work") in the same process: without them no book
+  // gets its page sizes, hashes or cover, and the reader lays out pages from those sizes.
+  configs.push('-c', 'consumers/wrangler.toml');
+  const vars = Object.entries(options.vars ?? {}).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
+  const args = ['dev', ...configs, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
+  args.push('--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', ...vars);
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+
+  const url = `http://127.0.0.1:${port}`;
+  const server: LongboxServer = {
+    url,
+    stateDir,
+    output: () => output,
+    stop: () => stop(child, stateDir),
+  };
+  try {
+    await waitForHealth(url, child, () => output);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/api/v1/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`wrangler dev did not answer /api/v1/health within 150 s:\n${output()}`);
+}
+
+async function stop(child: ChildProcess, stateDir: string): Promise<void> {
+  if (child.exitCode === null && child.pid) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(-child.pid, 'SIGTERM'); // the whole group: wrangler and its workerd
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  rmSync(stateDir, { recursive: true, force: true });
 }

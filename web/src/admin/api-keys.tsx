@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
 import type { ApiKey, CreatedApiKey } from '../api/types';
+import { AdminTable } from '../components/admin-table';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
@@ -92,42 +93,23 @@ export function ApiKeysSection() {
       </form>
       <Async state={keys}>
         {(list) => (
-          <div class="table-wrap">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th>{t('admin.keyName')}</th>
-                  <th>{t('admin.keyPrefix')}</th>
-                  <th>{t('admin.permissions')}</th>
-                  <th>{t('admin.lastUsed')}</th>
-                  <th>
-                    <span class="visually-hidden">{t('admin.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.name}</td>
-                    <td>
-                      <code>{key.key_prefix}</code>
-                    </td>
-                    <td>{key.permissions.join(', ')}</td>
-                    <td>{key.last_used_at ?? '—'}</td>
-                    <td>
-                      <button
-                        type="button"
-                        class="button button--small button--danger"
-                        onClick={() => void revoke(key)}
-                      >
-                        {t('admin.revoke')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable columns={[t('admin.keyName'), t('admin.keyPrefix'), t('admin.permissions'), t('admin.lastUsed')]}>
+            {list.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.key_prefix}</code>
+                </td>
+                <td>{key.permissions.join(', ')}</td>
+                <td>{key.last_used_at ?? '—'}</td>
+                <td>
+                  <button type="button" class="button button--small button--danger" onClick={() => void revoke(key)}>
+                    {t('admin.revoke')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </Async>
     </div>

@@ -3,40 +3,26 @@ import { useState } from 'preact/hooks';
 import { put } from '../api/client';
 import { Main } from '../app';
 import { ErrorMessage } from '../components/async';
+import { checkRepeat, NewPasswordFields } from '../components/account-fields';
 import { Field } from '../components/field';
+import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
 
 export function AccountScreen() {
-  const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
   const user = currentUser.value;
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    const formElement = event.currentTarget as HTMLFormElement;
-    const form = new FormData(formElement);
-    setError(null);
+  const { error, busy, onSubmit } = useFormAction(async (form, element) => {
     setDone(false);
-    if (form.get('new_password') !== form.get('repeat')) {
-      setError(new Error(t('auth.passwordMismatch')));
-      return;
-    }
-    setBusy(true);
-    try {
-      await put('/auth/password', {
-        current_password: String(form.get('current_password')),
-        new_password: String(form.get('new_password')),
-      });
-      formElement.reset();
-      setDone(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+    checkRepeat(form, 'new_password');
+    await put('/auth/password', {
+      current_password: String(form.get('current_password')),
+      new_password: String(form.get('new_password')),
+    });
+    element.reset();
+    setDone(true);
+  });
 
   return (
     <Main>
@@ -46,7 +32,7 @@ export function AccountScreen() {
           <strong>{user.username}</strong> · {user.email} · {user.role}
         </p>
       )}
-      <form class="card form narrow" onSubmit={submit}>
+      <form class="card form narrow" onSubmit={onSubmit}>
         <h2>{t('auth.changePassword')}</h2>
         <Field
           label={t('auth.currentPassword')}
@@ -55,15 +41,7 @@ export function AccountScreen() {
           autoComplete="current-password"
           required
         />
-        <Field
-          label={t('auth.newPassword')}
-          name="new_password"
-          type="password"
-          autoComplete="new-password"
-          minLength={8}
-          required
-        />
-        <Field label={t('auth.passwordRepeat')} name="repeat" type="password" autoComplete="new-password" required />
+        <NewPasswordFields name="new_password" label={t('auth.newPassword')} />
         <ErrorMessage error={error} />
         {done && (
           <p class="notice" role="status">

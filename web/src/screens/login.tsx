@@ -1,9 +1,9 @@
 /** Log in; afterwards back to `?next=` (where an expired session interrupted the user) or home. */
 import { useLocation } from 'preact-iso';
-import { useState } from 'preact/hooks';
 import { Main } from '../app';
 import { ErrorMessage } from '../components/async';
 import { Field } from '../components/field';
+import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { navigate, safeNext } from '../state/navigation';
 import { login, sessionExpired } from '../state/session';
@@ -12,27 +12,14 @@ import { setupStatus } from '../state/setup';
 export function LoginScreen() {
   const registrationEnabled = setupStatus.value?.registrationEnabled ?? false;
   const { query } = useLocation();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
-    try {
-      await login(String(form.get('username')), String(form.get('password')));
-      navigate(safeNext(query.next), { replace: true });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { error, busy, onSubmit } = useFormAction(async (form) => {
+    await login(String(form.get('username')), String(form.get('password')));
+    navigate(safeNext(query.next), { replace: true });
+  });
 
   return (
     <Main>
-      <form class="card form narrow" onSubmit={submit}>
+      <form class="card form narrow" onSubmit={onSubmit}>
         <h1>{t('auth.loginTitle')}</h1>
         {sessionExpired.value && (
           <p class="notice" role="status">

@@ -8,7 +8,8 @@ import type { LoginResponse } from '../api/types';
 import { LibraryForm } from '../admin/library-form';
 import { Main } from '../app';
 import { ErrorMessage } from '../components/async';
-import { Field } from '../components/field';
+import { checkRepeat, NewAccountFields, NewPasswordFields } from '../components/account-fields';
+import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { navigate } from '../state/navigation';
 import { session, signIn } from '../state/session';
@@ -16,8 +17,6 @@ import { setupStatus } from '../state/setup';
 
 export function SetupScreen() {
   const [step, setStep] = useState<'admin' | 'library'>(setupStatus.value?.setupRequired ? 'admin' : 'library');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
 
   function finish(to: string) {
     navigate(to, { replace: true });
@@ -25,30 +24,17 @@ export function SetupScreen() {
     if (status) setupStatus.value = { ...status, setupRequired: false, hasUsers: true };
   }
 
-  async function createAdmin(event: Event) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    setError(null);
-    if (form.get('password') !== form.get('repeat')) {
-      setError(new Error(t('auth.passwordMismatch')));
-      return;
-    }
-    setBusy(true);
-    try {
-      signIn(
-        await post<LoginResponse>('/setup/initialize', {
-          username: String(form.get('username')),
-          email: String(form.get('email')),
-          password: String(form.get('password')),
-        }),
-      );
-      setStep('library');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const admin = useFormAction(async (form) => {
+    checkRepeat(form);
+    signIn(
+      await post<LoginResponse>('/setup/initialize', {
+        username: String(form.get('username')),
+        email: String(form.get('email')),
+        password: String(form.get('password')),
+      }),
+    );
+    setStep('library');
+  });
 
   return (
     <Main>
@@ -60,26 +46,11 @@ export function SetupScreen() {
           <li aria-current={step === 'library' ? 'step' : undefined}>{t('setup.stepLibrary')}</li>
         </ol>
         {step === 'admin' ? (
-          <form class="form" onSubmit={createAdmin}>
-            <Field label={t('auth.username')} name="username" autoComplete="username" required autoFocus />
-            <Field label={t('auth.email')} name="email" type="email" autoComplete="email" required />
-            <Field
-              label={t('auth.password')}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              minLength={8}
-              required
-            />
-            <Field
-              label={t('auth.passwordRepeat')}
-              name="repeat"
-              type="password"
-              autoComplete="new-password"
-              required
-            />
-            <ErrorMessage error={error} />
-            <button class="button button--primary" type="submit" disabled={busy}>
+          <form class="form" onSubmit={admin.onSubmit}>
+            <NewAccountFields />
+            <NewPasswordFields />
+            <ErrorMessage error={admin.error} />
+            <button class="button button--primary" type="submit" disabled={admin.busy}>
               {t('setup.createAdmin')}
             </button>
           </form>
