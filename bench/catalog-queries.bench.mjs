@@ -7,8 +7,8 @@
 // (bench/lib/catalog-plans.ts, the same app code in Node recording its SQL).
 import os from 'node:os';
 import path from 'node:path';
+import { BENCH_ADMIN } from './lib/admin-client.mjs';
 import {
-  BENCH_ADMIN,
   capturePlans,
   fetchJson,
   fullTableScans,

@@ -14,6 +14,7 @@ import { book, distinctPages } from './lib/comic-library.mjs';
 import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { freePort, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { setupAdminClient } from './lib/admin-client.mjs';
 
 // LONGBOX_BENCH_BOOKS: a smaller benchmark library for a quick run (nothing is written);
 // LONGBOX_BENCH_REALISTIC: fewer realistic books (written, and the table says how many).
@@ -24,7 +25,6 @@ const UPLOAD_CONCURRENCY = 8;
 const PROBE_PAUSE_MS = 100;
 const IDLE_PROBE_MS = QUICK ? 5_000 : 20_000;
 const INGEST_TIMEOUT_MS = 30 * 60_000;
-const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 const TARGET_BOOKS_PER_S = 100;
 const TARGET_LIST_P99_MS = 250;
 const TARGET_PAGE_P99_MS = 500;
@@ -191,22 +191,7 @@ async function main() {
     const data = path.join(state, 'data');
     server = await startServer(sources, data);
     const api = `${server.url}/api/v1`;
-    const setup = await fetch(`${api}/setup/initialize`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${await setup.text()}`);
-    const auth = { Authorization: `Bearer ${(await setup.json()).access_token}` };
-    const call = async (method, url, body) => {
-      const res = await fetch(`${api}${url}`, {
-        method,
-        headers: { ...auth, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
+    const { auth, call } = await setupAdminClient(api);
     const upload = async (libraryId, key, bytes) => {
       const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
       const res = await fetch(url, {

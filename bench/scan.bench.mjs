@@ -9,6 +9,7 @@ import { BOOKS_PER_SERIES, book, DISTINCT_PAGES, distinctPages, PAGES_PER_BOOK }
 import { environmentLines, markdownTable, percentile, summarize, writeSection } from './lib/report.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { setupAdminClient } from './lib/admin-client.mjs';
 
 // LONGBOX_BENCH_SERIES: fewer series for a quick profiling run (nothing is written to BENCHMARKS.md;
 // LONGBOX_BENCH_ROUNDS sets its rounds); LONGBOX_BENCH_SOURCES: run an already prepared copy of the
@@ -23,7 +24,6 @@ const QUIET_MS = 150;
 const QUIET_STREAK = 3;
 const QUIET_TIMEOUT_MS = 5 * 60_000;
 const SCAN_TIMEOUT_MS = 15 * 60_000;
-const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -51,22 +51,7 @@ async function main() {
     applyMigrations(configs[0], data);
     worker = await startWranglerDev({ config: configs, persistTo: data, readyPath: '/api/v1/health' });
     const api = `${worker.url}/api/v1`;
-    const setup = await fetch(`${api}/setup/initialize`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${await setup.text()}`);
-    const auth = { Authorization: `Bearer ${(await setup.json()).access_token}` };
-    const call = async (method, url, body) => {
-      const res = await fetch(`${api}${url}`, {
-        method,
-        headers: { ...auth, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
+    const { auth, call } = await setupAdminClient(api);
     const createLibrary = async () => {
       const library = await call('POST', '/libraries', { name: 'Bench comics', path: 'bench' });
       if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);

@@ -5,10 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { BENCH_ADMIN } from './admin-client.mjs';
 import { ROOT } from './report.mjs';
 import { startWranglerDev } from './wrangler-dev.mjs';
-
-export const BENCH_ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 
 /** 10,000 series of 10 books over 2 libraries, 2 % soft-deleted, 5,000 progress rows. */
 const CATALOG = { series: 10_000, booksPerSeries: 10, deletedEvery: 50, progressRows: 5_000 };
