@@ -8,12 +8,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/dev-server';
 
 const ROOT = path.resolve(__dirname, '../..');
 const state = mkdtempSync(path.join(tmpdir(), 'longbox-start-'));
@@ -23,17 +23,6 @@ let output = '';
 const batches: Array<{ details: number; thumbnails: number }> = [];
 let base = '';
 let token = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
