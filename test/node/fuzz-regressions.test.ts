@@ -59,4 +59,16 @@ describe('defects found by fuzzing (issue 13)', () => {
     expect((error as BookAnalysisError).message).toBe('The ZIP archive is damaged: the ZIP64 end record is missing');
     expect(reader.outside).toEqual([]);
   });
+
+  it('a stored page whose local header puts its data past the end gives no size, without reading outside the file', async () => {
+    const bytes = buildZip([{ name: '1.png', data: page }]);
+    const view = new DataView(bytes.buffer);
+    expect(view.getUint32(0, true)).toBe(0x04034b50);
+    view.setUint16(28, 2000, true); // local extra field length: the data would start beyond the file
+    const reader = guardedReader(bytes);
+    const analysis = await cbzContainer.analyze(reader);
+    const size = await cbzContainer.readPageHeader(reader, analysis.pages[0]!.locator, analysis.containerIndex);
+    expect(size).toBeNull();
+    expect(reader.outside).toEqual([]);
+  });
 });

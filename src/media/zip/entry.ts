@@ -151,7 +151,14 @@ export async function readStoredEntryPrefix(
   const wanted = Math.max(0, Math.min(length, entry.compressedSize, reader.size - dataStart));
   const inFirst = dataStart - entry.offset;
   if (inFirst + wanted <= first.length) return first.subarray(inFirst, inFirst + wanted);
-  return reader.read(dataStart, wanted).catch(() => new Uint8Array(0));
+  // Nothing left to read (the data would start past the end): no bytes, as the stream gives. A reader
+  // may refuse a bad range by throwing at once rather than rejecting, so both end here.
+  if (wanted === 0) return new Uint8Array(0);
+  try {
+    return await reader.read(dataStart, wanted);
+  } catch {
+    return new Uint8Array(0);
+  }
 }
 
 /** The entry's uncompressed bytes as a stream (stored: as is; deflate: inflated while streaming). */
