@@ -14,6 +14,7 @@ import { TASK_HANDLERS } from '../src/tasks/registry';
 import type { TaskContext } from '../src/tasks/task-handler';
 import { QUEUED_TASK_TYPES } from '../src/ingest/ingest-tasks';
 import { enqueueTask, type TaskRunnerRpc } from '../src/tasks/task-queue';
+import { toTaskProgressEvent } from '../src/mappers/task.mapper';
 
 /**
  * Scans run in their LibraryScan objects and per-book work on the book-work queue: this runner keeps
@@ -90,12 +91,6 @@ export class TaskRunner extends DurableObject<Env> implements TaskRunnerRpc {
     }
     const saved = await repo.updateIfActive(task.id, update);
     if (!saved) return;
-    events.publish({
-      type: 'task_progress',
-      task_id: saved.id,
-      task_type: saved.type,
-      status: saved.status,
-      progress: { current: saved.progressCurrent, total: saved.progressTotal, message: saved.progressMessage },
-    });
+    events.publish(toTaskProgressEvent(saved));
   }
 }

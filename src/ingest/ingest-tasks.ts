@@ -11,6 +11,7 @@ import { books, tasks } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { newId } from '../lib/ids';
 import { type TaskRow, TasksRepository } from '../repositories/tasks.repository';
+import { toTaskProgressEvent } from '../mappers/task.mapper';
 
 /** Task types whose work runs on the book-work queue, never on the TaskRunner. */
 export const QUEUED_TASK_TYPES = ['hash_files', 'generate_thumbnails'] as const;
@@ -78,13 +79,7 @@ export async function refreshIngestTasks(db: Database, events: EventPublisher, l
   for (const row of rows) {
     const saved = await refreshRow(db, repo, row);
     if (!saved) continue;
-    events.publish({
-      type: 'task_progress',
-      task_id: saved.id,
-      task_type: saved.type,
-      status: saved.status,
-      progress: { current: saved.progressCurrent, total: saved.progressTotal, message: saved.progressMessage },
-    });
+    events.publish(toTaskProgressEvent(saved));
   }
 }
 

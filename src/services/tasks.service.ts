@@ -9,7 +9,7 @@ import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import type { NamedObjects } from '../lib/named-objects';
 import { nowIso } from '../lib/ids';
-import { toTaskDto } from '../mappers/task.mapper';
+import { toTaskDto, toTaskProgressEvent } from '../mappers/task.mapper';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
 import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
@@ -73,13 +73,7 @@ export class TasksService {
     if (!updated) throw conflict(`The task is already ${(await this.tasks.get(id))?.status ?? 'gone'}`);
     // A scan announces its own end (scan and task streams) once its Durable Object stops.
     if (updated.type !== 'scan_library') {
-      this.events.publish({
-        type: 'task_progress',
-        task_id: updated.id,
-        task_type: updated.type,
-        status: updated.status,
-        progress: { current: updated.progressCurrent, total: updated.progressTotal, message: updated.progressMessage },
-      });
+      this.events.publish(toTaskProgressEvent(updated));
     }
     return toTaskDto(updated);
   }
