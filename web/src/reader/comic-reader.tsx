@@ -146,15 +146,12 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
     }
   };
 
-  useKeys(
-    (event) => {
-      const action = actionForKey(event, mode);
-      if (!action) return;
-      event.preventDefault();
-      act(action);
-    },
-    [mode, index, views, edge, menu, help, settings, nextBook, previousBook],
-  );
+  useKeys((event) => {
+    const action = actionForKey(event, mode);
+    if (!action) return;
+    event.preventDefault();
+    act(action);
+  });
 
   // Progress: recorded on every page change, sent later by the saver (never in the way of a page load).
   const lastView = index === views.length - 1;

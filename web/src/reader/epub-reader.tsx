@@ -161,23 +161,20 @@ export function EpubReader({ book, start }: EpubReaderProps) {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
   }, [settings]);
 
-  useKeys(
-    (event) => {
-      const view = viewRef.current;
-      if (!view) return;
-      if (event.key === 'ArrowRight') void view.goRight();
-      else if (event.key === 'ArrowLeft') void view.goLeft();
-      else if (event.key === ' ' || event.key === 'PageDown') void (event.shiftKey ? view.prev() : view.next());
-      else if (event.key === 'PageUp') void view.prev();
-      else if (event.key === '?' || event.key === 'h') setPanel(panel === 'help' ? 'none' : 'help');
-      else if (event.key === 'Escape') {
-        if (panel !== 'none') setPanel('none');
-        else route(`/books/${book.id}`);
-      } else return;
-      event.preventDefault();
-    },
-    [panel, book.id],
-  );
+  useKeys((event) => {
+    const view = viewRef.current;
+    if (!view) return;
+    if (event.key === 'ArrowRight') void view.goRight();
+    else if (event.key === 'ArrowLeft') void view.goLeft();
+    else if (event.key === ' ' || event.key === 'PageDown') void (event.shiftKey ? view.prev() : view.next());
+    else if (event.key === 'PageUp') void view.prev();
+    else if (event.key === '?' || event.key === 'h') setPanel(panel === 'help' ? 'none' : 'help');
+    else if (event.key === 'Escape') {
+      if (panel !== 'none') setPanel('none');
+      else route(`/books/${book.id}`);
+    } else return;
+    event.preventDefault();
+  });
 
   const update = (next: Partial<EpubSettings>) => setSettings({ ...settings, ...next });
   const percent = Math.round((location?.fraction ?? start.percentage ?? 0) * 100);

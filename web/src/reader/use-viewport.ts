@@ -1,5 +1,5 @@
 /** Small browser hooks of the reader: the viewport, the screen wake lock, and the global key handler. */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Viewport } from './fit';
 
 function measure(): Viewport {
@@ -58,8 +58,14 @@ export function useWakeLock(): void {
   }, []);
 }
 
-/** A keydown listener on the window that ignores typing in form fields. */
-export function useKeys(handler: (event: KeyboardEvent) => void, inputs: unknown[]): void {
+/**
+ * A keydown listener on the window that ignores typing in form fields. It always calls the handler of
+ * the latest render: keys can come between a render and its effects (a page turn right after `s` split
+ * the pages), and a listener re-attached by an effect would still act on the state before that render.
+ */
+export function useKeys(handler: (event: KeyboardEvent) => void): void {
+  const latest = useRef(handler);
+  latest.current = handler;
   useEffect(() => {
     const listener = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -68,10 +74,9 @@ export function useKeys(handler: (event: KeyboardEvent) => void, inputs: unknown
           return;
         }
       }
-      handler(event);
+      latest.current(event);
     };
     addEventListener('keydown', listener);
     return () => removeEventListener('keydown', listener);
-    // The caller lists the handler's inputs.
-  }, inputs);
+  }, []);
 }
