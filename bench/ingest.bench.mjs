@@ -149,8 +149,8 @@ async function startServer(sources, data) {
   return { url, pid: child.pid, batches, stop, tail: () => tail };
 }
 
-/** Resident memory of the workerd processes under `rootPid`, by role (the jobs one runs consumers/wrangler.toml). */
-function workerdMemory(rootPid) {
+/** The workerd processes under `rootPid`, by role (the jobs one runs consumers/wrangler.toml). */
+function workerdProcesses(rootPid) {
   const parents = new Map();
   const commands = new Map();
   for (const entry of readdirSync('/proc')) {
@@ -168,18 +168,40 @@ function workerdMemory(rootPid) {
     for (let p = parents.get(pid); p && p > 1; p = parents.get(p)) chain.push(p);
     return chain;
   };
-  const rss = { api: 0, jobs: 0 };
+  const found = [];
   for (const [pid, command] of commands) {
     if (!command.includes('workerd serve')) continue;
     const chain = ancestors(pid);
     if (!chain.includes(rootPid)) continue;
-    const role = chain.some((p) => commands.get(p)?.includes('consumers/wrangler.toml')) ? 'jobs' : 'api';
+    found.push({ pid, role: chain.some((p) => commands.get(p)?.includes('consumers/wrangler.toml')) ? 'jobs' : 'api' });
+  }
+  return found;
+}
+
+/** Resident memory of the workerd processes, by role. */
+function workerdMemory(processes) {
+  const rss = { api: 0, jobs: 0 };
+  for (const { pid, role } of processes) {
     try {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
       rss[role] += kb * 1024;
     } catch {}
   }
   return rss;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+/** CPU seconds (user + system) each role's workerd has used so far. */
+function workerdCpuSeconds(processes) {
+  const cpu = { api: 0, jobs: 0 };
+  for (const { pid, role } of processes) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu[role] += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {}
+  }
+  return cpu;
 }
 
 async function main() {
@@ -190,6 +212,7 @@ async function main() {
     const sources = snapshotSources(path.join(state, 'sources'));
     const data = path.join(state, 'data');
     server = await startServer(sources, data);
+    const processes = workerdProcesses(server.pid);
     const api = `${server.url}/api/v1`;
     const { auth, call } = await setupAdminClient(api);
     const upload = async (libraryId, key, bytes) => {
@@ -259,6 +282,7 @@ async function main() {
       const requested = new Date().toISOString();
       const postedAt = Date.now();
       const batchesBefore = server.batches.length;
+      const cpuBefore = workerdCpuSeconds(processes);
       const start = await call('POST', `/libraries/${libraryId}/scan`);
       if (start.status !== 202) throw new Error(`scan start failed: ${JSON.stringify(start)}`);
       let rows = [];
@@ -272,6 +296,7 @@ async function main() {
         await sleep(250);
       }
       probe.stop = true;
+      const cpuAfter = workerdCpuSeconds(processes);
       const scanRow = rows.find((t) => t.type === 'scan_library');
       const done = Math.max(...rows.filter((t) => t.type !== 'scan_library').map((t) => Date.parse(t.completedAt)));
       const batches = server.batches.slice(batchesBefore);
@@ -300,6 +325,7 @@ async function main() {
         seconds: (done - postedAt) / 1000,
         scanSeconds: (Date.parse(scanRow.completedAt) - postedAt) / 1000,
         r2PerBook: completed ? r2 / completed : 0,
+        cpuSeconds: Object.fromEntries(Object.keys(cpuAfter).map((role) => [role, cpuAfter[role] - cpuBefore[role]])),
         completed,
         thumbnails: thumbnails.result,
       };
@@ -321,7 +347,7 @@ async function main() {
             samples[kind].push(Number(process.hrtime.bigint() - t) / 1e6);
             if (res.status !== 200) samples.failures += 1;
           }
-          const rss = workerdMemory(server.pid);
+          const rss = workerdMemory(processes);
           samples.memory.api = Math.max(samples.memory.api, rss.api);
           samples.memory.jobs = Math.max(samples.memory.jobs, rss.jobs);
           samples.memory.total = Math.max(samples.memory.total, rss.api + rss.jobs);

@@ -12,6 +12,7 @@ import type { Database } from '../db/client';
 import { books } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
 import { ImageRenderError, type RendererClient } from '../media/image-renderer';
+import { yieldToEventLoop } from '../lib/event-loop';
 import { isBookAnalysisError } from '../media/errors';
 import { FileChangedSinceScan } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
@@ -19,12 +20,14 @@ import {
   type BookDetails,
   detailsStatements,
   loadPagesOf,
+  type PageImage,
   type PageToMeasure,
   readBookDetails,
+  sameLocator,
   withDetails,
 } from '../scanning/book-details';
 import type { OnePassStats } from '../scanning/sequential-object-reader';
-import { renderBookThumbnail, thumbnailRecorded } from '../thumbnails/thumbnail-generator';
+import { coverLocatorOf, renderBookThumbnail, thumbnailRecorded } from '../thumbnails/thumbnail-generator';
 import type { BookWorkMessage } from './book-work';
 
 export interface BookWorkDeps {
@@ -86,7 +89,10 @@ async function forEachAtOnce<T>(items: T[], limit: number, work: (item: T) => Pr
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
+      while (next < items.length) {
+        await work(items[next++] as T);
+        await yieldToEventLoop();
+      }
     }),
   );
 }
@@ -147,19 +153,22 @@ export async function completeBookWorkBatch(
 
   await forEachAtOnce(jobs, BOOKS_AT_ONCE, async (job) => {
     const bookPages: PageToMeasure[] = pages.get(job.book.id) ?? [];
+    const first = bookPages.reduce<PageToMeasure | undefined>((a, b) => (a && a.number <= b.number ? a : b), undefined);
     const started = Date.now();
     try {
       if (detailsPending(job.book)) {
-        job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats);
+        // The thumbnail's cover is kept from the same read when it is one of the pages.
+        const coverLocator = thumbnailPending(job.book, job.message.thumbnailsSince)
+          ? coverLocatorOf(job.book, first)
+          : undefined;
+        const cover = coverLocator && bookPages.find((page) => sameLocator(page.locator, coverLocator));
+        job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover);
         job.detailsMs = Date.now() - started;
         job.book = withDetails(job.book, job.details, now);
       }
       if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
-        const first = bookPages.reduce<PageToMeasure | undefined>(
-          (a, b) => (a && a.number <= b.number ? a : b),
-          undefined,
-        );
-        job.thumbnail = await makeThumbnail(deps, job.book, first);
+        const kept = job.details?.kind === 'measured' ? job.details.kept : undefined;
+        job.thumbnail = await makeThumbnail(deps, job.book, first, kept);
         job.thumbnailMs = Date.now() - started - job.detailsMs;
       }
     } catch (error) {
@@ -217,10 +226,11 @@ async function makeThumbnail(
   deps: BookWorkDeps,
   book: BookRow,
   firstPage: PageToMeasure | undefined,
+  cover: PageImage | undefined,
 ): Promise<BookJob['thumbnail']> {
   if (!deps.renderer) return { failed: 'No image renderer is configured' };
   try {
-    const key = await renderBookThumbnail(deps.env, deps.renderer, book, firstPage, deps.thumbnailMaxSide);
+    const key = await renderBookThumbnail(deps.env, deps.renderer, book, firstPage, deps.thumbnailMaxSide, cover);
     return key ? { key } : { failed: 'The book has no image to show' };
   } catch (error) {
     // Replaced since the scan: the rescan that notices queues the new version; nothing to record.

@@ -10,9 +10,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books } from '../db/schema';
 import { containerFor } from '../media';
-import type { PageLocator } from '../media/container';
+import type { BookContainer, PageLocator } from '../media/container';
 import { isBookAnalysisError } from '../media/errors';
-import { r2RangeReader } from '../media/range-reader';
+import { type RangeReader, r2RangeReader } from '../media/range-reader';
 import type { BookRow } from '../repositories/catalog-writer.repository';
 import { type OnePassStats, openOnePassReader } from './sequential-object-reader';
 
@@ -27,9 +27,30 @@ export interface PageToMeasure {
   locator: PageLocator;
 }
 
+/** A page's bytes as stored, in memory (a cover for the thumbnail, kept from the one read). */
+export interface PageImage {
+  bytes: ArrayBuffer;
+  mediaType: string;
+}
+
 export type BookDetails =
-  | { kind: 'measured'; sizes: Array<[number, number, number]>; fileHash: string; readerHash: string }
+  | {
+      kind: 'measured';
+      sizes: Array<[number, number, number]>;
+      fileHash: string;
+      readerHash: string;
+      /** The page asked for as `keep`, when the read could serve it (see readBookDetails). */
+      kept?: PageImage;
+    }
   | { kind: 'unreadable'; message: string };
+
+/** A kept page is held in memory until its thumbnail is made: larger ones are read again by the thumbnail. */
+const MAX_KEPT_PAGE_BYTES = 8 * 1024 * 1024;
+/** Pieces a kept page is cut from the stream in: each within the one-pass reader's sequential reads. */
+const KEPT_PIECE_BYTES = 256 * 1024;
+
+/** Whether two stored locators name the same page. */
+export const sameLocator = (a: PageLocator, b: PageLocator): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Where a page's bytes start, for reading in file order (ZIP and RAR locators carry it; PDF needs none). */
 const locatorOffset = (locator: PageLocator): number =>
@@ -59,13 +80,17 @@ export async function loadPagesOf(db: Database, bookIds: string[]): Promise<Map<
 
 /**
  * The one read: every page's dimensions and both hashes, nothing written. A file that cannot be read
- * as a book is a result (`unreadable`); anything else (storage unreachable) is thrown.
+ * as a book is a result (`unreadable`); anything else (storage unreachable) is thrown. `keep` (one of
+ * `pages`, the cover a thumbnail is made from) is also kept whole as it passes, so the thumbnail needs
+ * no read of its own; a page that cannot be kept so (too large, a PDF page to render, unreadable) is
+ * simply not kept and the thumbnail reads it as before.
  */
 export async function readBookDetails(
   bucket: R2Bucket,
   book: BookRow,
   pages: PageToMeasure[],
   stats: OnePassStats = { requests: 0, fallbackReads: 0 },
+  keep?: PageToMeasure,
 ): Promise<BookDetails> {
   let pass: Awaited<ReturnType<typeof openOnePassReader>> | undefined;
   try {
@@ -73,19 +98,83 @@ export async function readBookDetails(
     const container = containerFor(book.fileFormat);
     const ordered = [...pages].sort((a, b) => locatorOffset(a.locator) - locatorOffset(b.locator));
     const sizes: Array<[number, number, number]> = [];
+    let kept: PageImage | undefined;
     for (const page of ordered) {
       const size = await container.readPageHeader(pass.reader, page.locator, book.containerIndex as never);
       if (size) sizes.push([page.number, size.width, size.height]);
+      if (page === keep) kept = await keepPage(container, pass.reader, page, book.containerIndex);
     }
     const { fileHash, readerHash } = await pass.finish();
     Object.assign(stats, pass.stats);
-    return { kind: 'measured', sizes, fileHash, readerHash };
+    return { kind: 'measured', sizes, fileHash, readerHash, ...(kept ? { kept } : {}) };
   } catch (error) {
     pass?.abort();
     if (pass) Object.assign(stats, pass.stats);
     if (!isBookAnalysisError(error)) throw error;
     return { kind: 'unreadable', message: error.message };
   }
+}
+
+/** The page's bytes as stored, cut from the pass; undefined when it cannot be kept (see readBookDetails). */
+async function keepPage(
+  container: BookContainer,
+  pass: RangeReader,
+  page: PageToMeasure,
+  containerIndex: unknown,
+): Promise<PageImage | undefined> {
+  // Reads of the entry in pieces: each stays a sequential read of the stream, however large the page.
+  const piecewise: RangeReader = {
+    size: pass.size,
+    read: (offset, length) => pass.read(offset, length),
+    async stream(offset, length) {
+      let done = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (done >= length) return controller.close();
+          const piece = Math.min(KEPT_PIECE_BYTES, length - done);
+          // A copy: the pass's window is reused once the stream moves on.
+          controller.enqueue((await pass.read(offset + done, piece)).slice());
+          done += piece;
+        },
+      });
+    },
+  };
+  try {
+    const content = await container.openPage(piecewise, page.locator, containerIndex as never);
+    if (content.size !== null && content.size > MAX_KEPT_PAGE_BYTES) {
+      await content.stream.cancel();
+      return undefined;
+    }
+    const bytes = await collect(content.stream, MAX_KEPT_PAGE_BYTES);
+    return bytes ? { bytes, mediaType: content.mediaType } : undefined;
+  } catch (error) {
+    if (isBookAnalysisError(error)) return undefined; // the thumbnail's own read reports it
+    throw error;
+  }
+}
+
+/** The stream's bytes in one buffer, or undefined (stream cancelled) once they pass `limit`. */
+async function collect(stream: ReadableStream<Uint8Array>, limit: number): Promise<ArrayBuffer | undefined> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out.buffer;
 }
 
 /** The book row as it is once `details` are recorded (for what comes next in the same pass). */

@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { libraries } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
+import { yieldToEventLoop } from '../lib/event-loop';
 import { removeRenditionsOfVersions } from '../pages/cached-images';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
@@ -249,6 +250,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
     while (next < items.length) {
       const index = next++;
       results[index] = await fn(items[index] as T);
+      await yieldToEventLoop(); // lets requests and queue sends in between books
     }
   });
   await Promise.all(workers);

@@ -11,6 +11,7 @@ import type { PageLocator } from '../media/container';
 import type { RendererClient } from '../media/image-renderer';
 import { openStoredPage } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
+import type { PageImage } from '../scanning/book-details';
 
 /** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
 export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
@@ -47,6 +48,8 @@ export async function generateBookThumbnail(
 /**
  * Renders a book's thumbnail into the CACHE bucket and returns its key (null: no image to show);
  * recording it on the book is the caller's (thumbnailRecorded), so many books can be recorded at once.
+ * `cover`: the cover's bytes when the caller already read them (the consumers' one read of the file);
+ * otherwise the cover is read here.
  */
 export async function renderBookThumbnail(
   env: Env,
@@ -54,8 +57,29 @@ export async function renderBookThumbnail(
   book: BookRow,
   firstPage: FirstPage | undefined,
   maxSide: number,
+  cover?: PageImage,
 ): Promise<string | null> {
-  const locator = (book.coverLocator as PageLocator | null) ?? firstPage?.locator;
+  const image = cover
+    ? await renderer.thumbnail(cover.bytes, cover.mediaType, maxSide)
+    : await renderStoredCover(env, renderer, book, firstPage, maxSide);
+  if (!image) return null;
+  const key = bookThumbnailKey(book.id);
+  await env.CACHE.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+  return key;
+}
+
+/** The page a book's thumbnail is made from: the cover the file names, else its first page. */
+export const coverLocatorOf = (book: BookRow, firstPage: FirstPage | undefined): PageLocator | undefined =>
+  (book.coverLocator as PageLocator | null) ?? firstPage?.locator;
+
+async function renderStoredCover(
+  env: Env,
+  renderer: RendererClient,
+  book: BookRow,
+  firstPage: FirstPage | undefined,
+  maxSide: number,
+) {
+  const locator = coverLocatorOf(book, firstPage);
   if (!locator) return null;
   const page = await openStoredPage(env.LIBRARY, renderer, {
     bookPath: book.path,
@@ -68,13 +92,9 @@ export async function renderBookThumbnail(
     // Reads only the file the index was built from: a replaced, not yet rescanned file fails cleanly.
     etag: book.etag,
   });
-  const image =
-    page.kind === 'stream'
-      ? await renderer.thumbnail(page.stream, page.mediaType, maxSide)
-      : await renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
-  const key = bookThumbnailKey(book.id);
-  await env.CACHE.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
-  return key;
+  return page.kind === 'stream'
+    ? renderer.thumbnail(page.stream, page.mediaType, maxSide)
+    : renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
 }
 
 /** The statement that points a book at its new thumbnail. */
