@@ -49,8 +49,13 @@ async function readAll(env: BenchEnv, prefix: string, concurrency: number): Prom
       while (next < keys.length) {
         const object = await env.LIBRARY.get(keys[next++] as string);
         if (!object) continue;
-        const reader = object.body.getReader();
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.length;
+        // Read as the consumers' one pass reads (src/scanning/sequential-object-reader.ts): 64 KiB at a time.
+        const reader = object.body.getReader({ mode: 'byob' });
+        for (;;) {
+          const { done, value } = await reader.readAtLeast(64 * 1024, new Uint8Array(64 * 1024));
+          bytes += value?.length ?? 0;
+          if (done || !value?.length) break;
+        }
       }
     }),
   );

@@ -18,6 +18,12 @@ import { KOREADER_SAMPLE_SIZE, koreaderSampleOffsets } from './file-hashes';
 const WINDOW_BYTES = 2 * 1024 * 1024;
 /** Reads longer than this are not cut from the stream (they would have to be held): fallback GET. */
 const MAX_SEQUENTIAL_READ = 1024 * 1024;
+/**
+ * Bytes taken from the body per read (the last may be shorter). R2 bodies arrive in small pieces (4 KiB
+ * locally): every piece handed to JS costs a turn and the work per chunk below, so reads ask for 64 KiB
+ * at once (measured locally: one 319 KiB book read 1.1–1.8 ms instead of 2.1–2.7 ms, 6 chunks instead of 80).
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 export interface OnePassStats {
   /** R2 GETs made: the one streaming GET plus fallback ranged GETs. */
@@ -55,7 +61,7 @@ export async function openOnePassReader(
   if (!('body' in object)) throw new BookAnalysisError('file_missing', 'The file changed since it was scanned');
   const size = object.size;
   const stats: OnePassStats = { requests: 1, fallbackReads: 0 };
-  const source = (object.body as ReadableStream<Uint8Array>).getReader();
+  const source = (object.body as ReadableStream<Uint8Array>).getReader({ mode: 'byob' });
   const digest = new crypto.DigestStream('SHA-256');
   const digestWriter = digest.getWriter();
   const samples = koreaderSampleOffsets(size).map((offset) => ({
@@ -80,13 +86,21 @@ export async function openOnePassReader(
 
   /** Takes one more chunk from R2 into the digest, the samples and the window; false at the end. */
   const advance = async (): Promise<boolean> => {
-    if (ended) return false;
-    const { done, value } = await source.read();
-    if (done) {
-      ended = true;
-      if (position !== size) throw truncatedError();
-      return false;
+    if (!ended) {
+      const { done, value } = await source.readAtLeast(CHUNK_BYTES, new Uint8Array(CHUNK_BYTES));
+      ended = done || !value || value.length === 0;
+      if (value && value.length > 0) {
+        take(value);
+        await digestWriter.write(value);
+        return true;
+      }
     }
+    if (position !== size) throw truncatedError();
+    return false;
+  };
+
+  /** Into the samples and the window. */
+  const take = (value: Uint8Array) => {
     // The window keeps its own copy: the digest stream may take ownership of the chunk it is given.
     const bytes = value.slice();
     copySamples(bytes, position);
@@ -96,8 +110,6 @@ export async function openOnePassReader(
     while (window.length > 1 && windowBytes - (window[0] as Chunk).bytes.length >= WINDOW_BYTES) {
       windowBytes -= (window.shift() as Chunk).bytes.length;
     }
-    await digestWriter.write(value);
-    return true;
   };
 
   const windowStart = () => window[0]?.start ?? position;
