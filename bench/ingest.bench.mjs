@@ -7,6 +7,7 @@
 // sequential read of every file from the same local R2 (bench/workers/r2-object.ts, GET /read-all).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
@@ -191,6 +192,13 @@ function workerdMemory(processes) {
 }
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds the whole machine has been busy (all cores, /proc/stat): what else ran is told apart. */
+function machineBusySeconds() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle + iowait
+  return (ticks.reduce((a, b) => a + b, 0) - idle) / CLOCK_TICKS;
+}
 /** CPU seconds (user + system) each role's workerd has used so far. */
 function workerdCpuSeconds(processes) {
   const cpu = { api: 0, jobs: 0 };
@@ -283,6 +291,7 @@ async function main() {
       const postedAt = Date.now();
       const batchesBefore = server.batches.length;
       const cpuBefore = workerdCpuSeconds(processes);
+      const busyBefore = machineBusySeconds();
       const start = await call('POST', `/libraries/${libraryId}/scan`);
       if (start.status !== 202) throw new Error(`scan start failed: ${JSON.stringify(start)}`);
       let rows = [];
@@ -297,6 +306,7 @@ async function main() {
       }
       probe.stop = true;
       const cpuAfter = workerdCpuSeconds(processes);
+      const machineBusy = machineBusySeconds() - busyBefore;
       const scanRow = rows.find((t) => t.type === 'scan_library');
       const done = Math.max(...rows.filter((t) => t.type !== 'scan_library').map((t) => Date.parse(t.completedAt)));
       const batches = server.batches.slice(batchesBefore);
@@ -326,6 +336,7 @@ async function main() {
         scanSeconds: (Date.parse(scanRow.completedAt) - postedAt) / 1000,
         r2PerBook: completed ? r2 / completed : 0,
         cpuSeconds: Object.fromEntries(Object.keys(cpuAfter).map((role) => [role, cpuAfter[role] - cpuBefore[role]])),
+        machineBusy,
         completed,
         thumbnails: thumbnails.result,
       };
@@ -462,7 +473,24 @@ async function main() {
     );
     console.log(ingestTable);
     console.log(latencyTable);
+    const cpuTable = markdownTable(
+      [
+        'library',
+        'API process (workerd) CPU s',
+        'consumer process (workerd) CPU s',
+        'per book, API / consumers',
+        'whole machine busy CPU s (2 cores × ingest s available)',
+      ],
+      results.map(({ library, ingest }) => [
+        library.label,
+        ingest.cpuSeconds.api.toFixed(1),
+        ingest.cpuSeconds.jobs.toFixed(1),
+        `${((ingest.cpuSeconds.api / library.books) * 1000).toFixed(1)} / ${((ingest.cpuSeconds.jobs / library.books) * 1000).toFixed(1)} ms`,
+        `${ingest.machineBusy.toFixed(1)} of ${(cpus().length * ingest.seconds).toFixed(1)}`,
+      ]),
+    );
     console.log(memoryTable);
+    console.log(cpuTable);
     if (QUICK) return;
     const failures = results.reduce((n, r) => n + r.samples.failures, 0);
     const realMin = Math.min(...realSizes) / MB;
@@ -495,6 +523,11 @@ async function main() {
         `${IDLE_PROBE_MS / 1000} s against the idle server just before the timed ingests (what the machine's other load costs alone).`,
         '',
         latencyTable,
+        '',
+        '**CPU**: what each workerd process used from POST scan until ingest ended (/proc/<pid>/stat), and the',
+        'whole machine meanwhile (/proc/stat): the difference is what else ran (wrangler, this benchmark, other work).',
+        '',
+        cpuTable,
         '',
         '**Memory**: resident set of each workerd process, sampled every round of the loop above.',
         '',

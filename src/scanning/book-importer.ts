@@ -131,6 +131,9 @@ function bookRow(
     // A re-analysed book gets another try at its thumbnail.
     thumbnailError: null,
     deletedAt: null,
+    // Counted as queued from the moment it is written: the scan sends its message right after, and a
+    // cron tick in between must not queue it a second time (the cron re-queues books never stamped).
+    workQueuedAt: now,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
