@@ -29,7 +29,7 @@ import { setupAdmin } from '../support/factories';
 import { hex, koreaderHash } from '../support/hashes';
 import { pngPage } from '../support/library-files';
 import { fetchRaw, imageSize, sameBytes } from '../support/media';
-import type { Credentials } from '../support/http';
+import { api, type Credentials } from '../support/http';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
 
@@ -263,14 +263,21 @@ function countedRenderer(calls: Calls): ImageRendererRpc {
  * consumers/book-work.consumer.ts calls it) with its details and thumbnail missing, as a scan leaves a
  * new book; returns the GETs it made on the LIBRARY bucket and the thumbnail it stored.
  */
-async function completedOnce(path: string) {
+async function completedOnce(path: string, expected: { thumbnail: boolean } = { thumbnail: true }) {
   const db = createD1Database(env.DB);
   const scanned = await db.select().from(books).where(eq(books.path, path)).get();
   if (!scanned) throw new Error(`${path} was not scanned`);
   expect(scanned.analysisError, path).toBeNull();
   await db
     .update(books)
-    .set({ fileHash: '', readerHash: null, analyzed: false, thumbnailKey: null, thumbnailUpdatedAt: null })
+    .set({
+      fileHash: '',
+      readerHash: null,
+      analyzed: false,
+      thumbnailKey: null,
+      thumbnailUpdatedAt: null,
+      thumbnailError: null,
+    })
     .where(eq(books.id, scanned.id));
   await env.CACHE.delete(`thumbnails/books/${scanned.id}`);
 
@@ -290,20 +297,21 @@ async function completedOnce(path: string) {
   ]);
   await Promise.all(deferred);
   if (outcome?.kind === 'retry') throw outcome.error;
-  expect(outcome, path).toMatchObject({ kind: 'done', details: true, thumbnail: true });
+  expect(outcome, path).toMatchObject({ kind: 'done', details: true, thumbnail: expected.thumbnail });
   const book = await db.select().from(books).where(eq(books.id, scanned.id)).get();
   // The details are those of the first completion (the one read still measures and hashes the file).
   expect(book, path).toMatchObject({ fileHash: scanned.fileHash, readerHash: scanned.readerHash, analyzed: true });
-  expect(book?.thumbnailKey, path).toBe(`thumbnails/books/${scanned.id}`);
+  expect(book?.thumbnailKey, path).toBe(expected.thumbnail ? `thumbnails/books/${scanned.id}` : null);
   const stored = await env.CACHE.get(`thumbnails/books/${scanned.id}`);
-  if (!stored) throw new Error(`${path}: no thumbnail stored`);
+  if (expected.thumbnail && !stored) throw new Error(`${path}: no thumbnail stored`);
   return {
     bookId: scanned.id,
     gets: library.map((call) => call.first),
     rendererCalls: renderer.map((call) => call.method),
     /** What the thumbnail was made from: bytes in memory (a kept cover) or a stream of a read of its own. */
     thumbnailInput: renderer.find((call) => call.method === 'thumbnail')?.first,
-    thumbnail: new Uint8Array(await stored.arrayBuffer()),
+    thumbnail: new Uint8Array(stored ? await stored.arrayBuffer() : new ArrayBuffer(0)),
+    thumbnailError: book?.thumbnailError ?? null,
   };
 }
 
@@ -362,6 +370,93 @@ describe('the thumbnail made from the cover kept by the one read (issue 11 point
     expect(thumbnailInput).toBeInstanceOf(ArrayBuffer); // the kept bytes, not a stream of a second read
     expect(imageSize(thumbnail)).toEqual({ width: 200, height: 400 });
     expect(sameBytes(thumbnail, await onDemandThumbnail(auth, bookId))).toBe(true);
+  });
+
+  it('every format keeps a cover that is one of its pages: one GET, the thumbnail its own read makes', async () => {
+    const { auth } = await setupAdmin();
+    // Each book's cover is 300×600 (thumbnail 200×400); its other page is wide, so a wrong page shows.
+    const files = {
+      // Larger than a sequential read (1 MiB) and the pass's window (2 MiB): kept in pieces as it streams.
+      'one/large-cover.cbz': zipSync(
+        { '1.jpg': jpeg(300, 600, { padding: 3_000_000, seed: 31 }), '2.png': png(600, 300, 32) },
+        { level: 0 },
+      ),
+      'one/descriptor-cover.cbz': buildZip([
+        { name: '01.png', data: png(300, 600, 33), method: 'deflate', dataDescriptor: true },
+        { name: '02.png', data: png(600, 300, 34), dataDescriptor: true },
+      ]),
+      'one/cover.cbr': writeRar4([
+        { name: '001.jpg', data: jpeg(300, 600, { seed: 35, padding: 100_000 }) },
+        { name: '002.png', data: png(600, 300, 36) },
+      ]),
+      'one/solid-cover.cbr': writeRar5(
+        [
+          { name: 'p1.png', data: png(300, 600, 37), literal: true },
+          { name: 'p2.png', data: png(600, 300, 38), literal: true, solid: true },
+        ],
+        { solid: true },
+      ),
+      // The EPUB 3 cover-image is the first page's image (DECISIONS.md §Books, EPUB covers).
+      'one/page-cover.epub': buildEpub({
+        fixedLayout: true,
+        coverStyle: 'epub3',
+        spine: [
+          { kind: 'wrapper', image: jpeg(300, 600, { seed: 39 }) },
+          { kind: 'wrapper', image: jpeg(600, 300, { seed: 40 }) },
+        ],
+      }),
+      // A PDF page that is one embedded JPEG is served (and kept) as that JPEG.
+      'one/jpeg-cover.pdf': buildPdf([
+        { kind: 'jpeg', image: jpeg(300, 600, { seed: 41 }), width: 300, height: 600 },
+        { kind: 'jpeg', image: jpeg(600, 300, { seed: 42 }), width: 600, height: 300 },
+      ]),
+    };
+    await scanned(auth, files);
+    for (const path of Object.keys(files)) {
+      const done = await completedOnce(path);
+      expect(done.gets, path).toEqual([path]);
+      expect(done.rendererCalls, path).toEqual(['thumbnail']);
+      expect(done.thumbnailInput, path).toBeInstanceOf(ArrayBuffer);
+      expect(imageSize(done.thumbnail), path).toEqual({ width: 200, height: 400 });
+      expect(sameBytes(done.thumbnail, await onDemandThumbnail(auth, done.bookId)), path).toBe(true);
+    }
+    // The pass that kept the covers still measured every page and hashed the whole file.
+    await compareAll(files);
+  });
+
+  it('a damaged cover is the thumbnail’s error at once, found by the one read (no retries, no second read)', async () => {
+    const { auth } = await setupAdmin();
+    // A deflated cover whose compressed data is overwritten in the middle: its header still inflates
+    // (the page is measured), the rest does not.
+    const zip = buildZip([
+      { name: '01.jpg', data: jpeg(2000, 4000, { seed: 51 }), method: 'deflate' },
+      { name: '02.png', data: png(600, 300, 52) },
+    ]);
+    const compressedSize = new DataView(zip.buffer).getUint32(18, true);
+    const dataStart = 30 + '01.jpg'.length;
+    zip.fill(0xff, dataStart + Math.floor(compressedSize / 2), dataStart + Math.floor(compressedSize / 2) + 64);
+    const files = { 'one/damaged-cover.cbz': zip };
+    const libraryId = await scanned(auth, files);
+    const db = createD1Database(env.DB);
+    // Through the real queue: recorded on the first delivery, not after the dead-letter queue gave up.
+    const book = await db.select().from(books).where(eq(books.path, 'one/damaged-cover.cbz')).get();
+    expect(book?.thumbnailError).toBe('01.jpg cannot be decompressed; the archive is damaged');
+    await compareAll(files);
+    const tasks = (await api(`/tasks?library_id=${libraryId}`, { auth })).body.data;
+    expect(tasks.find((t: { type: string }) => t.type === 'generate_thumbnails')).toMatchObject({
+      status: 'completed',
+      result: { generated: 0, failed: 1 },
+    });
+
+    // And once more through completeBookWorkBatch: the pass's own GET only, the renderer never asked.
+    const again = await completedOnce('one/damaged-cover.cbz', { thumbnail: false });
+    expect(again.gets).toEqual(['one/damaged-cover.cbz']);
+    expect(again.rendererCalls).toEqual([]);
+    expect(again.thumbnailError).toBe('01.jpg cannot be decompressed; the archive is damaged');
+    // Shown as the placeholder (DECISIONS.md §Books), as any book without an image to show.
+    const cover = await fetchRaw(`/books/${again.bookId}/thumbnail`, { auth });
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('Content-Type')).toBe('image/svg+xml');
   });
 
   it('covers the read cannot keep get their thumbnail from a read of their own', async () => {
