@@ -4,6 +4,9 @@
  * format, and every readable file of the real-world corpus, is scanned through HTTP and completed by
  * the queue consumer; the results must equal the per-page method (one container.readPageHeader per
  * page, as the page endpoints still read them) and hashes computed here from the whole bytes.
+ * The same read keeps the cover's bytes, so the consumer makes the thumbnail (DECISIONS.md §Books:
+ * the cover the file names, else page 1) without a second GET; covers it cannot keep (a PDF page to
+ * render, an EPUB cover outside the pages, a page over 8 MiB) are read for the thumbnail as before.
  */
 import { env } from 'cloudflare:test';
 import { asc, eq } from 'drizzle-orm';
