@@ -167,8 +167,10 @@ export async function completeBookWorkBatch(
         job.book = withDetails(job.book, job.details, now);
       }
       if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
-        const kept = job.details?.kind === 'measured' ? job.details.kept : undefined;
-        job.thumbnail = await makeThumbnail(deps, job.book, first, kept);
+        const measured = job.details?.kind === 'measured' ? job.details : undefined;
+        job.thumbnail = measured?.keptError
+          ? { failed: measured.keptError }
+          : await makeThumbnail(deps, job.book, first, measured?.kept);
         job.thumbnailMs = Date.now() - started - job.detailsMs;
       }
     } catch (error) {

@@ -41,6 +41,8 @@ export type BookDetails =
       readerHash: string;
       /** The page asked for as `keep`, when the read could serve it (see readBookDetails). */
       kept?: PageImage;
+      /** Why the page asked for as `keep` cannot be read (a damaged entry): its thumbnail cannot be made either. */
+      keptError?: string;
     }
   | { kind: 'unreadable'; message: string };
 
@@ -82,8 +84,8 @@ export async function loadPagesOf(db: Database, bookIds: string[]): Promise<Map<
  * The one read: every page's dimensions and both hashes, nothing written. A file that cannot be read
  * as a book is a result (`unreadable`); anything else (storage unreachable) is thrown. `keep` (one of
  * `pages`, the cover a thumbnail is made from) is also kept whole as it passes, so the thumbnail needs
- * no read of its own; a page that cannot be kept so (too large, a PDF page to render, unreadable) is
- * simply not kept and the thumbnail reads it as before.
+ * no read of its own; a page that cannot be kept so (too large, a PDF page to render) is simply not
+ * kept and the thumbnail reads it as before. A page that cannot be read at all is `keptError`.
  */
 export async function readBookDetails(
   bucket: R2Bucket,
@@ -98,7 +100,7 @@ export async function readBookDetails(
     const container = containerFor(book.fileFormat);
     const ordered = [...pages].sort((a, b) => locatorOffset(a.locator) - locatorOffset(b.locator));
     const sizes: Array<[number, number, number]> = [];
-    let kept: PageImage | undefined;
+    let kept: Awaited<ReturnType<typeof keepPage>>;
     for (const page of ordered) {
       const size = await container.readPageHeader(pass.reader, page.locator, book.containerIndex as never);
       if (size) sizes.push([page.number, size.width, size.height]);
@@ -106,7 +108,13 @@ export async function readBookDetails(
     }
     const { fileHash, readerHash } = await pass.finish();
     Object.assign(stats, pass.stats);
-    return { kind: 'measured', sizes, fileHash, readerHash, ...(kept ? { kept } : {}) };
+    return {
+      kind: 'measured',
+      sizes,
+      fileHash,
+      readerHash,
+      ...(kept && 'error' in kept ? { keptError: kept.error } : kept ? { kept } : {}),
+    };
   } catch (error) {
     pass?.abort();
     if (pass) Object.assign(stats, pass.stats);
@@ -121,7 +129,7 @@ async function keepPage(
   pass: RangeReader,
   page: PageToMeasure,
   containerIndex: unknown,
-): Promise<PageImage | undefined> {
+): Promise<PageImage | { error: string } | undefined> {
   // Reads of the entry in pieces: each stays a sequential read of the stream, however large the page.
   const piecewise: RangeReader = {
     size: pass.size,
@@ -148,7 +156,11 @@ async function keepPage(
     const bytes = await collect(content.stream, MAX_KEPT_PAGE_BYTES);
     return bytes ? { bytes, mediaType: content.mediaType } : undefined;
   } catch (error) {
-    if (isBookAnalysisError(error)) return undefined; // the thumbnail's own read reports it
+    // A PDF page to render: the thumbnail renders it. Anything else that fails here fails the thumbnail's
+    // own read too, but not always as clearly: a deflated page that does not inflate, streamed to the
+    // renderer, surfaces as a lost RPC connection, which the consumer retried until the dead-letter queue
+    // gave up on the book. Its error is the thumbnail's, at once, with no second read.
+    if (isBookAnalysisError(error)) return error.code === 'render_required' ? undefined : { error: error.message };
     throw error;
   }
 }
