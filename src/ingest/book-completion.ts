@@ -104,7 +104,8 @@ interface BookJob {
   stats: OnePassStats;
   details?: BookDetails;
   /** The thumbnail's key once stored, or why it cannot be made. */
-  thumbnail?: { key: string } | { failed: string };
+  /** `madeAt`: when it was stored — a deep scan that started later finds it current and leaves it be. */
+  thumbnail?: { key: string; madeAt: string } | { failed: string };
   detailsMs: number;
   thumbnailMs: number;
   error?: unknown;
@@ -185,7 +186,7 @@ export async function completeBookWorkBatch(
     if (!job.thumbnail) continue;
     statements.push(
       'key' in job.thumbnail
-        ? thumbnailRecorded(db, job.book.id, job.thumbnail.key, now)
+        ? thumbnailRecorded(db, job.book.id, job.thumbnail.key, job.thumbnail.madeAt)
         : db.update(books).set({ thumbnailError: job.thumbnail.failed }).where(eq(books.id, job.book.id)),
     );
   }
@@ -233,7 +234,7 @@ async function makeThumbnail(
   if (!deps.renderer) return { failed: 'No image renderer is configured' };
   try {
     const key = await renderBookThumbnail(deps.env, deps.renderer, book, firstPage, deps.thumbnailMaxSide, cover);
-    return key ? { key } : { failed: 'The book has no image to show' };
+    return key ? { key, madeAt: new Date().toISOString() } : { failed: 'The book has no image to show' };
   } catch (error) {
     // Replaced since the scan: the rescan that notices queues the new version; nothing to record.
     if (error instanceof FileChangedSinceScan) return undefined;

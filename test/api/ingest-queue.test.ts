@@ -294,7 +294,11 @@ describe('per-book work on the book-work queue (issue 11)', () => {
       const id = (e.event as { entity_id: string }).entity_id;
       perBook.set(id, (perBook.get(id) ?? 0) + 1);
     }
+    // Every book got its deep-round cover. A book may have two events since the deep scan started: a
+    // first-round batch can still be at work when it starts (a batch no longer holds up the scan's
+    // requests), and publishes covers it made before that instant, which the deep round then makes again.
+    // No round makes a book's cover twice, so never more than two.
     expect(perBook.size).toBe(15);
-    expect([...perBook.values()].every((n) => n === 1)).toBe(true);
+    expect([...perBook.values()].every((n) => n === 1 || n === 2)).toBe(true);
   });
 });
