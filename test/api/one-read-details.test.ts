@@ -6,7 +6,7 @@
  * page, as the page endpoints still read them) and hashes computed here from the whole bytes.
  * The same read keeps the cover's bytes, so the consumer makes the thumbnail (DECISIONS.md §Books:
  * the cover the file names, else page 1) without a second GET; covers it cannot keep (a PDF page to
- * render, an EPUB cover outside the pages, a page over 8 MiB) are read for the thumbnail as before.
+ * render, an EPUB cover outside the pages, a page over 4 MiB) are read for the thumbnail as before.
  */
 import { env } from 'cloudflare:test';
 import { asc, eq } from 'drizzle-orm';
@@ -479,7 +479,7 @@ describe('the thumbnail made from the cover kept by the one read (issue 11 point
           { kind: 'wrapper', image: jpeg(300, 200, { seed: 23 }) },
         ],
       }),
-      // A cover larger than a kept page may be (8 MiB): the thumbnail streams it itself.
+      // A cover larger than a kept page may be (4 MiB): the thumbnail streams it itself.
       'one/huge-cover.cbz': zipSync(
         {
           '1.jpg': jpeg(300, 600, { padding: 9 * 1024 * 1024, seed: 24 }),
