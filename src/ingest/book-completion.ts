@@ -103,8 +103,10 @@ interface BookJob {
   book: BookRow;
   stats: OnePassStats;
   details?: BookDetails;
-  /** The thumbnail's key once stored, or why it cannot be made. */
-  /** `madeAt`: when it was stored — a deep scan that started later finds it current and leaves it be. */
+  /**
+   * The thumbnail's key once stored, or why it cannot be made. `madeAt`: when it was stored — a deep scan
+   * that started later finds it current and leaves it be.
+   */
   thumbnail?: { key: string; madeAt: string } | { failed: string };
   detailsMs: number;
   thumbnailMs: number;
