@@ -345,7 +345,15 @@ async function main() {
     /** Requests a reader makes, in a loop, until `probe.stop`; memory sampled alongside. */
     const probing = (probe) =>
       (async () => {
-        const samples = { series: [], tasks: [], page: [], failures: 0, memory: { api: 0, jobs: 0, total: 0 } };
+        const samples = {
+          series: [],
+          tasks: [],
+          page: [],
+          failures: 0,
+          memory: { api: 0, jobs: 0, total: 0 },
+          slow: [], // requests over 200 ms, with when they started (s after the probe began), for the console
+        };
+        const began = Date.now();
         for (let n = 0; !probe.stop; n++) {
           for (const [kind, url] of [
             ['series', '/series?pageSize=50'],
@@ -355,7 +363,12 @@ async function main() {
             const t = process.hrtime.bigint();
             const res = await fetch(`${api}${url}`, { headers: auth });
             await res.arrayBuffer();
-            samples[kind].push(Number(process.hrtime.bigint() - t) / 1e6);
+            const took = Number(process.hrtime.bigint() - t) / 1e6;
+            samples[kind].push(took);
+            if (took > 200)
+              samples.slow.push(
+                `${kind} ${Math.round(took)} ms at ${((Date.now() - began - took) / 1000).toFixed(1)} s`,
+              );
             if (res.status !== 200) samples.failures += 1;
           }
           const rss = workerdMemory(processes);
@@ -386,6 +399,7 @@ async function main() {
       const samples = await samplesPromise;
       results.push({ library, ingest, samples });
       console.log(library.label, JSON.stringify(ingest), `latency samples ${samples.series.length}`);
+      if (samples.slow.length > 0) console.log('  requests over 200 ms:', samples.slow.join('; '));
     }
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' / ');
     await server.stop();
