@@ -84,8 +84,20 @@ export async function openOnePassReader(
     }
   };
 
-  /** Takes one more chunk from R2 into the digest, the samples and the window; false at the end. */
-  const advance = async (): Promise<boolean> => {
+  /**
+   * Takes one more chunk from R2 into the digest, the samples and the window; false at the end. Callers
+   * that overlap share one read: a BYOB reader allows one pending read, and a stream cut from this pass
+   * (a kept cover) can still be pulling when the pass moves on after cancelling it.
+   */
+  let advancing: Promise<boolean> | null = null;
+  const advance = (): Promise<boolean> => {
+    advancing ??= takeNextChunk().finally(() => {
+      advancing = null;
+    });
+    return advancing;
+  };
+
+  const takeNextChunk = async (): Promise<boolean> => {
     if (!ended) {
       const { done, value } = await source.readAtLeast(CHUNK_BYTES, new Uint8Array(CHUNK_BYTES));
       ended = done || !value || value.length === 0;
@@ -134,7 +146,9 @@ export async function openOnePassReader(
     // Reads follow the stream: the chunks they need are the newest, so look from the end of the window.
     let first = window.length - 1;
     while (first > 0 && (window[first] as Chunk).start > offset) first -= 1;
-    const head = window[first] as Chunk;
+    const head = window[first];
+    // Dropped meanwhile (finish() empties the window while a cancelled reader of the pass still waits).
+    if (!head || head.start > offset) return readFallback(offset, length);
     // Inside one chunk (most page headers): a view, no copy; window chunks are never written to.
     if (offset + length <= head.start + head.bytes.length) {
       return head.bytes.subarray(offset - head.start, offset - head.start + length);
