@@ -12,7 +12,7 @@ import type { Database } from '../db/client';
 import { books } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
 import { ImageRenderError, type RendererClient } from '../media/image-renderer';
-import { yieldToEventLoop } from '../lib/event-loop';
+import { mapLimited } from '../lib/concurrency';
 import { isBookAnalysisError } from '../media/errors';
 import { FileChangedSinceScan } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
@@ -85,18 +85,6 @@ async function loadBooks(db: Database, ids: string[]): Promise<Map<string, BookR
   return byId;
 }
 
-async function forEachAtOnce<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        await work(items[next++] as T);
-        await yieldToEventLoop();
-      }
-    }),
-  );
-}
-
 /** One book's work in the batch, filled in as it goes. */
 interface BookJob {
   message: BookWorkMessage;
@@ -154,32 +142,41 @@ export async function completeBookWorkBatch(
       : new Map();
   const now = new Date().toISOString();
 
-  await forEachAtOnce(jobs, BOOKS_AT_ONCE, async (job) => {
-    const bookPages: PageToMeasure[] = pages.get(job.book.id) ?? [];
-    const first = bookPages.reduce<PageToMeasure | undefined>((a, b) => (a && a.number <= b.number ? a : b), undefined);
-    const started = Date.now();
-    try {
-      if (detailsPending(job.book)) {
-        // The thumbnail's cover is kept from the same read when it is one of the pages.
-        const coverLocator = thumbnailPending(job.book, job.message.thumbnailsSince)
-          ? coverLocatorOf(job.book, first)
-          : undefined;
-        const cover = coverLocator && bookPages.find((page) => sameLocator(page.locator, coverLocator));
-        job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover);
-        job.detailsMs = Date.now() - started;
-        job.book = withDetails(job.book, job.details, now);
+  await mapLimited(
+    jobs,
+    BOOKS_AT_ONCE,
+    async (job) => {
+      const bookPages: PageToMeasure[] = pages.get(job.book.id) ?? [];
+      const first = bookPages.reduce<PageToMeasure | undefined>(
+        (a, b) => (a && a.number <= b.number ? a : b),
+        undefined,
+      );
+      const started = Date.now();
+      try {
+        if (detailsPending(job.book)) {
+          // The thumbnail's cover is kept from the same read when it is one of the pages.
+          const coverLocator = thumbnailPending(job.book, job.message.thumbnailsSince)
+            ? coverLocatorOf(job.book, first)
+            : undefined;
+          const cover = coverLocator && bookPages.find((page) => sameLocator(page.locator, coverLocator));
+          job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover);
+          job.detailsMs = Date.now() - started;
+          job.book = withDetails(job.book, job.details, now);
+        }
+        if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
+          const measured = job.details?.kind === 'measured' ? job.details : undefined;
+          job.thumbnail = measured?.keptError
+            ? { failed: measured.keptError }
+            : await makeThumbnail(deps, job.book, first, measured?.kept);
+          job.thumbnailMs = Date.now() - started - job.detailsMs;
+        }
+      } catch (error) {
+        job.error = error;
       }
-      if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
-        const measured = job.details?.kind === 'measured' ? job.details : undefined;
-        job.thumbnail = measured?.keptError
-          ? { failed: measured.keptError }
-          : await makeThumbnail(deps, job.book, first, measured?.kept);
-        job.thumbnailMs = Date.now() - started - job.detailsMs;
-      }
-    } catch (error) {
-      job.error = error;
-    }
-  });
+    },
+    // A timer turn between books: queue sends and requests get in while a batch runs (src/lib/event-loop.ts).
+    { yieldBetween: true },
+  );
 
   // Everything the batch's books got, in one D1 batch (one transaction).
   const measured = jobs.flatMap((job) => (job.details ? [{ book: job.book, details: job.details }] : []));

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { libraries } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
-import { yieldToEventLoop } from '../lib/event-loop';
+import { mapLimited } from '../lib/concurrency';
 import { removeRenditionsOfVersions } from '../pages/cached-images';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
@@ -129,8 +129,13 @@ export class LibraryScanner {
       library.id,
       batch.map((o) => o.key),
     );
-    const imported = await mapLimited(batch, ANALYSIS_CONCURRENCY, (object) =>
-      importBook(this.deps.bucket, library, object, formatOfKey(object.key) ?? 'cbz', existing.get(object.key), now),
+    // A timer turn between books lets requests and queue sends in (src/lib/event-loop.ts).
+    const imported = await mapLimited(
+      batch,
+      ANALYSIS_CONCURRENCY,
+      (object) =>
+        importBook(this.deps.bucket, library, object, formatOfKey(object.key) ?? 'cbz', existing.get(object.key), now),
+      { yieldBetween: true },
     );
     const seeds = new Map(imported.map((b) => [b.group.groupKey, { ...b.group, titleSort: sortTitle(b.group.title) }]));
     const seriesIds = await this.writer.ensureSeries(library.id, [...seeds.values()], now);
@@ -240,19 +245,4 @@ export class LibraryScanner {
     if (status === 'completed') await this.deps.onCompleted(done);
     return false;
   }
-}
-
-/** Maps with at most `limit` promises in flight, keeping input order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-      await yieldToEventLoop(); // lets requests and queue sends in between books
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

@@ -7,6 +7,7 @@ import { BookAnalysisError } from '../errors';
 import type { PdfDocument } from './document';
 import { isName, isNumber, type PdfDict, type PdfValue, Ref } from './objects';
 import { damaged } from './pdf-file';
+import { mapLimited } from '../../lib/concurrency';
 
 export interface PdfPage {
   dict: PdfDict;
@@ -27,19 +28,6 @@ interface Inherited {
   mediaBox: PdfValue | undefined;
   cropBox: PdfValue | undefined;
   rotate: PdfValue | undefined;
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
 
 async function box(doc: PdfDocument, value: PdfValue | undefined): Promise<[number, number, number, number] | null> {
