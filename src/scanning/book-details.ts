@@ -53,8 +53,6 @@ export type BookDetails =
  * isolate's 128 MB. Nearly every comic page is smaller (a 1988×3056 scan at q85 is ~1 MiB).
  */
 const MAX_KEPT_PAGE_BYTES = 4 * 1024 * 1024;
-/** Pieces a kept page is cut from the stream in: each within the one-pass reader's sequential reads. */
-const KEPT_PIECE_BYTES = 256 * 1024;
 
 /** Whether two stored locators name the same page. */
 export const sameLocator = (a: PageLocator, b: PageLocator): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -135,25 +133,8 @@ async function keepPage(
   page: PageToMeasure,
   containerIndex: unknown,
 ): Promise<PageImage | { error: string } | undefined> {
-  // Reads of the entry in pieces: each stays a sequential read of the stream, however large the page.
-  const piecewise: RangeReader = {
-    size: pass.size,
-    read: (offset, length) => pass.read(offset, length),
-    async stream(offset, length) {
-      let done = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (done >= length) return controller.close();
-          const piece = Math.min(KEPT_PIECE_BYTES, length - done);
-          // A copy: the pass's window is reused once the stream moves on.
-          controller.enqueue((await pass.read(offset + done, piece)).slice());
-          done += piece;
-        },
-      });
-    },
-  };
   try {
-    const content = await container.openPage(piecewise, page.locator, containerIndex as never);
+    const content = await container.openPage(pass, page.locator, containerIndex as never);
     if (content.size !== null && content.size > MAX_KEPT_PAGE_BYTES) {
       await content.stream.cancel();
       return undefined;
