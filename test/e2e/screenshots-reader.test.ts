@@ -76,6 +76,9 @@ describeWithChromium('reader screenshots', () => {
       // The wide two-page scan, split: its left half fills the screen.
       await page.keyboard.press('s');
       for (let turn = 0; turn < 4; turn++) await page.keyboard.press('ArrowRight');
+      // The last turn may render a frame after the key press resolves (page 5 is preloaded, so its image
+      // can already be complete while page 4 is still shown): wait for the split slot, then assert it.
+      await page.locator('.rd-slot[data-part="left"]').waitFor({ timeout: 10_000 });
       await imagesLoaded(page, '.rd-view img');
       expect(await page.locator('.rd-slot').getAttribute('data-part')).toBe('left');
       await shot('split');
