@@ -4,11 +4,9 @@ import type { z } from 'zod';
 import type { Requirement } from '../auth/permissions';
 import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
-import { clientInfo } from '../routes/client-info';
-import type { ProgressActor } from '../services/read-progress.service';
 import type { AppEnv } from '../env';
+import { KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
 import { komgaRequire } from './komga-auth';
-import { KomgaCatalogRepository } from './komga-catalog.repository';
 import { KomgaService } from './komga.service';
 import { type KomgaPaging, parsePaging } from './komga-paging';
 
@@ -25,12 +23,7 @@ export function komgaOf(c: KomgaContext): KomgaService {
   return new KomgaService(services, new KomgaCatalogRepository(services.db));
 }
 
-export const userIdOf = (c: KomgaContext): string => c.get('principal').user.id;
-
-export const actorOf = (c: KomgaContext): ProgressActor => {
-  const principal = c.get('principal');
-  return { userId: principal.user.id, apiKey: principal.apiKey, userAgent: clientInfo(c).userAgent };
-};
+export { progressActor as actorOf, requestViewer as viewerOf } from '../routes/progress/actor';
 
 /** A media service's result (page, cover, file) as the response; `c.body` keeps the headers set earlier. */
 export function sendMedia(c: KomgaContext, result: MediaResponse): Response {

@@ -6,7 +6,7 @@
  */
 import type { KomgaApp } from './komga.app';
 import { clearKomgaCookies, setRememberMe } from './komga-auth';
-import { actorOf, jsonBody, komgaOf, need, READ_PROGRESS, userIdOf, WRITE_PROGRESS } from './komga-http';
+import { actorOf, jsonBody, komgaOf, need, READ_PROGRESS, viewerOf, WRITE_PROGRESS } from './komga-http';
 import {
   ReadProgressUpdateSchema,
   TachiyomiReadProgressUpdateSchema,
@@ -34,7 +34,7 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
   app.delete('/api/v1/books/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.clear(userIdOf(c), c.req.param('id'));
+    await c.get('services').readProgress.clear(viewerOf(c), c.req.param('id'));
     return c.body(null, 204);
   });
   app.post('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
@@ -42,12 +42,12 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
   app.delete('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.markSeriesUnread(userIdOf(c), c.req.param('id'));
+    await c.get('services').readProgress.markSeriesUnread(viewerOf(c), c.req.param('id'));
     return c.body(null, 204);
   });
 
   app.get('/api/v1/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
-    c.json(await komgaOf(c).tachiyomiProgressV1(c.req.param('id'), userIdOf(c))),
+    c.json(await komgaOf(c).tachiyomiProgressV1(viewerOf(c), c.req.param('id'))),
   );
   app.put('/api/v1/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, TachiyomiReadProgressUpdateV1Schema);
@@ -55,7 +55,7 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
   app.get('/api/v2/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
-    c.json(await komgaOf(c).tachiyomiProgress(c.req.param('id'), userIdOf(c))),
+    c.json(await komgaOf(c).tachiyomiProgress(viewerOf(c), c.req.param('id'))),
   );
   app.put('/api/v2/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, TachiyomiReadProgressUpdateSchema);

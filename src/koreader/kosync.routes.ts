@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal';
 import type { AppEnv } from '../env';
 import { AppError } from '../lib/errors';
 import { handleError } from '../middleware/error-handler';
-import { progressActor } from '../routes/progress/actor';
+import { progressActor, requestViewer } from '../routes/progress/actor';
 import { clientInfo } from '../routes/client-info';
 import { KosyncError, kosyncErrors } from './kosync-errors';
 import { isValidDocument } from './kosync.service';
@@ -101,5 +101,5 @@ koreaderRouter.put(
 koreaderRouter.get('/syncs/progress/:document', signedIn(READ), async (c) => {
   const document = c.req.param('document');
   if (!isValidDocument(document)) throw kosyncErrors.documentMissing();
-  return json(c, await kosync(c).pull(c.get('principal').user.id, document));
+  return json(c, await kosync(c).pull(requestViewer(c), document));
 });

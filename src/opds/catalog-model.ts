@@ -3,7 +3,10 @@
  * catalogs are the same feeds (DECISIONS.md §Reader apps), built once by OpdsCatalogService and
  * written by v1/atom-feed.ts and v2/json-feed.ts. Paths are relative to the version's base URL.
  */
+import type { BookExtras } from '../repositories/book-extras.repository';
 import type { BookDto } from '../schemas/book.schema';
+
+export type { BookExtras };
 
 /** A navigation entry: a link to another feed. */
 export interface NavigationItem {
@@ -17,17 +20,6 @@ export interface NavigationItem {
   updated: string;
   /** A cover, relative to the catalog base (series covers). */
   thumbnailPath?: string;
-}
-
-/** Metadata a reader app shows that the Book response does not carry. */
-export interface BookExtras {
-  authors: Array<{ name: string; role: string }>;
-  language: string | null;
-  year: number | null;
-  publisher: string | null;
-  epubLayout: 'image' | 'reflowable' | null;
-  /** Distinct media types of the book's stored pages. */
-  pageTypes: string[];
 }
 
 export interface Publication {

@@ -6,6 +6,7 @@
  */
 import { satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
+import type { BookPaging } from '../repositories/books.repository';
 import type { ProgressActor } from '../services/read-progress.service';
 import type { Services } from '../services/services';
 
@@ -15,12 +16,11 @@ export async function advanceStreamedProgress(
   services: Services,
   principal: Principal,
   actor: ProgressActor,
-  bookId: string,
+  book: BookPaging,
   page: number,
-  book: { pageCount: number },
 ): Promise<void> {
   if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
   const preferences = await services.preferences.all(principal.user.id);
   if (preferences['opds.pse_progress'] === false) return;
-  await services.readProgress.advanceTo(actor, bookId, page, book);
+  await services.readProgress.advanceTo(actor, book, page);
 }

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
+import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
 
@@ -97,14 +98,21 @@ export class ReadProgressRepository {
     await this.db.delete(readProgress).where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)));
   }
 
-  /** All of the user's progress (deleted books included: their progress is kept), latest first. */
-  async listForUser(userId: string, limit: number, offset: number) {
+  /**
+   * All of the viewer's progress on books they may see (deleted books included: their progress is
+   * kept), latest first.
+   */
+  async listForUser(viewer: Viewer, limit: number, offset: number) {
+    const where = and(
+      eq(readProgress.userId, viewer.userId),
+      visibleBooks(viewer, { seriesId: sql`(SELECT b.series_id FROM books b WHERE b.id = ${readProgress.bookId})` }),
+    );
     const [totals, rows] = await this.db.batch([
-      this.db.select({ n: count() }).from(readProgress).where(eq(readProgress.userId, userId)),
+      this.db.select({ n: count() }).from(readProgress).where(where),
       this.db
         .select()
         .from(readProgress)
-        .where(eq(readProgress.userId, userId))
+        .where(where)
         .orderBy(desc(readProgress.updatedAt), readProgress.id)
         .limit(limit)
         .offset(offset),

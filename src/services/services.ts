@@ -30,7 +30,7 @@ import { LibrariesService } from './libraries.service';
 import { UploadsService } from './uploads.service';
 import { PreferencesService } from './preferences.service';
 import { OpdsCatalogService } from '../opds/opds-catalog.service';
-import { BookExtrasRepository } from '../opds/book-extras.repository';
+import { BookExtrasRepository } from '../repositories/book-extras.repository';
 import { KosyncService } from '../koreader/kosync.service';
 
 export interface ServiceDeps {

@@ -1,16 +1,15 @@
 /**
  * Thumbnails (issue 3 point 7): a book's is its cover (page 1 unless the file names another) with the
  * longest side at `thumbnails.max_size` (400 px), rendered by the native-image worker and stored once
- * in the CACHE bucket; a series shows its first book's, a library its first series'.
+ * in the CACHE bucket; a series shows its first book's in reading order, a library its first series'.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { bookPages, books, libraries, series } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import type { PageLocator } from '../media/container';
 import type { RendererClient } from '../media/image-renderer';
 import { openStoredPage } from '../pages/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
+import { CoversRepository } from '../repositories/covers.repository';
 import type { PageImage } from '../scanning/book-details';
 
 /** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
@@ -32,16 +31,11 @@ export async function generateBookThumbnail(
   book: BookRow,
   maxSide: number,
 ): Promise<boolean> {
-  const firstPage = await db
-    .select()
-    .from(bookPages)
-    .where(eq(bookPages.bookId, book.id))
-    .orderBy(asc(bookPages.number))
-    .limit(1)
-    .get();
+  const covers = new CoversRepository(db);
+  const firstPage = await covers.firstPage(book.id);
   const key = await renderBookThumbnail(env, renderer, book, firstPage as FirstPage | undefined, maxSide);
   if (!key) return false;
-  await thumbnailRecorded(db, book.id, key, new Date().toISOString());
+  await covers.bookThumbnailRecorded(book.id, key, new Date().toISOString());
   return true;
 }
 
@@ -97,32 +91,22 @@ async function renderStoredCover(
     : renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
 }
 
-/** The statement that points a book at its new thumbnail. */
+/** The statement that points a book at its new thumbnail (covers.repository.ts; kept for batch writers). */
 export const thumbnailRecorded = (db: Database, bookId: string, key: string, at: string) =>
-  db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
+  new CoversRepository(db).bookThumbnailRecorded(bookId, key, at);
 
-/** Points a series (and its library, if it has none) at the first book's thumbnail. */
+/** Points a series (and its library, if it has none) at its first book's thumbnail (reading order). */
 export async function refreshSeriesThumbnail(db: Database, events: EventPublisher, seriesId: string): Promise<void> {
-  const first = await db
-    .select({ key: books.thumbnailKey, libraryId: books.libraryId })
-    .from(books)
-    .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
-    .orderBy(asc(books.sortKey))
-    .limit(1)
-    .get();
-  const current = await db.select().from(series).where(eq(series.id, seriesId)).get();
+  const covers = new CoversRepository(db);
+  const [first, current] = await Promise.all([covers.seriesCoverBook(seriesId), covers.series(seriesId)]);
   if (!first?.key || !current || current.hasCustomCover) return;
   const now = new Date().toISOString();
   if (current.thumbnailKey !== first.key || !current.thumbnailUpdatedAt) {
-    await db.update(series).set({ thumbnailKey: first.key, thumbnailUpdatedAt: now }).where(eq(series.id, seriesId));
+    await covers.pointSeriesAt(seriesId, first.key, now);
   }
   events.publish({ type: 'cover_updated', entity_type: 'series', entity_id: seriesId, library_id: first.libraryId });
-  const library = await db.select().from(libraries).where(eq(libraries.id, first.libraryId)).get();
-  if (library && !library.thumbnailKey) {
-    await db
-      .update(libraries)
-      .set({ thumbnailKey: first.key, thumbnailUpdatedAt: now })
-      .where(eq(libraries.id, library.id));
-    events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: library.id, library_id: library.id });
+  if (await covers.pointLibraryWithoutCoverAt(first.libraryId, first.key, now)) {
+    const libraryId = first.libraryId;
+    events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: libraryId, library_id: libraryId });
   }
 }

@@ -1,6 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonContent } from '../../lib/openapi-responses';
-import { authenticate } from '../../middleware/authenticate';
 import {
   BookListQuerySchema,
   BookPageSchema,
@@ -10,56 +7,36 @@ import {
 import { FilterBodySchema } from '../../schemas/filter.schema';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { PostListQuerySchema } from '../../schemas/series.schema';
+import { contractsFor, json } from '../contract';
 
-const tags = ['Books'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
-
-const bookPage = (description: string) => ({
-  200: jsonContent(BookPageSchema, description),
-  ...errorResponses(400, ...AUTH_ERRORS),
-});
+const route = contractsFor('Books');
+const page = (description: string) => ({ 200: json(BookPageSchema, description) });
 
 /** A GET list of books scoped by `library_id` only, in a fixed order. */
 const fixedOrderList = (path: string, summary: string) =>
-  createRoute({
-    method: 'get',
-    path,
-    tags,
-    security,
+  route.get(path, 'BooksRead', {
     summary,
-    middleware: [authenticate('BooksRead')] as const,
-    request: { query: LibraryScopedPageQuerySchema },
-    responses: bookPage(summary),
+    query: LibraryScopedPageQuerySchema,
+    responses: page(summary),
+    errors: [400],
   });
 
-export const listBooks = createRoute({
-  method: 'get',
-  path: '/books',
-  tags,
-  security,
+export const listBooks = route.get('/books', 'BooksRead', {
   summary: 'List books (BooksRead)',
   description:
     'Sort fields: title, number, file_size, page_count, created_at, modified_at. Default: title, or reading ' +
     'order (number) when series_id is given.',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { query: BookListQuerySchema },
-  responses: bookPage('A page of books'),
+  query: BookListQuerySchema,
+  responses: page('A page of books'),
+  errors: [400],
 });
-
-export const filterBooks = createRoute({
-  method: 'post',
-  path: '/books/list',
-  tags,
-  security,
+export const filterBooks = route.post('/books/list', 'BooksRead', {
   summary: 'List books matching a condition and/or full-text search (BooksRead)',
-  middleware: [authenticate('BooksRead')] as const,
-  request: {
-    query: PostListQuerySchema,
-    body: { required: false, content: { 'application/json': { schema: FilterBodySchema } } },
-  },
-  responses: bookPage('A page of matching books'),
+  query: PostListQuerySchema,
+  body: { required: false, content: { 'application/json': { schema: FilterBodySchema } } },
+  responses: page('A page of matching books'),
+  errors: [400],
 });
-
 export const booksInProgress = fixedOrderList(
   '/books/in-progress',
   'Books the user is reading, latest activity first (BooksRead)',
@@ -73,14 +50,9 @@ export const booksRecentlyRead = fixedOrderList(
   '/books/recently-read',
   'Books the user completed, most recent first (BooksRead)',
 );
-
-export const getBook = createRoute({
-  method: 'get',
-  path: '/books/{id}',
-  tags,
-  security,
+export const getBook = route.get('/books/{id}', 'BooksRead', {
   summary: 'A book, including a soft-deleted one (BooksRead)',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { params: IdParamSchema },
-  responses: { 200: jsonContent(BookSchema, 'The book'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
+  params: IdParamSchema,
+  responses: { 200: json(BookSchema, 'The book') },
+  errors: [400, 404],
 });

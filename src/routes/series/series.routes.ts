@@ -1,7 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
 import { PageQuerySchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import { BookPageSchema, LibraryScopedPageQuerySchema, SeriesBooksQuerySchema } from '../../schemas/book.schema';
 import { FilterBodySchema } from '../../schemas/filter.schema';
 import { IdParamSchema } from '../../schemas/path-params.schema';
@@ -12,67 +9,44 @@ import {
   SeriesSchema,
   SeriesSearchBodySchema,
 } from '../../schemas/series.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const tags = ['Series'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
+const route = contractsFor('Series');
 const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const;
-
-const seriesPage = (description: string) => ({
-  200: jsonContent(SeriesPageSchema, description),
-  ...errorResponses(400, ...AUTH_ERRORS),
-});
+const page = (description: string) => ({ 200: json(SeriesPageSchema, description) });
+const optionalFilter = { required: false, content: { 'application/json': { schema: FilterBodySchema } } };
 
 /** A GET list of series scoped by `library_id` only, in a fixed order. */
 const fixedOrderList = (path: string, summary: string) =>
-  createRoute({
-    method: 'get',
-    path,
-    tags,
-    security,
+  route.get(path, 'SeriesRead', {
     summary,
-    middleware: [authenticate('SeriesRead')] as const,
-    request: { query: LibraryScopedPageQuerySchema },
-    responses: seriesPage(summary),
+    query: LibraryScopedPageQuerySchema,
+    responses: page(summary),
+    errors: [400],
   });
 
-export const listSeries = createRoute({
-  method: 'get',
-  path: '/series',
-  tags,
-  security,
+export const listSeries = route.get('/series', 'SeriesRead', {
   summary: 'List series (SeriesRead)',
   description:
     'Sort fields: name, date_added, date_updated, release_date, date_read, book_count, file_size, filename, page_count.',
-  middleware: [authenticate('SeriesRead')] as const,
-  request: { query: SeriesListQuerySchema },
-  responses: seriesPage('A page of series'),
+  query: SeriesListQuerySchema,
+  responses: page('A page of series'),
+  errors: [400],
 });
-
-export const filterSeries = createRoute({
-  method: 'post',
-  path: '/series/list',
-  tags,
-  security,
+export const filterSeries = route.post('/series/list', 'SeriesRead', {
   summary: 'List series matching a condition and/or full-text search (SeriesRead)',
-  middleware: [authenticate('SeriesRead')] as const,
-  request: {
-    query: PostListQuerySchema,
-    body: { required: false, content: { 'application/json': { schema: FilterBodySchema } } },
-  },
-  responses: seriesPage('A page of matching series'),
+  query: PostListQuerySchema,
+  body: optionalFilter,
+  responses: page('A page of matching series'),
+  errors: [400],
 });
-
-export const searchSeries = createRoute({
-  method: 'post',
-  path: '/series/search',
-  tags,
-  security,
+export const searchSeries = route.post('/series/search', 'SeriesRead', {
   summary: 'Full-text search of series, best matches first (SeriesRead)',
-  middleware: [authenticate('SeriesRead')] as const,
-  request: { query: PageQuerySchema, body: jsonBody(SeriesSearchBodySchema) },
-  responses: seriesPage('A page of matching series ranked by relevance'),
+  query: PageQuerySchema,
+  body: SeriesSearchBodySchema,
+  responses: page('A page of matching series ranked by relevance'),
+  errors: [400],
 });
-
 export const seriesInProgress = fixedOrderList(
   '/series/in-progress',
   'Series with a book the user is reading, latest activity first (SeriesRead)',
@@ -82,39 +56,26 @@ export const seriesRecentlyUpdated = fixedOrderList(
   '/series/recently-updated',
   'Series, most recently updated first (SeriesRead)',
 );
-
-export const getSeries = createRoute({
-  method: 'get',
-  path: '/series/{id}',
-  tags,
-  security,
+export const getSeries = route.get('/series/{id}', 'SeriesRead', {
   summary: 'A series (SeriesRead)',
-  middleware: [authenticate('SeriesRead')] as const,
-  request: { params: IdParamSchema },
-  responses: { 200: jsonContent(SeriesSchema, 'The series'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
+  params: IdParamSchema,
+  responses: { 200: json(SeriesSchema, 'The series') },
+  errors: [400, 404],
 });
-
-export const listSeriesBooks = createRoute({
-  method: 'get',
-  path: '/series/{id}/books',
-  tags,
-  security,
+export const listSeriesBooks = route.get('/series/{id}/books', 'SeriesRead', {
   summary: 'Books of a series, in reading order unless sorted otherwise (SeriesRead)',
-  middleware: [authenticate('SeriesRead')] as const,
-  request: { params: IdParamSchema, query: SeriesBooksQuerySchema },
-  responses: { 200: jsonContent(BookPageSchema, 'A page of books'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
+  params: IdParamSchema,
+  query: SeriesBooksQuerySchema,
+  responses: { 200: json(BookPageSchema, 'A page of books') },
+  errors: [400, 404],
 });
 
-const markSeries = (state: 'read' | 'unread') =>
-  createRoute({
-    method: 'post',
-    path: `/series/{id}/${state}`,
-    tags,
-    security,
+const markSeries = <const S extends 'read' | 'unread'>(state: S) =>
+  route.post(`/series/{id}/${state}`, PROGRESS_WRITE, {
     summary: `Mark every book of the series ${state} for the user (ProgressWrite or BooksWrite)`,
-    middleware: [authenticate(PROGRESS_WRITE)] as const,
-    request: { params: IdParamSchema },
-    responses: { 204: { description: `Marked ${state}` }, ...errorResponses(400, ...AUTH_ERRORS, 404) },
+    params: IdParamSchema,
+    responses: { 204: empty(`Marked ${state}`) },
+    errors: [400, 404],
   });
 
 export const markSeriesRead = markSeries('read');
