@@ -2,7 +2,7 @@
  * Background tasks seen from the API (API.md §4 Tasks, Duplicates; DECISIONS.md §Tasks): listing,
  * stats, cancellation, and queueing analysis, duplicate and purge work.
  */
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
 import type { EventPublisher } from '../events/events';
@@ -12,7 +12,7 @@ import { nowIso } from '../lib/ids';
 import { toTaskDto, toTaskProgressEvent } from '../mappers/task.mapper';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
 import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
-import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
+import type { TaskDto } from '../schemas/task.schema';
 import type { NewTask } from '../tasks/task-handler';
 import { enqueueTask, type TaskRunnerRpc } from '../tasks/task-queue';
 import type { LibraryScanRpc } from '../scanning/scan-store';
@@ -123,55 +123,6 @@ export class TasksService {
       libraryId,
       createdBy,
     });
-  }
-
-  /**
-   * Undismissed groups that still have two or more live copies, a page at a time. Membership is
-   * counted against live books, so a copy soft-deleted since the last duplicate scan drops out at once.
-   */
-  async listDuplicates(offset: number, limit: number): Promise<{ data: DuplicateGroupDto[]; total: number }> {
-    const liveCopies = sql`(select count(*) from json_each(${duplicateGroups.bookIds}) as member
-      join ${books} on ${books.id} = member.value where ${books.deletedAt} is null)`;
-    const where = and(isNull(duplicateGroups.dismissedAt), sql`${liveCopies} > 1`);
-    const [groups, totalRow] = await Promise.all([
-      this.db
-        .select()
-        .from(duplicateGroups)
-        .where(where)
-        .orderBy(duplicateGroups.createdAt, duplicateGroups.id)
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: count() }).from(duplicateGroups).where(where).get(),
-    ]);
-    const ids = [...new Set(groups.flatMap((g) => g.bookIds))];
-    const rows = ids.length
-      ? await this.db
-          .select({
-            id: books.id,
-            title: books.title,
-            path: books.path,
-            libraryId: books.libraryId,
-            seriesId: books.seriesId,
-          })
-          .from(books)
-          .where(and(inArray(books.id, ids), isNull(books.deletedAt)))
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return {
-      total: totalRow?.n ?? 0,
-      data: groups.map((g) => {
-        const live = g.bookIds.filter((id) => byId.has(id));
-        return {
-          id: g.id,
-          fileHash: g.fileHash,
-          fileSize: g.fileSize,
-          bookIds: live,
-          books: live.map((id) => byId.get(id)).filter((b) => b !== undefined),
-          createdAt: g.createdAt,
-          updatedAt: g.updatedAt,
-        };
-      }),
-    };
   }
 
   /** Dismissing hides the group; the books are never touched. */

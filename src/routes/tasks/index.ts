@@ -1,5 +1,6 @@
 import { createRouter } from '../../lib/router';
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
+import { paged } from '../paged';
 import * as routes from './tasks.routes';
 
 export const tasksRouter = createRouter()
@@ -20,11 +21,7 @@ export const tasksRouter = createRouter()
   .openapi(routes.analyzeSeries, async (c) =>
     c.json(await c.get('services').tasks.analyzeSeries(c.req.valid('param').id, c.get('principal').user.id), 202),
   )
-  .openapi(routes.listDuplicates, async (c) => {
-    const page = toPageRequest(c.req.valid('query'));
-    const { data, total } = await c.get('services').tasks.listDuplicates(page.offset, page.pageSize);
-    return c.json(pageEnvelope(c.req.url, page, data, total), 200);
-  })
+  .openapi(...paged(routes.listDuplicates, ({ services, viewer }, page) => services.duplicates.list(viewer, page)))
   .openapi(routes.emptyTrash, async (c) =>
     c.json(await c.get('services').tasks.emptyTrash(c.req.valid('param').id, c.get('principal').user.id), 202),
   )

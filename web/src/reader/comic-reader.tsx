@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { completesAtPage, lastPage } from '../../../src/progress/rules';
 import type { Book, BookPageEntry } from '../api/types';
 import { t } from '../i18n';
 import { actionForKey, actionForSwipe, actionForTap, type ReaderAction, SHORTCUTS } from './controls';
@@ -157,8 +158,9 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const lastView = index === views.length - 1;
   useEffect(() => {
     if (!view || mode === 'webtoon') return;
-    const page = lastView ? book.pageCount : progressPageOf(view);
-    progressSaver.save(book.id, { currentPage: page, completed: lastView }, { incognito: settings.incognito });
+    const page = lastView ? lastPage(book.pageCount) : progressPageOf(view);
+    const completed = completesAtPage(page, book.pageCount);
+    progressSaver.save(book.id, { currentPage: page, completed }, { incognito: settings.incognito });
   }, [view, lastView, mode, settings.incognito, book.id, book.pageCount]);
   useEffect(() => () => void progressSaver.flush(), []);
 

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { completesAtFraction, pageAtFraction } from '../../../src/progress/rules';
 import type { Book } from '../api/types';
 import { t } from '../i18n';
 import { offlineFile } from '../offline/offline-library';
@@ -26,6 +27,8 @@ export interface EpubSettings {
 }
 
 const SETTINGS_KEY = 'longbox.reader.epub';
+/** foliate-js reports where the last screen starts, which never reaches 1: within this of the end is the end. */
+const END_SLACK = 0.005;
 const DEFAULTS: EpubSettings = { flow: 'paginated', font: 'publisher', size: 100, theme: 'light', incognito: false };
 const THEMES = {
   light: { bg: '#ffffff', fg: '#1b1e26', link: '#2563c9' },
@@ -124,12 +127,11 @@ export function EpubReader({ book, start }: EpubReaderProps) {
         // The first relocations come from opening the book: saving them would overwrite the saved place.
         if (!restored) return;
         const fraction = Math.min(1, Math.max(0, detail.fraction ?? 0));
-        const pageCount = Math.max(1, book.pageCount);
         progressSaver.save(
           book.id,
           {
-            currentPage: Math.min(pageCount, Math.max(1, Math.ceil(fraction * pageCount))),
-            completed: fraction >= 0.995,
+            currentPage: pageAtFraction(fraction, book.pageCount),
+            completed: completesAtFraction(fraction, END_SLACK),
             percentage: fraction,
             ...(detail.cfi ? { locator: detail.cfi } : {}),
           },

@@ -5,6 +5,7 @@
  * comes back into view.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { readFraction } from '../../../src/progress/rules';
 import { ApiError, apiUrl, get, post } from '../api/client';
 import type { Book, Page, ReadProgress } from '../api/types';
 import { Main } from '../app';
@@ -103,7 +104,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
     <Main>
       <Async state={book}>
         {(info) => {
-          const fraction = progress?.completed ? 1 : progress ? progress.currentPage / Math.max(1, info.pageCount) : 0;
+          const fraction = readFraction(progress, info.pageCount);
           return (
             <div class="detail">
               <div class="detail__cover">
