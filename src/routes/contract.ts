@@ -24,6 +24,7 @@ export interface RouteFacts {
   description?: string;
   params?: z.ZodType;
   query?: z.ZodType;
+  headers?: z.ZodType;
   /** A JSON body (required), or a request body as createRoute takes it. */
   body?: z.ZodType | RequestBody;
   /** The success (and other non-error) responses, e.g. `{ 200: json(Schema, 'description') }`. */
@@ -45,6 +46,7 @@ type JsonBodyOf<B> = B extends z.ZodType ? ReturnType<typeof jsonBody<B>> : B;
 type RequestOf<F extends RouteFacts> = {
   params: Part<F, 'params'>;
   query: Part<F, 'query'>;
+  headers: Part<F, 'headers'>;
   body: JsonBodyOf<Part<F, 'body'>>;
 };
 
@@ -70,10 +72,11 @@ function contract<const M extends Method, const P extends string, const F extend
   access: Access,
   facts: F,
 ): ContractOf<M, P, F> {
-  const { summary, description, params, query, body, responses, errors = [], security } = facts;
+  const { summary, description, params, query, headers, body, responses, errors = [], security } = facts;
   const request = {
     ...(params ? { params } : {}),
     ...(query ? { query } : {}),
+    ...(headers ? { headers } : {}),
     ...(body ? { body: isSchema(body) ? jsonBody(body) : body } : {}),
   };
   const config = {

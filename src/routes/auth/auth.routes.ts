@@ -1,6 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { authenticate } from '../../middleware/authenticate';
-import { errorResponses, jsonBody, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { z } from '@hono/zod-openapi';
+import { PermissionSchema } from '../../auth/permissions';
 import {
   ChangePasswordBodySchema,
   LoginBodySchema,
@@ -11,55 +10,40 @@ import {
   ResendVerificationBodySchema,
   VerifyEmailBodySchema,
 } from '../../schemas/auth.schema';
-import { PermissionSchema } from '../../auth/permissions';
 import { UserSchema } from '../../schemas/user.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const tags = ['Authentication'];
+const route = contractsFor('Authentication');
 
-export const login = createRoute({
-  method: 'post',
-  path: '/auth/login',
-  tags,
+export const login = route.post('/auth/login', 'public', {
   summary: 'Log in with username and password',
   description:
     'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
     'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
     'event streams in a browser (DECISIONS.md §Web app). Logout clears it.',
-  request: { body: jsonBody(LoginBodySchema) },
-  responses: { 200: jsonContent(LoginResponseSchema, 'Session token'), ...errorResponses(400, 401, 429) },
+  body: LoginBodySchema,
+  responses: { 200: json(LoginResponseSchema, 'Session token') },
+  errors: [400, 401, 429],
 });
-
-export const register = createRoute({
-  method: 'post',
-  path: '/auth/register',
-  tags,
+export const register = route.post('/auth/register', 'public', {
   summary: 'Register a user (when registration is enabled)',
-  request: { body: jsonBody(RegisterBodySchema) },
-  responses: { 201: jsonContent(RegisterResponseSchema, 'Account created'), ...errorResponses(400, 403, 409) },
+  body: RegisterBodySchema,
+  responses: { 201: json(RegisterResponseSchema, 'Account created') },
+  errors: [400, 403, 409],
 });
-
-export const logout = createRoute({
-  method: 'post',
-  path: '/auth/logout',
-  tags,
+export const logout = route.post('/auth/logout', 'signed-in', {
   summary: 'Log out: the session token dies at once',
-  middleware: [authenticate()] as const,
   security: [{ bearerAuth: [] }],
-  responses: { 204: { description: 'Logged out' }, ...errorResponses(401) },
+  responses: { 204: empty('Logged out') },
 });
-
-export const changePassword = createRoute({
-  method: 'put',
-  path: '/auth/password',
-  tags,
+export const changePassword = route.put('/auth/password', 'signed-in', {
   summary: 'Change your own password (the current one is asked again)',
   description:
     'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
     'keeps working. A wrong current password is a 403 (the session stays valid).',
-  middleware: [authenticate()] as const,
-  security: SECURITY,
-  request: { body: jsonBody(ChangePasswordBodySchema) },
-  responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...errorResponses(400, 401, 403) },
+  body: ChangePasswordBodySchema,
+  responses: { 200: json(MessageSchema, 'Password changed') },
+  errors: [400, 403],
 });
 
 export const MeSchema = UserSchema.extend({
@@ -68,33 +52,19 @@ export const MeSchema = UserSchema.extend({
   apiKey: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 }).openapi('Me');
 
-export const me = createRoute({
-  method: 'get',
-  path: '/auth/me',
-  tags,
+export const me = route.get('/auth/me', 'signed-in', {
   summary: 'The current user',
-  middleware: [authenticate()] as const,
-  security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }],
-  responses: { 200: jsonContent(MeSchema, 'Current user'), ...errorResponses(401) },
+  responses: { 200: json(MeSchema, 'Current user') },
 });
-
-export const verifyEmail = createRoute({
-  method: 'post',
-  path: '/auth/verify-email',
-  tags,
+export const verifyEmail = route.post('/auth/verify-email', 'public', {
   summary: 'Verify an e-mail token and activate the account',
-  request: { body: jsonBody(VerifyEmailBodySchema) },
-  responses: { 200: jsonContent(MessageSchema, 'Verified'), ...errorResponses(400) },
+  body: VerifyEmailBodySchema,
+  responses: { 200: json(MessageSchema, 'Verified') },
+  errors: [400],
 });
-
-export const resendVerification = createRoute({
-  method: 'post',
-  path: '/auth/resend-verification',
-  tags,
+export const resendVerification = route.post('/auth/resend-verification', 'public', {
   summary: 'Send a new verification e-mail',
-  request: { body: jsonBody(ResendVerificationBodySchema) },
-  responses: {
-    202: jsonContent(MessageSchema, 'Sent if the address belongs to an unverified account'),
-    ...errorResponses(400),
-  },
+  body: ResendVerificationBodySchema,
+  responses: { 202: json(MessageSchema, 'Sent if the address belongs to an unverified account') },
+  errors: [400],
 });

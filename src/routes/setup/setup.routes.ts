@@ -1,23 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
 import { LoginResponseSchema, SetupInitializeBodySchema, SetupStatusSchema } from '../../schemas/auth.schema';
+import { contractsFor, json } from '../contract';
 
-export const getSetupStatus = createRoute({
-  method: 'get',
-  path: '/setup/status',
-  tags: ['Setup'],
+const route = contractsFor('Setup');
+
+export const getSetupStatus = route.get('/setup/status', 'public', {
   summary: 'Whether initial setup is needed',
-  responses: { 200: jsonContent(SetupStatusSchema, 'Setup status') },
+  responses: { 200: json(SetupStatusSchema, 'Setup status') },
 });
-
-export const initializeSetup = createRoute({
-  method: 'post',
-  path: '/setup/initialize',
-  tags: ['Setup'],
+export const initializeSetup = route.post('/setup/initialize', 'public', {
   summary: 'Create the initial admin user and sign in',
-  request: { body: jsonBody(SetupInitializeBodySchema) },
-  responses: {
-    201: jsonContent(LoginResponseSchema, 'Admin created; its session'),
-    ...errorResponses(400, 409),
-  },
+  body: SetupInitializeBodySchema,
+  responses: { 201: json(LoginResponseSchema, 'Admin created; its session') },
+  errors: [400, 409],
 });

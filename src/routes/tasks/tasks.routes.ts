@@ -1,127 +1,89 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { z } from '@hono/zod-openapi';
+import type { Permission } from '../../auth/permissions';
 import { GetPageQuerySchema, pageEnvelopeSchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import { DuplicateGroupSchema, TaskListQuerySchema, TaskSchema, TaskStatsSchema } from '../../schemas/task.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const security = SECURITY;
+const tasks = contractsFor('Tasks');
+const duplicates = contractsFor('Duplicates');
 const IdParams = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 const QueuedSchema = z.object({ task: TaskSchema, created: z.boolean() }).openapi('QueuedTask');
+const queued = { 202: json(QueuedSchema, 'Queued (or already queued)') };
 
-export const listTasks = createRoute({
-  method: 'get',
-  path: '/tasks',
-  tags: ['Tasks'],
-  security,
+/** POST …/{id}/<action>: queues a task for one book, series or library. */
+const queueFor = <const P extends string>(
+  path: P,
+  tag: string,
+  access: Permission,
+  summary: string,
+  description?: string,
+) =>
+  contractsFor(tag).post(path, access, {
+    summary,
+    description,
+    params: IdParams,
+    responses: queued,
+    errors: [400, 404],
+  });
+
+export const listTasks = tasks.get('/tasks', 'TasksRead', {
   summary: 'Background tasks, newest first',
-  middleware: [authenticate('TasksRead')] as const,
-  request: { query: GetPageQuerySchema.extend(TaskListQuerySchema.shape) },
-  responses: {
-    200: jsonContent(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks'),
-    ...errorResponses(400, 401, 403),
-  },
+  query: GetPageQuerySchema.extend(TaskListQuerySchema.shape),
+  responses: { 200: json(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks') },
+  errors: [400],
 });
-
-export const taskStats = createRoute({
-  method: 'get',
-  path: '/tasks/stats',
-  tags: ['Tasks'],
-  security,
+export const taskStats = tasks.get('/tasks/stats', 'TasksRead', {
   summary: 'Task counts by status and type',
-  middleware: [authenticate('TasksRead')] as const,
-  responses: { 200: jsonContent(TaskStatsSchema, 'Counts'), ...errorResponses(401, 403) },
+  responses: { 200: json(TaskStatsSchema, 'Counts') },
 });
-
-export const getTask = createRoute({
-  method: 'get',
-  path: '/tasks/{id}',
-  tags: ['Tasks'],
-  security,
+export const getTask = tasks.get('/tasks/{id}', 'TasksRead', {
   summary: 'One task',
-  middleware: [authenticate('TasksRead')] as const,
-  request: { params: IdParams },
-  responses: { 200: jsonContent(TaskSchema, 'Task'), ...errorResponses(400, 401, 403, 404) },
+  params: IdParams,
+  responses: { 200: json(TaskSchema, 'Task') },
+  errors: [400, 404],
 });
-
-export const cancelTask = createRoute({
-  method: 'post',
-  path: '/tasks/{id}/cancel',
-  tags: ['Tasks'],
-  security,
+export const cancelTask = tasks.post('/tasks/{id}/cancel', 'TasksWrite', {
   summary: 'Cancel a pending or running task',
-  middleware: [authenticate('TasksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 200: jsonContent(TaskSchema, 'Cancelled'), ...errorResponses(400, 401, 403, 404, 409) },
+  params: IdParams,
+  responses: { 200: json(TaskSchema, 'Cancelled') },
+  errors: [400, 404, 409],
 });
 
-export const analyzeBook = createRoute({
-  method: 'post',
-  path: '/books/{id}/analyze',
-  tags: ['Books'],
-  security,
-  summary: 'Queue a re-analysis of the book file',
-  middleware: [authenticate('BooksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const analyzeSeries = createRoute({
-  method: 'post',
-  path: '/series/{id}/analyze',
-  tags: ['Series'],
-  security,
-  summary: 'Queue a re-analysis of every book in the series',
-  middleware: [authenticate('SeriesWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const emptyTrash = createRoute({
-  method: 'post',
-  path: '/libraries/{id}/empty-trash',
-  tags: ['Libraries'],
-  security,
-  summary: 'Queue purge_deleted: remove the soft-deleted books and series of the library for good',
-  description:
-    'Books whose files left the bucket stay in the catalog, soft-deleted with their reading progress, so a ' +
+export const analyzeBook = queueFor(
+  '/books/{id}/analyze',
+  'Books',
+  'BooksWrite',
+  'Queue a re-analysis of the book file',
+);
+export const analyzeSeries = queueFor(
+  '/series/{id}/analyze',
+  'Series',
+  'SeriesWrite',
+  'Queue a re-analysis of every book in the series',
+);
+export const emptyTrash = queueFor(
+  '/libraries/{id}/empty-trash',
+  'Libraries',
+  'LibrariesWrite',
+  'Queue purge_deleted: remove the soft-deleted books and series of the library for good',
+  'Books whose files left the bucket stay in the catalog, soft-deleted with their reading progress, so a ' +
     'file that comes back is restored. Emptying the trash removes those rows, their progress and their ' +
     'cached thumbnails and page renditions. The files in the bucket are never touched.',
-  middleware: [authenticate('LibrariesWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
+);
 
-export const listDuplicates = createRoute({
-  method: 'get',
-  path: '/duplicates',
-  tags: ['Duplicates'],
-  security,
+export const listDuplicates = duplicates.get('/duplicates', 'BooksRead', {
   summary: 'Groups of books with identical content (same fileHash), dismissed groups hidden',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { query: GetPageQuerySchema },
-  responses: {
-    200: jsonContent(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups'),
-    ...errorResponses(400, 401, 403),
-  },
+  query: GetPageQuerySchema,
+  responses: { 200: json(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups') },
+  errors: [400],
 });
-
-export const scanDuplicates = createRoute({
-  method: 'post',
-  path: '/duplicates/scan',
-  tags: ['Duplicates'],
-  security,
+export const scanDuplicates = duplicates.post('/duplicates/scan', 'TasksWrite', {
   summary: 'Queue a duplicate scan',
-  middleware: [authenticate('TasksWrite')] as const,
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(401, 403) },
+  responses: queued,
 });
-
-export const dismissDuplicate = createRoute({
-  method: 'delete',
-  path: '/duplicates/{id}',
-  tags: ['Duplicates'],
-  security,
+export const dismissDuplicate = duplicates.delete('/duplicates/{id}', 'BooksWrite', {
   summary: 'Dismiss a duplicate group (never deletes books)',
-  middleware: [authenticate('BooksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 204: { description: 'Dismissed' }, ...errorResponses(400, 401, 403, 404) },
+  params: IdParams,
+  responses: { 204: empty('Dismissed') },
+  errors: [400, 404],
 });

@@ -1,71 +1,45 @@
-import { createRoute } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
 import { GetPageQuerySchema, pageEnvelopeSchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { CreateUserBodySchema, UpdateUserBodySchema, UserSchema } from '../../schemas/user.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const tags = ['Users'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
+const route = contractsFor('Users');
 
 export const UserPageSchema = pageEnvelopeSchema(UserSchema, 'UserPage');
 
-export const listUsers = createRoute({
-  method: 'get',
-  path: '/users',
-  tags,
-  security,
+export const listUsers = route.get('/users', 'UsersRead', {
   summary: 'List users (UsersRead)',
-  middleware: [authenticate('UsersRead')] as const,
-  request: { query: GetPageQuerySchema },
-  responses: { 200: jsonContent(UserPageSchema, 'A page of users'), ...errorResponses(400, ...AUTH_ERRORS) },
+  query: GetPageQuerySchema,
+  responses: { 200: json(UserPageSchema, 'A page of users') },
+  errors: [400],
 });
-
-export const createUser = createRoute({
-  method: 'post',
-  path: '/users',
-  tags,
-  security,
+export const createUser = route.post('/users', 'UsersWrite', {
   summary: 'Create a user (UsersWrite)',
-  middleware: [authenticate('UsersWrite')] as const,
-  request: { body: jsonBody(CreateUserBodySchema) },
-  responses: { 201: jsonContent(UserSchema, 'The new user'), ...errorResponses(400, ...AUTH_ERRORS, 409) },
+  body: CreateUserBodySchema,
+  responses: { 201: json(UserSchema, 'The new user') },
+  errors: [400, 409],
 });
-
-export const getUser = createRoute({
-  method: 'get',
-  path: '/users/{id}',
-  tags,
-  security,
+export const getUser = route.get('/users/{id}', 'UsersRead', {
   summary: 'A user (UsersRead)',
-  middleware: [authenticate('UsersRead')] as const,
-  request: { params: IdParamSchema },
-  responses: { 200: jsonContent(UserSchema, 'The user'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
+  params: IdParamSchema,
+  responses: { 200: json(UserSchema, 'The user') },
+  errors: [400, 404],
 });
-
-export const updateUser = createRoute({
-  method: 'put',
-  path: '/users/{id}',
-  tags,
-  security,
+export const updateUser = route.put('/users/{id}', 'UsersWrite', {
   summary: 'Change a user (UsersWrite); omitted fields stay as they are',
   description:
     'A new password, role, custom permissions or active flag takes effect on the next request, including for ' +
     'the user’s API keys and cached Basic credentials. A new password or a deactivation ends the user’s sessions. ' +
     'The last active admin cannot be demoted or deactivated (409).',
-  middleware: [authenticate('UsersWrite')] as const,
-  request: { params: IdParamSchema, body: jsonBody(UpdateUserBodySchema) },
-  responses: { 200: jsonContent(UserSchema, 'The updated user'), ...errorResponses(400, ...AUTH_ERRORS, 404, 409) },
+  params: IdParamSchema,
+  body: UpdateUserBodySchema,
+  responses: { 200: json(UserSchema, 'The updated user') },
+  errors: [400, 404, 409],
 });
-
-export const deleteUser = createRoute({
-  method: 'delete',
-  path: '/users/{id}',
-  tags,
-  security,
+export const deleteUser = route.delete('/users/{id}', 'UsersDelete', {
   summary: 'Delete a user with their sessions, API keys, progress and preferences (UsersDelete)',
   description: 'The last active admin cannot be deleted (409).',
-  middleware: [authenticate('UsersDelete')] as const,
-  request: { params: IdParamSchema },
-  responses: { 204: { description: 'Deleted' }, ...errorResponses(400, ...AUTH_ERRORS, 404, 409) },
+  params: IdParamSchema,
+  responses: { 204: empty('Deleted') },
+  errors: [400, 404, 409],
 });
