@@ -1,7 +1,6 @@
 /** Request helpers shared by the Komga route files: query lists, JSON bodies, the caller. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { Requirement } from '../auth/permissions';
 import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
 import type { AppEnv } from '../env';
@@ -53,7 +52,6 @@ export async function jsonBody<T extends z.ZodType>(c: KomgaContext, schema: T, 
   return parsed.data;
 }
 
-export const READ_PROGRESS: Requirement = ['ProgressRead', 'BooksRead'];
-export const WRITE_PROGRESS: Requirement = ['ProgressWrite', 'BooksWrite'];
+export { PROGRESS_READ as READ_PROGRESS, PROGRESS_WRITE as WRITE_PROGRESS } from '../auth/permissions';
 
 export { komgaRequire as need };

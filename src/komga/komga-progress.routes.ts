@@ -6,7 +6,18 @@
  */
 import type { KomgaApp } from './komga.app';
 import { clearKomgaCookies, setRememberMe } from './komga-auth';
-import { actorOf, jsonBody, komgaOf, need, READ_PROGRESS, viewerOf, WRITE_PROGRESS } from './komga-http';
+import type { Viewer } from '../repositories/visibility';
+import {
+  actorOf,
+  jsonBody,
+  type KomgaContext,
+  komgaOf,
+  need,
+  READ_PROGRESS,
+  viewerOf,
+  WRITE_PROGRESS,
+} from './komga-http';
+import type { KomgaService } from './komga.service';
 import {
   ReadProgressUpdateSchema,
   TachiyomiReadProgressUpdateSchema,
@@ -46,20 +57,32 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
 
-  app.get('/api/v1/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
-    c.json(await komgaOf(c).tachiyomiProgressV1(viewerOf(c), c.req.param('id'))),
-  );
-  app.put('/api/v1/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
-    const body = await jsonBody(c, TachiyomiReadProgressUpdateV1Schema);
-    await komgaOf(c).markReadUpToIndex(actorOf(c), c.req.param('id'), body.lastBookRead);
-    return c.body(null, 204);
-  });
-  app.get('/api/v2/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
-    c.json(await komgaOf(c).tachiyomiProgress(viewerOf(c), c.req.param('id'))),
-  );
-  app.put('/api/v2/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
-    const body = await jsonBody(c, TachiyomiReadProgressUpdateSchema);
-    await komgaOf(c).markReadUpTo(actorOf(c), c.req.param('id'), body.lastBookNumberSortRead);
-    return c.body(null, 204);
-  });
+  // Mihon's tracker: v1 counts books in numberSort order, v2 speaks numberSort values.
+  const trackers = [
+    {
+      path: '/api/v1/series/:id/read-progress/tachiyomi',
+      read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgressV1(viewer, id),
+      mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
+        komga.markReadUpToIndex(actorOf(c), id, (await jsonBody(c, TachiyomiReadProgressUpdateV1Schema)).lastBookRead),
+    },
+    {
+      path: '/api/v2/series/:id/read-progress/tachiyomi',
+      read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgress(viewer, id),
+      mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
+        komga.markReadUpTo(
+          actorOf(c),
+          id,
+          (await jsonBody(c, TachiyomiReadProgressUpdateSchema)).lastBookNumberSortRead,
+        ),
+    },
+  ];
+  for (const { path, read, mark } of trackers) {
+    app.get(path, need(READ_PROGRESS), async (c) =>
+      c.json(await read(komgaOf(c), viewerOf(c), c.req.param('id') ?? '')),
+    );
+    app.put(path, need(WRITE_PROGRESS), async (c) => {
+      await mark(c, komgaOf(c), c.req.param('id') ?? '');
+      return c.body(null, 204);
+    });
+  }
 }

@@ -150,7 +150,7 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
   const created = komgaDate(row.createdAt);
   const lastModified = komgaDate(row.updatedAt);
   const sort = numberSort(row);
-  const progress = row.progress;
+  const { progress } = row;
   return {
     id: row.id,
     seriesId: row.seriesId,

@@ -4,7 +4,7 @@
  * how a feed is written (Atom for 1.2, JSON for 2.0).
  */
 import type { Context } from 'hono';
-import type { Requirement } from '../auth/permissions';
+import { PROGRESS_READ, type Requirement } from '../auth/permissions';
 import type { AppEnv } from '../env';
 import { badRequest } from '../lib/errors';
 import { toPageRequest } from '../lib/pagination';
@@ -42,7 +42,7 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
   { path: '/recently-added', need: 'BooksRead', build: async (c) => catalog(c).recentlyAdded(viewer(c), pageOf(c)) },
   {
     path: '/keep-reading',
-    need: ['ProgressRead', 'BooksRead'],
+    need: PROGRESS_READ,
     build: async (c) => catalog(c).keepReading(viewer(c), pageOf(c)),
   },
   { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(viewer(c), pageOf(c)) },

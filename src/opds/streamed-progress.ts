@@ -4,13 +4,11 @@
  * progress (ProgressWrite or BooksWrite, as PUT /books/{id}/progress) and has not turned it off with
  * the preference `opds.pse_progress` (apps that prefetch whole books).
  */
-import { satisfies } from '../auth/permissions';
+import { PROGRESS_WRITE, satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import type { BookPaging } from '../repositories/books.repository';
 import type { ProgressActor } from '../services/read-progress.service';
 import type { Services } from '../services/services';
-
-const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const;
 
 export async function advanceStreamedProgress(
   services: Services,

@@ -36,17 +36,16 @@ const pageColumns = {
   locator: bookPages.locator,
 };
 
+/** The book `id`, if the viewer may see it. */
+const visibleBook = (viewer: Viewer, id: string) => and(eq(books.id, id), visibleBooks(viewer, books));
+
 const seriesColumns = { id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt };
 
 export class BookMediaRepository {
   constructor(private readonly db: Database) {}
 
   book(viewer: Viewer, id: string) {
-    return this.db
-      .select(bookColumns)
-      .from(books)
-      .where(and(eq(books.id, id), visibleBooks(viewer, books)))
-      .get();
+    return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
   }
 
   /** Which of these ids still have a row, live or in the trash (the cache sweep keeps their images). */
@@ -57,11 +56,7 @@ export class BookMediaRepository {
 
   /** The full row, for the thumbnail generator. */
   fullBook(viewer: Viewer, id: string) {
-    return this.db
-      .select()
-      .from(books)
-      .where(and(eq(books.id, id), visibleBooks(viewer, books)))
-      .get();
+    return this.db.select().from(books).where(visibleBook(viewer, id)).get();
   }
 
   pages(viewer: Viewer, bookId: string) {

@@ -9,17 +9,7 @@ import type { Database } from '../db/client';
 import { books, libraries, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import {
-  type ListPage,
-  listPage,
-  nullsLast,
-  orderPage,
-  PAGE_ID,
-  PAGE_TOTAL,
-  readPage,
-  type SortDirection,
-  type SortKey,
-} from './catalog-page';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type Viewer, visibleBooks } from './visibility';
@@ -35,7 +25,7 @@ export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', '
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
 
 /** The ORDER BY of each sort field; `number` is reading order (catalog-sql.ts readingOrder, ids last). */
-export function bookSortKeys(field: BookSortField, direction: SortDirection): SortKey[] {
+export function bookSortKeys(field: BookSortField, direction: SortKey['direction']): SortKey[] {
   switch (field) {
     case 'title':
       return [{ expr: sql`${books.titleSort} COLLATE NOCASE`, direction }];
@@ -88,16 +78,13 @@ function bookColumns(viewer: Viewer) {
   };
 }
 
-export interface BookListQuery {
+export interface BookListQuery extends PageWindow {
   libraryId?: string;
   seriesId?: string;
   /** A checked filter condition (src/catalog/filters.ts). */
   filter?: FilterNode;
   /** A FTS5 MATCH expression (search-index.ts): only matching books. */
   match?: string;
-  keys: SortKey[];
-  limit: number;
-  offset: number;
 }
 
 /** What the rules of reading progress need to know about a book (src/progress). */
@@ -121,26 +108,21 @@ export class BooksRepository {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
-    return this.read(
-      viewer,
-      listPage(this.db, {
-        id: books.id,
-        from: countInPage ? liveBooksByCatalogIndex : books,
-        countFrom: filtered ? liveBooksByCatalogIndex : books,
-        where: and(
-          isNull(books.deletedAt),
-          visibleBooks(viewer, books),
-          query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
-          query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
-          filter?.where,
-        ),
-        match: query.match ? rankedMatches('book', query.match) : undefined,
-        keys: query.keys,
-        limit: query.limit,
-        offset: query.offset,
-        countInPage,
-      }),
-    );
+    return this.read(viewer, {
+      id: books.id,
+      from: countInPage ? liveBooksByCatalogIndex : books,
+      countFrom: filtered ? liveBooksByCatalogIndex : books,
+      where: and(
+        isNull(books.deletedAt),
+        visibleBooks(viewer, books),
+        query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
+        query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
+        filter?.where,
+      ),
+      match: query.match ? rankedMatches('book', query.match) : undefined,
+      window: query,
+      countInPage,
+    });
   }
 
   /**
@@ -154,25 +136,20 @@ export class BooksRepository {
     limit: number,
     offset: number,
   ) {
-    return this.read(
-      viewer,
-      listPage(this.db, {
-        id: books.id,
-        from: readProgress,
-        joins: [{ table: books, on: eq(books.id, readProgress.bookId) }],
-        where: and(
-          eq(readProgress.userId, viewer.userId),
-          eq(readProgress.completed, completed),
-          isNull(books.deletedAt),
-          visibleBooks(viewer, books),
-          libraryId ? eq(books.libraryId, libraryId) : undefined,
-        ),
-        keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }],
-        limit,
-        offset,
-        countInPage: false,
-      }),
-    );
+    return this.read(viewer, {
+      id: books.id,
+      from: readProgress,
+      joins: [{ table: books, on: eq(books.id, readProgress.bookId) }],
+      where: and(
+        eq(readProgress.userId, viewer.userId),
+        eq(readProgress.completed, completed),
+        isNull(books.deletedAt),
+        visibleBooks(viewer, books),
+        libraryId ? eq(books.libraryId, libraryId) : undefined,
+      ),
+      window: { keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }], limit, offset },
+      countInPage: false,
+    });
   }
 
   /**
@@ -200,32 +177,25 @@ export class BooksRepository {
     // subquery twice per series (once for the IS NOT NULL test, once for the value).
     const source = sql`(SELECT f.last_read AS last_read, ${nextUnread} AS book_id
       FROM (${finishedSeries}) f LIMIT -1 OFFSET 0) AS nb`;
-    return this.read(
-      viewer,
-      listPage(this.db, {
-        id: sql`nb.book_id`,
-        from: source,
-        where: sql`nb.book_id IS NOT NULL`,
-        keys: [{ expr: sql`nb.last_read`, direction: 'desc' }],
-        limit,
-        offset,
-        countInPage: true,
-      }),
-    );
+    return this.read(viewer, {
+      id: sql`nb.book_id`,
+      from: source,
+      where: sql`nb.book_id IS NOT NULL`,
+      window: { keys: [{ expr: sql`nb.last_read`, direction: 'desc' }], limit, offset },
+      countInPage: true,
+    });
   }
 
   /** One book, deleted or not, with the viewer's progress. */
   async getById(viewer: Viewer, id: string) {
-    const page = listPage(this.db, {
+    const spec: ListSpec = {
       id: books.id,
       from: books,
       where: and(eq(books.id, id), visibleBooks(viewer, books)),
-      keys: [],
-      limit: 1,
-      offset: 0,
+      window: ONE_ROW,
       countInPage: true,
-    });
-    return (await this.read(viewer, page)).rows[0];
+    };
+    return (await this.read(viewer, spec)).rows[0];
   }
 
   /** What progress validation needs to know about a book (deleted or not); undefined when not visible. */
@@ -252,17 +222,17 @@ export class BooksRepository {
   }
 
   /** Book responses of the page's rows, with the names and the viewer's data joined. */
-  private read(viewer: Viewer, page: ListPage) {
-    return readPage(page, (cte) =>
+  private read(viewer: Viewer, spec: ListSpec) {
+    return readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...bookColumns(viewer), pageTotal: PAGE_TOTAL })
+        .select({ ...bookColumns(viewer), pageTotal: total })
         .from(cte)
-        .innerJoin(books, sql`${books.id} = ${PAGE_ID}`)
+        .innerJoin(books, sql`${books.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, books.libraryId))
         .innerJoin(series, eq(series.id, books.seriesId))
         .leftJoin(readProgress, progressOf(viewer, books.id))
-        .orderBy(...orderPage(page.keys)),
+        .orderBy(...order),
     );
   }
 }

@@ -53,8 +53,8 @@ export function firstBookOf(seriesId: SQLWrapper, where?: (b: typeof first) => S
     ${orderByReading(first)} LIMIT 1)`;
 }
 
-/** The join condition of the viewer's read_progress row of a book (at most one: unique per user and book). */
-export function progressOf(viewer: Viewer, bookId: SQLWrapper): SQL {
+/** The viewer's read_progress row of a book (at most one: unique per user and book), as a join or WHERE condition. */
+export function progressOf(viewer: Viewer, bookId: SQLWrapper | string): SQL {
   return and(eq(readProgress.bookId, bookId), eq(readProgress.userId, viewer.userId)) as SQL;
 }
 

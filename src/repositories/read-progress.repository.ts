@@ -5,6 +5,7 @@
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
+import { progressOf } from './catalog-sql';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
@@ -35,12 +36,8 @@ const KEEP_FIRST_COMPLETION = sql`CASE WHEN excluded.completed = 1
 export class ReadProgressRepository {
   constructor(private readonly db: Database) {}
 
-  async get(userId: string, bookId: string): Promise<ReadProgressRecord | undefined> {
-    return this.db
-      .select()
-      .from(readProgress)
-      .where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)))
-      .get();
+  async get(viewer: Viewer, bookId: string): Promise<ReadProgressRecord | undefined> {
+    return this.db.select().from(readProgress).where(progressOf(viewer, bookId)).get();
   }
 
   async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
@@ -94,8 +91,8 @@ export class ReadProgressRepository {
       });
   }
 
-  async delete(userId: string, bookId: string): Promise<void> {
-    await this.db.delete(readProgress).where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)));
+  async delete(viewer: Viewer, bookId: string): Promise<void> {
+    await this.db.delete(readProgress).where(progressOf(viewer, bookId));
   }
 
   /**

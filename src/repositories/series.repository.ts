@@ -7,17 +7,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, libraries, readProgress, series, seriesTracking } from '../db/schema';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
-import {
-  type ListPage,
-  listPage,
-  nullsLast,
-  orderPage,
-  PAGE_ID,
-  PAGE_TOTAL,
-  readPage,
-  type SortDirection,
-  type SortKey,
-} from './catalog-page';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type Viewer, visibleSeries } from './visibility';
@@ -36,7 +26,7 @@ export const SERIES_SORT_FIELDS = [
 export type SeriesSortField = (typeof SERIES_SORT_FIELDS)[number];
 
 /** The ORDER BY of each sort field of API.md §4 (date_read: the viewer's latest progress in the series). */
-export function seriesSortKeys(field: SeriesSortField, direction: SortDirection, viewer: Viewer): SortKey[] {
+export function seriesSortKeys(field: SeriesSortField, direction: SortKey['direction'], viewer: Viewer): SortKey[] {
   switch (field) {
     case 'name':
       return [{ expr: sql`${series.titleSort} COLLATE NOCASE`, direction }];
@@ -105,15 +95,12 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
 
 export type SeriesRow = Awaited<ReturnType<SeriesRepository['list']>>['rows'][number];
 
-export interface SeriesListQuery {
+export interface SeriesListQuery extends PageWindow {
   libraryId?: string;
   /** A checked filter condition (src/catalog/filters.ts). */
   filter?: FilterNode;
   /** A FTS5 MATCH expression (search-index.ts): only matching series, `RELEVANCE` may order them. */
   match?: string;
-  keys: SortKey[];
-  limit: number;
-  offset: number;
 }
 
 export class SeriesRepository {
@@ -125,66 +112,54 @@ export class SeriesRepository {
    */
   async list(viewer: Viewer, query: SeriesListQuery) {
     const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
-    return this.read(
-      viewer,
-      listPage(this.db, {
-        id: series.id,
-        from: series,
-        where: and(
-          isNull(series.deletedAt),
-          visibleSeries(viewer, series),
-          query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
-          filter?.where,
-        ),
-        match: query.match ? rankedMatches('series', query.match) : undefined,
-        keys: query.keys,
-        limit: query.limit,
-        offset: query.offset,
-        countInPage: query.match !== undefined || filter?.narrowsToIds === true,
-      }),
-    );
+    return this.read(viewer, {
+      id: series.id,
+      from: series,
+      where: and(
+        isNull(series.deletedAt),
+        visibleSeries(viewer, series),
+        query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
+        filter?.where,
+      ),
+      match: query.match ? rankedMatches('series', query.match) : undefined,
+      window: query,
+      countInPage: query.match !== undefined || filter?.narrowsToIds === true,
+    });
   }
 
   /** Series where the viewer has a book in progress, latest activity first. */
   async listInProgress(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
-    return this.read(
-      viewer,
-      listPage(this.db, {
-        id: books.seriesId,
-        from: readProgress,
-        joins: [
-          { table: books, on: eq(books.id, readProgress.bookId) },
-          { table: series, on: eq(series.id, books.seriesId) },
-        ],
-        where: and(
-          eq(readProgress.userId, viewer.userId),
-          eq(readProgress.completed, false),
-          isNull(books.deletedAt),
-          isNull(series.deletedAt),
-          visibleSeries(viewer, series),
-          libraryId ? eq(series.libraryId, libraryId) : undefined,
-        ),
-        groupBy: books.seriesId,
-        keys: [{ expr: sql`max(${readProgress.updatedAt})`, direction: 'desc' }],
-        limit,
-        offset,
-        countInPage: false,
-      }),
-    );
+    return this.read(viewer, {
+      id: books.seriesId,
+      from: readProgress,
+      joins: [
+        { table: books, on: eq(books.id, readProgress.bookId) },
+        { table: series, on: eq(series.id, books.seriesId) },
+      ],
+      where: and(
+        eq(readProgress.userId, viewer.userId),
+        eq(readProgress.completed, false),
+        isNull(books.deletedAt),
+        isNull(series.deletedAt),
+        visibleSeries(viewer, series),
+        libraryId ? eq(series.libraryId, libraryId) : undefined,
+      ),
+      groupBy: books.seriesId,
+      window: { keys: [{ expr: sql`max(${readProgress.updatedAt})`, direction: 'desc' }], limit, offset },
+      countInPage: false,
+    });
   }
 
   /** One live series with the viewer's data. */
   async getById(viewer: Viewer, id: string): Promise<SeriesRow | undefined> {
-    const page = listPage(this.db, {
+    const spec: ListSpec = {
       id: series.id,
       from: series,
       where: and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)),
-      keys: [],
-      limit: 1,
-      offset: 0,
+      window: ONE_ROW,
       countInPage: true,
-    });
-    return (await this.read(viewer, page, true)).rows[0];
+    };
+    return (await this.read(viewer, spec, true)).rows[0];
   }
 
   /** The series is live and visible to the viewer. */
@@ -198,16 +173,16 @@ export class SeriesRepository {
   }
 
   /** Series responses of the page's rows, with the library name, tracking and the viewer's data joined. */
-  private read(viewer: Viewer, page: ListPage, detail = false) {
-    return readPage(page, (cte) =>
+  private read(viewer: Viewer, spec: ListSpec, detail = false) {
+    return readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...seriesColumns(viewer, detail), pageTotal: PAGE_TOTAL })
+        .select({ ...seriesColumns(viewer, detail), pageTotal: total })
         .from(cte)
-        .innerJoin(series, sql`${series.id} = ${PAGE_ID}`)
+        .innerJoin(series, sql`${series.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, series.libraryId))
         .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
-        .orderBy(...orderPage(page.keys)),
+        .orderBy(...order),
     );
   }
 }

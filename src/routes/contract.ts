@@ -1,9 +1,9 @@
 /**
  * Route contracts from the few facts that tell them apart: method, path, who may call, summary, the
- * request parts and the success responses. What every route of a resource shares — its OpenAPI tag,
+ * request parts and the responses by status. What every route of a resource shares — its OpenAPI tag,
  * the accepted credentials, the authentication guard and the 401/403 it implies — is added here, so a
- * contract file reads as a list of endpoints. The result is `createRoute`'s, typed as precisely (the
- * handlers' `c.req.valid` and `c.json` are checked against it) and documented identically.
+ * contract file is a table of endpoints, one per line. The result is `createRoute`'s, typed as
+ * precisely (the handlers' `c.req.valid` and `c.json` are checked against it) and documented identically.
  */
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { Requirement } from '../auth/permissions';
@@ -15,7 +15,7 @@ import { authenticate } from '../middleware/authenticate';
 export type Access = Requirement | 'signed-in' | 'public';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
-type Responses = RouteConfig['responses'];
+type Response = RouteConfig['responses'][number];
 type RequestBody = NonNullable<NonNullable<RouteConfig['request']>['body']>;
 
 /** What differs between routes of one resource. */
@@ -27,13 +27,16 @@ export interface RouteFacts {
   headers?: z.ZodType;
   /** A JSON body (required), or a request body as createRoute takes it. */
   body?: z.ZodType | RequestBody;
-  /** The success (and other non-error) responses, e.g. `{ 200: json(Schema, 'description') }`. */
-  responses: Responses;
   /** Error statuses the route answers besides those its access implies (401, 403). */
   errors?: readonly ErrorStatus[];
   /** Credentials the document lists, when not every kind (API.md §5) is accepted. */
   security?: Array<Record<string, string[]>>;
+  /** The success (and other non-error) responses by status, e.g. `200: json(Schema, 'description')`. */
+  [status: number]: Response;
 }
+
+/** The responses among the facts: their numeric keys. */
+type ResponsesOf<F> = { [K in keyof F as K extends number ? K : never]: F[K] };
 
 /** The statuses an access rule implies: a guard answers 401, and 403 when it checks a permission. */
 const ACCESS_ERRORS = (access: Access): ErrorStatus[] =>
@@ -58,7 +61,7 @@ export type ContractOf<M extends Method, P extends string, F extends RouteFacts>
       method: M;
       path: P;
       request: RequestOf<F>;
-      responses: F['responses'] & ReturnType<typeof errorResponses<ErrorStatus>>;
+      responses: ResponsesOf<F> & ReturnType<typeof errorResponses<ErrorStatus>>;
     }
   >
 >;
@@ -72,7 +75,8 @@ function contract<const M extends Method, const P extends string, const F extend
   access: Access,
   facts: F,
 ): ContractOf<M, P, F> {
-  const { summary, description, params, query, headers, body, responses, errors = [], security } = facts;
+  const { summary, description, params, query, headers, body, errors = [], security } = facts;
+  const responses = Object.fromEntries(Object.entries(facts).filter(([key]) => /^\d{3}$/.test(key)));
   const request = {
     ...(params ? { params } : {}),
     ...(query ? { query } : {}),
@@ -95,6 +99,8 @@ function contract<const M extends Method, const P extends string, const F extend
   return createRoute(config) as unknown as ContractOf<M, P, F>;
 }
 
+export type ContractBuilders = ReturnType<typeof contractsFor>;
+
 /** The contract builders of one resource (its OpenAPI tag): `routes.get(path, access, facts)`… */
 export function contractsFor(tag: string) {
   const of =
@@ -109,3 +115,9 @@ export const json = jsonContent;
 
 /** A response without a body (204, 304). */
 export const empty = (description: string) => ({ description });
+
+/** A JSON body the client may leave out. */
+export const optionalJsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: false,
+  content: { 'application/json': { schema } },
+});

@@ -54,7 +54,7 @@ export class ReadProgressService {
 
   async get(viewer: Viewer, bookId: string): Promise<ReadProgressDto> {
     await this.paging(viewer, bookId);
-    const record = await this.progress.get(viewer.userId, bookId);
+    const record = await this.progress.get(viewer, bookId);
     if (!record) throw notFound('Read progress');
     return toReadProgressDto(record);
   }
@@ -129,7 +129,7 @@ export class ReadProgressService {
 
   /** The stored progress with the device that wrote it, or undefined. */
   async find(viewer: Viewer, book: { id: string }): Promise<ReadProgressRecord | undefined> {
-    return this.progress.get(viewer.userId, book.id);
+    return this.progress.get(viewer, book.id);
   }
 
   /** The book's page facts (page count, format, EPUB layout); 404 for an unknown book. */
@@ -161,7 +161,7 @@ export class ReadProgressService {
   /** DELETE /books/{id}/progress and POST /books/{id}/unread: the book becomes unread. */
   async clear(viewer: Viewer, bookId: string): Promise<void> {
     await this.paging(viewer, bookId);
-    await this.progress.delete(viewer.userId, bookId);
+    await this.progress.delete(viewer, bookId);
   }
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<ReadProgressDto>> {

@@ -7,6 +7,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { PROGRESS_READ, PROGRESS_WRITE } from '../../auth/permissions';
 import type { AppEnv } from '../../env';
 import { AppError, badRequest, issuesToDetails } from '../../lib/errors';
 import { handleError } from '../../middleware/error-handler';
@@ -28,8 +29,6 @@ import {
 import { ProgressionBodySchema } from './progression.schema';
 import { putProgression } from './progression.service';
 
-const READ_PROGRESS = ['ProgressRead', 'BooksRead'] as const;
-const WRITE_PROGRESS = ['ProgressWrite', 'BooksWrite'] as const;
 const MAX_PROGRESSION_BYTES = 64 * 1024;
 
 const writer = (c: Context<AppEnv>) => new Opds2Writer(new URL(c.req.url).origin);
@@ -92,7 +91,7 @@ opds2Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
   return sendMedia(c, await servePage(c, idParam(c), Number(raw)));
 });
 
-opds2Router.get('/books/:id/progression', readerAppAuth(READ_PROGRESS), async (c) => {
+opds2Router.get('/books/:id/progression', readerAppAuth(PROGRESS_READ), async (c) => {
   const bookId = idParam(c);
   const viewer = requestViewer(c);
   const progress = c.get('services').readProgress;
@@ -109,7 +108,7 @@ opds2Router.get('/books/:id/progression', readerAppAuth(READ_PROGRESS), async (c
 
 opds2Router.put(
   '/books/:id/progression',
-  readerAppAuth(WRITE_PROGRESS),
+  readerAppAuth(PROGRESS_WRITE),
   bodyLimit({
     maxSize: MAX_PROGRESSION_BYTES,
     onError: () => {

@@ -13,38 +13,14 @@ import {
 import { UserSchema } from '../../schemas/user.schema';
 import { contractsFor, empty, json } from '../contract';
 
-const route = contractsFor('Authentication');
-
-export const login = route.post('/auth/login', 'public', {
-  summary: 'Log in with username and password',
-  description:
-    'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
-    'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
-    'event streams in a browser (DECISIONS.md §Web app). Logout clears it.',
-  body: LoginBodySchema,
-  responses: { 200: json(LoginResponseSchema, 'Session token') },
-  errors: [400, 401, 429],
-});
-export const register = route.post('/auth/register', 'public', {
-  summary: 'Register a user (when registration is enabled)',
-  body: RegisterBodySchema,
-  responses: { 201: json(RegisterResponseSchema, 'Account created') },
-  errors: [400, 403, 409],
-});
-export const logout = route.post('/auth/logout', 'signed-in', {
-  summary: 'Log out: the session token dies at once',
-  security: [{ bearerAuth: [] }],
-  responses: { 204: empty('Logged out') },
-});
-export const changePassword = route.put('/auth/password', 'signed-in', {
-  summary: 'Change your own password (the current one is asked again)',
-  description:
-    'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
-    'keeps working. A wrong current password is a 403 (the session stays valid).',
-  body: ChangePasswordBodySchema,
-  responses: { 200: json(MessageSchema, 'Password changed') },
-  errors: [400, 403],
-});
+const auth = contractsFor('Authentication');
+const LOGIN =
+  'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
+  'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
+  'event streams in a browser (DECISIONS.md §Web app). Logout clears it.';
+const CHANGE_PASSWORD =
+  'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
+  'keeps working. A wrong current password is a 403 (the session stays valid).';
 
 export const MeSchema = UserSchema.extend({
   authMethod: z.enum(['session', 'api_key', 'basic']),
@@ -52,19 +28,13 @@ export const MeSchema = UserSchema.extend({
   apiKey: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 }).openapi('Me');
 
-export const me = route.get('/auth/me', 'signed-in', {
-  summary: 'The current user',
-  responses: { 200: json(MeSchema, 'Current user') },
-});
-export const verifyEmail = route.post('/auth/verify-email', 'public', {
-  summary: 'Verify an e-mail token and activate the account',
-  body: VerifyEmailBodySchema,
-  responses: { 200: json(MessageSchema, 'Verified') },
-  errors: [400],
-});
-export const resendVerification = route.post('/auth/resend-verification', 'public', {
-  summary: 'Send a new verification e-mail',
-  body: ResendVerificationBodySchema,
-  responses: { 202: json(MessageSchema, 'Sent if the address belongs to an unverified account') },
-  errors: [400],
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  login: auth.post('/auth/login', 'public', { summary: 'Log in with username and password', description: LOGIN, body: LoginBodySchema, 200: json(LoginResponseSchema, 'Session token'), errors: [400, 401, 429] }),
+  register: auth.post('/auth/register', 'public', { summary: 'Register a user (when registration is enabled)', body: RegisterBodySchema, 201: json(RegisterResponseSchema, 'Account created'), errors: [400, 403, 409] }),
+  logout: auth.post('/auth/logout', 'signed-in', { summary: 'Log out: the session token dies at once', security: [{ bearerAuth: [] }], 204: empty('Logged out') }),
+  changePassword: auth.put('/auth/password', 'signed-in', { summary: 'Change your own password (the current one is asked again)', description: CHANGE_PASSWORD, body: ChangePasswordBodySchema, 200: json(MessageSchema, 'Password changed'), errors: [400, 403] }),
+  me: auth.get('/auth/me', 'signed-in', { summary: 'The current user', 200: json(MeSchema, 'Current user') }),
+  verifyEmail: auth.post('/auth/verify-email', 'public', { summary: 'Verify an e-mail token and activate the account', body: VerifyEmailBodySchema, 200: json(MessageSchema, 'Verified'), errors: [400] }),
+  resendVerification: auth.post('/auth/resend-verification', 'public', { summary: 'Send a new verification e-mail', body: ResendVerificationBodySchema, 202: json(MessageSchema, 'Sent if the address belongs to an unverified account'), errors: [400] }),
+};

@@ -3,7 +3,7 @@ import { createRouter } from '../../lib/router';
 import { toUserDto } from '../../mappers/user.mapper';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
 import { clientInfo } from '../client-info';
-import * as routes from './auth.routes';
+import { contracts as routes } from './auth.routes';
 
 export const authRouter = createRouter()
   .openapi(routes.login, async (c) => {

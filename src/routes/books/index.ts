@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/router';
-import { paged, scopedList } from '../paged';
+import { paged, scopedList } from '../handlers';
 import { requestViewer } from '../progress/actor';
-import * as routes from './books.routes';
+import { contracts as routes } from './books.routes';
 
 // Fixed paths are registered before /books/{id} so that they never reach its UUID check.
 export const booksRouter = createRouter()

@@ -1,7 +1,7 @@
 /** Page list, page images and file downloads: thin handlers over the page and book-file services. */
 import { createRouter } from '../../lib/router';
 import { requestViewer } from '../progress/actor';
-import * as routes from './pages.routes';
+import { contracts as routes } from './pages.routes';
 import { sendMedia } from './send-media';
 
 export const pagesRouter = createRouter()

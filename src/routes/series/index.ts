@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/router';
-import { paged, scopedList } from '../paged';
+import { noContent, paged, scopedList } from '../handlers';
 import { progressActor, requestViewer } from '../progress/actor';
-import * as routes from './series.routes';
+import { contracts as routes } from './series.routes';
 
 // Fixed paths are registered before /series/{id} so that they never reach its UUID check.
 export const seriesRouter = createRouter()
@@ -31,11 +31,9 @@ export const seriesRouter = createRouter()
       services.bookQuery.listOfSeries(viewer, id, query, page),
     ),
   )
-  .openapi(routes.markSeriesRead, async (c) => {
-    await c.get('services').readProgress.markSeriesRead(progressActor(c), c.req.valid('param').id);
-    return c.body(null, 204);
-  })
-  .openapi(routes.markSeriesUnread, async (c) => {
-    await c.get('services').readProgress.markSeriesUnread(requestViewer(c), c.req.valid('param').id);
-    return c.body(null, 204);
-  });
+  .openapi(routes.markSeriesRead, async (c) =>
+    noContent(c, c.get('services').readProgress.markSeriesRead(progressActor(c), c.req.valid('param').id)),
+  )
+  .openapi(routes.markSeriesUnread, async (c) =>
+    noContent(c, c.get('services').readProgress.markSeriesUnread(requestViewer(c), c.req.valid('param').id)),
+  );

@@ -1,6 +1,6 @@
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
-import * as routes from './settings.routes';
+import { contracts as routes } from './settings.routes';
 
 export const settingsRouter = createRouter()
   .openapi(routes.listSettings, async (c) => c.json(await c.get('services').settings.list(), 200))

@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/router';
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { paged } from '../paged';
-import * as routes from './tasks.routes';
+import { noContent, paged } from '../handlers';
+import { contracts as routes } from './tasks.routes';
 
 export const tasksRouter = createRouter()
   .openapi(routes.listTasks, async (c) => {
@@ -35,7 +35,6 @@ export const tasksRouter = createRouter()
       202,
     ),
   )
-  .openapi(routes.dismissDuplicate, async (c) => {
-    await c.get('services').tasks.dismissDuplicate(c.req.valid('param').id);
-    return c.body(null, 204);
-  });
+  .openapi(routes.dismissDuplicate, async (c) =>
+    noContent(c, c.get('services').tasks.dismissDuplicate(c.req.valid('param').id)),
+  );

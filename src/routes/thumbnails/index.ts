@@ -5,7 +5,7 @@ import { createRouter } from '../../lib/router';
 import type { ThumbnailService } from '../../services/thumbnail.service';
 import { sendMedia } from '../pages/send-media';
 import { requestViewer } from '../progress/actor';
-import * as routes from './thumbnails.routes';
+import { contracts as routes } from './thumbnails.routes';
 
 type Cover = 'forBook' | 'forSeries' | 'forLibrary';
 

@@ -1,7 +1,8 @@
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
+import { noContent } from '../handlers';
 import { toUserDto } from '../../mappers/user.mapper';
-import * as routes from './users.routes';
+import { contracts as routes } from './users.routes';
 
 export const usersRouter = createRouter()
   .openapi(routes.listUsers, async (c) => {
@@ -21,7 +22,6 @@ export const usersRouter = createRouter()
     const user = await c.get('services').users.update(c.get('principal'), id, c.req.valid('json'));
     return c.json(toUserDto(user), 200);
   })
-  .openapi(routes.deleteUser, async (c) => {
-    await c.get('services').users.delete(c.get('principal'), c.req.valid('param').id);
-    return c.body(null, 204);
-  });
+  .openapi(routes.deleteUser, async (c) =>
+    noContent(c, c.get('services').users.delete(c.get('principal'), c.req.valid('param').id)),
+  );

@@ -1,7 +1,7 @@
 /**
- * The one handler shape of every paginated list route (API.md §2 Paginated envelope, §4 Pagination
- * parameters): the page the query asks for, the service's page of results for the caller, the envelope
- * with its links. A route file says only which service call makes the list.
+ * Handler shapes the routes share: every paginated list (API.md §2 Paginated envelope, §4 Pagination
+ * parameters: the page the query asks for, the service's page of results for the caller, the envelope
+ * with its links) and every action answered with 204. A route file says only which service call it makes.
  */
 import type { RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -67,4 +67,10 @@ export function scopedList<R extends RouteConfig, K extends keyof Services, M ex
   return paged(route, ({ services, viewer, scope }, page) =>
     (services[service][method] as ScopedList<ItemOf<Services[K][M]>>).call(services[service], viewer, scope, page),
   );
+}
+
+/** An action without a response body: 204 once it is done. */
+export async function noContent(c: Context<AppEnv, string, any>, action: Promise<unknown>) {
+  await action;
+  return c.body(null, 204);
 }
