@@ -13,20 +13,21 @@ import type { Services } from '../services/services';
 import { requestViewer } from './progress/actor';
 
 type QueryOf<R> = R extends { request: { query: infer S extends z.ZodType } } ? z.output<S> : never;
+type ParamsOf<R> = R extends { request: { params: infer S extends z.ZodType } } ? z.output<S> : undefined;
 type JsonOf<R> = R extends {
   request: { body: { content: { 'application/json': { schema: infer S extends z.ZodType } } } };
 }
   ? z.output<S>
   : undefined;
 
-/** What a list is made from: the request's services and viewer, its query and JSON body, its path id. */
+/** What a list is made from: the request's services and viewer, its query, path parameters and JSON body. */
 export interface ListRequest<R> {
   services: Services;
   viewer: Viewer;
   query: QueryOf<R>;
   body: JsonOf<R>;
-  /** The `{id}` of the path, when it has one. */
-  id: string;
+  /** The path parameters, when the path has some. */
+  param: ParamsOf<R>;
   /** `library_id` of the query, as the fixed-order lists take it. */
   scope: { libraryId?: string };
 }
@@ -44,7 +45,7 @@ export function paged<R extends RouteConfig, T>(
       viewer: requestViewer(c),
       query,
       body: (route.request?.body ? c.req.valid('json') : undefined) as JsonOf<R>,
-      id: (c.req.param() as Record<string, string>).id ?? '',
+      param: (route.request?.params ? c.req.valid('param') : undefined) as ParamsOf<R>,
       scope: { libraryId: query.library_id },
     };
     const { data, total } = await list(request, page);

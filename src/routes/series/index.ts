@@ -27,8 +27,8 @@ export const seriesRouter = createRouter()
     c.json(await c.get('services').seriesQuery.get(requestViewer(c), c.req.valid('param').id), 200),
   )
   .openapi(
-    ...paged(routes.listSeriesBooks, ({ services, viewer, query, id }, page) =>
-      services.bookQuery.listOfSeries(viewer, id, query, page),
+    ...paged(routes.listSeriesBooks, ({ services, viewer, query, param }, page) =>
+      services.bookQuery.listOfSeries(viewer, param.id, query, page),
     ),
   )
   .openapi(routes.markSeriesRead, async (c) =>

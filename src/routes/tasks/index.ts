@@ -1,17 +1,13 @@
 import { createRouter } from '../../lib/router';
-import { pageEnvelope, toPageRequest } from '../../lib/pagination';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './tasks.routes';
 
 export const tasksRouter = createRouter()
-  .openapi(routes.listTasks, async (c) => {
-    const query = c.req.valid('query');
-    const page = toPageRequest(query);
-    const { data, total } = await c
-      .get('services')
-      .tasks.list({ status: query.status, type: query.type, libraryId: query.library_id }, page.offset, page.pageSize);
-    return c.json(pageEnvelope(c.req.url, page, data, total), 200);
-  })
+  .openapi(
+    ...paged(routes.listTasks, ({ services, query, scope }, page) =>
+      services.tasks.list({ status: query.status, type: query.type, ...scope }, page.offset, page.pageSize),
+    ),
+  )
   .openapi(routes.taskStats, async (c) => c.json(await c.get('services').tasks.stats(), 200))
   .openapi(routes.getTask, async (c) => c.json(await c.get('services').tasks.get(c.req.valid('param').id), 200))
   .openapi(routes.cancelTask, async (c) => c.json(await c.get('services').tasks.cancel(c.req.valid('param').id), 200))
