@@ -9,8 +9,8 @@ import type { Database } from '../db/client';
 import { books, libraries, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { firstBookOf, progressColumns, progressOf } from './catalog-sql';
+import { type ListSpec, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type Viewer, visibleBooks } from './visibility';
 
@@ -24,13 +24,13 @@ const liveBooksByCatalogIndex = sql`${books} INDEXED BY ${sql.raw(BOOKS_LIVE_CAT
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
 
-/** The ORDER BY of each sort field; `number` is reading order (catalog-sql.ts readingOrder, ids last). */
+/** The ORDER BY of each sort field; `number` is reading order (catalog-sql.ts). */
 export function bookSortKeys(field: BookSortField, direction: SortKey['direction']): SortKey[] {
   switch (field) {
     case 'title':
       return [{ expr: sql`${books.titleSort} COLLATE NOCASE`, direction }];
     case 'number':
-      return [...nullsLast(sql`${books.number}`, direction), { expr: sql`${books.sortKey}`, direction }];
+      return readingOrderKeys(books, direction);
     case 'file_size':
       return [{ expr: sql`${books.fileSize}`, direction }];
     case 'page_count':

@@ -8,6 +8,7 @@
 import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { books, readProgress } from '../db/schema';
+import { nullsLast, type SortKey } from './catalog-page';
 import type { Viewer } from './visibility';
 
 /**
@@ -28,12 +29,17 @@ export interface BookColumns {
 }
 
 /**
- * Reading order within a series, ascending: the issue number (books without one last), then the
- * natural order of the file names, then the id. It is the order of `books_live_reading_order_idx`, so a
- * walk in this order over one series' live books reads the index and stops at the first row wanted.
+ * Reading order within a series: the issue number (books without one last, in either direction), then
+ * the natural order of the file names. It is the order of `books_live_reading_order_idx`, so a walk in
+ * this order over one series' live books reads the index and stops at the first row wanted.
  */
+export function readingOrderKeys(b: BookColumns, direction: SortKey['direction']): SortKey[] {
+  return [...nullsLast(sql`${b.number}`, direction), { expr: sql`${b.sortKey}`, direction }];
+}
+
+/** Reading order ascending, the id last: where a series starts, and what comes next. */
 export function readingOrder(b: BookColumns): SQL[] {
-  return [sql`${b.number} IS NULL`, sql`${b.number}`, sql`${b.sortKey}`, sql`${b.id}`];
+  return [...readingOrderKeys(b, 'asc').map((key) => key.expr), sql`${b.id}`];
 }
 
 /** `ORDER BY` in reading order. */
