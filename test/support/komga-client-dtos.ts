@@ -16,9 +16,9 @@
  */
 import { z } from 'zod';
 
-const int = z.number().int();
-const instant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(s), 'an Instant');
-const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const int = z.number().int();
+export const instant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(s), 'an Instant');
+export const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /** Mihon (explicitNulls = false): a nullable field may be absent. */
 const mihonNullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
