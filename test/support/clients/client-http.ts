@@ -54,7 +54,7 @@ export function cite(source: SourceRef): string {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type ClientName = 'komf' | 'komelia' | 'komelia-webview' | 'mihon-extension' | 'mihon-tracker';
+export type ClientName = 'komf' | 'komelia' | 'komga-webui' | 'mihon-extension' | 'mihon-tracker';
 
 /**
  * One request a client makes, as data: the documentation of a session and the checklist of a replay.
