@@ -305,12 +305,26 @@ export class KotlinFloat {
 
 export const kotlinFloat = (value: number) => new KotlinFloat(value);
 
+/**
+ * Kotlin `Float.toString()` as kotlinx writes it: the value rounded to 32 bits, in the fewest digits that read
+ * back to the same Float (1/3 → `0.33333334`), integral values with `.0`.
+ */
+export function kotlinFloatText(value: number): string {
+  const f = Math.fround(value);
+  if (Number.isInteger(f) && Math.abs(f) < 1e7) return `${f}.0`;
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = String(Number(f.toPrecision(digits)));
+    if (Math.fround(Number(text)) === f) return text;
+  }
+  return String(f);
+}
+
 /** JSON text as kotlinx.serialization writes a komga-client request object (`encodeDefaults = false`). */
 export function kotlinxJson(value: unknown): string {
   const marks: string[] = [];
   const text = JSON.stringify(value, (_key, v) => {
     if (!(v instanceof KotlinFloat)) return v;
-    marks.push(Number.isInteger(v.value) ? `${v.value}.0` : String(v.value));
+    marks.push(kotlinFloatText(v.value));
     return `\u0000${marks.length - 1}\u0000`;
   });
   return text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => marks[Number(i)] ?? '');
