@@ -345,6 +345,23 @@ export const KomeliaUser = z.object({
   ageRestriction: z.object({ age: int, restriction: z.enum(['ALLOW_ONLY', 'EXCLUDE']) }).nullable(),
 });
 
+/**
+ * A Komga thumbnail DTO (`ThumbnailSeriesDto`, `ThumbnailBookDto`, `ThumbnailSeriesCollectionDto`,
+ * `ThumbnailReadListDto`) = komga-client's `Komga*Thumbnail`: every field required, the owner under its own key.
+ */
+export const komgaThumbnail = <K extends string>(ownerKey: K) =>
+  z
+    .object({
+      id: z.string(),
+      type: z.string(),
+      selected: z.boolean(),
+      mediaType: z.string(),
+      fileSize: int,
+      width: int,
+      height: int,
+    })
+    .extend({ [ownerKey]: z.string() } as Record<K, z.ZodString>);
+
 /** Parses like the client would and reports the first field it would choke on. */
 export function expectParses<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
   const result = schema.safeParse(value);

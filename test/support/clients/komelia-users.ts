@@ -20,7 +20,7 @@
  * Commits: UPSTREAM in ./client-http.ts.
  */
 import { z } from 'zod';
-import { instant, int } from '../komga-client-dtos';
+import { instant, int, KomeliaUser } from '../komga-client-dtos';
 import { type ClientStep, ktorQuery, ref } from './client-http';
 
 const REST = 'komga/src/main/kotlin/org/gotson/komga/interfaces/api/rest';
@@ -38,16 +38,7 @@ export const KOMGA_ROLES = ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SY
  * 0.10.2, so a server that wants Komelia's admin screens and login to work sends `"ageRestriction": null`.
  * `restriction` is ALLOW_ONLY or EXCLUDE only (komga-client `AllowExclude`; "NONE" would not decode).
  */
-export const KomeliaUserDto = z.object({
-  id: z.string(),
-  email: z.string(),
-  roles: z.array(z.string()),
-  sharedAllLibraries: z.boolean(),
-  sharedLibrariesIds: z.array(z.string()),
-  labelsAllow: z.array(z.string()),
-  labelsExclude: z.array(z.string()),
-  ageRestriction: z.object({ age: int, restriction: z.enum(['ALLOW_ONLY', 'EXCLUDE']) }).nullable(),
-});
+export const KomeliaUserDto = KomeliaUser;
 
 /** What Komga fills in (UserDto.kt `toDto`): labels lower-cased, allow minus exclude, `sharedLibrariesIds` empty when all. */
 export const KOMGA_USER_DTO_RULES = ref('komga', `${REST}/dto/UserDto.kt`, 'toDto');

@@ -22,7 +22,7 @@
  * Commits: see UPSTREAM in ./client-http.ts (komf 5d0f689, komga-client 0.9.0 d215550, komga cba53ed).
  */
 import { z } from 'zod';
-import { int, KomeliaBook, KomeliaPage, KomeliaSeries, localDate } from '../komga-client-dtos';
+import { int, KomeliaBook, KomeliaPage, KomeliaSeries, komgaThumbnail, localDate } from '../komga-client-dtos';
 import {
   type ClientStep,
   type KomgaPageRequest,
@@ -161,21 +161,11 @@ export const KomfSeries = KomeliaSeries.omit({ created: true, lastModified: true
 /** 0.9.0 `KomgaBook` requires the same fields as the Komelia schema (`book/KomgaBooks.kt`). */
 export const KomfBook = KomeliaBook;
 
-/** Komga `ThumbnailSeriesDto` = komga-client `KomgaSeriesThumbnail`: every field required. */
-export const KomgaSeriesThumbnail = z.object({
-  id: z.string(),
-  seriesId: z.string(),
-  /** `ThumbnailSeries.Type`: SIDECAR | USER_UPLOADED (Komf only compares it, as a string). */
-  type: z.string(),
-  selected: z.boolean(),
-  mediaType: z.string(),
-  fileSize: int,
-  width: int,
-  height: int,
-});
+/** Komga `ThumbnailSeriesDto` = komga-client `KomgaSeriesThumbnail`; `type` SIDECAR | USER_UPLOADED. */
+export const KomgaSeriesThumbnail = komgaThumbnail('seriesId');
 
 /** Komga `ThumbnailBookDto` = komga-client `KomgaBookThumbnail`; `type` GENERATED | SIDECAR | USER_UPLOADED. */
-export const KomgaBookThumbnail = KomgaSeriesThumbnail.omit({ seriesId: true }).extend({ bookId: z.string() });
+export const KomgaBookThumbnail = komgaThumbnail('bookId');
 
 export type KomfSeriesT = z.infer<typeof KomfSeries>;
 export type KomfBookT = z.infer<typeof KomfBook>;

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import {
   instant,
   int,
+  komgaThumbnail,
   KomeliaBook,
   KomeliaPage,
   KomeliaSeries,
@@ -113,17 +114,8 @@ export const KomgaReadListUpdateDto = z.object({
 });
 
 /** `ThumbnailSeriesCollectionDto` / `ThumbnailReadListDto` (type: USER_UPLOADED; all fields required). */
-const thumbnail = {
-  id: z.string(),
-  type: z.string(),
-  selected: z.boolean(),
-  mediaType: z.string(),
-  fileSize: int,
-  width: int,
-  height: int,
-};
-export const KomgaCollectionThumbnail = z.object({ ...thumbnail, collectionId: z.string() });
-export const KomgaReadListThumbnail = z.object({ ...thumbnail, readListId: z.string() });
+export const KomgaCollectionThumbnail = komgaThumbnail('collectionId');
+export const KomgaReadListThumbnail = komgaThumbnail('readListId');
 
 /**
  * `POST /api/v1/readlists/match/comicrack` (ADMIN, multipart part `file`) → 200 ReadListRequestMatchDto, or
