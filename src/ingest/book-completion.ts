@@ -14,7 +14,7 @@ import type { DomainEvent, EventPublisher } from '../events/events';
 import { ImageRenderError, type RendererClient } from '../media/image-renderer';
 import { mapLimited } from '../lib/concurrency';
 import { isBookAnalysisError } from '../media/errors';
-import { FileChangedSinceScan } from '../pages/page-source';
+import { FileChangedSinceScan } from '../storage/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
 import {
   type BookDetails,

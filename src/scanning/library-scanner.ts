@@ -12,7 +12,7 @@ import type { Database } from '../db/client';
 import { libraries } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
 import { mapLimited } from '../lib/concurrency';
-import { removeRenditionsOfVersions } from '../pages/cached-images';
+import { removeRenditionsOfVersions } from '../storage/cached-images';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
 import { importBook, type ListedObject } from './book-importer';

@@ -6,7 +6,7 @@
 import { lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { emailVerificationTokens, loginAttempts, sessions } from '../db/schema';
-import { SWEEP_SLICES, type SweepResult, sweepOrphanedImages } from '../pages/cached-images';
+import { SWEEP_SLICES, type SweepResult, sweepOrphanedImages } from '../storage/cached-images';
 import { BookMediaRepository } from '../repositories/book-media.repository';
 import { THROTTLE_WINDOW_MS } from './login-throttle';
 

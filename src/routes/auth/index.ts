@@ -1,8 +1,8 @@
 import type { Permission } from '../../auth/permissions';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { toUserDto } from '../../mappers/user.mapper';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
-import { clientInfo } from '../client-info';
+import { clientInfo } from '../../http/client-info';
 import * as routes from './auth.routes';
 
 export const authRouter = createRouter()

@@ -1,6 +1,6 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { jsonContent } from '../../lib/openapi-responses';
 import { type HealthCheckSchema, HealthSchema } from '../../schemas/system.schema';
 import { VERSION } from '../../version';

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { bookPages, books, bookTerms, readProgress, series, wantToRead } from '../../db/schema';
-import { removeCachedImages } from '../../pages/cached-images';
+import { removeCachedImages } from '../../storage/cached-images';
 import { deleteSearchRow } from '../../repositories/search-index';
 import type { TaskHandler } from '../task-handler';
 

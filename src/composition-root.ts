@@ -1,37 +1,38 @@
 /**
- * The per-request service graph: built once by the `services` middleware from the bindings, handed to
- * handlers as `c.get('services')`. Each service receives only what it uses.
+ * The composition root: the per-request service graph, built once by the request-context middleware from the
+ * bindings and handed to handlers as `c.get('services')`. Each service receives only what it uses. It sits
+ * above the services (docs/ARCHITECTURE.md) because it also builds the protocol services of OPDS and KOReader.
  */
-import type { Config } from '../config/config';
-import type { Database } from '../db/client';
-import { ApiKeysRepository } from '../repositories/api-keys.repository';
-import { LibrariesRepository } from '../repositories/libraries.repository';
-import { PreferencesRepository } from '../repositories/preferences.repository';
-import { SessionsRepository } from '../repositories/sessions.repository';
-import { SettingsRepository } from '../repositories/settings.repository';
-import { UsersRepository } from '../repositories/users.repository';
-import { createEventPublisher } from '../events/publisher';
-import { TasksRepository } from '../repositories/tasks.repository';
-import { ApiKeysService } from './api-keys.service';
-import { ScanService } from './scan.service';
-import { TasksService } from './tasks.service';
-import { AuthService } from './auth.service';
-import { createCatalogReadServices } from './catalog-read.services';
-import { createMediaServices } from './media.services';
-import { EmailVerification } from './email-verification';
-import { LoginThrottle } from './login-throttle';
-import { OutboxMailer } from './mailer';
-import { serverSecret } from './server-secret';
-import { SettingsService } from './settings.service';
-import { SetupService } from './setup.service';
-import { UsersService } from './users.service';
-import { FilesystemService } from './filesystem.service';
-import { LibrariesService } from './libraries.service';
-import { UploadsService } from './uploads.service';
-import { PreferencesService } from './preferences.service';
-import { OpdsCatalogService } from '../opds/opds-catalog.service';
-import { BookExtrasRepository } from '../opds/book-extras.repository';
-import { KosyncService } from '../koreader/kosync.service';
+import type { Config } from './config/config';
+import type { Database } from './db/client';
+import { ApiKeysRepository } from './repositories/api-keys.repository';
+import { LibrariesRepository } from './repositories/libraries.repository';
+import { PreferencesRepository } from './repositories/preferences.repository';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { SettingsRepository } from './repositories/settings.repository';
+import { UsersRepository } from './repositories/users.repository';
+import { createEventPublisher } from './events/publisher';
+import { TasksRepository } from './repositories/tasks.repository';
+import { ApiKeysService } from './services/api-keys.service';
+import { ScanService } from './services/scan.service';
+import { TasksService } from './services/tasks.service';
+import { AuthService } from './services/auth.service';
+import { createCatalogReadServices } from './services/catalog-read.services';
+import { createMediaServices } from './services/media.services';
+import { EmailVerification } from './services/email-verification';
+import { LoginThrottle } from './services/login-throttle';
+import { OutboxMailer } from './services/mailer';
+import { serverSecret } from './services/server-secret';
+import { SettingsService } from './services/settings.service';
+import { SetupService } from './services/setup.service';
+import { UsersService } from './services/users.service';
+import { FilesystemService } from './services/filesystem.service';
+import { LibrariesService } from './services/libraries.service';
+import { UploadsService } from './services/uploads.service';
+import { PreferencesService } from './services/preferences.service';
+import { OpdsCatalogService } from './opds/opds-catalog.service';
+import { BookExtrasRepository } from './opds/book-extras.repository';
+import { KosyncService } from './koreader/kosync.service';
 
 export interface ServiceDeps {
   db: Database;
