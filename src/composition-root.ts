@@ -6,7 +6,11 @@
 import type { Config } from './config/config';
 import type { Database } from './db/client';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
+import { DuplicatesRepository } from './repositories/duplicates.repository';
+import { EmailOutboxRepository } from './repositories/email-outbox.repository';
+import { HealthRepository } from './repositories/health.repository';
 import { LibrariesRepository } from './repositories/libraries.repository';
+import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { PreferencesRepository } from './repositories/preferences.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { SettingsRepository } from './repositories/settings.repository';
@@ -49,17 +53,18 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     apiKeys: new ApiKeysRepository(db),
     settings: new SettingsRepository(db),
     libraries: new LibrariesRepository(db),
+    health: new HealthRepository(db),
   };
   const settings = new SettingsService(repositories.settings);
   const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
-  const mailer = new OutboxMailer(db);
+  const mailer = new OutboxMailer(new EmailOutboxRepository(db));
   const auth = new AuthService({
     users: repositories.users,
     sessions: repositories.sessions,
     apiKeys: repositories.apiKeys,
     settings,
-    throttle: new LoginThrottle(db),
-    verification: new EmailVerification(db, mailer),
+    throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
+    verification: new EmailVerification(repositories.users, mailer),
     secret,
     defer,
   });
@@ -82,7 +87,14 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     filesystem: new FilesystemService(env.LIBRARY, config.LONGBOX_STORAGE__BUCKET_NAME),
     events,
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
-    tasks: new TasksService(db, tasksRepository, repositories.libraries, env.TASK_RUNNER, env.LIBRARY_SCAN, events),
+    tasks: new TasksService(
+      tasksRepository,
+      repositories.libraries,
+      new DuplicatesRepository(db),
+      env.TASK_RUNNER,
+      env.LIBRARY_SCAN,
+      events,
+    ),
     ...catalogRead,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),

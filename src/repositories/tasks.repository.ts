@@ -3,6 +3,9 @@ import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type TASK_STATUSES, type TASK_TYPES, tasks } from '../db/schema';
 
+/** The task vocabulary (defined with the table), for the layers that may not import tables. */
+export { TASK_STATUSES, TASK_TYPES } from '../db/schema';
+
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
 export type TaskType = (typeof TASK_TYPES)[number];
