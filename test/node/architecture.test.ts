@@ -28,7 +28,16 @@ const SOURCE_ROOTS = ['src', 'consumers', 'durable-objects', 'worker', 'web/src'
  * screens), listed so this test passes meanwhile. The coordinator deletes this list when those branches are
  * merged: an entry that no longer matches anything fails the test below.
  */
-const PENDING_OTHER_BRANCHES: Array<{ rule: RuleName; file: string }> = [];
+const PENDING_OTHER_BRANCHES: Array<{ rule: RuleName; file: string }> = [
+  // `catalog`: the catalog query layer moves these queries into src/repositories/.
+  { rule: 'database-access', file: 'src/catalog/filter-fields.ts' },
+  { rule: 'database-access', file: 'src/catalog/filters.ts' },
+  { rule: 'database-access', file: 'src/komga/komga-catalog.repository.ts' },
+  { rule: 'database-access', file: 'src/opds/book-extras.repository.ts' },
+  { rule: 'database-access', file: 'src/thumbnails/thumbnail-generator.ts' },
+  // `websplit`: the web app's app.tsx ↔ screens circle (the `Main` layout).
+  { rule: 'cycles', file: 'web/src/app.tsx' },
+];
 
 function sourceTree(): FileSet {
   const files = new Map<string, string>();

@@ -117,15 +117,29 @@ export interface ImportRef {
   line: number;
 }
 
+/** Parsed files, by path and text: every rule reads the same tree, which is parsed once. */
+const parsed = new Map<string, ts.SourceFile>();
+
 function parse(file: string, text: string): ts.SourceFile {
-  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const key = `${file}\0${text}`;
+  let source = parsed.get(key);
+  if (!source) {
+    const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+    source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+    parsed.set(key, source);
+  }
+  return source;
 }
+
+const importsByFile = new WeakMap<ts.SourceFile, ImportRef[]>();
 
 /** Every module specifier a file names: imports, re-exports, `import()` calls and `import('…')` types. */
 export function importsOf(file: string, text: string): ImportRef[] {
   const source = parse(file, text);
+  const known = importsByFile.get(source);
+  if (known) return known;
   const refs: ImportRef[] = [];
+  importsByFile.set(source, refs);
   const add = (literal: ts.StringLiteralLike) =>
     refs.push({ specifier: literal.text, line: source.getLineAndCharacterOfPosition(literal.getStart()).line + 1 });
   const visit = (node: ts.Node) => {
