@@ -20,7 +20,8 @@ import { TasksRepository } from './repositories/tasks.repository';
 import { ApiKeysService } from './services/api-keys.service';
 import { ScanService } from './services/scan.service';
 import { TasksService } from './services/tasks.service';
-import { AuthService } from './services/auth.service';
+import { AccountsService } from './services/accounts.service';
+import { AuthenticationService } from './services/authentication.service';
 import { createCatalogReadServices } from './services/catalog-read.services';
 import { createMediaServices } from './services/media.services';
 import { EmailVerification } from './services/email-verification';
@@ -58,15 +59,20 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const settings = new SettingsService(repositories.settings);
   const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
   const mailer = new OutboxMailer(new EmailOutboxRepository(db));
-  const auth = new AuthService({
+  const auth = new AuthenticationService({
     users: repositories.users,
     sessions: repositories.sessions,
     apiKeys: repositories.apiKeys,
     settings,
     throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
-    verification: new EmailVerification(repositories.users, mailer),
     secret,
     defer,
+  });
+  const accounts = new AccountsService({
+    users: repositories.users,
+    sessions: repositories.sessions,
+    settings,
+    verification: new EmailVerification(repositories.users, mailer),
   });
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
@@ -77,9 +83,10 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     repositories,
     settings,
     auth,
+    accounts,
     mailer,
-    setup: new SetupService(repositories.users, settings, auth),
-    users: new UsersService(repositories.users, repositories.sessions, auth),
+    setup: new SetupService(repositories.users, settings, accounts, auth),
+    users: new UsersService(repositories.users, repositories.sessions, accounts),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
