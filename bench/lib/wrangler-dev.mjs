@@ -17,6 +17,23 @@ const QUIET_ENV = {
   NO_UPDATE_NOTIFIER: '1',
 };
 
+/** Process groups of the `wrangler dev` processes this bench started and has not stopped yet. */
+const running = new Set();
+// A bench stopped from outside (Ctrl-C, or the smoke test's time limit) takes its servers with it: they run
+// detached, in their own process groups, and would otherwise outlive it.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -90,8 +107,10 @@ export async function startWranglerDev({
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   let exited = false;
+  running.add(child.pid);
   child.on('exit', () => {
     exited = true;
+    running.delete(child.pid);
   });
 
   const stop = async () => {
