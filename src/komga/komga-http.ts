@@ -1,5 +1,5 @@
 /** Request helpers shared by the Komga route files: query lists, JSON bodies, the caller. */
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
@@ -9,6 +9,8 @@ import { komgaRequire } from './komga-auth';
 import { KomgaService } from './komga.service';
 import { type KomgaPaging, parsePaging } from './komga-paging';
 
+/** The Komga app as its route files register on it (komga.app.ts builds it). */
+export type KomgaApp = Hono<AppEnv>;
 export type KomgaContext = Context<AppEnv>;
 
 /** Every value of a query parameter (Spring binds repeated and comma-separated lists alike). */
@@ -21,8 +23,6 @@ export function komgaOf(c: KomgaContext): KomgaService {
   const services = c.get('services');
   return new KomgaService(services, new KomgaCatalogRepository(services.db));
 }
-
-export { progressActor as actorOf, requestViewer as viewerOf } from '../routes/progress/actor';
 
 /** A media service's result (page, cover, file) as the response; `c.body` keeps the headers set earlier. */
 export function sendMedia(c: KomgaContext, result: MediaResponse): Response {

@@ -4,19 +4,10 @@
  * read/unread, and Mihon's tracker. Progress lands in Longbox's own read_progress through
  * ReadProgressService, so /api/v1, OPDS and KOReader see it at once.
  */
-import type { KomgaApp } from './komga.app';
+import { progressActor, requestViewer } from '../http/progress-actor';
 import { clearKomgaCookies, setRememberMe } from './komga-auth';
 import type { Viewer } from '../repositories/visibility';
-import {
-  actorOf,
-  jsonBody,
-  type KomgaContext,
-  komgaOf,
-  need,
-  READ_PROGRESS,
-  viewerOf,
-  WRITE_PROGRESS,
-} from './komga-http';
+import { jsonBody, type KomgaApp, type KomgaContext, komgaOf, need, READ_PROGRESS, WRITE_PROGRESS } from './komga-http';
 import type { KomgaService } from './komga.service';
 import {
   ReadProgressUpdateSchema,
@@ -41,19 +32,19 @@ export function registerProgressRoutes(app: KomgaApp) {
 
   app.patch('/api/v1/books/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, ReadProgressUpdateSchema);
-    await komgaOf(c).updateProgress(actorOf(c), c.req.param('id'), body);
+    await komgaOf(c).updateProgress(progressActor(c), c.req.param('id'), body);
     return c.body(null, 204);
   });
   app.delete('/api/v1/books/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.clear(viewerOf(c), c.req.param('id'));
+    await c.get('services').readProgress.clear(requestViewer(c), c.req.param('id'));
     return c.body(null, 204);
   });
   app.post('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.markSeriesRead(actorOf(c), c.req.param('id'));
+    await c.get('services').readProgress.markSeriesRead(progressActor(c), c.req.param('id'));
     return c.body(null, 204);
   });
   app.delete('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.markSeriesUnread(viewerOf(c), c.req.param('id'));
+    await c.get('services').readProgress.markSeriesUnread(requestViewer(c), c.req.param('id'));
     return c.body(null, 204);
   });
 
@@ -63,14 +54,18 @@ export function registerProgressRoutes(app: KomgaApp) {
       path: '/api/v1/series/:id/read-progress/tachiyomi',
       read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgressV1(viewer, id),
       mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
-        komga.markReadUpToIndex(actorOf(c), id, (await jsonBody(c, TachiyomiReadProgressUpdateV1Schema)).lastBookRead),
+        komga.markReadUpToIndex(
+          progressActor(c),
+          id,
+          (await jsonBody(c, TachiyomiReadProgressUpdateV1Schema)).lastBookRead,
+        ),
     },
     {
       path: '/api/v2/series/:id/read-progress/tachiyomi',
       read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgress(viewer, id),
       mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
         komga.markReadUpTo(
-          actorOf(c),
+          progressActor(c),
           id,
           (await jsonBody(c, TachiyomiReadProgressUpdateSchema)).lastBookNumberSortRead,
         ),
@@ -78,7 +73,7 @@ export function registerProgressRoutes(app: KomgaApp) {
   ];
   for (const { path, read, mark } of trackers) {
     app.get(path, need(READ_PROGRESS), async (c) =>
-      c.json(await read(komgaOf(c), viewerOf(c), c.req.param('id') ?? '')),
+      c.json(await read(komgaOf(c), requestViewer(c), c.req.param('id') ?? '')),
     );
     app.put(path, need(WRITE_PROGRESS), async (c) => {
       await mark(c, komgaOf(c), c.req.param('id') ?? '');

@@ -10,7 +10,7 @@ import { completesAtPage } from '../progress/rules';
 import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
-import type { Services } from '../services/services';
+import type { Services } from '../composition-root';
 import type { Condition } from './komga-conditions';
 import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';

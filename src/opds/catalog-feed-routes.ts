@@ -10,7 +10,7 @@ import { badRequest } from '../lib/errors';
 import { toPageRequest } from '../lib/pagination';
 import type { CatalogFeed } from './catalog-model';
 import { OPDS_PAGE_SIZE } from './opds-catalog.service';
-import { requestViewer as viewer } from '../routes/progress/actor';
+import { requestViewer as viewer } from '../http/progress-actor';
 import { idParam } from './reader-media';
 
 export interface CatalogFeedRoute {

@@ -10,8 +10,8 @@ import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { readerAppAuth } from '../middleware/reader-app-auth';
-import { sendMedia } from '../routes/pages/send-media';
-import { requestViewer } from '../routes/progress/actor';
+import { sendMedia } from '../http/send-media';
+import { requestViewer } from '../http/progress-actor';
 import { PageImageQuerySchema } from '../schemas/page.schema';
 
 const UUID = z.uuid();

@@ -8,7 +8,7 @@ import { PROGRESS_WRITE, satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import type { BookPaging } from '../repositories/books.repository';
 import type { ProgressActor } from '../services/read-progress.service';
-import type { Services } from '../services/services';
+import type { Services } from '../composition-root';
 
 export async function advanceStreamedProgress(
   services: Services,

@@ -2,7 +2,8 @@
  * Cover bookkeeping (issue 3 point 7): which page a book's thumbnail is made from, and which thumbnail
  * a book, its series and its library point at. A series' cover is its first live book's in reading
  * order (catalog-sql.ts firstBookOf), the same book on-deck starts from and the reader opens first.
- * Written by the thumbnail generator and the book-work consumers, for every viewer alike.
+ * Written by the thumbnail generator and the book-work consumers, for every viewer alike; a book's own
+ * thumbnail is recorded by CatalogWriter#thumbnailRecorded, the one writer of book rows.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -21,11 +22,6 @@ export class CoversRepository {
       .orderBy(asc(bookPages.number))
       .limit(1)
       .get();
-  }
-
-  /** The statement that points a book at its new thumbnail (run alone or in a batch). */
-  bookThumbnailRecorded(bookId: string, key: string, at: string) {
-    return this.db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
   }
 
   /** The thumbnail and library of the series' first live book in reading order, if it has one. */

@@ -9,8 +9,8 @@ import type { AppEnv } from '../env';
 import { type PageRequest, pageEnvelope, toPageRequest } from '../lib/pagination';
 import type { Viewer } from '../repositories/visibility';
 import type { ListResult } from '../services/catalog-list';
-import type { Services } from '../services/services';
-import { requestViewer } from './progress/actor';
+import type { Services } from '../composition-root';
+import { requestViewer } from '../http/progress-actor';
 
 type QueryOf<R> = R extends { request: { query: infer S extends z.ZodType } } ? z.output<S> : never;
 type ParamsOf<R> = R extends { request: { params: infer S extends z.ZodType } } ? z.output<S> : undefined;

@@ -9,7 +9,8 @@ export class DuplicatesQueryService {
   constructor(private readonly duplicates: DuplicatesRepository) {}
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<DuplicateGroupDto>> {
-    const { groups, members, total } = await this.duplicates.list(viewer, page.offset, page.pageSize);
+    const { groups, total } = await this.duplicates.listShown(viewer, page.offset, page.pageSize);
+    const members = await this.duplicates.liveBooks(viewer, [...new Set(groups.flatMap((group) => group.bookIds))]);
     const byId = new Map(members.map((book) => [book.id, book]));
     return {
       total,

@@ -7,14 +7,11 @@ import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
 import type { PageLocator } from '../media/container';
 import type { RendererClient } from '../media/image-renderer';
-import { openStoredPage } from '../pages/page-source';
-import type { BookRow } from '../repositories/catalog-writer.repository';
+import { openStoredPage } from '../storage/page-source';
+import { type BookRow, CatalogWriter } from '../repositories/catalog-writer.repository';
 import { CoversRepository } from '../repositories/covers.repository';
 import type { PageImage } from '../scanning/book-details';
-
-/** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
-export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
-export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
+import { bookThumbnailKey } from '../storage/cache-keys';
 
 /** The page a thumbnail is made from when the book names no cover: its first. */
 export interface FirstPage {
@@ -35,13 +32,13 @@ export async function generateBookThumbnail(
   const firstPage = await covers.firstPage(book.id);
   const key = await renderBookThumbnail(env, renderer, book, firstPage as FirstPage | undefined, maxSide);
   if (!key) return false;
-  await covers.bookThumbnailRecorded(book.id, key, new Date().toISOString());
+  await new CatalogWriter(db).thumbnailRecorded(book.id, key, new Date().toISOString());
   return true;
 }
 
 /**
  * Renders a book's thumbnail into the CACHE bucket and returns its key (null: no image to show);
- * recording it on the book is the caller's (thumbnailRecorded), so many books can be recorded at once.
+ * recording it on the book is the caller's (CatalogWriter#thumbnailRecorded), so many books can be recorded at once.
  * `cover`: the cover's bytes when the caller already read them (the consumers' one read of the file);
  * otherwise the cover is read here.
  */
@@ -90,10 +87,6 @@ async function renderStoredCover(
     ? renderer.thumbnail(page.stream, page.mediaType, maxSide)
     : renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
 }
-
-/** The statement that points a book at its new thumbnail (covers.repository.ts; kept for batch writers). */
-export const thumbnailRecorded = (db: Database, bookId: string, key: string, at: string) =>
-  new CoversRepository(db).bookThumbnailRecorded(bookId, key, at);
 
 /** Points a series (and its library, if it has none) at its first book's thumbnail (reading order). */
 export async function refreshSeriesThumbnail(db: Database, events: EventPublisher, seriesId: string): Promise<void> {

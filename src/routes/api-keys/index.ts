@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { toApiKeyDto, toCreatedApiKeyDto } from '../../mappers/api-key.mapper';
 import { noContent } from '../handlers';
 import { contracts as routes } from './api-keys.routes';

@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { paged, scopedList } from '../handlers';
-import { requestViewer } from '../progress/actor';
+import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './books.routes';
 
 // Fixed paths are registered before /books/{id} so that they never reach its UUID check.

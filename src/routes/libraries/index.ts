@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { noContent } from '../handlers';
 import { filesRouter } from './files';
 import { contracts as routes } from './libraries.routes';

@@ -1,8 +1,8 @@
 /** Page list, page images and file downloads: thin handlers over the page and book-file services. */
-import { createRouter } from '../../lib/router';
-import { requestViewer } from '../progress/actor';
+import { createRouter } from '../../http/router';
+import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './pages.routes';
-import { sendMedia } from './send-media';
+import { sendMedia } from '../../http/send-media';
 
 export const pagesRouter = createRouter()
   .openapi(routes.listPages, async (c) =>

@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { noContent, paged, scopedList } from '../handlers';
-import { progressActor, requestViewer } from '../progress/actor';
+import { progressActor, requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './series.routes';
 
 // Fixed paths are registered before /series/{id} so that they never reach its UUID check.

@@ -1,5 +1,5 @@
 import { paged } from '../handlers';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { contracts as routes } from './settings.routes';
 
 export const settingsRouter = createRouter()

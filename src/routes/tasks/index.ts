@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './tasks.routes';
 

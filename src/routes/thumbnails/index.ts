@@ -1,10 +1,10 @@
 /** Book, series and library covers: thin handlers over the thumbnail service. */
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import type { ThumbnailService } from '../../services/thumbnail.service';
-import { sendMedia } from '../pages/send-media';
-import { requestViewer } from '../progress/actor';
+import { sendMedia } from '../../http/send-media';
+import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './thumbnails.routes';
 
 type Cover = 'forBook' | 'forSeries' | 'forLibrary';

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { noContent, paged } from '../handlers';
 import { toUserDto } from '../../mappers/user.mapper';
 import { contracts as routes } from './users.routes';

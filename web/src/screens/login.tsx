@@ -1,6 +1,6 @@
 /** Log in; afterwards back to `?next=` (where an expired session interrupted the user) or home. */
 import { useLocation } from 'preact-iso';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
 import { Field } from '../components/field';
 import { useFormAction } from '../components/form-action';

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
-import { type Viewer, viewerOf } from '../../repositories/visibility';
-import type { ProgressActor } from '../../services/read-progress.service';
-import { clientInfo } from '../client-info';
+import type { AppEnv } from '../env';
+import { type Viewer, viewerOf } from '../repositories/visibility';
+import type { ProgressActor } from '../services/read-progress.service';
+import { clientInfo } from './client-info';
 
 /** The signed-in caller as a reader of the catalog: what every catalog read of the request answers for. */
 export function requestViewer(c: Context<AppEnv>): Viewer {
