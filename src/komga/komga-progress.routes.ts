@@ -9,6 +9,7 @@ import { clearKomgaCookies, setRememberMe } from './komga-auth';
 import type { Viewer } from '../repositories/visibility';
 import { jsonBody, type KomgaApp, type KomgaContext, komgaOf, need, READ_PROGRESS, WRITE_PROGRESS } from './komga-http';
 import type { KomgaService } from './komga.service';
+import type { ProgressActor } from '../services/read-progress.service';
 import {
   ReadProgressUpdateSchema,
   TachiyomiReadProgressUpdateSchema,
@@ -53,22 +54,14 @@ export function registerProgressRoutes(app: KomgaApp) {
     {
       path: '/api/v1/series/:id/read-progress/tachiyomi',
       read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgressV1(viewer, id),
-      mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
-        komga.markReadUpToIndex(
-          progressActor(c),
-          id,
-          (await jsonBody(c, TachiyomiReadProgressUpdateV1Schema)).lastBookRead,
-        ),
+      mark: async (c: KomgaContext, komga: KomgaService, actor: ProgressActor, id: string) =>
+        komga.markReadUpToIndex(actor, id, (await jsonBody(c, TachiyomiReadProgressUpdateV1Schema)).lastBookRead),
     },
     {
       path: '/api/v2/series/:id/read-progress/tachiyomi',
       read: (komga: KomgaService, viewer: Viewer, id: string) => komga.tachiyomiProgress(viewer, id),
-      mark: async (c: KomgaContext, komga: KomgaService, id: string) =>
-        komga.markReadUpTo(
-          progressActor(c),
-          id,
-          (await jsonBody(c, TachiyomiReadProgressUpdateSchema)).lastBookNumberSortRead,
-        ),
+      mark: async (c: KomgaContext, komga: KomgaService, actor: ProgressActor, id: string) =>
+        komga.markReadUpTo(actor, id, (await jsonBody(c, TachiyomiReadProgressUpdateSchema)).lastBookNumberSortRead),
     },
   ];
   for (const { path, read, mark } of trackers) {
@@ -76,7 +69,7 @@ export function registerProgressRoutes(app: KomgaApp) {
       c.json(await read(komgaOf(c), requestViewer(c), c.req.param('id') ?? '')),
     );
     app.put(path, need(WRITE_PROGRESS), async (c) => {
-      await mark(c, komgaOf(c), c.req.param('id') ?? '');
+      await mark(c, komgaOf(c), progressActor(c), c.req.param('id') ?? '');
       return c.body(null, 204);
     });
   }
