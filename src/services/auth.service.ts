@@ -38,6 +38,8 @@ export interface AuthDeps {
   throttle: LoginThrottle;
   verification: EmailVerification;
   secret: () => Promise<string>;
+  /** Whether a password may sign in an account of this role (docs/DECISIONS-sso.md §Password login). */
+  passwordSignIn: (role: Role) => boolean;
   /** Runs work after the response (ctx.waitUntil). */
   defer: (work: Promise<unknown>) => void;
 }
@@ -56,6 +58,7 @@ export class AuthService {
     if (!user) throw unauthorized('Invalid username or password');
     await throttle.recordSuccess(username, client.address);
     this.assertActive(user);
+    this.assertPasswordSignIn(user);
     const response = await this.createSession(user, client);
     this.deps.defer(users.touchLastLogin(user.id, nowIso()));
     return response;
@@ -113,7 +116,13 @@ export class AuthService {
     return ok ? user : undefined;
   }
 
-  private assertActive(user: UserRecord): void {
+  private assertPasswordSignIn(user: UserRecord): void {
+    if (!this.deps.passwordSignIn(user.role)) {
+      throw unauthorized('Password sign-in is turned off on this server: use single sign-on, or an API key');
+    }
+  }
+
+  assertActive(user: UserRecord): void {
     if (!user.isActive) {
       throw unauthorized(
         user.emailVerified ? 'This account is disabled' : 'This account is not active yet: verify your e-mail address',
@@ -224,6 +233,7 @@ export class AuthService {
     if (!user) throw unauthorized('Invalid username or password');
     await this.deps.throttle.recordSuccess(username, clientAddress);
     this.assertActive(user);
+    this.assertPasswordSignIn(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     return user;
   }
@@ -236,6 +246,8 @@ export class AuthService {
     }
     const verificationRequired = await this.deps.settings.value('auth.email_verification_required');
     const role: Role = await this.deps.settings.value('auth.default_role');
+    if (!this.deps.passwordSignIn(role))
+      throw forbidden('Registration is disabled: this server signs in with single sign-on');
     const user = await this.createUser({ ...input, role, isActive: !verificationRequired });
     if (verificationRequired) await this.deps.verification.send(user);
     return {

@@ -32,6 +32,11 @@ import { PreferencesService } from './preferences.service';
 import { OpdsCatalogService } from '../opds/opds-catalog.service';
 import { BookExtrasRepository } from '../opds/book-extras.repository';
 import { KosyncService } from '../koreader/kosync.service';
+import { readSingleSignOnConfig } from '../config/single-sign-on';
+import { OidcIdentitiesRepository } from '../repositories/oidc-identities.repository';
+import { OidcPendingLoginsRepository } from '../repositories/oidc-pending-logins.repository';
+import { passwordSignInAllowed, SingleSignOnService } from './single-sign-on.service';
+import { SsoAccountsService } from './sso-accounts.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -52,6 +57,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const settings = new SettingsService(repositories.settings);
   const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
   const mailer = new OutboxMailer(db);
+  const sso = readSingleSignOnConfig(env);
   const auth = new AuthService({
     users: repositories.users,
     sessions: repositories.sessions,
@@ -60,8 +66,10 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     throttle: new LoginThrottle(db),
     verification: new EmailVerification(db, mailer),
     secret,
+    passwordSignIn: (role) => passwordSignInAllowed(sso, role),
     defer,
   });
+  const ssoAccounts = new SsoAccountsService(repositories.users, new OidcIdentitiesRepository(db), auth);
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
@@ -73,6 +81,15 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     auth,
     mailer,
     setup: new SetupService(repositories.users, settings, auth),
+    ssoAccounts,
+    singleSignOn: new SingleSignOnService({
+      config: sso,
+      pending: new OidcPendingLoginsRepository(db),
+      accounts: ssoAccounts,
+      auth,
+      users: repositories.users,
+      defer,
+    }),
     users: new UsersService(repositories.users, repositories.sessions, auth),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),

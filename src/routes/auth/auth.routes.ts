@@ -63,7 +63,7 @@ export const changePassword = createRoute({
 });
 
 export const MeSchema = UserSchema.extend({
-  authMethod: z.enum(['session', 'api_key', 'basic']),
+  authMethod: z.enum(['session', 'api_key', 'basic', 'cloudflare_access']),
   effectivePermissions: z.array(PermissionSchema).openapi({ description: 'What this request may do' }),
   apiKey: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 }).openapi('Me');
