@@ -6,6 +6,8 @@
  * that creates or changes no account. The browser itself is driven in test/e2e/single-sign-on.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBody } from '../../src/lib/errors';
+import type { BrowserSession } from '../../src/schemas/sso.schema';
 import { ADMIN, call, login, type Session, setupAdmin } from '../e2e/support/api';
 import { type LongboxServer, startServer } from '../support/dev-server';
 import { Browser, signIn, signInAtProvider, startSignIn } from '../support/oidc-flow';
@@ -62,7 +64,7 @@ async function accountState(): Promise<unknown> {
 }
 
 async function expectRefused(response: Response, status: number, message: RegExp, before: unknown): Promise<void> {
-  const body = await response.json();
+  const body = (await response.json()) as ErrorBody;
   expect({ status: response.status, error: body.error }).toEqual({
     status,
     error: status === 401 ? 'Unauthorized' : 'BadRequest',
@@ -77,7 +79,7 @@ async function expectRefused(response: Response, status: number, message: RegExp
 /** The session a callback's cookie holds, read as the web app reads it. */
 async function browserSession(browser: Browser) {
   const response = await browser.fetch(`${server.url}/api/v1/auth/session`);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as BrowserSession };
 }
 
 async function me(token: string) {
@@ -350,7 +352,7 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
         body: JSON.stringify({ redirectUri }),
       });
       expect(response.status, redirectUri).toBe(400);
-      expect((await response.json()).details).toEqual([
+      expect(((await response.json()) as ErrorBody).details).toEqual([
         { path: 'redirectUri', message: 'is not a path on this server' },
       ]);
       expect(response.headers.getSetCookie()).toEqual([]);
