@@ -71,7 +71,7 @@ async function request(path: string, headers: Record<string, string>, init: Requ
 beforeAll(async () => {
   [keyA, keyB, unpublished] = await Promise.all([newKey('key-a'), newKey('key-b'), newKey('key-c')]);
   published = [keyA];
-  certs = createServer((req, res) => {
+  certs = createServer((_req, res) => {
     certsFetches++;
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }));

@@ -363,7 +363,7 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
 
   it('shows a person in a browser the refusal as a page, with the same status', async () => {
     const response = await fetch(`${server.url}/api/v1/auth/oidc/club/callback?code=abc&state=forged`, {
-      headers: { 'Sec-Fetch-Dest': 'document', Accept: 'text/html' },
+      headers: { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', Accept: 'text/html' },
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('Content-Type')).toMatch(/text\/html/);

@@ -1,13 +1,20 @@
 /**
  * A refused sign-in shown to a person: the provider's callback is a browser navigation, so the 401 (or
  * 400) comes as a small page with the plain message and a way back to the login screen, not as JSON text.
- * API clients (no `Sec-Fetch-Dest: document`) get the usual error envelope.
+ * API clients get the usual error envelope.
  */
 import type { Context } from 'hono';
 import type { AppError } from '../../lib/errors';
 
+/**
+ * A page navigation: `Sec-Fetch-Mode: navigate` (Chromium reports the destination of a navigation
+ * redirected from the provider's form as `empty`, so the mode is what tells), or, from a client sending no
+ * fetch metadata, an Accept header asking for HTML, which API clients do not send.
+ */
 export function wantsPage(c: Context): boolean {
-  return c.req.header('Sec-Fetch-Dest') === 'document';
+  const mode = c.req.header('Sec-Fetch-Mode');
+  if (mode !== undefined) return mode === 'navigate';
+  return c.req.header('Accept')?.includes('text/html') ?? false;
 }
 
 export function signInFailurePage(c: Context, error: AppError): Response {

@@ -1,4 +1,7 @@
-/** The signed-in user's account: who they are, and changing their password (PUT /auth/password). */
+/**
+ * The signed-in user's account: who they are, their linked sign-ins, and changing their password
+ * (PUT /auth/password).
+ */
 import { useState } from 'preact/hooks';
 import { put } from '../api/client';
 import { Main } from '../app';
@@ -8,6 +11,7 @@ import { Field } from '../components/field';
 import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
+import { LinkedIdentities } from './linked-identities';
 
 export function AccountScreen() {
   const [done, setDone] = useState(false);
@@ -32,6 +36,7 @@ export function AccountScreen() {
           <strong>{user.username}</strong> · {user.email} · {user.role}
         </p>
       )}
+      <LinkedIdentities />
       <form class="card form narrow" onSubmit={onSubmit}>
         <h2>{t('auth.changePassword')}</h2>
         <Field
