@@ -133,7 +133,7 @@ export function readSingleSignOnConfig(env: object): SingleSignOnConfig {
     try {
       providers.push({
         name,
-        displayName: p.DISPLAY_NAME ?? name.charAt(0).toUpperCase() + name.slice(1),
+        displayName: p.DISPLAY_NAME ?? defaultDisplayName(name),
         issuer: p.ISSUER,
         clientId: p.CLIENT_ID,
         clientSecret: p.CLIENT_SECRET,
@@ -176,6 +176,12 @@ export function readSingleSignOnConfig(env: object): SingleSignOnConfig {
   };
   cache.set(env, config);
   return config;
+}
+
+/** `pocket_id` → `Pocket id`: a readable button until DISPLAY_NAME says better. */
+function defaultDisplayName(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** `openid` first, then the configured scopes (space- or comma-separated); default `openid email profile`. */
