@@ -5,6 +5,7 @@
  * and every way a sign-in must be refused — each refusal a 401 (400 when malformed) with a plain message
  * that creates or changes no account. The browser itself is driven in test/e2e/single-sign-on.test.ts.
  */
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../src/lib/errors';
 import type { BrowserSession } from '../../src/schemas/sso.schema';
@@ -361,15 +362,23 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
     expect(unknown.status).toBe(404);
   });
 
-  it('shows a person in a browser the refusal as a page, with the same status', async () => {
-    const response = await fetch(`${server.url}/api/v1/auth/oidc/club/callback?code=abc&state=forged`, {
-      headers: { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', Accept: 'text/html' },
+  it('shows a person in a browser the refusal as a page, with the same status; an API client gets JSON', async () => {
+    const url = `${server.url}/api/v1/auth/oidc/club/callback?code=abc&state=forged`;
+    // node:http, because fetch sends `Sec-Fetch-Mode: cors` whatever it is told: a navigation's headers.
+    const navigation = await new Promise<{ status?: number; type?: string; body: string }>((resolve, reject) => {
+      get(url, { headers: { 'Sec-Fetch-Mode': 'navigate', Accept: 'text/html,*/*;q=0.8' } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode, type: response.headers['content-type'], body }));
+      }).on('error', reject);
     });
-    expect(response.status).toBe(401);
-    expect(response.headers.get('Content-Type')).toMatch(/text\/html/);
-    const page = await response.text();
-    expect(page).toContain('This sign-in is unknown or was already used: start again');
-    expect(page).toContain('href="/login"');
+    expect(navigation.status).toBe(401);
+    expect(navigation.type).toMatch(/text\/html/);
+    expect(navigation.body).toContain('This sign-in is unknown or was already used: start again');
+    expect(navigation.body).toContain('href="/login"');
+    const api = await fetch(url, { headers: { Accept: 'application/json' } });
+    expect(api.status).toBe(401);
+    expect(((await api.json()) as ErrorBody).error).toBe('Unauthorized');
   });
 });
 
