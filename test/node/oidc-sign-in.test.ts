@@ -369,7 +369,9 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
       get(url, { headers: { 'Sec-Fetch-Mode': 'navigate', Accept: 'text/html,*/*;q=0.8' } }, (response) => {
         let body = '';
         response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode, type: response.headers['content-type'], body }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode, type: response.headers['content-type'], body }),
+        );
       }).on('error', reject);
     });
     expect(navigation.status).toBe(401);
