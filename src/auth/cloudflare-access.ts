@@ -1,12 +1,12 @@
 /**
- * Cloudflare Access assertions (docs/DECISIONS-sso.md §Cloudflare Access): Access puts a signed JWT in the
+ * Cloudflare Access assertions (docs/DECISIONS.md §Cloudflare Access): Access puts a signed JWT in the
  * `Cf-Access-Jwt-Assertion` header of every request it let through. It is checked as Cloudflare says it
  * must be — RS256, a key of the team's published set matched by `kid` (rotated every six weeks, so never
  * pinned), `iss` the team domain, `aud` this application's AUD tag, and not expired — and never trusted
  * unverified: anyone can send the header to a `*.workers.dev` address that Access does not guard.
  */
 import { jwtVerify } from 'jose';
-import type { CloudflareAccessConfig } from '../config/single-sign-on';
+import type { CloudflareAccessConfig } from './single-sign-on-config';
 import { remoteKeySet, verificationFailure } from './token-verification';
 
 export const ACCESS_ASSERTION_HEADER = 'Cf-Access-Jwt-Assertion';

@@ -1,6 +1,6 @@
 /**
  * A person as a single-sign-on provider vouches for them, reduced to what Longbox's account rules use
- * (docs/DECISIONS-sso.md §Accounts): who they are there (`subject`), the e-mail address and whether the
+ * (docs/DECISIONS.md §Single sign-on: accounts): who they are there (`subject`), the e-mail address and whether the
  * provider verified it, the groups they are in, and hints for a new account's username.
  */
 export interface ExternalIdentity {

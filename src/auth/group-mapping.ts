@@ -1,5 +1,5 @@
 /**
- * What a provider's groups claim grants in Longbox (docs/DECISIONS-sso.md §Groups). A mapping is a list of
+ * What a provider's groups claim grants in Longbox (docs/DECISIONS.md §Single sign-on: groups). A mapping is a list of
  * `group=target` rules; a target is what membership of that group grants. Today a target is a role
  * (`role:admin`); per-library access will be another target kind (`library:<id>`) resolved by the same
  * rules and applied beside the role, so wiring it is one more case in `parseTarget` and in `GroupGrants`.

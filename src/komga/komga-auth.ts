@@ -17,7 +17,7 @@ import { describeRequirement, type Requirement, satisfies } from '../auth/permis
 import type { AppEnv } from '../env';
 import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
-import { clientInfo } from '../routes/client-info';
+import { clientInfo } from '../http/client-info';
 
 export const KOMGA_PREFIX = '/komga';
 export const SESSION_COOKIE = 'KOMGA-SESSION';

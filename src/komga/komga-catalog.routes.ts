@@ -3,7 +3,6 @@
  * (../shared/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
  */
 import { z } from 'zod';
-import type { KomgaApp } from './komga.app';
 import {
   allOf,
   authorParams,
@@ -12,7 +11,7 @@ import {
   fromKomgaSearch,
   seriesQueryCondition,
 } from './komga-conditions';
-import { jsonBody, komgaOf, need, pagingOf, queryValues, userIdOf } from './komga-http';
+import { jsonBody, type KomgaApp, komgaOf, need, pagingOf, queryValues, userIdOf } from './komga-http';
 import { springPage } from './komga-paging';
 import { toKomgaLibrary } from './komga.mappers';
 import { notFound } from '../lib/errors';

@@ -5,9 +5,8 @@
  */
 import type { PageVariant } from '../pages/page-variant';
 import { badRequest } from '../lib/errors';
-import type { KomgaApp } from './komga.app';
 import { komgaEventStream } from './komga-events';
-import { type KomgaContext, need, sendMedia } from './komga-http';
+import { type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
 import { toKomgaPage } from './komga.mappers';
 
 /** Komga's page thumbnails are 300 px high. */

@@ -4,9 +4,9 @@
  * read/unread, and Mihon's tracker. Progress lands in Longbox's own read_progress through
  * ReadProgressService, so /api/v1, OPDS and KOReader see it at once.
  */
-import type { KomgaApp } from './komga.app';
+import { progressActor } from '../http/progress-actor';
 import { clearKomgaCookies, setRememberMe } from './komga-auth';
-import { actorOf, jsonBody, komgaOf, need, READ_PROGRESS, userIdOf, WRITE_PROGRESS } from './komga-http';
+import { jsonBody, type KomgaApp, komgaOf, need, READ_PROGRESS, userIdOf, WRITE_PROGRESS } from './komga-http';
 import {
   ReadProgressUpdateSchema,
   TachiyomiReadProgressUpdateSchema,
@@ -30,7 +30,7 @@ export function registerProgressRoutes(app: KomgaApp) {
 
   app.patch('/api/v1/books/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, ReadProgressUpdateSchema);
-    await komgaOf(c).updateProgress(actorOf(c), c.req.param('id'), body);
+    await komgaOf(c).updateProgress(progressActor(c), c.req.param('id'), body);
     return c.body(null, 204);
   });
   app.delete('/api/v1/books/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
@@ -38,7 +38,7 @@ export function registerProgressRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
   app.post('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
-    await c.get('services').readProgress.markSeriesRead(actorOf(c), c.req.param('id'));
+    await c.get('services').readProgress.markSeriesRead(progressActor(c), c.req.param('id'));
     return c.body(null, 204);
   });
   app.delete('/api/v1/series/:id/read-progress', need(WRITE_PROGRESS), async (c) => {
@@ -51,7 +51,7 @@ export function registerProgressRoutes(app: KomgaApp) {
   );
   app.put('/api/v1/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, TachiyomiReadProgressUpdateV1Schema);
-    await komgaOf(c).markReadUpToIndex(actorOf(c), c.req.param('id'), body.lastBookRead);
+    await komgaOf(c).markReadUpToIndex(progressActor(c), c.req.param('id'), body.lastBookRead);
     return c.body(null, 204);
   });
   app.get('/api/v2/series/:id/read-progress/tachiyomi', need(READ_PROGRESS), async (c) =>
@@ -59,7 +59,7 @@ export function registerProgressRoutes(app: KomgaApp) {
   );
   app.put('/api/v2/series/:id/read-progress/tachiyomi', need(WRITE_PROGRESS), async (c) => {
     const body = await jsonBody(c, TachiyomiReadProgressUpdateSchema);
-    await komgaOf(c).markReadUpTo(actorOf(c), c.req.param('id'), body.lastBookNumberSortRead);
+    await komgaOf(c).markReadUpTo(progressActor(c), c.req.param('id'), body.lastBookNumberSortRead);
     return c.body(null, 204);
   });
 }

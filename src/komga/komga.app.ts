@@ -15,9 +15,8 @@ import { KOMGA_PREFIX, komgaAuthenticate } from './komga-auth';
 import { handleKomgaError, komgaErrorResponse } from './komga-errors';
 import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
+import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
-
-export type KomgaApp = Hono<AppEnv>;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -5,7 +5,7 @@
  */
 import { badRequest, notFound } from '../lib/errors';
 import type { ReadProgressService, ProgressActor } from '../services/read-progress.service';
-import type { Services } from '../services/services';
+import type { Services } from '../composition-root';
 import type { Condition } from './komga-conditions';
 import type { KomgaBookRow, KomgaCatalogRepository } from './komga-catalog.repository';
 import type { PageRequest } from '../lib/pagination';

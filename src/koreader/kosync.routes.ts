@@ -12,8 +12,8 @@ import type { Principal } from '../auth/principal';
 import type { AppEnv } from '../env';
 import { AppError } from '../lib/errors';
 import { handleError } from '../middleware/error-handler';
-import { progressActor } from '../routes/progress/actor';
-import { clientInfo } from '../routes/client-info';
+import { progressActor } from '../http/progress-actor';
+import { clientInfo } from '../http/client-info';
 import { KosyncError, kosyncErrors } from './kosync-errors';
 import { isValidDocument } from './kosync.service';
 

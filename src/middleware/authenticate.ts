@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
-import { clientInfo } from '../routes/client-info';
+import { clientInfo } from '../http/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { cookieAuthorization } from '../auth/session-cookie';
 

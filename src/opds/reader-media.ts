@@ -10,7 +10,7 @@ import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { readerAppAuth } from '../middleware/reader-app-auth';
-import { sendMedia } from '../routes/pages/send-media';
+import { sendMedia } from '../http/send-media';
 import { PageImageQuerySchema } from '../schemas/page.schema';
 
 const UUID = z.uuid();

@@ -7,7 +7,7 @@
 import { satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import type { ProgressActor } from '../services/read-progress.service';
-import type { Services } from '../services/services';
+import type { Services } from '../composition-root';
 
 const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const;
 

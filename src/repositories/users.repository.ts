@@ -1,5 +1,8 @@
-/** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+/**
+ * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
+ * preferences, progress).
+ */
+import { and, asc, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeys,
@@ -14,6 +17,7 @@ import {
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+export type VerificationTokenRecord = typeof emailVerificationTokens.$inferSelect;
 
 /** Run by every Basic request. */
 const userById = preparedPerDatabase((db) =>
@@ -75,6 +79,46 @@ export class UsersRepository {
 
   async deleteVerificationTokens(userId: string): Promise<void> {
     await this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId));
+  }
+
+  /** The user's one e-mail verification token from now on (earlier ones stop working), in one batch. */
+  async replaceVerificationToken(token: VerificationTokenRecord): Promise<void> {
+    await this.db.batch([
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, token.userId)),
+      this.db.insert(emailVerificationTokens).values(token),
+    ]);
+  }
+
+  /** When the user's newest verification token was made, if they have one. */
+  async latestVerificationTokenAt(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .select({ createdAt: emailVerificationTokens.createdAt })
+      .from(emailVerificationTokens)
+      .where(eq(emailVerificationTokens.userId, userId))
+      .orderBy(desc(emailVerificationTokens.createdAt))
+      .get();
+    return row?.createdAt;
+  }
+
+  /** The token with this hash, unless it has expired by `now`. */
+  async liveVerificationToken(tokenHash: string, now: string): Promise<VerificationTokenRecord | undefined> {
+    return this.db
+      .select()
+      .from(emailVerificationTokens)
+      .where(and(eq(emailVerificationTokens.tokenHash, tokenHash), gt(emailVerificationTokens.expiresAt, now)))
+      .get();
+  }
+
+  /** The address is verified: the account is active and its tokens are used up, in one batch. */
+  async markEmailVerified(userId: string, at: string): Promise<void> {
+    await this.db.batch([
+      this.db.update(users).set({ emailVerified: true, isActive: true, updatedAt: at }).where(eq(users.id, userId)),
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId)),
+    ]);
+  }
+
+  async deleteExpiredVerificationTokens(now: string): Promise<void> {
+    await this.db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, now));
   }
 
   async touchLastLogin(id: string, at: string): Promise<void> {

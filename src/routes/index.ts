@@ -1,5 +1,5 @@
 /** Every resource router, mounted under /api/v1 by app.ts. */
-import type { Router } from '../lib/router';
+import type { Router } from '../http/router';
 import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
 import { booksRouter } from './books';

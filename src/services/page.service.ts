@@ -20,7 +20,7 @@ import {
   readStoredPageSize,
   renderPage,
   type StoredPage,
-} from '../pages/page-source';
+} from '../storage/page-source';
 import { type PageTable, pageTable } from '../pages/page-table-cache';
 import {
   isOriginalRequest,

@@ -1,7 +1,7 @@
 /**
- * Single sign-on (README "Single sign-on", docs/DECISIONS-sso.md): the OIDC authorization-code flow
+ * Single sign-on (README "Single sign-on", docs/DECISIONS.md §Single sign-on): the OIDC authorization-code flow
  * from `POST /auth/oidc/{provider}/login` to its callback, Cloudflare Access identities, and the browser
- * session both end in — the same session a password login creates (AuthService.createSession), handed to
+ * session both end in — the same session a password login creates (AuthenticationService.signIn), handed to
  * the browser as the HttpOnly cookie and never in a URL. Which account an identity is: SsoAccountsService.
  */
 import { decodeJwt } from 'jose';
@@ -13,16 +13,17 @@ import { authorizationUrl, identityFromCode } from '../auth/oidc/oidc-client';
 import { randomToken } from '../auth/oidc/pkce';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
-import type { OidcProviderConfig, SingleSignOnConfig } from '../config/single-sign-on';
+import type { OidcProviderConfig, SingleSignOnConfig } from '../auth/single-sign-on-config';
 import { sha256Hex, timingSafeEqual, utf8 } from '../lib/encoding';
 import { badRequest, notFound, unauthorized } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { OidcIdentityRecord } from '../repositories/oidc-identities.repository';
 import type { OidcPendingLoginsRepository } from '../repositories/oidc-pending-logins.repository';
-import type { UserRecord, UsersRepository } from '../repositories/users.repository';
+import type { UserRecord } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import type { BrowserSession, LinkedIdentity, SsoConfiguration } from '../schemas/sso.schema';
-import { type AuthService, type ClientInfo, toLoginUser } from './auth.service';
+import { toLoginUser } from '../mappers/user.mapper';
+import type { AuthenticationService, ClientInfo } from './authentication.service';
 import type { AccountRules, SsoAccountsService } from './sso-accounts.service';
 
 /** A sign-in must come back from the provider within five minutes (Codex-rs's limit). */
@@ -37,7 +38,7 @@ const READER_APP_PREFIXES = ['/opds', '/komga', '/koreader'];
 /** Like the session cookie, an Access identity signs in read requests only; writes carry the bearer token. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-/** Passwords sign in everyone, or only admins when password login is off (docs/DECISIONS-sso.md). */
+/** Passwords sign in everyone, or only admins when password login is off (docs/DECISIONS.md §Password login). */
 export function passwordSignInAllowed(config: SingleSignOnConfig, role: Role): boolean {
   return config.passwordLogin || role === 'admin';
 }
@@ -46,9 +47,7 @@ export interface SingleSignOnDeps {
   config: SingleSignOnConfig;
   pending: OidcPendingLoginsRepository;
   accounts: SsoAccountsService;
-  auth: AuthService;
-  users: UsersRepository;
-  defer: (work: Promise<unknown>) => void;
+  authentication: AuthenticationService;
 }
 
 export interface CallbackQuery {
@@ -266,16 +265,15 @@ export class SingleSignOnService {
     });
   }
 
-  private async newSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
-    const session = await this.deps.auth.createSession(user, client);
-    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
-    return session;
+  /** The same session a password login ends in (an inactive account refused, the sign-in recorded). */
+  private newSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    return this.deps.authentication.signIn(user, client);
   }
 
   /** The cookie's own session, as the login response the web app keeps. */
   private async cookieSession(token: string): Promise<LoginResponse> {
     if (looksLikeApiKey(token)) throw unauthorized('This browser is not signed in');
-    const principal = await this.deps.auth.authenticate({ authorization: `Bearer ${token}` });
+    const principal = await this.deps.authentication.authenticate({ authorization: `Bearer ${token}` });
     if (principal?.method !== 'session') throw unauthorized('This browser is not signed in');
     const expiresAt = decodeJwt(token).exp ?? 0;
     return {

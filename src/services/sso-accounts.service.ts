@@ -1,5 +1,5 @@
 /**
- * Which Longbox account a single-sign-on identity is (docs/DECISIONS-sso.md §Accounts), the same rules
+ * Which Longbox account a single-sign-on identity is (docs/DECISIONS.md §Single sign-on: accounts), the same rules
  * for every OIDC provider and for Cloudflare Access:
  * 1. an identity already linked signs in to its account;
  * 2. otherwise, only with an e-mail address the provider verified: the account with that address, when
@@ -16,7 +16,8 @@ import { notFound, unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { OidcIdentitiesRepository, OidcIdentityRecord } from '../repositories/oidc-identities.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
-import type { AuthService } from './auth.service';
+import type { AccountsService } from './accounts.service';
+import type { AuthenticationService } from './authentication.service';
 
 export interface AccountRules {
   autoCreateUsers: boolean;
@@ -33,21 +34,22 @@ export class SsoAccountsService {
   constructor(
     private readonly users: UsersRepository,
     private readonly identities: OidcIdentitiesRepository,
-    private readonly auth: AuthService,
+    private readonly accounts: AccountsService,
+    private readonly authentication: AuthenticationService,
   ) {}
 
   /** The account `identity` signs in to, linked or created by the rules above; 401 when refused. */
   async accountFor(identity: ExternalIdentity, rules: AccountRules): Promise<UserRecord> {
     const linked = await this.identities.findWithUser(identity.provider, identity.subject);
     if (linked) {
-      this.auth.assertActive(linked.user);
+      this.authentication.assertActive(linked.user);
       await this.recordSignIn(linked.identity, identity);
       return this.applyGroups(linked.user, identity, rules);
     }
     const email = verifiedEmail(identity);
     const existing = await this.users.getByEmail(email);
     if (existing) {
-      this.auth.assertActive(existing);
+      this.authentication.assertActive(existing);
       const alreadyLinked = () =>
         unauthorized(`The Longbox account for ${email} is already linked to another ${identity.providerName} identity`);
       if (await this.identities.findForUser(existing.id, identity.provider)) throw alreadyLinked();
@@ -59,7 +61,7 @@ export class SsoAccountsService {
         `No Longbox account uses ${email}, and ${identity.providerName} sign-ins do not create accounts: ask an admin for one`,
       );
     }
-    const user = await this.auth.createUser({
+    const user = await this.accounts.createUser({
       username: await this.freeUsername(identity.usernameHints),
       email,
       // Never told to anyone: the account signs in through its provider (or an admin sets a password).

@@ -19,7 +19,8 @@ import {
 } from '../pages/media-response';
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
-import { bookThumbnailKey, generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
+import { bookThumbnailKey } from '../storage/cache-keys';
+import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
 export interface ThumbnailServiceDeps {

@@ -9,13 +9,10 @@ import { bookPages, books, libraries, series } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import type { PageLocator } from '../media/container';
 import type { RendererClient } from '../media/image-renderer';
-import { openStoredPage } from '../pages/page-source';
+import { openStoredPage } from '../storage/page-source';
 import type { BookRow } from '../repositories/catalog-writer.repository';
 import type { PageImage } from '../scanning/book-details';
-
-/** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
-export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
-export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
+import { bookThumbnailKey } from '../storage/cache-keys';
 
 /** The page a thumbnail is made from when the book names no cover: its first. */
 export interface FirstPage {

@@ -1,11 +1,11 @@
 /**
  * Single-sign-on configuration as an operator writes it (README "Single sign-on"): providers named by
  * their variables, defaults, and a wrong variable failing loudly with its name rather than a provider
- * silently missing from the login screen. Also what a groups claim maps to (docs/DECISIONS-sso.md §Groups).
+ * silently missing from the login screen. Also what a groups claim maps to (docs/DECISIONS.md §Single sign-on: groups).
  */
 import { describe, expect, it } from 'vitest';
 import { groupsFromClaim, parseGroupMapping, resolveGroupGrants } from '../../src/auth/group-mapping';
-import { readSingleSignOnConfig } from '../../src/config/single-sign-on';
+import { readSingleSignOnConfig } from '../../src/auth/single-sign-on-config';
 
 describe('single-sign-on variables', () => {
   it('configure nothing by default: passwords for everyone, no providers, no Access', () => {

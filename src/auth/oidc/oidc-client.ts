@@ -5,7 +5,7 @@
  * account is looked at; tokens never leave this module, and are never logged.
  */
 import { type JWTPayload, jwtVerify } from 'jose';
-import type { OidcProviderConfig } from '../../config/single-sign-on';
+import type { OidcProviderConfig } from '../single-sign-on-config';
 import { AppError, unauthorized } from '../../lib/errors';
 import { type Claims, claimValue, emailLocalPart, type ExternalIdentity, isVerifiedFlag } from '../external-identity';
 import { groupsFromClaim } from '../group-mapping';

@@ -3,7 +3,7 @@ import { createdAt, id, timestamp } from './columns';
 import { users } from './users';
 
 /**
- * An identity at a single-sign-on provider linked to a Longbox account (docs/DECISIONS-sso.md): one of the
+ * An identity at a single-sign-on provider linked to a Longbox account (docs/DECISIONS.md §Single sign-on): one of the
  * configured OIDC providers by its name, or `cloudflare-access`. A provider's subject is linked to at most
  * one account, and an account to at most one subject of each provider, so a second identity claiming the
  * same e-mail address cannot take over an account that is already linked.

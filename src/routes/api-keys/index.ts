@@ -1,5 +1,5 @@
 import { toApiKeyDto, toCreatedApiKeyDto } from '../../mappers/api-key.mapper';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import * as routes from './api-keys.routes';
 
 export const apiKeysRouter = createRouter()

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
 import * as routes from './books.routes';
 

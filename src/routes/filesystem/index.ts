@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { MAX_BROWSE_LIMIT } from '../../schemas/filesystem.schema';
 import * as routes from './filesystem.routes';
 

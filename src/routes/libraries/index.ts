@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { filesRouter } from './files';
 import * as routes from './libraries.routes';
 

@@ -1,7 +1,7 @@
 /** Page list, page images and file downloads: thin handlers over the page and book-file services. */
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import * as routes from './pages.routes';
-import { sendMedia } from './send-media';
+import { sendMedia } from '../../http/send-media';
 
 export const pagesRouter = createRouter()
   .openapi(routes.listPages, async (c) => c.json(await c.get('services').pages.list(c.req.valid('param').id), 200))

@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { progressActor } from './actor';
+import { progressActor } from '../../http/progress-actor';
 import * as routes from './progress.routes';
 
 export const progressRouter = createRouter()

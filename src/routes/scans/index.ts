@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import * as routes from './scans.routes';
 
 export const scansRouter = createRouter()

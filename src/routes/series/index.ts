@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { progressActor } from '../progress/actor';
+import { progressActor } from '../../http/progress-actor';
 import * as routes from './series.routes';
 
 // Fixed paths are registered before /series/{id} so that they never reach its UUID check.

@@ -1,5 +1,5 @@
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import * as routes from './settings.routes';
 
 export const settingsRouter = createRouter()

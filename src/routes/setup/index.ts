@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { setSessionCookie } from '../../auth/session-cookie';
-import { clientInfo } from '../client-info';
+import { clientInfo } from '../../http/client-info';
 import { getSetupStatus, initializeSetup } from './setup.routes';
 
 export const setupRouter = createRouter()

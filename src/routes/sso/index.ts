@@ -6,9 +6,9 @@ import { clearLoginCookie, loginCookie, setLoginCookie } from '../../auth/oidc/l
 import { SESSION_COOKIE, setSessionCookie } from '../../auth/session-cookie';
 import type { AppEnv } from '../../env';
 import { AppError } from '../../lib/errors';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { PENDING_LOGIN_SECONDS } from '../../services/single-sign-on.service';
-import { clientInfo } from '../client-info';
+import { clientInfo } from '../../http/client-info';
 import { signInFailurePage, wantsPage } from './sign-in-failure-page';
 import * as routes from './sso.routes';
 

@@ -1,6 +1,6 @@
 /** Book, series and library covers: thin handlers over the thumbnail service. */
-import { createRouter } from '../../lib/router';
-import { sendMedia } from '../pages/send-media';
+import { createRouter } from '../../http/router';
+import { sendMedia } from '../../http/send-media';
 import * as routes from './thumbnails.routes';
 
 export const thumbnailsRouter = createRouter()

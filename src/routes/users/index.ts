@@ -1,5 +1,5 @@
 import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { toUserDto } from '../../mappers/user.mapper';
 import * as routes from './users.routes';
 

@@ -11,10 +11,9 @@ import { t } from '../i18n';
 import { offlineFile } from '../offline/offline-library';
 import { BlobSource, HttpRangeSource, makeEpubLoader } from './epub-range-loader';
 import type { FoliateBook, TocItem } from 'foliate-js/epub.js';
-import { OfflineButton } from './offline-button';
 import { bookFileUrl } from './page-url';
 import { progressSaver } from './reader-api';
-import { HelpSheet } from './comic-reader';
+import { HelpSheet, MenuBar, SettingsPanel } from './reader-menu';
 import { useKeys, useWakeLock } from './use-viewport';
 
 export interface EpubSettings {
@@ -216,21 +215,18 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       </div>
       {panel === 'menu' && (
         <>
-          <header class="rd-bar rd-top">
-            <button
-              type="button"
-              class="rd-button"
-              onClick={() => route(`/books/${book.id}`)}
-              aria-label={t('reader.backToBook')}
-            >
-              ←
-            </button>
-            <h1 class="rd-title">{book.title}</h1>
+          <MenuBar title={book.title} onBack={() => route(`/books/${book.id}`)}>
             <button type="button" class="rd-button" onClick={() => setPanel('toc')}>
               {t('reader.epub.toc')}
             </button>
-          </header>
-          <section class="rd-panel" aria-label={t('reader.settings')}>
+          </MenuBar>
+          <SettingsPanel
+            book={book}
+            kind="epub"
+            offlineUrls={() => [bookFileUrl(book.id)]}
+            incognito={settings.incognito}
+            onIncognito={(incognito) => update({ incognito })}
+          >
             <label>
               {t('reader.epub.flow')}
               <select
@@ -276,16 +272,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
                 <option value="dark">{t('reader.epub.theme.dark')}</option>
               </select>
             </label>
-            <label class="rd-check">
-              <input
-                type="checkbox"
-                checked={settings.incognito}
-                onChange={(e) => update({ incognito: (e.currentTarget as HTMLInputElement).checked })}
-              />
-              {t('reader.incognito')}
-            </label>
-            <OfflineButton book={book} kind="epub" urls={() => [bookFileUrl(book.id)]} />
-          </section>
+          </SettingsPanel>
         </>
       )}
       {panel === 'toc' && (

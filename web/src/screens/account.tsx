@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { put } from '../api/client';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
 import { checkRepeat, NewPasswordFields } from '../components/account-fields';
 import { Field } from '../components/field';

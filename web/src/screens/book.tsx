@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, apiUrl, get, post } from '../api/client';
 import type { Book, Page, ReadProgress } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Cover, ProgressBar } from '../components/cards';
 import { t } from '../i18n';

@@ -5,7 +5,7 @@
  */
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
 import { Field } from '../components/field';
 import { useFormAction } from '../components/form-action';

@@ -8,7 +8,7 @@ import type { Database } from '../db/client';
 import { LibrariesRepository, type LibraryRecord } from '../repositories/libraries.repository';
 import { SettingsRepository } from '../repositories/settings.repository';
 import { TasksRepository } from '../repositories/tasks.repository';
-import { ScanService } from '../services/scan.service';
+import { ScanService } from './scan.service';
 import { AppError } from '../lib/errors';
 
 export function cronMatches(schedule: CronSchedule, at: Date): boolean {

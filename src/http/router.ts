@@ -4,7 +4,7 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
-import { badRequest, issuesToDetails, summarizeIssues } from './errors';
+import { badRequest, issuesToDetails, summarizeIssues } from '../lib/errors';
 
 const TARGET_NAMES: Record<string, string> = {
   json: 'request body',

@@ -1,13 +1,13 @@
 /**
- * Single-sign-on configuration from `[vars]` and secrets (README "Single sign-on", docs/DECISIONS-sso.md).
+ * Single-sign-on configuration from `[vars]` and secrets (README "Single sign-on", docs/DECISIONS.md §Single sign-on).
  * OIDC providers are named by the variables themselves, `LONGBOX_AUTH__OIDC__<NAME>__<FIELD>` (config key
  * `auth.oidc.<name>.<field>`), so any number can be added without a list to keep in step; Cloudflare Access
  * is `LONGBOX_AUTH__CF_ACCESS__*`. A wrong value fails loudly at the first request, as readConfig does.
  */
 import { z } from 'zod';
-import { type GroupMapping, parseGroupMapping } from '../auth/group-mapping';
-import type { Role } from '../auth/permissions';
-import { booleanString } from './config';
+import { booleanString } from '../config/config';
+import { type GroupMapping, parseGroupMapping } from './group-mapping';
+import type { Role } from './permissions';
 
 export interface OidcProviderConfig {
   /** The provider's name in URLs (`/auth/oidc/<name>/login`): the `<NAME>` of its variables, lowercased. */
@@ -37,7 +37,7 @@ export interface CloudflareAccessConfig {
 }
 
 export interface SingleSignOnConfig {
-  /** False: passwords sign in admins only (docs/DECISIONS-sso.md §Password login). */
+  /** False: passwords sign in admins only (docs/DECISIONS.md §Password login). */
   passwordLogin: boolean;
   /** The public origin callbacks are registered under; default: the origin the request came to. */
   redirectUriBase: string | undefined;

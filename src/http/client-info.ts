@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { ClientInfo } from '../services/auth.service';
+import type { ClientInfo } from '../services/authentication.service';
 
 /** The client's address (Cloudflare sets CF-Connecting-IP) and user agent, for sessions and throttling. */
 export function clientInfo(c: Context): ClientInfo {

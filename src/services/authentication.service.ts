@@ -1,23 +1,25 @@
 /**
- * Signing in (API.md §5): session tokens, API keys and HTTP Basic, each resolving to a `Principal`
- * whose effective permissions are computed per request. Also login, logout and registration.
+ * Authentication (API.md §5): signing in with a password, the sessions that follow, and resolving a request's
+ * credentials — session tokens, API keys and HTTP Basic — to a `Principal` whose effective permissions are
+ * computed per request. Every way of signing in ends in `createSession` (password login, first-run setup,
+ * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
+import { decoyPasswordHash, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { signSessionToken, verifySessionToken } from '../auth/session-token';
 import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
-import { conflict, forbidden, unauthorized } from '../lib/errors';
+import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
+import { toLoginUser } from '../mappers/user.mapper';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
+import { BasicAuthCache } from './basic-auth-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
-import { BasicAuthCache } from './basic-auth-cache';
-import type { EmailVerification } from './email-verification';
 
 /** Basic checks under way in this isolate, by keyed credential hash. */
 const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
@@ -25,45 +27,52 @@ const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
 /** `last_used_at` is written at most this often per key: no database write on every request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
+/** Where a request comes from, as sessions and the login throttle record it. */
 export interface ClientInfo {
   address: string | null;
   userAgent: string | null;
 }
 
-export interface AuthDeps {
+export interface AuthenticationDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
   settings: SettingsService;
   throttle: LoginThrottle;
-  verification: EmailVerification;
   secret: () => Promise<string>;
-  /** Whether a password may sign in an account of this role (docs/DECISIONS-sso.md §Password login). */
+  /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
   passwordSignIn: (role: Role) => boolean;
   /** Runs work after the response (ctx.waitUntil). */
   defer: (work: Promise<unknown>) => void;
 }
 
-export const toLoginUser = (u: UserRecord) => ({ id: u.id, username: u.username, email: u.email, role: u.role });
-
-export class AuthService {
-  constructor(private readonly deps: AuthDeps) {}
+export class AuthenticationService {
+  constructor(private readonly deps: AuthenticationDeps) {}
 
   // ---- signing in -------------------------------------------------------------------------
 
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const { throttle, users } = this.deps;
+    const { throttle } = this.deps;
     await throttle.reserve(username, client.address);
     const user = await this.checkPassword(username, password);
     if (!user) throw unauthorized('Invalid username or password');
     await throttle.recordSuccess(username, client.address);
-    this.assertActive(user);
     this.assertPasswordSignIn(user);
+    return this.signIn(user, client);
+  }
+
+  /**
+   * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
+   * account is refused, then the session is issued and the sign-in recorded.
+   */
+  async signIn(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    this.assertActive(user);
     const response = await this.createSession(user, client);
-    this.deps.defer(users.touchLastLogin(user.id, nowIso()));
+    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
     return response;
   }
 
+  /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
   async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
     const hours = await this.deps.settings.value('auth.session_lifetime_hours');
     const lifetimeSeconds = hours * 3600;
@@ -89,26 +98,6 @@ export class AuthService {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
 
-  /**
-   * A signed-in user changes their own password (the web app's account screen): the current one must be
-   * given again. Their other sessions end and API keys' cached Basic checks retire (authVersion); the
-   * session making the change stays signed in.
-   */
-  async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
-    const user = principal.user;
-    if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-      // 403, not 401: the session itself is fine, and clients treat 401 as "log in again".
-      throw forbidden('The current password is wrong');
-    }
-    const changed = await this.deps.users.update(user.id, {
-      passwordHash: await hashPassword(newPassword),
-      authVersion: user.authVersion + 1,
-      updatedAt: nowIso(),
-    });
-    if (!changed) throw unauthorized('This account no longer exists');
-    await this.deps.sessions.deleteForUser(user.id, principal.sessionId ?? undefined);
-  }
-
   /** Verifies a password with constant work whether or not the user exists. */
   private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
     const user = await this.deps.users.getByUsername(username);
@@ -122,6 +111,7 @@ export class AuthService {
     }
   }
 
+  /** An inactive account signs in no way: not with a password, a token, an API key or single sign-on. */
   assertActive(user: UserRecord): void {
     if (!user.isActive) {
       throw unauthorized(
@@ -236,90 +226,5 @@ export class AuthService {
     this.assertPasswordSignIn(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     return user;
-  }
-
-  // ---- registration ---------------------------------------------------------------------------
-
-  async register(input: { username: string; email: string; password: string }) {
-    if (!(await this.deps.settings.value('auth.registration_enabled'))) {
-      throw forbidden('Registration is disabled on this server');
-    }
-    const verificationRequired = await this.deps.settings.value('auth.email_verification_required');
-    const role: Role = await this.deps.settings.value('auth.default_role');
-    if (!this.deps.passwordSignIn(role))
-      throw forbidden('Registration is disabled: this server signs in with single sign-on');
-    const user = await this.createUser({ ...input, role, isActive: !verificationRequired });
-    if (verificationRequired) await this.deps.verification.send(user);
-    return {
-      user: toLoginUser(user),
-      verificationRequired,
-      message: verificationRequired
-        ? 'Account created. Follow the link sent to your e-mail address to activate it.'
-        : 'Account created. You can log in now.',
-    };
-  }
-
-  /** Creates a user after the uniqueness checks every path (setup, register, admin) shares. */
-  async createUser(input: {
-    username: string;
-    email: string;
-    password: string;
-    role: Role;
-    customPermissions?: string[];
-    isActive?: boolean;
-    emailVerified?: boolean;
-  }): Promise<UserRecord> {
-    await this.assertUnique(input.username, input.email);
-    const now = nowIso();
-    try {
-      return await this.deps.users.create({
-        id: newId(),
-        username: input.username,
-        email: input.email,
-        passwordHash: await hashPassword(input.password),
-        role: input.role,
-        customPermissions: input.customPermissions ?? [],
-        isActive: input.isActive ?? true,
-        emailVerified: input.emailVerified ?? false,
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      // Two concurrent creations can both pass assertUnique; the unique index decides.
-      if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');
-      throw error;
-    }
-  }
-
-  async assertUnique(username: string | undefined, email: string | undefined, exceptUserId?: string) {
-    const details = [];
-    if (username !== undefined) {
-      const other = await this.deps.users.getByUsername(username);
-      if (other && other.id !== exceptUserId) details.push({ path: 'username', message: 'is already taken' });
-    }
-    if (email !== undefined) {
-      const other = await this.deps.users.getByEmail(email);
-      if (other && other.id !== exceptUserId) details.push({ path: 'email', message: 'is already registered' });
-    }
-    if (details.length > 0) {
-      throw conflict(
-        details.length === 2
-          ? 'Username and e-mail address are already taken'
-          : details[0]?.path === 'username'
-            ? 'Username is already taken'
-            : 'E-mail address is already registered',
-        details,
-      );
-    }
-  }
-
-  async verifyEmail(token: string): Promise<void> {
-    await this.deps.verification.verify(token);
-  }
-
-  async resendVerification(email: string): Promise<void> {
-    const user = await this.deps.users.getByEmail(email);
-    // Same answer whether or not the address is known: no account enumeration.
-    if (user && !user.emailVerified) await this.deps.verification.resend(user);
   }
 }

@@ -6,8 +6,13 @@
  * books at once; a worker can stop between a row's delete and its images') the hourly sweep finds:
  * every CACHE key names its book, and a key whose book has no row is removed.
  */
-import { BOOK_THUMBNAILS_ROOT, bookThumbnailKey } from '../thumbnails/thumbnail-generator';
-import { bookRenditionsPrefix, RENDITIONS_ROOT, versionRenditionsPrefix } from './page-variant';
+import {
+  BOOK_THUMBNAILS_ROOT,
+  bookRenditionsPrefix,
+  bookThumbnailKey,
+  RENDITIONS_ROOT,
+  versionRenditionsPrefix,
+} from './cache-keys';
 
 /** R2 deletes at most this many keys per call. */
 const DELETE_BATCH = 1000;
