@@ -5,7 +5,7 @@
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, verifyPassword } from '../auth/password';
+import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { signSessionToken, verifySessionToken } from '../auth/session-token';
@@ -98,11 +98,12 @@ export class AuthenticationService {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
 
-  /** Verifies a password with constant work whether or not the user exists. */
+  /** Verifies a password with constant work whether or not the user exists, or has a password. */
   private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
     const user = await this.deps.users.getByUsername(username);
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
-    return ok ? user : undefined;
+    const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
+    const ok = await verifyPassword(password, hash);
+    return ok && hash === user?.passwordHash ? user : undefined;
   }
 
   private assertPasswordSignIn(user: UserRecord): void {

@@ -64,8 +64,8 @@ export class SsoAccountsService {
     const user = await this.accounts.createUser({
       username: await this.freeUsername(identity.usernameHints),
       email,
-      // Never told to anyone: the account signs in through its provider (or an admin sets a password).
-      password: randomToken(),
+      // The account signs in through its provider, until an admin sets a password.
+      password: null,
       role: rules.groups?.rules.length
         ? resolveGroupGrants(identity.groups, rules.groups, rules.defaultRole).role
         : rules.defaultRole,

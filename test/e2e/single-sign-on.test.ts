@@ -3,7 +3,7 @@
  * different site from Longbox) and `wrangler dev`: the provider button on the login screen, the
  * provider's own sign-in page, back to the page the user was opening, signed in by the cookie alone (no
  * token in any URL); account creation, linking by verified e-mail, the groups mapping, the linked sign-ins
- * on the account page, logout; a refused sign-in shown as a page; what the admin's settings page shows.
+ * on the account page (and no password form for an account that has no password), logout; a refused sign-in shown as a page; what the admin's settings page shows.
  * The protocol's refusals are each asserted over HTTP in test/node/oidc-sign-in.test.ts.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -105,6 +105,9 @@ describeWithChromium('single sign-on in the web app', () => {
     const linked = page.locator('[data-linked-identities]');
     await linked.getByText('Book Club ID').waitFor();
     await linked.getByText('alice@example.test').waitFor();
+    // The account single sign-on created has no password: no form asking for the current one.
+    await page.locator('[data-no-password]').getByText('This account has no password').waitFor();
+    expect(await page.getByRole('button', { name: 'Change password' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${server.url}/login`);
@@ -125,6 +128,9 @@ describeWithChromium('single sign-on in the web app', () => {
     await page.getByText(`${ADMIN.username} · ${ADMIN.email} · admin`).waitFor();
     const linked = page.locator('[data-linked-identities]');
     await linked.getByText('Book Club ID').waitFor();
+    // A linked account keeps its own password, and the form to change it.
+    await page.getByRole('button', { name: 'Change password' }).waitFor();
+    expect(await page.locator('[data-no-password]').count()).toBe(0);
     page.once('dialog', (dialog) => void dialog.accept());
     await linked.getByRole('button', { name: 'Unlink Book Club ID' }).click();
     await linked.getByText('No identity provider is linked').waitFor();

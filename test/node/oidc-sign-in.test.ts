@@ -23,6 +23,7 @@ const accounts: Record<string, TestAccount> = {
   boss: { email: ADMIN.email, emailVerified: true, groups: ['longbox-admins'] },
   mallory: { email: READER.email, emailVerified: false },
   stranger: { email: 'stranger@example.test', emailVerified: true },
+  newcomer: { email: 'newcomer@example.test', emailVerified: true },
 };
 
 let idp: TestIdp;
@@ -191,6 +192,40 @@ describe('signing in', () => {
     const again = await signIn(browser, server.url, 'club', 'alice');
     expect(again.status).toBe(303);
     expect((await browserSession(browser)).body.user.id).toBe(user.id);
+  });
+
+  it('gives an account it created no password, until an admin sets one', async () => {
+    const browser = new Browser();
+    expect((await signIn(browser, server.url, 'club', 'newcomer')).status).toBe(303);
+    const { access_token: token, user } = (await browserSession(browser)).body;
+    expect(await me(token)).toMatchObject({ username: 'newcomer', hasPassword: false });
+    // There is no current password to give, so changing it is refused with the reason (the account page hides it).
+    const change = await fetch(`${server.url}/api/v1/auth/password`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ current_password: '!', new_password: 'a newcomer passphrase' }),
+    });
+    expect(change.status).toBe(403);
+    expect(((await change.json()) as ErrorBody).message).toMatch(/has no password: it signs in through single sign-on/);
+    // No password signs it in, the marker stored in a hash's place included.
+    for (const password of ['!', 'any password']) {
+      const refused = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'newcomer', password }),
+      });
+      expect({ status: refused.status, message: ((await refused.json()) as ErrorBody).message }).toEqual({
+        status: 401,
+        message: 'Invalid username or password',
+      });
+    }
+
+    await call(server.url, 'PUT', `/users/${user.id}`, {
+      token: admin.token,
+      json: { password: 'a newcomer passphrase' },
+    });
+    const withPassword = await login(server.url, 'newcomer', 'a newcomer passphrase');
+    expect(await me(withPassword.token)).toMatchObject({ username: 'newcomer', hasPassword: true });
   });
 
   it('links an existing account by its verified e-mail address, and returns to the path asked for', async () => {

@@ -74,6 +74,8 @@ export const en = {
   'account.noIdentities':
     'No identity provider is linked. Signing in through one links it when it vouches for your e-mail address.',
   'account.lastSignIn': 'last sign-in {date}',
+  'account.noPassword':
+    'This account has no password: you sign in through your identity provider. An admin can set a password for it.',
   'account.unlink': 'Unlink',
   'account.unlinkNamed': 'Unlink {name}',
   'account.confirmUnlink':
