@@ -3,6 +3,7 @@
  * bindings and handed to handlers as `c.get('services')`. Each service receives only what it uses. It sits
  * above the services (docs/ARCHITECTURE.md) because it also builds the protocol services of OPDS and KOReader.
  */
+import type { Role } from './auth/permissions';
 import type { Config } from './config/config';
 import type { Database } from './db/client';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
@@ -38,6 +39,11 @@ import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
+import { readSingleSignOnConfig } from './auth/single-sign-on-config';
+import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
+import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
+import { passwordSignInAllowed, SingleSignOnService } from './services/single-sign-on.service';
+import { SsoAccountsService } from './services/sso-accounts.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -59,6 +65,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const settings = new SettingsService(repositories.settings);
   const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
   const mailer = new OutboxMailer(new EmailOutboxRepository(db));
+  const sso = readSingleSignOnConfig(env);
+  const passwordSignIn = (role: Role) => passwordSignInAllowed(sso, role);
   const auth = new AuthenticationService({
     users: repositories.users,
     sessions: repositories.sessions,
@@ -66,6 +74,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     settings,
     throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
     secret,
+    passwordSignIn,
     defer,
   });
   const accounts = new AccountsService({
@@ -73,7 +82,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     sessions: repositories.sessions,
     settings,
     verification: new EmailVerification(repositories.users, mailer),
+    passwordSignIn,
   });
+  const ssoAccounts = new SsoAccountsService(repositories.users, new OidcIdentitiesRepository(db), accounts, auth);
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
@@ -86,6 +97,13 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     accounts,
     mailer,
     setup: new SetupService(repositories.users, settings, accounts, auth),
+    ssoAccounts,
+    singleSignOn: new SingleSignOnService({
+      config: sso,
+      pending: new OidcPendingLoginsRepository(db),
+      accounts: ssoAccounts,
+      authentication: auth,
+    }),
     users: new UsersService(repositories.users, repositories.sessions, accounts),
     apiKeys: new ApiKeysService(repositories.apiKeys, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),

@@ -7,6 +7,7 @@ import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeys,
   emailVerificationTokens,
+  oidcIdentities,
   readProgress,
   sessions,
   userPreferences,
@@ -139,12 +140,13 @@ export class UsersRepository {
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
+      this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),
       this.db
         .delete(users)
         .where(and(eq(users.id, id), allowed))
         .returning({ id: users.id }),
     ]);
-    return results[6].length > 0;
+    return results[7].length > 0;
   }
 }
 

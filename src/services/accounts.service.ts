@@ -3,7 +3,7 @@
  * password, and the user creation every path shares (setup, registration, admin). Signing in is
  * authentication.service.ts.
  */
-import { hashPassword, verifyPassword } from '../auth/password';
+import { hashPassword, hasPassword, NO_PASSWORD, verifyPassword } from '../auth/password';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/permissions';
 import { conflict, forbidden, unauthorized } from '../lib/errors';
@@ -19,6 +19,8 @@ export interface AccountsDeps {
   sessions: SessionsRepository;
   settings: SettingsService;
   verification: EmailVerification;
+  /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
+  passwordSignIn: (role: Role) => boolean;
 }
 
 export class AccountsService {
@@ -32,6 +34,8 @@ export class AccountsService {
     }
     const verificationRequired = await this.deps.settings.value('auth.email_verification_required');
     const role: Role = await this.deps.settings.value('auth.default_role');
+    if (!this.deps.passwordSignIn(role))
+      throw forbidden('Registration is disabled: this server signs in with single sign-on');
     const user = await this.createUser({ ...input, role, isActive: !verificationRequired });
     if (verificationRequired) await this.deps.verification.send(user);
     return {
@@ -47,7 +51,8 @@ export class AccountsService {
   async createUser(input: {
     username: string;
     email: string;
-    password: string;
+    /** Null: no password (an account single sign-on creates signs in through its provider). */
+    password: string | null;
     role: Role;
     customPermissions?: string[];
     isActive?: boolean;
@@ -60,7 +65,7 @@ export class AccountsService {
         id: newId(),
         username: input.username,
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash: input.password === null ? NO_PASSWORD : await hashPassword(input.password),
         role: input.role,
         customPermissions: input.customPermissions ?? [],
         isActive: input.isActive ?? true,
@@ -116,6 +121,9 @@ export class AccountsService {
    */
   async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
     const user = principal.user;
+    if (!hasPassword(user)) {
+      throw forbidden('This account has no password: it signs in through single sign-on (an admin can set one)');
+    }
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
       // 403, not 401: the session itself is fine, and clients treat 401 as "log in again".
       throw forbidden('The current password is wrong');

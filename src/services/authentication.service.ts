@@ -5,8 +5,8 @@
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, verifyPassword } from '../auth/password';
-import { effectivePermissions } from '../auth/permissions';
+import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
+import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { signSessionToken, verifySessionToken } from '../auth/session-token';
 import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
@@ -40,6 +40,8 @@ export interface AuthenticationDeps {
   settings: SettingsService;
   throttle: LoginThrottle;
   secret: () => Promise<string>;
+  /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
+  passwordSignIn: (role: Role) => boolean;
   /** Runs work after the response (ctx.waitUntil). */
   defer: (work: Promise<unknown>) => void;
 }
@@ -55,6 +57,7 @@ export class AuthenticationService {
     const user = await this.checkPassword(username, password);
     if (!user) throw unauthorized('Invalid username or password');
     await throttle.recordSuccess(username, client.address);
+    this.assertPasswordSignIn(user);
     return this.signIn(user, client);
   }
 
@@ -95,14 +98,22 @@ export class AuthenticationService {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
 
-  /** Verifies a password with constant work whether or not the user exists. */
+  /** Verifies a password with constant work whether or not the user exists, or has a password. */
   private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
     const user = await this.deps.users.getByUsername(username);
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
-    return ok ? user : undefined;
+    const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
+    const ok = await verifyPassword(password, hash);
+    return ok && hash === user?.passwordHash ? user : undefined;
   }
 
-  private assertActive(user: UserRecord): void {
+  private assertPasswordSignIn(user: UserRecord): void {
+    if (!this.deps.passwordSignIn(user.role)) {
+      throw unauthorized('Password sign-in is turned off on this server: use single sign-on, or an API key');
+    }
+  }
+
+  /** An inactive account signs in no way: not with a password, a token, an API key or single sign-on. */
+  assertActive(user: UserRecord): void {
     if (!user.isActive) {
       throw unauthorized(
         user.emailVerified ? 'This account is disabled' : 'This account is not active yet: verify your e-mail address',
@@ -213,6 +224,7 @@ export class AuthenticationService {
     if (!user) throw unauthorized('Invalid username or password');
     await this.deps.throttle.recordSuccess(username, clientAddress);
     this.assertActive(user);
+    this.assertPasswordSignIn(user);
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     return user;
   }

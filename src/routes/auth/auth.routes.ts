@@ -23,9 +23,13 @@ const CHANGE_PASSWORD =
   'keeps working. A wrong current password is a 403 (the session stays valid).';
 
 export const MeSchema = UserSchema.extend({
-  authMethod: z.enum(['session', 'api_key', 'basic']),
+  authMethod: z.enum(['session', 'api_key', 'basic', 'cloudflare_access']),
   effectivePermissions: z.array(PermissionSchema).openapi({ description: 'What this request may do' }),
   apiKey: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  hasPassword: z.boolean().openapi({
+    description:
+      'Whether the account has a password; false for one single sign-on created, which signs in through its provider until an admin sets one',
+  }),
 }).openapi('Me');
 
 // biome-ignore format: a table of endpoints, one per line

@@ -1,3 +1,4 @@
+import { hasPassword } from '../../auth/password';
 import type { Permission } from '../../auth/permissions';
 import { createRouter } from '../../http/router';
 import { toUserDto } from '../../mappers/user.mapper';
@@ -26,6 +27,7 @@ export const authRouter = createRouter()
         authMethod: principal.method,
         effectivePermissions: [...principal.permissions].sort() as Permission[],
         apiKey: principal.apiKey ?? null,
+        hasPassword: hasPassword(principal.user),
       },
       200,
     );
