@@ -1,5 +1,5 @@
 import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { createdAt, id, timestamp } from './columns';
+import { cascadingReference, createdAt, id, timestamp } from './columns';
 import { users } from './users';
 
 /**
@@ -12,9 +12,7 @@ export const oidcIdentities = sqliteTable(
   'oidc_identities',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     provider: text('provider').notNull(),
     /** The provider's `sub` claim: stable for the person at that provider, unlike the e-mail address. */
     subject: text('subject').notNull(),
