@@ -1,6 +1,6 @@
 /**
  * Komga's catalog reads: libraries, series, books and the filter lists Mihon loads
- * (../shared/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
+ * (docs/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
  */
 import { z } from 'zod';
 import {

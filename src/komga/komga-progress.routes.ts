@@ -1,5 +1,5 @@
 /**
- * The signed-in user and reading progress as Komga's clients write it (../shared/notes/komga-clients.md
+ * The signed-in user and reading progress as Komga's clients write it (docs/notes/komga-clients.md
  * §4.5 rows 2, 11, 12): users/me with Komelia's remember-me cookie, book progress PATCH/DELETE, series
  * read/unread, and Mihon's tracker. Progress lands in Longbox's own read_progress through
  * ReadProgressService, so /api/v1, OPDS and KOReader see it at once.
