@@ -13,6 +13,7 @@ import type { UserRecord } from '../repositories/users.repository';
 import type { KomgaBookRow, KomgaSeriesRow } from '../repositories/komga-catalog.repository';
 import type { KomgaBook, KomgaLibrary, KomgaPage, KomgaSeries, KomgaUser } from './komga.dto';
 import type { Permission } from '../auth/permissions';
+import { readerFacingDevice } from '../mappers/book.mapper';
 
 export function komgaDate(iso: string | null | undefined): string {
   const parsed = iso ? new Date(iso) : new Date(0);
@@ -203,8 +204,8 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
           readDate: komgaDate(progress.updatedAt),
           created: komgaDate(progress.startedAt),
           lastModified: komgaDate(progress.updatedAt),
-          deviceId: progress.deviceId ?? '',
-          deviceName: progress.deviceName ?? '',
+          deviceId: readerFacingDevice(progress).id,
+          deviceName: readerFacingDevice(progress).name,
         }
       : null,
     deleted: row.deletedAt !== null,

@@ -75,6 +75,8 @@ export const progressColumns = {
   locator: readProgress.locator,
   deviceId: readProgress.deviceId,
   deviceName: readProgress.deviceName,
+  readerDeviceId: readProgress.readerDeviceId,
+  readerDeviceName: readProgress.readerDeviceName,
   startedAt: readProgress.startedAt,
   updatedAt: readProgress.updatedAt,
 };

@@ -18,6 +18,8 @@ export interface ProgressWrite {
   progressPercentage: number | null;
   deviceId: string;
   deviceName: string;
+  /** How the reader app named its device, when it did; a write without one clears the last one's. */
+  readerDevice?: { id: string; name: string } | null;
   /** undefined: an existing row keeps its locator; null clears it. */
   locator?: string | null;
   now: string;
@@ -71,6 +73,8 @@ export class ReadProgressRepository {
         progressPercentage: write.progressPercentage,
         deviceId: write.deviceId,
         deviceName: write.deviceName,
+        readerDeviceId: write.readerDevice?.id ?? null,
+        readerDeviceName: write.readerDevice?.name ?? null,
         locator: write.locator ?? null,
         startedAt: write.now,
         updatedAt: write.now,
@@ -84,6 +88,8 @@ export class ReadProgressRepository {
           progressPercentage: write.progressPercentage,
           deviceId: write.deviceId,
           deviceName: write.deviceName,
+          readerDeviceId: write.readerDevice?.id ?? null,
+          readerDeviceName: write.readerDevice?.name ?? null,
           ...(write.locator !== undefined ? { locator: write.locator } : {}),
           updatedAt: write.now,
         },
@@ -130,7 +136,8 @@ export class ReadProgressRepository {
       FROM books b WHERE b.series_id = ${seriesId} AND b.deleted_at IS NULL
       ON CONFLICT (user_id, book_id) DO UPDATE SET current_page = excluded.current_page, completed = 1,
         completed_at = ${KEEP_FIRST_COMPLETION}, progress_percentage = 1.0, device_id = excluded.device_id,
-        device_name = excluded.device_name, updated_at = excluded.updated_at`);
+        device_name = excluded.device_name, reader_device_id = NULL, reader_device_name = NULL,
+        updated_at = excluded.updated_at`);
   }
 
   /** Clears the user's progress on every live book of a series. */

@@ -34,6 +34,8 @@ export interface ReaderPosition {
   locator?: string | null;
   /** When the reader says it happened (ISO 8601); default now. */
   at?: string;
+  /** The device as the reader app names itself (KOReader, Readium progression), kept beside Longbox's attribution. */
+  device?: { id: string; name: string };
 }
 
 const DEVICE_NAME_MAX = 200;
@@ -105,6 +107,7 @@ export class ReadProgressService {
       completed: position.completed,
       progressPercentage: progressFraction(book, position.currentPage, position.percentage),
       ...(await deviceOf(actor)),
+      readerDevice: position.device ?? null,
       locator: position.locator ?? null,
       now: position.at ?? nowIso(),
     });

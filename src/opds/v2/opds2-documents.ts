@@ -6,6 +6,7 @@
  */
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 import type { ReadProgressRecord } from '../../repositories/read-progress.repository';
+import { readerFacingDevice } from '../../mappers/book.mapper';
 import type { BookPageEntry } from '../../schemas/page.schema';
 import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
@@ -164,7 +165,7 @@ export class Opds2Writer extends CatalogLinks {
     const percentage = record.progressPercentage ?? record.currentPage / Math.max(book.pageCount, 1);
     return {
       modified: record.updatedAt,
-      device: { id: record.deviceId ?? 'unknown', name: record.deviceName ?? 'unknown' },
+      device: readerFacingDevice(record),
       locator: {
         href: book.imagePages
           ? this.url(`books/${bookId}/pages/${record.currentPage}`)
