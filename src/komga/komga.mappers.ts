@@ -123,7 +123,8 @@ export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
   };
 }
 
-const MEDIA_TYPES: Record<KomgaBookRow['fileFormat'], string> = {
+/** Komga's `media.mediaType` per format; its file download is typed the same. */
+export const KOMGA_MEDIA_TYPES: Record<KomgaBookRow['fileFormat'], string> = {
   cbz: 'application/zip',
   cbr: 'application/x-rar-compressed; version=4',
   epub: 'application/epub+zip',
@@ -167,7 +168,7 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
     size: formatBytes(row.fileSize),
     media: {
       status: mediaStatus(row),
-      mediaType: MEDIA_TYPES[row.fileFormat],
+      mediaType: KOMGA_MEDIA_TYPES[row.fileFormat],
       pagesCount: row.pageCount,
       comment: row.analysisError ?? '',
       // An image-only EPUB is read page by page like a comic (DECISIONS.md §Books).
