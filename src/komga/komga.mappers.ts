@@ -143,9 +143,9 @@ export function mediaStatus(row: Pick<KomgaBookRow, 'analysisError' | 'pageCount
   return row.pageCount > 0 ? 'READY' : 'UNKNOWN';
 }
 
-/** The sort number Mihon and its tracker see: issue number, else chapter, else the place in reading order. */
-export function numberSort(row: Pick<KomgaBookRow, 'number' | 'chapter' | 'position'>): number {
-  return row.number ?? row.chapter ?? row.position ?? 0;
+/** The sort number Mihon and its tracker see: the book's number with its fraction (2.5), else its place in reading order. */
+export function numberSort(row: Pick<KomgaBookRow, 'numberSort' | 'position'>): number {
+  return row.numberSort ?? row.position ?? 0;
 }
 
 export function toKomgaBook(row: KomgaBookRow): KomgaBook {

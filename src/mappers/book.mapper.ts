@@ -52,6 +52,7 @@ export function toBookDto(row: BookRow): BookDto {
     analyzed: row.analyzed,
     analysisError: row.analysisError,
     number: row.number,
+    numberSort: row.numberSort,
     volume: row.volume,
     chapter: row.chapter,
     // The series setting wins, then the book's own metadata, then the library default.

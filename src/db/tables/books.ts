@@ -29,7 +29,13 @@ export const books = sqliteTable(
     title: text('title').notNull(),
     titleSort: text('title_sort').notNull(),
     summary: text('summary'),
+    /** The integer part of the book's number (API.md §2 Book `number`: 2.5 → 2). */
     number: integer('number'),
+    /**
+     * The book's number as the file states it, fractional part kept (2.5): the reading order, OPDS positions
+     * and Komga's `numberSort` use it (issue 22). Komga's numberSort edits write it too.
+     */
+    numberSort: real('number_sort'),
     /** Natural-order sort key of the file name within its series. */
     sortKey: text('sort_key').notNull(),
     volume: integer('volume'),
@@ -84,7 +90,7 @@ export const books = sqliteTable(
     // A series' live books in reading order (number, books without one last, then file name): on-deck
     // stops at the first unread one instead of sorting the series.
     index('books_live_reading_order_idx')
-      .on(t.seriesId, sql`${t.number} IS NULL`, t.number, t.sortKey, t.id)
+      .on(t.seriesId, sql`${t.numberSort} IS NULL`, t.numberSort, t.sortKey, t.id)
       .where(sql`deleted_at IS NULL`),
     // Books whose queued work (details, thumbnail) is not done: progress counts and the cron re-queue.
     index(BOOKS_INCOMPLETE_INDEX)

@@ -72,7 +72,9 @@ export class Opds2Writer extends CatalogLinks {
       title: book.title,
       modified: book.updatedAt,
       numberOfPages: book.pageCount,
-      belongsTo: { series: [{ name: book.seriesName, ...(book.number !== null ? { position: book.number } : {}) }] },
+      belongsTo: {
+        series: [{ name: book.seriesName, ...(book.numberSort !== null ? { position: book.numberSort } : {}) }],
+      },
     };
     if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
     if (extras.language) metadata.language = extras.language;
