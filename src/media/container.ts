@@ -70,6 +70,8 @@ export interface BookAnalysis {
   coverPage: number | null;
   /** Format-specific data openPage may need beyond the locator (stored in books.container_index). */
   containerIndex: JsonValue | null;
+  /** EPUB: what the Readium endpoints serve (resources, spine, TOC), stored in books.readium_index. */
+  readiumIndex?: JsonValue | null;
 }
 
 export interface PageContent {

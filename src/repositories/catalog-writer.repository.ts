@@ -230,6 +230,11 @@ export class CatalogWriter {
     return this.db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
   }
 
+  /** An EPUB's Readium index, built again for a book analysed before Longbox stored one. */
+  readiumIndexRecorded(bookId: string, index: unknown) {
+    return this.db.update(books).set({ readiumIndex: index }).where(eq(books.id, bookId));
+  }
+
   /** The book's thumbnail cannot be made: the reason is recorded and the book's thumbnail work is done. */
   thumbnailFailed(bookId: string, reason: string) {
     return this.db.update(books).set({ thumbnailError: reason }).where(eq(books.id, bookId));

@@ -127,6 +127,7 @@ function bookRow(
     analyzed: false,
     analysisError: error,
     containerIndex: analysis?.containerIndex ?? null,
+    readiumIndex: analysis?.readiumIndex ?? null,
     coverLocator: analysis ? coverLocator(analysis) : null,
     thumbnailKey: changed ? null : (existing?.thumbnailKey ?? null),
     thumbnailUpdatedAt: changed ? null : (existing?.thumbnailUpdatedAt ?? null),

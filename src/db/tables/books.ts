@@ -53,6 +53,8 @@ export const books = sqliteTable(
     analysisError: text('analysis_error'),
     /** Format-specific index that lets pages be served without re-reading the archive directory. */
     containerIndex: text('container_index', { mode: 'json' }),
+    /** EPUB: resources, spine and TOC as the Readium endpoints serve them (src/media/epub/readium-index.ts). */
+    readiumIndex: text('readium_index', { mode: 'json' }),
     /** Where the cover image is, when it is not page 1 (EPUB cover-image, reflowable EPUBs). */
     coverLocator: text('cover_locator', { mode: 'json' }),
     thumbnailKey: text('thumbnail_key'),
