@@ -207,7 +207,7 @@ export class KomgaReadiumService {
     const people: Record<string, string[]> = {};
     for (const author of m.authors) {
       const key = ROLE_KEYS[author.role.toLowerCase()] ?? 'contributor';
-      (people[key] ??= []).push(author.name);
+      people[key] = [...(people[key] ?? []), author.name];
     }
     return {
       title: m.title,
@@ -379,11 +379,12 @@ function imagePositions(bookId: string, pages: BookPageEntry[], server: string):
   }));
 }
 
-/** The last stored position of `path` at or before `progression` within it. */
+/** The last stored position of `path` at or before `progression` within it (compared as Kotlin Floats, as Komga). */
 function positionAt(positions: ReadiumPosition[], path: string, progression: number): ReadiumPosition | undefined {
+  const wanted = Math.fround(progression);
   let found: ReadiumPosition | undefined;
   for (const position of positions) {
-    if (position.href === path && position.locations.progression <= progression) found = position;
+    if (position.href === path && position.locations.progression <= wanted) found = position;
   }
   return found;
 }
