@@ -19,6 +19,7 @@ import {
 } from '../media/epub/readium-index';
 import { r2RangeReader } from '../media/range-reader';
 import { readerFacingDevice } from '../mappers/book.mapper';
+import { contributorsByRole } from '../mappers/contributor-roles';
 import type { MediaResponse } from '../pages/media-response';
 import { completesAtPage, isPageInRange, isReflowable, lastPage } from '../progress/rules';
 import type { BookMediaRepository } from '../repositories/book-media.repository';
@@ -47,21 +48,6 @@ const PROFILES = {
 
 const CONTEXT = 'https://readium.org/webpub-manifest/context.jsonld';
 const ACQUISITION = 'http://opds-spec.org/acquisition';
-
-/** Komga's WebPubGenerator: ComicInfo/OPF roles → Readium contributor keys; any other role is a `contributor`. */
-const ROLE_KEYS: Record<string, string> = {
-  writer: 'author',
-  author: 'author',
-  translator: 'translator',
-  editor: 'editor',
-  artist: 'artist',
-  illustrator: 'illustrator',
-  letterer: 'letterer',
-  penciller: 'penciler',
-  penciler: 'penciler',
-  colorist: 'colorist',
-  inker: 'inker',
-};
 
 /** The stored locator may hold at most this much (the API's `locator` limit, API.md §2). */
 const LOCATOR_MAX_CHARS = 4096;
@@ -204,11 +190,9 @@ export class KomgaReadiumService {
   /** `WebPubGenerator.toBasePublicationDto`'s metadata: empty values are left out, as Komga's NON_EMPTY does. */
   private metadata(dto: KomgaBook) {
     const m = dto.metadata;
-    const people: Record<string, string[]> = {};
-    for (const author of m.authors) {
-      const key = ROLE_KEYS[author.role.toLowerCase()] ?? 'contributor';
-      people[key] = [...(people[key] ?? []), author.name];
-    }
+    const people = Object.fromEntries(
+      [...contributorsByRole(m.authors)].map(([key, list]) => [key, list.map((a) => a.name)]),
+    );
     return {
       title: m.title,
       ...(m.isbn ? { identifier: `urn:isbn:${m.isbn}` } : {}),

@@ -32,6 +32,7 @@ const NO_EXTRAS: BookExtras = {
   publisher: null,
   epubLayout: null,
   pageTypes: [],
+  hasCover: false,
 };
 
 export interface OpdsCatalogDeps {
