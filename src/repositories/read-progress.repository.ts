@@ -49,13 +49,14 @@ export class ReadProgressRepository {
 
   /**
    * Moves the progress forward only (DECISIONS.md §Reader apps, page streaming): the row is written when
-   * there is none, or when it is not completed and behind `currentPage`; otherwise nothing changes. One
-   * statement, so concurrent page fetches of an app cannot move it back.
+   * there is none, or when it is not completed and behind `currentPage` (or at it, and now completed: the
+   * last page read again once the reading took a person's time); otherwise nothing changes. One statement,
+   * so concurrent page fetches of an app cannot move it back.
    */
   async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
     await this.writeStatement(
       write,
-      sql`${readProgress.completed} = 0 AND ${readProgress.currentPage} < excluded.current_page`,
+      sql`${readProgress.completed} = 0 AND (${readProgress.currentPage} < excluded.current_page OR excluded.completed = 1)`,
     );
   }
 
