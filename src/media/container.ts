@@ -84,6 +84,8 @@ export interface PageContent {
 export interface ImageDimensions {
   width: number;
   height: number;
+  /** The image's type as its bytes say (a `.png` may hold a JPEG), when the header was recognised. */
+  mediaType?: string;
 }
 
 export interface BookContainer {

@@ -193,7 +193,8 @@ export class PageService {
     }
     const bytes = await openStoredPage(this.deps.library, null, stored);
     if (bytes.kind !== 'stream') throw new Error('a stored page without a renderer cannot be rendered');
-    const sized: Record<string, string> = { ...headers, 'Content-Type': bytes.mediaType };
+    // The page's type as the dimensions pass found it in its bytes (a `.png` holding a JPEG is a JPEG).
+    const sized: Record<string, string> = { ...headers, 'Content-Type': stored.mediaType };
     if (bytes.size !== null) sized['Content-Length'] = String(bytes.size);
     let body = bytes.stream;
     if (key && edgeCache && bytes.size !== null && bytes.size <= MAX_EDGE_CACHED_PAGE_BYTES) {
@@ -201,7 +202,7 @@ export class PageService {
       // yet is buffered, at most one page.
       const [served, kept] = bytes.stream.tee();
       body = served;
-      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: bytes.mediaType }));
+      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: stored.mediaType }));
       sized['X-Longbox-Cache'] = 'miss';
     }
     return { status: 200, headers: sized, body };
