@@ -51,8 +51,10 @@ function renderedPdfSize(locator: PageLocator): { width: number; height: number 
   const { width, height } = locator;
   if (locator.kind !== 'pdf-render' || typeof width !== 'number' || typeof height !== 'number') return null;
   if (width <= 0 || height <= 0) return null;
-  const scale = PDF_RENDER_MAX_SIDE / Math.max(width, height);
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+  // The renderer's naturalPageSize over PDFium's page size, which is a 32-bit float (FPDF_GetPageWidthF).
+  const [w, h] = [Math.fround(width), Math.fround(height)];
+  const scale = PDF_RENDER_MAX_SIDE / Math.max(w, h);
+  return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
 }
 
 /** Page errors of the stored file, in the words the format readers chose for the file's owner. */

@@ -14,6 +14,8 @@ import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
 import { jpeg } from '../fixtures/images';
 import { buildZip } from '../fixtures/zip-writer';
+import { buildPdf } from '../fixtures/pdf-writer';
+import { imageSize } from '../support/media';
 
 const MANIFEST_TYPES = new Set([
   'application/opds-publication+json',
@@ -69,6 +71,11 @@ async function seed() {
       { name: '1.png', data: jpeg(30, 20, { seed: 5 }) },
       { name: '2.png', data: ppm },
     ]),
+  );
+  // A page box in fractional points (A4 as some tools write it): its rendered size must be the one listed.
+  await putObject(
+    'shelf/Reports/A4 Report.pdf',
+    buildPdf([{ kind: 'text', text: 'Fractional box', box: [595.3, 841.9] }]),
   );
   const done = await scan(auth, libraryId);
   await waitForTasks(auth, libraryId, { since: done.completedAt ?? '' });
@@ -163,11 +170,11 @@ describe('OPDS fixes of issue 22', () => {
       const titles = entries(feed.text).map((e) => textOf(e, 'title') ?? '');
       expect(titles.length).toBeLessThanOrEqual(2);
       held.push(...titles);
-      expect(textOf(feedHead(feed.text), 'opensearch:totalResults')).toBe('5');
+      expect(textOf(feedHead(feed.text), 'opensearch:totalResults')).toBe('6');
     }
-    expect(held).toEqual(['All books in Shelf', 'Credits', 'Odd', 'Plain', 'Saga'].slice(0, 4));
+    expect(held).toEqual(['All books in Shelf', 'Credits', 'Odd', 'Plain']);
     const v2 = await json(`/opds/v2.0/libraries/${libraryId}?pageSize=2`, auth);
-    expect(v2.metadata.numberOfItems).toBe(5);
+    expect(v2.metadata.numberOfItems).toBe(6);
     expect(v2.navigation).toHaveLength(2);
   });
 
@@ -187,5 +194,18 @@ describe('OPDS fixes of issue 22', () => {
     // Not every page is a type OPDS readers decode: the links ask for JPEG, and say so.
     expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/jpeg']);
     expect(manifest.readingOrder[1].href).toContain('format=jpeg');
+  });
+
+  it('a rendered PDF page is served at the size its page list, DiViNa manifest and OPDS 2 link declare', async () => {
+    const { auth, books } = await seed();
+    const report = books['A4 Report'];
+    const [listed] = (await api(`/books/${report.id}/pages`, { auth })).body;
+    // 595.3 × 841.9 pt at 2000 px on the long side: 1414.2… → 1414 (rounding the points first gave 1413).
+    expect([listed.width, listed.height]).toEqual([1414, 2000]);
+    const manifest = await json(`/opds/v2.0/books/${report.id}/manifest`, auth);
+    expect([manifest.readingOrder[0].width, manifest.readingOrder[0].height]).toEqual([1414, 2000]);
+    const served = await fetchAs(`/api/v1/books/${report.id}/pages/1`, auth);
+    expect(served.status).toBe(200);
+    expect(imageSize(served.bytes)).toEqual({ width: 1414, height: 2000 });
   });
 });
