@@ -8,7 +8,7 @@
  */
 import { AppError, badRequest, conflict, notFound } from '../lib/errors';
 import { analyzeBook } from '../media';
-import type { JsonValue, PageLocator } from '../media/container';
+import type { JsonValue } from '../media/container';
 import {
   type ReadiumIndex,
   type ReadiumPosition,
@@ -16,6 +16,7 @@ import {
   type ReadiumTocEntry,
   readiumIndexOf,
   readiumPositionList,
+  resourceLocator,
 } from '../media/epub/readium-index';
 import { r2RangeReader } from '../media/range-reader';
 import { readerFacingDevice } from '../mappers/book.mapper';
@@ -238,8 +239,6 @@ export class KomgaReadiumService {
     if (!Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000)) {
       return { status: 304, headers, body: null };
     }
-    const { mediaType: _ignored, path: name, ...entry } = resource;
-    const locator: PageLocator = { kind: 'zip', name, ...entry };
     const bytes = await openStoredPage(this.library, null, {
       bookPath: book.path,
       fileSize: book.fileSize,
@@ -247,7 +246,7 @@ export class KomgaReadiumService {
       containerIndex: null,
       pageNumber: 0,
       mediaType: resource.mediaType,
-      locator,
+      locator: resourceLocator(resource),
       etag: book.etag,
     });
     if (bytes.kind !== 'stream') throw new AppError('NotFound', `Resource ${path} not found`);

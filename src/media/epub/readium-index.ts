@@ -5,7 +5,7 @@
  * spine, the layout and the table of contents. Positions follow from the stored sizes (Komga's
  * `EpubExtractor.computePositions`: one per started 1024 bytes of each spine file's uncompressed size).
  */
-import type { JsonValue } from '../container';
+import type { JsonValue, PageLocator } from '../container';
 import { attr, child, children, parseXml, textOf } from '../xml';
 import type { RangeReader } from '../range-reader';
 import type { ZipEntry } from '../zip/directory';
@@ -175,6 +175,12 @@ export async function buildReadiumIndex(
     spine,
     toc: await tableOfContents(reader, pkg, find),
   };
+}
+
+/** Where a resource's bytes are, as the ZIP page locator the page readers take (one ranged read serves it). */
+export function resourceLocator(resource: ReadiumResource): PageLocator {
+  const { mediaType: _type, path, ...entry } = resource;
+  return { kind: 'zip', name: path, ...entry };
 }
 
 /** The stored index, or null when there is none or it is of an older shape (the book is analysed again). */
