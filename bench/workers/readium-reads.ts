@@ -1,12 +1,12 @@
 /**
  * Bench-only worker: how many R2 GETs serving each EPUB resource costs. `GET /resource-reads?book=<id>` reads
  * the book's stored Readium index (books.readium_index, written at scan) and serves every resource through the
- * code the `/komga/api/v1/books/{id}/resource/{path}` route uses (`openStoredPage` with `resourceLocator`,
- * pinned to the scanned etag), over a bucket that counts its `get` calls; each body is read to the end. Answers
+ * function the `/komga/api/v1/books/{id}/resource/{path}` route calls (`openEpubResource`, pinned to the
+ * scanned etag), over a bucket that counts its `get` calls; each body is read to the end. Answers
  * `[{path, size, gets, bytes}]`. Code inside workerd cannot time itself; it can count.
  */
-import { type ReadiumIndex, resourceLocator } from '../../src/media/epub/readium-index';
-import { openStoredPage } from '../../src/storage/page-source';
+import type { ReadiumIndex } from '../../src/media/epub/readium-index';
+import { openEpubResource } from '../../src/storage/epub-resource';
 
 interface BenchEnv {
   LIBRARY: R2Bucket;
@@ -43,16 +43,11 @@ export default {
     const results = [];
     for (const resource of index.resources) {
       const { bucket, gets } = counting(env.LIBRARY);
-      const bytes = await openStoredPage(bucket, null, {
-        bookPath: book.path,
-        fileSize: book.file_size,
-        format: 'epub',
-        containerIndex: null,
-        pageNumber: 0,
-        mediaType: resource.mediaType,
-        locator: resourceLocator(resource),
-        etag: book.etag,
-      });
+      const bytes = await openEpubResource(
+        bucket,
+        { path: book.path, fileSize: book.file_size, etag: book.etag },
+        resource,
+      );
       const read = bytes.kind === 'stream' ? await drain(bytes.stream) : -1;
       results.push({ path: resource.path, size: resource.size, gets: gets(), bytes: read });
     }

@@ -16,7 +16,6 @@ import {
   type ReadiumTocEntry,
   readiumIndexOf,
   readiumPositionList,
-  resourceLocator,
 } from '../media/epub/readium-index';
 import { r2RangeReader } from '../media/range-reader';
 import { readerFacingDevice } from '../mappers/book.mapper';
@@ -30,7 +29,7 @@ import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Database } from '../db/client';
 import type { BookPageEntry } from '../schemas/page.schema';
-import { openStoredPage } from '../storage/page-source';
+import { openEpubResource } from '../storage/epub-resource';
 import type { KomgaBook } from './komga.dto';
 import type { R2ProgressionBody } from './komga-readium.dto';
 
@@ -239,16 +238,7 @@ export class KomgaReadiumService {
     if (!Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000)) {
       return { status: 304, headers, body: null };
     }
-    const bytes = await openStoredPage(this.library, null, {
-      bookPath: book.path,
-      fileSize: book.fileSize,
-      format: 'epub',
-      containerIndex: null,
-      pageNumber: 0,
-      mediaType: resource.mediaType,
-      locator: resourceLocator(resource),
-      etag: book.etag,
-    });
+    const bytes = await openEpubResource(this.library, book, resource);
     if (bytes.kind !== 'stream') throw new AppError('NotFound', `Resource ${path} not found`);
     return { status: 200, headers: { ...headers, 'Content-Length': String(resource.size) }, body: bytes.stream };
   }

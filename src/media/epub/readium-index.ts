@@ -9,24 +9,19 @@ import type { JsonValue, PageLocator } from '../container';
 import { attr, child, children, parseXml, textOf } from '../xml';
 import type { RangeReader } from '../range-reader';
 import type { ZipEntry } from '../zip/directory';
-import { readEntryBytes } from '../zip/entry';
+import { readEntryBytes, type ZipEntryRef } from '../zip/entry';
+import { zipLocator } from '../zip/page-locator';
 import type { EntryLookup } from './spine-pages';
 import type { ManifestItem, PackageDocument } from './package-document';
 import { dirnameOf, resolveHref } from './paths';
 
-/** One EPUB entry, servable by one ranged read (the fields of a ZipEntryRef, short names kept readable). */
-export interface ReadiumResource {
+/** One EPUB entry, servable by one ranged read: where its ZIP entry is, its path and its OPF media type. */
+export type ReadiumResource = Omit<ZipEntryRef, 'name' | 'encrypted'> & {
   /** The ZIP entry name (the OPF href resolved and URL-decoded). */
   path: string;
   /** The OPF media-type. */
   mediaType: string;
-  offset: number;
-  method: number;
-  compressedSize: number;
-  size: number;
-  crc32: number;
-  headerHint: number;
-}
+};
 
 export interface ReadiumTocEntry {
   title: string;
@@ -54,16 +49,8 @@ const NAVIGATION_MAX_SIZE = 2 * 1024 * 1024;
 const TOC_MAX_DEPTH = 8;
 
 function resourceOf(item: ManifestItem, entry: ZipEntry): ReadiumResource {
-  return {
-    path: entry.name,
-    mediaType: item.mediaType,
-    offset: entry.offset,
-    method: entry.method,
-    compressedSize: entry.compressedSize,
-    size: entry.size,
-    crc32: entry.crc32,
-    headerHint: entry.headerHint,
-  };
+  const { kind: _kind, name: _name, ...where } = zipLocator(entry);
+  return { path: entry.name, mediaType: item.mediaType, ...(where as Omit<ZipEntryRef, 'name' | 'encrypted'>) };
 }
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
