@@ -82,6 +82,9 @@ export function encodeEntryPath(path: string): string {
 /** kotlin.time `Instant.toString()`: whole seconds without a fraction. */
 const instant = (iso: string) => iso.replace(/\.000Z$/, 'Z');
 
+/** `{server}/api/v1/books/{id}/resource/`, as a manifest href starts. */
+const RESOURCE_URL_BASE = /^https?:\/\/[^#]*?\/api\/v1\/books\/[^/]+\/resource\//;
+
 const decodePath = (path: string) => {
   try {
     return decodeURIComponent(path);
@@ -292,7 +295,8 @@ export class KomgaReadiumService {
     const device = body.device ?? undefined;
     const locations = body.locator.locations ?? {};
     if (index && isReflowable(book)) {
-      const path = decodePath(body.locator.href.split('#')[0] ?? '');
+      // Komelia strips the resource URL's base before sending; a reader that does not sends it whole.
+      const path = decodePath((body.locator.href.split('#')[0] ?? '').replace(RESOURCE_URL_BASE, ''));
       if (!index.resources.some((r) => r.path === path)) {
         throw badRequest(`locator.href does not name a resource of this book: ${body.locator.href}`, [
           { path: 'locator.href', message: 'is not a resource of this book' },

@@ -350,7 +350,18 @@ describe("Komelia's EPUB session over the Readium endpoints", () => {
       ).status,
     ).toBe(400);
     expect((await api(`/books/${novelId}/progress`, { auth: admin.auth })).status).toBe(404);
+    // A reader that sends the manifest href whole (not stripped as Komelia does) names the same entry.
+    const whole = await put({
+      modified: at,
+      device: { id: 'd', name: 'Web' },
+      locator: { href: komgaResourceHref(KOMGA, novelId, CHAPTER_TWO), locations: { progression: 0.5 } },
+    });
+    expect(whole.status).toBe(204);
+    expect(JSON.parse((await api(`/books/${novelId}/progress`, { auth: admin.auth })).body.locator).href).toBe(
+      komgaResourceHref(KOMGA, novelId, CHAPTER_TWO),
+    );
     // Progress made elsewhere (the API) reads back as the position of its page.
+    await api(`/books/${novelId}/progress`, { method: 'DELETE', auth: admin.auth });
     await api(`/books/${novelId}/progress`, {
       method: 'PUT',
       auth: admin.auth,
