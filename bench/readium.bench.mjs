@@ -128,11 +128,13 @@ async function main() {
     await timed(`${bookUrl}/positions`, basic);
     await timed(chapter, basic);
 
+    const bookMs = [];
     const manifestMs = [];
     const positionsMs = [];
     const resourceMs = [];
     let peakLoad = os.loadavg()[0];
     for (let i = 0; i < REQUESTS; i++) {
+      bookMs.push((await timed(bookUrl, basic)).ms);
       manifestMs.push((await timed(`${bookUrl}/manifest`, basic)).ms);
       positionsMs.push((await timed(`${bookUrl}/positions`, basic)).ms);
       resourceMs.push((await timed(chapter, basic)).ms);
@@ -146,6 +148,12 @@ async function main() {
     const table = markdownTable(
       ['request', 'response bytes', 'p50 ms', 'p95 ms', 'p99 ms', 'n'],
       [
+        [
+          'reference: the book itself (`GET …/books/{id}`, what Komelia reads first)',
+          '—',
+          ...stats(bookMs),
+          String(REQUESTS),
+        ],
         [
           `manifest (${CHAPTERS} chapters, ${manifest.resources.length} other resources, TOC)`,
           String(first.bytes.length),
@@ -173,7 +181,8 @@ async function main() {
         '',
         `Targets: manifest p99 ≤ ${MANIFEST_P99_TARGET_MS} ms (${p99.toFixed(1)} ms) and one R2 read per resource — **${meets ? 'met' : 'not met'}**.`,
         '',
-        `Load: 1-minute load average up to ${peakLoad.toFixed(2)} on ${os.availableParallelism()} CPUs (the machine was shared with other work).`,
+        `Load: 1-minute load average up to ${peakLoad.toFixed(2)} on ${os.availableParallelism()} CPUs (the machine was shared with other work;`,
+        'above ~2 the tail is the queueing of other processes: compare the manifest with the reference row of the same run).',
         '',
         ...environmentLines('npm run bench -- readium'),
       ].join('\n'),

@@ -19,7 +19,7 @@ import {
   WRITE_PROGRESS,
 } from './komga-http';
 import { R2ProgressionBodySchema } from './komga-readium.dto';
-import { KomgaReadiumService, READIUM_TYPES } from './komga-readium.service';
+import { KomgaReadiumService, PROFILES, READIUM_TYPES } from './komga-readium.service';
 
 const readiumOf = (c: KomgaContext) => {
   const services = c.get('services');
@@ -32,6 +32,8 @@ const readiumOf = (c: KomgaContext) => {
 };
 
 const serverUrl = (c: KomgaContext) => `${new URL(c.req.url).origin}${KOMGA_PREFIX}`;
+
+const bookOf = (c: KomgaContext) => () => komgaOf(c).getBook(requestViewer(c), c.req.param('id') ?? '');
 
 const pagesOf = (c: KomgaContext) => () => c.get('services').pages.list(requestViewer(c), c.req.param('id') ?? '');
 
@@ -48,16 +50,23 @@ function resourcePath(c: KomgaContext): string {
 
 export function registerReadiumRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/manifest', need('PagesRead'), async (c) => {
-    const viewer = requestViewer(c);
-    const dto = await komgaOf(c).getBook(viewer, c.req.param('id'));
-    const manifest = await readiumOf(c).manifest(viewer, dto, pagesOf(c), serverUrl(c));
-    return json(c, manifest, dto.media.mediaProfile === 'EPUB' ? READIUM_TYPES.webpub : READIUM_TYPES.divina);
+    const manifest = await readiumOf(c).manifest(
+      requestViewer(c),
+      c.req.param('id'),
+      bookOf(c),
+      pagesOf(c),
+      serverUrl(c),
+    );
+    const type = manifest.metadata.conformsTo === PROFILES.epub ? READIUM_TYPES.webpub : READIUM_TYPES.divina;
+    return json(c, manifest, type);
   });
-  app.get('/api/v1/books/:id/manifest/epub', need('PagesRead'), async (c) => {
-    const viewer = requestViewer(c);
-    const dto = await komgaOf(c).getBook(viewer, c.req.param('id'));
-    return json(c, await readiumOf(c).epubManifest(viewer, dto, serverUrl(c)), READIUM_TYPES.webpub);
-  });
+  app.get('/api/v1/books/:id/manifest/epub', need('PagesRead'), async (c) =>
+    json(
+      c,
+      await readiumOf(c).epubManifest(requestViewer(c), c.req.param('id'), bookOf(c), serverUrl(c)),
+      READIUM_TYPES.webpub,
+    ),
+  );
   app.get('/api/v1/books/:id/manifest/divina', need('PagesRead'), async (c) => {
     const viewer = requestViewer(c);
     const dto = await komgaOf(c).getBook(viewer, c.req.param('id'));

@@ -41,7 +41,7 @@ export const READIUM_TYPES = {
   progression: 'application/vnd.readium.progression+json',
 } as const;
 
-const PROFILES = {
+export const PROFILES = {
   divina: 'https://readium.org/webpub-manifest/profiles/divina',
   epub: 'https://readium.org/webpub-manifest/profiles/epub',
 } as const;
@@ -135,14 +135,29 @@ export class KomgaReadiumService {
 
   // ---- manifest ------------------------------------------------------------------------------------------
 
-  /** `GET …/manifest`: the EPUB manifest for an EPUB, the DiViNa manifest for comics and PDFs (Komga's profiles). */
-  async manifest(viewer: Viewer, dto: KomgaBook, pages: () => Promise<BookPageEntry[]>, server: string) {
-    if (dto.media.mediaProfile === 'EPUB') return this.epubManifest(viewer, dto, server);
+  /**
+   * `GET …/manifest`: the EPUB manifest for an EPUB, the DiViNa manifest for comics and PDFs (Komga's profiles).
+   * The book's DTO and its stored index are read at once (two D1 reads side by side, not one after the other).
+   */
+  async manifest(
+    viewer: Viewer,
+    id: string,
+    book: () => Promise<KomgaBook>,
+    pages: () => Promise<BookPageEntry[]>,
+    server: string,
+  ) {
+    const [dto, { index }] = await Promise.all([book(), this.book(viewer, id)]);
+    if (dto.media.mediaProfile === 'EPUB' && index) return this.epubDocument(dto, index, server);
     return this.divinaManifest(dto, await pages(), server);
   }
 
-  async epubManifest(viewer: Viewer, dto: KomgaBook, server: string) {
-    const { index } = await this.epub(viewer, dto.id);
+  /** `GET …/manifest/epub`: 400 for a book that is not an EPUB. */
+  async epubManifest(viewer: Viewer, id: string, book: () => Promise<KomgaBook>, server: string) {
+    const [dto, { index }] = await Promise.all([book(), this.epub(viewer, id)]);
+    return this.epubDocument(dto, index, server);
+  }
+
+  private epubDocument(dto: KomgaBook, index: ReadiumIndex, server: string) {
     const bookUrl = `${server}/api/v1/books/${dto.id}`;
     const link = (resource: ReadiumResource): WPLink => ({
       href: `${bookUrl}/resource/${encodeEntryPath(resource.path)}`,
