@@ -129,8 +129,10 @@ export function fromKomgaSearch(
   if (node === undefined || node === null) return undefined;
   if (depth > MAX_CONDITION_DEPTH) throw badRequest(`${path}: conditions nest at most ${MAX_CONDITION_DEPTH} levels`);
   if (!isObject(node)) throw badRequest(`${path} must be an object`);
-  const keys = Object.keys(node);
-  if (keys.length !== 1) throw badRequest(`${path} must have exactly one key`);
+  // komga-client (Komelia, Komf) adds its kotlinx discriminator `"type"` (`AllOfBook`, `SeriesId`…) beside the
+  // real key; Komga ignores it, and so does Longbox (docs/clients.md). It is the only key set aside.
+  const keys = Object.keys(node).filter((k) => k !== 'type');
+  if (keys.length !== 1) throw badRequest(`${path} must have exactly one key besides type`);
   const key = keys[0] as string;
   const operand = node[key];
   if (key === 'allOf' || key === 'anyOf') {

@@ -1,14 +1,15 @@
 /**
  * Komga's media endpoints over Longbox's page, thumbnail and file services: the page list (1-based
  * numbers in both APIs), page images (`convert=jpeg|png`; the image whatever the Accept header says —
- * Komelia asks for JSON everywhere), page thumbnails, covers, the file download, and the SSE stream.
+ * Komelia asks for JSON everywhere), page thumbnails, covers (404 without one, as Komga), the file
+ * download (typed with the book's `media.mediaType`), and the SSE stream.
  */
 import type { PageVariant } from '../pages/page-variant';
 import { badRequest } from '../lib/errors';
 import { komgaEventStream } from './komga-events';
 import { requestViewer } from '../http/progress-actor';
 import { type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
-import { toKomgaPage } from './komga.mappers';
+import { KOMGA_MEDIA_TYPES, toKomgaPage } from './komga.mappers';
 
 /** Komga's page thumbnails are 300 px high. */
 const PAGE_THUMBNAIL_HEIGHT = 300;
@@ -59,28 +60,40 @@ export function registerMediaRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/thumbnail', need('BooksRead'), async (c) =>
     sendMedia(
       c,
-      await c.get('services').thumbnails.forBook(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+      await c
+        .get('services')
+        .thumbnails.forBook(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
     ),
   );
   app.get('/api/v1/series/:id/thumbnail', need('SeriesRead'), async (c) =>
     sendMedia(
       c,
-      await c.get('services').thumbnails.forSeries(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+      await c
+        .get('services')
+        .thumbnails.forSeries(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
     ),
   );
   app.get('/api/v1/libraries/:id/thumbnail', need('LibrariesRead'), async (c) =>
     sendMedia(
       c,
-      await c.get('services').thumbnails.forLibrary(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+      await c
+        .get('services')
+        .thumbnails.forLibrary(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
     ),
   );
   app.on(['GET', 'HEAD'], '/api/v1/books/:id/file', need('BooksRead'), async (c) => {
-    const result = await c.get('services').bookFiles.download(requestViewer(c), c.req.param('id'), {
-      method: c.req.method,
-      range: c.req.header('Range'),
-      ifRange: c.req.header('If-Range'),
-      ifNoneMatch: c.req.header('If-None-Match'),
-    });
+    const result = await c.get('services').bookFiles.download(
+      requestViewer(c),
+      c.req.param('id'),
+      {
+        method: c.req.method,
+        range: c.req.header('Range'),
+        ifRange: c.req.header('If-Range'),
+        ifNoneMatch: c.req.header('If-None-Match'),
+      },
+      // The book's `media.mediaType`, as Komga sends it.
+      KOMGA_MEDIA_TYPES,
+    );
     return sendMedia(c, result);
   });
   app.get('/sse/v1/events', need(['LibrariesRead', 'SeriesRead', 'BooksRead']), async (c) => {

@@ -17,6 +17,7 @@ import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
 import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
+import { registerReadiumRoutes } from './komga-readium.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -38,6 +39,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   registerProgressRoutes(app);
   registerCatalogRoutes(app);
   registerMediaRoutes(app);
+  registerReadiumRoutes(app);
   return app;
 }
 

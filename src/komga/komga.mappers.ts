@@ -13,6 +13,7 @@ import type { UserRecord } from '../repositories/users.repository';
 import type { KomgaBookRow, KomgaSeriesRow } from '../repositories/komga-catalog.repository';
 import type { KomgaBook, KomgaLibrary, KomgaPage, KomgaSeries, KomgaUser } from './komga.dto';
 import type { Permission } from '../auth/permissions';
+import { readerFacingDevice } from '../mappers/book.mapper';
 
 export function komgaDate(iso: string | null | undefined): string {
   const parsed = iso ? new Date(iso) : new Date(0);
@@ -122,7 +123,8 @@ export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
   };
 }
 
-const MEDIA_TYPES: Record<KomgaBookRow['fileFormat'], string> = {
+/** Komga's `media.mediaType` per format; its file download is typed the same. */
+export const KOMGA_MEDIA_TYPES: Record<KomgaBookRow['fileFormat'], string> = {
   cbz: 'application/zip',
   cbr: 'application/x-rar-compressed; version=4',
   epub: 'application/epub+zip',
@@ -141,9 +143,9 @@ export function mediaStatus(row: Pick<KomgaBookRow, 'analysisError' | 'pageCount
   return row.pageCount > 0 ? 'READY' : 'UNKNOWN';
 }
 
-/** The sort number Mihon and its tracker see: issue number, else chapter, else the place in reading order. */
-export function numberSort(row: Pick<KomgaBookRow, 'number' | 'chapter' | 'position'>): number {
-  return row.number ?? row.chapter ?? row.position ?? 0;
+/** The sort number Mihon and its tracker see: the book's number with its fraction (2.5), else its place in reading order. */
+export function numberSort(row: Pick<KomgaBookRow, 'numberSort' | 'position'>): number {
+  return row.numberSort ?? row.position ?? 0;
 }
 
 export function toKomgaBook(row: KomgaBookRow): KomgaBook {
@@ -166,7 +168,7 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
     size: formatBytes(row.fileSize),
     media: {
       status: mediaStatus(row),
-      mediaType: MEDIA_TYPES[row.fileFormat],
+      mediaType: KOMGA_MEDIA_TYPES[row.fileFormat],
       pagesCount: row.pageCount,
       comment: row.analysisError ?? '',
       // An image-only EPUB is read page by page like a comic (DECISIONS.md §Books).
@@ -203,8 +205,8 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
           readDate: komgaDate(progress.updatedAt),
           created: komgaDate(progress.startedAt),
           lastModified: komgaDate(progress.updatedAt),
-          deviceId: progress.deviceId ?? '',
-          deviceName: progress.deviceName ?? '',
+          deviceId: readerFacingDevice(progress).id,
+          deviceName: readerFacingDevice(progress).name,
         }
       : null,
     deleted: row.deletedAt !== null,

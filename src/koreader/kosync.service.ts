@@ -13,6 +13,7 @@ import {
   lastPage,
   pageAtFraction,
 } from '../progress/rules';
+import { readerFacingDevice } from '../mappers/book.mapper';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import { MAX_LOCATOR_BYTES } from '../schemas/read-progress.schema';
@@ -36,6 +37,9 @@ export type KosyncPull =
 export const isValidDocument = (value: unknown): value is string =>
   typeof value === 'string' && value.length > 0 && !value.includes(':');
 
+/** KOReader's device names and ids are short (a model name, a 32-character id). */
+const DEVICE_MAX = 200;
+
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 export class KosyncService {
@@ -54,6 +58,11 @@ export class KosyncService {
     const progress = typeof body.progress === 'number' ? String(body.progress) : body.progress;
     if (typeof progress !== 'string' || progress === '') throw kosyncErrors.invalid('progress is required');
     if (typeof body.device !== 'string' || body.device === '') throw kosyncErrors.invalid('device is required');
+    if (body.device_id !== undefined && typeof body.device_id !== 'string')
+      throw kosyncErrors.invalid('device_id must be a string');
+    if (body.device.length > DEVICE_MAX || (body.device_id?.length ?? 0) > DEVICE_MAX)
+      throw kosyncErrors.invalid(`device and device_id must be at most ${DEVICE_MAX} characters`);
+    const device = { id: body.device_id ?? '', name: body.device };
 
     const book = await this.progress.bookWithReaderHash(actor.viewer, document);
     if (!book) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
@@ -69,6 +78,7 @@ export class KosyncService {
         completed: completesAtFraction(percentage),
         percentage,
         locator: progress,
+        device,
       });
     } else {
       if (!/^[0-9]+$/.test(progress) || !isPageInRange(Number(progress), pageCount)) {
@@ -78,6 +88,7 @@ export class KosyncService {
       record = await this.progress.record(actor, book, {
         currentPage: page,
         completed: completesAtPage(page, pageCount),
+        device,
       });
     }
     return { document, timestamp: epochSeconds(record.updatedAt) };
@@ -95,12 +106,14 @@ export class KosyncService {
     // A CFI stored by another app is no xpointer either.
     const xpointer = record.locator?.startsWith('/') ? record.locator : undefined;
     const progress = book.fileFormat === 'epub' ? xpointer : String(record.currentPage);
+    // As the pushing device named itself, so it recognises its own progress (DECISIONS.md §Reader apps).
+    const device = readerFacingDevice(record);
     return {
       document,
       percentage,
       ...(progress !== undefined ? { progress } : {}),
-      device: record.deviceName ?? 'unknown',
-      device_id: record.deviceId ?? 'unknown',
+      device: device.name,
+      device_id: device.id,
       timestamp: epochSeconds(record.updatedAt),
     };
   }

@@ -4,7 +4,20 @@ import type { ReadProgressRecord } from '../repositories/read-progress.repositor
 import type { BookDto } from '../schemas/book.schema';
 import type { ReadProgressDto } from '../schemas/read-progress.schema';
 
-export function toReadProgressDto(record: Omit<ReadProgressRecord, 'deviceId' | 'deviceName'>): ReadProgressDto {
+/**
+ * The device a reader app is shown as the last writer of a progress: the one it named itself when it pushed
+ * (KOReader, Readium progression), else Longbox's attribution (the API key or the User-Agent hash).
+ */
+export function readerFacingDevice(
+  record: Pick<ReadProgressRecord, 'deviceId' | 'deviceName' | 'readerDeviceId' | 'readerDeviceName'>,
+): { id: string; name: string } {
+  if (record.readerDeviceId !== null) return { id: record.readerDeviceId, name: record.readerDeviceName ?? '' };
+  return { id: record.deviceId ?? 'unknown', name: record.deviceName ?? 'unknown' };
+}
+
+export function toReadProgressDto(
+  record: Omit<ReadProgressRecord, 'deviceId' | 'deviceName' | 'readerDeviceId' | 'readerDeviceName'>,
+): ReadProgressDto {
   return {
     id: record.id,
     bookId: record.bookId,
@@ -39,6 +52,7 @@ export function toBookDto(row: BookRow): BookDto {
     analyzed: row.analyzed,
     analysisError: row.analysisError,
     number: row.number,
+    numberSort: row.numberSort,
     volume: row.volume,
     chapter: row.chapter,
     // The series setting wins, then the book's own metadata, then the library default.

@@ -70,6 +70,8 @@ export interface BookAnalysis {
   coverPage: number | null;
   /** Format-specific data openPage may need beyond the locator (stored in books.container_index). */
   containerIndex: JsonValue | null;
+  /** EPUB: what the Readium endpoints serve (resources, spine, TOC), stored in books.readium_index. */
+  readiumIndex?: JsonValue | null;
 }
 
 export interface PageContent {
@@ -82,6 +84,8 @@ export interface PageContent {
 export interface ImageDimensions {
   width: number;
   height: number;
+  /** The image's type as its bytes say (a `.png` may hold a JPEG), when the header was recognised. */
+  mediaType?: string;
 }
 
 export interface BookContainer {

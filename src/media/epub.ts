@@ -10,6 +10,7 @@ import { type EntryLookup, readiumPositions, spineImages } from './epub/spine-pa
 import { type PackageDocument, readPackageDocument, rootfilePath } from './epub/package-document';
 import { imageMediaType } from './image-types';
 import type { RangeReader } from './range-reader';
+import { buildReadiumIndex } from './epub/readium-index';
 import { parseXml } from './xml';
 import { readBookZip } from './zip/book-zip';
 import type { ZipEntry } from './zip/directory';
@@ -67,6 +68,7 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
   const cover = pkg.coverImage ? find(pkg.coverImage.path) : undefined;
   const coverImage = cover && imageMediaType(cover.name) && !cover.encrypted ? page(cover, 0) : null;
   const images = await spineImages(reader, pkg.spine, pkg.fixedLayout, find);
+  const readiumIndex = (await buildReadiumIndex(reader, pkg, find)) as unknown as JsonValue;
   if (images) {
     for (const entry of images) assertReadableEntry(entry);
     const pages = images.map(page);
@@ -78,6 +80,7 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
       metadata: { ...pkg.metadata, epubLayout: 'image' },
       coverPage: coverIndex >= 0 ? coverIndex + 1 : null,
       containerIndex: { coverImage: coverImage as unknown as JsonValue },
+      readiumIndex,
     };
   }
   const pageCount = readiumPositions(pkg.spine, find, pkg.fixedLayout);
@@ -90,6 +93,7 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
     metadata: { ...pkg.metadata, epubLayout: 'reflowable' },
     coverPage: null,
     containerIndex: { coverImage: coverImage as unknown as JsonValue },
+    readiumIndex,
   };
 }
 

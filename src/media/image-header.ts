@@ -21,6 +21,44 @@ function dimensions(width: number, height: number): ImageDimensions | null {
   return width > 0 && height > 0 ? { width, height } : null;
 }
 
+/** The dimensions typed with the format the bytes are in. */
+function typed(result: HeaderResult, mediaType: string): HeaderResult {
+  return result && result !== 'need-more' ? { ...result, mediaType } : result;
+}
+
+const NETPBM_TYPES: Record<string, string> = {
+  P1: 'image/x-portable-bitmap',
+  P4: 'image/x-portable-bitmap',
+  P2: 'image/x-portable-graymap',
+  P5: 'image/x-portable-graymap',
+  P3: 'image/x-portable-pixmap',
+  P6: 'image/x-portable-pixmap',
+};
+
+/** Netpbm (PBM/PGM/PPM): `P6`, then width and height as decimal text, with whitespace and `#` comments between. */
+function netpbm(b: Uint8Array): HeaderResult {
+  const numbers: number[] = [];
+  let i = 2;
+  while (numbers.length < 2) {
+    if (i >= b.length) return b.length < 1024 ? 'need-more' : null;
+    const c = b[i]!;
+    if (c === 0x23) {
+      while (i < b.length && b[i] !== 0x0a) i++;
+      continue;
+    }
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      i++;
+      continue;
+    }
+    if (c < 0x30 || c > 0x39) return null;
+    let value = 0;
+    while (i < b.length && b[i]! >= 0x30 && b[i]! <= 0x39) value = value * 10 + (b[i++]! - 0x30);
+    if (i >= b.length) return 'need-more';
+    numbers.push(value);
+  }
+  return dimensions(numbers[0]!, numbers[1]!);
+}
+
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
 function jpeg(b: Uint8Array): HeaderResult {
@@ -119,17 +157,22 @@ function avif(b: Uint8Array): HeaderResult {
   return result ?? (b.length < HEADER_SCAN_LIMIT ? 'need-more' : null);
 }
 
+/** Width, height and the format, from the bytes alone (never the file name). */
 export function parseImageHeader(b: Uint8Array): HeaderResult {
   if (b.length < 4) return 'need-more';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return jpeg(b);
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return typed(jpeg(b), 'image/jpeg');
   if (b[0] === 0x89 && tag(b, 0).slice(1) === 'PNG')
-    return b.length < 24 ? 'need-more' : dimensions(u32be(b, 16), u32be(b, 20));
-  if (tag(b, 0) === 'GIF8') return b.length < 10 ? 'need-more' : dimensions(u16le(b, 6), u16le(b, 8));
+    return b.length < 24 ? 'need-more' : typed(dimensions(u32be(b, 16), u32be(b, 20)), 'image/png');
+  if (tag(b, 0) === 'GIF8')
+    return b.length < 10 ? 'need-more' : typed(dimensions(u16le(b, 6), u16le(b, 8)), 'image/gif');
   if (b[0] === 0x42 && b[1] === 0x4d)
-    return b.length < 26 ? 'need-more' : dimensions(i32le(b, 18), Math.abs(i32le(b, 22)));
+    return b.length < 26 ? 'need-more' : typed(dimensions(i32le(b, 18), Math.abs(i32le(b, 22))), 'image/bmp');
+  const netpbmType = NETPBM_TYPES[String.fromCharCode(b[0]!, b[1]!)];
+  if (netpbmType && (b[2] === 0x20 || (b[2]! >= 0x09 && b[2]! <= 0x0d) || b[2] === 0x23))
+    return typed(netpbm(b), netpbmType);
   if (b.length < 12) return 'need-more';
-  if (tag(b, 0) === 'RIFF' && tag(b, 8) === 'WEBP') return webp(b);
-  if (tag(b, 4) === 'ftyp') return avif(b);
+  if (tag(b, 0) === 'RIFF' && tag(b, 8) === 'WEBP') return typed(webp(b), 'image/webp');
+  if (tag(b, 4) === 'ftyp') return typed(avif(b), 'image/avif');
   return null;
 }
 

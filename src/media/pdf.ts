@@ -43,8 +43,10 @@ async function pageOf(doc: PdfDocument, page: PdfPage, number: number): Promise<
     };
   }
   const sideways = page.rotate === 90 || page.rotate === 270;
-  const width = Math.round(sideways ? y1 - y0 : x1 - x0);
-  const height = Math.round(sideways ? x1 - x0 : y1 - y0);
+  // Exact, not rounded: the rendered size is computed from these as the renderer computes it from PDFium's
+  // page size, and rounding the points first made the two differ (a page listed 1413 px wide served 1414).
+  const width = Math.abs(sideways ? y1 - y0 : x1 - x0);
+  const height = Math.abs(sideways ? x1 - x0 : y1 - y0);
   return {
     number,
     fileName: pageName(number),

@@ -32,6 +32,7 @@ const NO_EXTRAS: BookExtras = {
   publisher: null,
   epubLayout: null,
   pageTypes: [],
+  hasCover: false,
 };
 
 export interface OpdsCatalogDeps {
@@ -91,11 +92,16 @@ export class OpdsCatalogService {
     };
   }
 
-  /** A library: its books as one acquisition feed, then its series A–Z (paged). */
+  /**
+   * A library: its books as one acquisition feed, then its series A–Z (paged). The "All books" entry is the
+   * list's first item, so every page holds exactly pageSize entries and the count is the series plus one
+   * (issue 22: a page one entry longer than announced made clients drop the paging).
+   */
   async library(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
+    const first = page.page === 1;
     const [library, series] = await Promise.all([
       this.deps.libraries.getRecord(libraryId),
-      this.deps.seriesQuery.list(viewer, { libraryId }, page),
+      this.deps.seriesQuery.list(viewer, { libraryId }, { ...page, offset: first ? 0 : page.offset - 1 }),
     ]);
     const allBooks: NavigationItem = {
       id: feedUrn(`library:${libraryId}:books`),
@@ -104,15 +110,16 @@ export class OpdsCatalogService {
       target: 'acquisition',
       updated: library.updatedAt,
     };
+    const seriesItems = series.data.map(seriesItem);
     return {
       id: uuidUrn(libraryId),
       title: library.name,
       path: `libraries/${libraryId}`,
       kind: 'navigation',
       updated: library.updatedAt,
-      navigation: [...(page.page === 1 ? [allBooks] : []), ...series.data.map(seriesItem)],
+      navigation: first ? [allBooks, ...seriesItems.slice(0, page.pageSize - 1)] : seriesItems,
       publications: [],
-      paging: { page: page.page, pageSize: page.pageSize, total: series.total },
+      paging: { page: page.page, pageSize: page.pageSize, total: series.total + 1 },
     };
   }
 

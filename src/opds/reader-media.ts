@@ -39,18 +39,25 @@ export function pageVariant(c: Context<AppEnv>) {
   return parsed.data;
 }
 
-/** GET /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base. */
+/**
+ * GET /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base: 404 without a cover (the feeds
+ * link JPEGs; an SVG placeholder behind such a link breaks apps' image decoders).
+ */
 export function mountReaderMedia(router: Hono<AppEnv>) {
   router.get('/books/:id/thumbnail', readerAppAuth('BooksRead'), async (c) =>
     sendMedia(
       c,
-      await c.get('services').thumbnails.forBook(requestViewer(c), idParam(c), c.req.header('If-None-Match')),
+      await c
+        .get('services')
+        .thumbnails.forBook(requestViewer(c), idParam(c), c.req.header('If-None-Match'), 'notFound'),
     ),
   );
   router.get('/series/:id/thumbnail', readerAppAuth('SeriesRead'), async (c) =>
     sendMedia(
       c,
-      await c.get('services').thumbnails.forSeries(requestViewer(c), idParam(c), c.req.header('If-None-Match')),
+      await c
+        .get('services')
+        .thumbnails.forSeries(requestViewer(c), idParam(c), c.req.header('If-None-Match'), 'notFound'),
     ),
   );
 }

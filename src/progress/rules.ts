@@ -48,6 +48,22 @@ export function completesAtPage(page: number, pageCount: number): boolean {
 }
 
 /**
+ * The least time a person spends on a page: pages streamed faster than this were prefetched by the app, not
+ * read (DECISIONS.md §Reader apps, page streaming).
+ */
+export const STREAMED_SECONDS_PER_PAGE = 2;
+
+/**
+ * Streaming the last page completes a book only when the reading took a person's time since the progress
+ * started: at least STREAMED_SECONDS_PER_PAGE per page turned. An app that prefetches a few pages ahead
+ * reaches the last page of a short book as the reader opens it.
+ */
+export function streamingCompletes(page: number, pageCount: number, startedAtMs: number, nowMs: number): boolean {
+  if (!completesAtPage(page, pageCount)) return false;
+  return nowMs - startedAtMs >= (lastPage(pageCount) - 1) * STREAMED_SECONDS_PER_PAGE * 1000;
+}
+
+/**
  * Reaching the end of a reflowable text completes it. `slack`: how far before the end still counts, for
  * a reader whose reported fraction is where the last screen starts (the web EPUB reader's).
  */

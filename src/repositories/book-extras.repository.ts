@@ -18,6 +18,12 @@ export interface BookExtras {
   epubLayout: 'image' | 'reflowable' | null;
   /** Distinct media types of the book's stored pages. */
   pageTypes: string[];
+  /**
+   * Whether the book has a cover to show: a thumbnail made, or an image to make one from (a cover the file
+   * names, or image pages), and no failure recorded. Without one, the cover URL answers 404 to reader apps,
+   * so feeds leave the link out (issue 22).
+   */
+  hasCover: boolean;
 }
 
 export class BookExtrasRepository {
@@ -34,6 +40,9 @@ export class BookExtrasRepository {
         year: books.year,
         publisher: books.publisher,
         epubLayout: books.epubLayout,
+        hasCover: sql<number>`(${books.analysisError} IS NULL AND ${books.thumbnailError} IS NULL AND (
+          ${books.thumbnailKey} IS NOT NULL OR ${books.coverLocator} IS NOT NULL
+          OR (${books.pageCount} > 0 AND (${books.fileFormat} <> 'epub' OR ${books.epubLayout} = 'image'))))`,
         pageTypes: sql<
           string | null
         >`(SELECT group_concat(DISTINCT p.media_type) FROM book_pages p WHERE p.book_id = ${books.id})`,
@@ -41,9 +50,14 @@ export class BookExtrasRepository {
       .from(books)
       .where(and(inIds(books.id, ids), visibleBooks(viewer, books)));
     return new Map(
-      rows.map(({ id, authors, pageTypes, ...row }) => [
+      rows.map(({ id, authors, pageTypes, hasCover, ...row }) => [
         id,
-        { ...row, authors: parseAuthors(authors), pageTypes: pageTypes ? pageTypes.split(',') : [] },
+        {
+          ...row,
+          authors: parseAuthors(authors),
+          pageTypes: pageTypes ? pageTypes.split(',') : [],
+          hasCover: Boolean(hasCover),
+        },
       ]),
     );
   }

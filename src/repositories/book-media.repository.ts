@@ -48,6 +48,19 @@ export class BookMediaRepository {
     return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
   }
 
+  /** What the Readium endpoints need of a book: its storage columns, layout and stored EPUB index. */
+  readiumBook(viewer: Viewer, id: string) {
+    return this.db
+      .select({
+        ...bookColumns,
+        readiumIndex: books.readiumIndex,
+        updatedAt: books.updatedAt,
+      })
+      .from(books)
+      .where(visibleBook(viewer, id))
+      .get();
+  }
+
   /** Which of these ids still have a row, live or in the trash (the cache sweep keeps their images). */
   async existingIds(ids: string[]): Promise<Set<string>> {
     const rows = await this.db.select({ id: books.id }).from(books).where(inIds(books.id, ids));

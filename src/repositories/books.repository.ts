@@ -64,6 +64,7 @@ function bookColumns(viewer: Viewer) {
     analyzed: books.analyzed,
     analysisError: books.analysisError,
     number: books.number,
+    numberSort: books.numberSort,
     volume: books.volume,
     chapter: books.chapter,
     bookReadingDirection: books.readingDirection,

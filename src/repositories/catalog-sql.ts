@@ -24,17 +24,17 @@ export function inIds(column: SQLWrapper, ids: readonly string[]): SQL {
 export interface BookColumns {
   id: SQLWrapper;
   seriesId: SQLWrapper;
-  number: SQLWrapper;
+  numberSort: SQLWrapper;
   sortKey: SQLWrapper;
 }
 
 /**
- * Reading order within a series: the issue number (books without one last, in either direction), then
- * the natural order of the file names. It is the order of `books_live_reading_order_idx`, so a walk in
+ * Reading order within a series: the issue number with its fraction (2, 2.5, 3; books without one last,
+ * in either direction), then the natural order of the file names. It is the order of `books_live_reading_order_idx`, so a walk in
  * this order over one series' live books reads the index and stops at the first row wanted.
  */
 export function readingOrderKeys(b: BookColumns, direction: SortKey['direction']): SortKey[] {
-  return [...nullsLast(sql`${b.number}`, direction), { expr: sql`${b.sortKey}`, direction }];
+  return [...nullsLast(sql`${b.numberSort}`, direction), { expr: sql`${b.sortKey}`, direction }];
 }
 
 /** Reading order ascending, the id last: where a series starts, and what comes next. */
@@ -75,6 +75,8 @@ export const progressColumns = {
   locator: readProgress.locator,
   deviceId: readProgress.deviceId,
   deviceName: readProgress.deviceName,
+  readerDeviceId: readProgress.readerDeviceId,
+  readerDeviceName: readProgress.readerDeviceName,
   startedAt: readProgress.startedAt,
   updatedAt: readProgress.updatedAt,
 };

@@ -39,8 +39,11 @@ export interface BookDetailsRecord {
   bookId: string;
   changes: Pick<NewBookRow, 'updatedAt'> &
     Partial<Pick<NewBookRow, 'fileHash' | 'readerHash' | 'analyzed' | 'analysisError'>>;
-  /** [page number, width, height] of every page whose header could be read. */
-  pageSizes: Array<[number, number, number]>;
+  /**
+   * [page number, width, height, media type] of every page whose header could be read; the type is the one
+   * the bytes are in (null: keep the one the name gave), so a page is served and listed as what it is.
+   */
+  pageSizes: Array<[number, number, number, string | null]>;
 }
 
 /** What a listing compares with an object to decide whether the file changed. */
@@ -207,14 +210,18 @@ export class CatalogWriter {
    */
   detailsStatements(records: BookDetailsRecord[]): Statement[] {
     const sizes = records.flatMap(({ bookId, pageSizes }) =>
-      pageSizes.map(([number, width, height]) => [bookId, number, width, height]),
+      pageSizes.map(([number, width, height, mediaType]) => [bookId, number, width, height, mediaType]),
     );
     const statements: Statement[] = [];
     for (const part of chunk(sizes, SIZES_PER_UPDATE)) {
       statements.push(
         this.db
           .update(bookPages)
-          .set({ width: sql`s.value ->> 2`, height: sql`s.value ->> 3` })
+          .set({
+            width: sql`s.value ->> 2`,
+            height: sql`s.value ->> 3`,
+            mediaType: sql`coalesce(s.value ->> 4, ${bookPages.mediaType})`,
+          })
           .from(sql`json_each(${JSON.stringify(part)}) as s`)
           .where(and(sql`${bookPages.bookId} = s.value ->> 0`, sql`${bookPages.number} = s.value ->> 1`)),
       );
@@ -228,6 +235,11 @@ export class CatalogWriter {
   /** Points a book at its new thumbnail (await the statement, or batch it with others). */
   thumbnailRecorded(bookId: string, key: string, at: string) {
     return this.db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
+  }
+
+  /** An EPUB's Readium index, built again for a book analysed before Longbox stored one. */
+  readiumIndexRecorded(bookId: string, index: unknown) {
+    return this.db.update(books).set({ readiumIndex: index }).where(eq(books.id, bookId));
   }
 
   /** The book's thumbnail cannot be made: the reason is recorded and the book's thumbnail work is done. */

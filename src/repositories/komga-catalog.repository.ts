@@ -38,7 +38,9 @@ const list = <T>(query: SQL) => sql<T[]>`${query}`.mapWith((value) => jsonList<T
 /** The first book (reading order) with a summary: its summary and number (Komga's booksMetadata). */
 function firstBookSummary(value: unknown): { summary: string; number: string } | null {
   const [summary, number] = jsonList<unknown>(value);
-  return typeof summary === 'string' ? { summary, number: number === undefined ? '' : String(number) } : null;
+  return typeof summary === 'string'
+    ? { summary, number: number === undefined || number === null ? '' : String(number) }
+    : null;
 }
 
 const summarised = alias(books, 'summarised');
@@ -67,7 +69,7 @@ function seriesColumns(viewer: Viewer) {
     fileLastModified: sql<
       string | null
     >`(SELECT max(b.file_modified_at) FROM books b WHERE b.series_id = ${series.id})`,
-    bookSummary: sql`(SELECT json_array(${summarised.summary}, coalesce(${summarised.number}, ${summarised.chapter}))
+    bookSummary: sql`(SELECT json_array(${summarised.summary}, ${summarised.numberSort})
       FROM ${books} AS ${sql.raw('summarised')} WHERE ${summarised.id} = ${withSummary})`.mapWith(firstBookSummary),
     readCounts: readCountsOf(viewer, series.id),
     genres: list<string>(
@@ -97,8 +99,7 @@ function bookColumns() {
     libraryId: books.libraryId,
     title: books.title,
     summary: books.summary,
-    number: books.number,
-    chapter: books.chapter,
+    numberSort: books.numberSort,
     fileName: books.fileName,
     fileFormat: books.fileFormat,
     fileSize: books.fileSize,

@@ -18,6 +18,8 @@ export interface ProgressWrite {
   progressPercentage: number | null;
   deviceId: string;
   deviceName: string;
+  /** How the reader app named its device, when it did; a write without one clears the last one's. */
+  readerDevice?: { id: string; name: string } | null;
   /** undefined: an existing row keeps its locator; null clears it. */
   locator?: string | null;
   now: string;
@@ -47,13 +49,14 @@ export class ReadProgressRepository {
 
   /**
    * Moves the progress forward only (DECISIONS.md §Reader apps, page streaming): the row is written when
-   * there is none, or when it is not completed and behind `currentPage`; otherwise nothing changes. One
-   * statement, so concurrent page fetches of an app cannot move it back.
+   * there is none, or when it is not completed and behind `currentPage` (or at it, and now completed: the
+   * last page read again once the reading took a person's time); otherwise nothing changes. One statement,
+   * so concurrent page fetches of an app cannot move it back.
    */
   async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
     await this.writeStatement(
       write,
-      sql`${readProgress.completed} = 0 AND ${readProgress.currentPage} < excluded.current_page`,
+      sql`${readProgress.completed} = 0 AND (${readProgress.currentPage} < excluded.current_page OR excluded.completed = 1)`,
     );
   }
 
@@ -71,6 +74,8 @@ export class ReadProgressRepository {
         progressPercentage: write.progressPercentage,
         deviceId: write.deviceId,
         deviceName: write.deviceName,
+        readerDeviceId: write.readerDevice?.id ?? null,
+        readerDeviceName: write.readerDevice?.name ?? null,
         locator: write.locator ?? null,
         startedAt: write.now,
         updatedAt: write.now,
@@ -84,6 +89,8 @@ export class ReadProgressRepository {
           progressPercentage: write.progressPercentage,
           deviceId: write.deviceId,
           deviceName: write.deviceName,
+          readerDeviceId: write.readerDevice?.id ?? null,
+          readerDeviceName: write.readerDevice?.name ?? null,
           ...(write.locator !== undefined ? { locator: write.locator } : {}),
           updatedAt: write.now,
         },
@@ -130,7 +137,8 @@ export class ReadProgressRepository {
       FROM books b WHERE b.series_id = ${seriesId} AND b.deleted_at IS NULL
       ON CONFLICT (user_id, book_id) DO UPDATE SET current_page = excluded.current_page, completed = 1,
         completed_at = ${KEEP_FIRST_COMPLETION}, progress_percentage = 1.0, device_id = excluded.device_id,
-        device_name = excluded.device_name, updated_at = excluded.updated_at`);
+        device_name = excluded.device_name, reader_device_id = NULL, reader_device_name = NULL,
+        updated_at = excluded.updated_at`);
   }
 
   /** Clears the user's progress on every live book of a series. */

@@ -30,7 +30,8 @@ export interface PageImage {
 export type BookDetails =
   | {
       kind: 'measured';
-      sizes: Array<[number, number, number]>;
+      /** [page, width, height, the type the bytes are in] of every page whose header was recognised. */
+      sizes: Array<[number, number, number, string | null]>;
       fileHash: string;
       readerHash: string;
       /** The page asked for as `keep`, when the read could serve it (see readBookDetails). */
@@ -74,11 +75,11 @@ export async function readBookDetails(
     pass = await openOnePassReader(bucket, book.path, book.etag, () => r2RangeReader(bucket, book.path, book.fileSize));
     const container = containerFor(book.fileFormat);
     const ordered = [...pages].sort((a, b) => locatorOffset(a.locator) - locatorOffset(b.locator));
-    const sizes: Array<[number, number, number]> = [];
+    const sizes: Array<[number, number, number, string | null]> = [];
     let kept: Awaited<ReturnType<typeof keepPage>>;
     for (const page of ordered) {
       const size = await container.readPageHeader(pass.reader, page.locator, book.containerIndex as never);
-      if (size) sizes.push([page.number, size.width, size.height]);
+      if (size) sizes.push([page.number, size.width, size.height, size.mediaType ?? null]);
       if (page === keep) kept = await keepPage(container, pass.reader, page, book.containerIndex);
     }
     const { fileHash, readerHash } = await pass.finish();

@@ -111,6 +111,8 @@ function bookRow(
     titleSort: sortTitle(title),
     summary: metadata?.summary ?? null,
     number: metadata?.number ?? fromName.number,
+    // ComicInfo's Number (and an EPUB's series position) as written, else the file name's: 2.5 stays 2.5.
+    numberSort: metadata?.number != null ? (metadata.chapter ?? metadata.number) : fromName.numberSort,
     sortKey: naturalSortKey(parts.fileName),
     volume: metadata?.volume ?? fromName.volume,
     chapter,
@@ -125,6 +127,7 @@ function bookRow(
     analyzed: false,
     analysisError: error,
     containerIndex: analysis?.containerIndex ?? null,
+    readiumIndex: analysis?.readiumIndex ?? null,
     coverLocator: analysis ? coverLocator(analysis) : null,
     thumbnailKey: changed ? null : (existing?.thumbnailKey ?? null),
     thumbnailUpdatedAt: changed ? null : (existing?.thumbnailUpdatedAt ?? null),

@@ -5,7 +5,10 @@
 export interface ParsedNumbers {
   volume: number | null;
   chapter: number | null;
+  /** The integer part of the book's number (API.md's `number`). */
   number: number | null;
+  /** The book's number as written, fractional part kept ("Saga 2.5" → 2.5): reading order sorts by it. */
+  numberSort: number | null;
 }
 
 const VOLUME = /(?:^|[\s_.\-([])(?:v|vol|volume|tome|t)\.?\s*(\d{1,4})(?![\d])/i;
@@ -26,5 +29,6 @@ export function parseNumbers(baseName: string): ParsedNumbers {
     volume: volumeValue,
     chapter: chapterValue,
     number: number === null ? null : Math.floor(number),
+    numberSort: number,
   };
 }

@@ -22,7 +22,10 @@ export const BookSchema = z
     pageCount: z.number().int(),
     analyzed: z.boolean(),
     analysisError: z.string().nullable(),
-    number: z.number().int().nullable(),
+    number: z.number().int().nullable().openapi({ description: 'The integer part of the book number (2.5 → 2)' }),
+    numberSort: z.number().nullable().openapi({
+      description: 'The book number as the file states it, fraction kept (2.5); the reading order sorts by it',
+    }),
     volume: z.number().int().nullable(),
     chapter: z.number().nullable(),
     readingDirection: ReadingDirectionSchema.nullable().openapi({

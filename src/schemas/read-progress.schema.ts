@@ -44,7 +44,10 @@ export const UpdateProgressBodySchema = acceptTwins(
       .int('must be an integer')
       .min(1, 'must be at least 1 (pages are 1-indexed)')
       .openapi({ description: '1-indexed page, at most the book page count', example: 12 }),
-    is_completed: z.boolean().default(false).openapi({ description: 'Marks the book read (sets completedAt)' }),
+    is_completed: z
+      .boolean()
+      .default(false)
+      .openapi({ description: 'Marks the book read (sets completedAt); `completed` (Codex-rs) is accepted too' }),
     progress_percentage: z
       .number()
       .min(0, 'must be between 0 and 1')
@@ -57,5 +60,7 @@ export const UpdateProgressBodySchema = acceptTwins(
       example: 'epubcfi(/6/4!/4/2/1:0)',
     }),
   }),
+  // Codex-rs's body names it `completed` (docs/DECISIONS.md §Reader apps: clients written against Codex-rs).
+  { completed: 'is_completed' },
 ).openapi('UpdateProgress');
 export type UpdateProgressBody = z.infer<typeof UpdateProgressBodySchema>;

@@ -32,7 +32,13 @@ export class BookFileService {
     private readonly library: R2Bucket,
   ) {}
 
-  async download(viewer: Viewer, bookId: string, request: FileRequest): Promise<MediaResponse> {
+  /** `mediaTypes`: how the file is typed per format (the Komga API types it as Komga does). */
+  async download(
+    viewer: Viewer,
+    bookId: string,
+    request: FileRequest,
+    mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
+  ): Promise<MediaResponse> {
     const book = await this.repo.book(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
     const head = await this.library.head(book.path);
@@ -42,7 +48,7 @@ export class BookFileService {
       'Last-Modified': head.uploaded.toUTCString(),
       'Cache-Control': REVALIDATE_CACHE_CONTROL,
       'Accept-Ranges': 'bytes',
-      'Content-Type': BOOK_FILE_MEDIA_TYPES[book.fileFormat],
+      'Content-Type': mediaTypes[book.fileFormat],
       'Content-Disposition': attachmentDisposition(book.fileName),
     };
     if (ifNoneMatchHits(request.ifNoneMatch, head.httpEtag)) return notModified(headers);

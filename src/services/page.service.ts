@@ -51,8 +51,10 @@ function renderedPdfSize(locator: PageLocator): { width: number; height: number 
   const { width, height } = locator;
   if (locator.kind !== 'pdf-render' || typeof width !== 'number' || typeof height !== 'number') return null;
   if (width <= 0 || height <= 0) return null;
-  const scale = PDF_RENDER_MAX_SIDE / Math.max(width, height);
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+  // The renderer's naturalPageSize over PDFium's page size, which is a 32-bit float (FPDF_GetPageWidthF).
+  const [w, h] = [Math.fround(width), Math.fround(height)];
+  const scale = PDF_RENDER_MAX_SIDE / Math.max(w, h);
+  return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
 }
 
 /** Page errors of the stored file, in the words the format readers chose for the file's owner. */
@@ -193,7 +195,8 @@ export class PageService {
     }
     const bytes = await openStoredPage(this.deps.library, null, stored);
     if (bytes.kind !== 'stream') throw new Error('a stored page without a renderer cannot be rendered');
-    const sized: Record<string, string> = { ...headers, 'Content-Type': bytes.mediaType };
+    // The page's type as the dimensions pass found it in its bytes (a `.png` holding a JPEG is a JPEG).
+    const sized: Record<string, string> = { ...headers, 'Content-Type': stored.mediaType };
     if (bytes.size !== null) sized['Content-Length'] = String(bytes.size);
     let body = bytes.stream;
     if (key && edgeCache && bytes.size !== null && bytes.size <= MAX_EDGE_CACHED_PAGE_BYTES) {
@@ -201,7 +204,7 @@ export class PageService {
       // yet is buffered, at most one page.
       const [served, kept] = bytes.stream.tee();
       body = served;
-      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: bytes.mediaType }));
+      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: stored.mediaType }));
       sized['X-Longbox-Cache'] = 'miss';
     }
     return { status: 200, headers: sized, body };

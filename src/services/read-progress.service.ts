@@ -9,7 +9,14 @@ import { sha256Hex } from '../lib/encoding';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { toReadProgressDto } from '../mappers/book.mapper';
-import { completesAtPage, isPageInRange, lastPage, type PagedBook, progressFraction } from '../progress/rules';
+import {
+  completesAtPage,
+  isPageInRange,
+  lastPage,
+  type PagedBook,
+  progressFraction,
+  streamingCompletes,
+} from '../progress/rules';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
 import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
@@ -34,6 +41,8 @@ export interface ReaderPosition {
   locator?: string | null;
   /** When the reader says it happened (ISO 8601); default now. */
   at?: string;
+  /** The device as the reader app names itself (KOReader, Readium progression), kept beside Longbox's attribution. */
+  device?: { id: string; name: string };
 }
 
 const DEVICE_NAME_MAX = 200;
@@ -105,6 +114,7 @@ export class ReadProgressService {
       completed: position.completed,
       progressPercentage: progressFraction(book, position.currentPage, position.percentage),
       ...(await deviceOf(actor)),
+      readerDevice: position.device ?? null,
       locator: position.locator ?? null,
       now: position.at ?? nowIso(),
     });
@@ -112,18 +122,25 @@ export class ReadProgressService {
 
   /**
    * A page read through OPDS page streaming (DECISIONS.md §Reader apps): progress moves forward to it,
-   * never back; the last page marks the book completed.
+   * never back; the last page marks the book completed when the pages were not fetched faster than a
+   * person reads (streamingCompletes).
    */
   async advanceTo(actor: ProgressActor, book: PagedBook & { id: string }, page: number): Promise<void> {
     if (!isPageInRange(page, book.pageCount)) return;
+    const now = nowIso();
+    let completed = false;
+    if (completesAtPage(page, book.pageCount)) {
+      const started = (await this.progress.get(actor.viewer, book.id))?.startedAt ?? now;
+      completed = streamingCompletes(page, book.pageCount, Date.parse(started), Date.parse(now));
+    }
     await this.progress.advance({
       userId: actor.viewer.userId,
       bookId: book.id,
       currentPage: page,
-      completed: completesAtPage(page, book.pageCount),
+      completed,
       progressPercentage: progressFraction(book, page),
       ...(await deviceOf(actor)),
-      now: nowIso(),
+      now,
     });
   }
 

@@ -4,7 +4,9 @@
  * book without one yet (a scan's generate_thumbnails task has not reached it) gets it rendered on
  * demand and stored, which also points its series (and library) at it and announces `cover_updated`.
  * A series shows its stored cover (its first book's, or a custom one), else its first book's; a library
- * shows its first series' by title. Anything without an image gets the placeholder cover.
+ * shows its first series' by title. Anything without an image gets the placeholder cover on /api/v1;
+ * reader apps (Komga's clients, OPDS) get a 404 instead, as Komga answers, and show their own placeholder
+ * rather than a broken tile (many cannot decode SVG).
  */
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
@@ -36,44 +38,61 @@ export interface ThumbnailServiceDeps {
 
 type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
 
+/** What is served for something with no cover image: the API's SVG placeholder, or a 404. */
+export type MissingCover = 'placeholder' | 'notFound';
+
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
 
-  async forBook(viewer: Viewer, bookId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+  async forBook(
+    viewer: Viewer,
+    bookId: string,
+    ifNoneMatch?: string,
+    missing: MissingCover = 'placeholder',
+  ): Promise<MediaResponse> {
     const book = await this.deps.repo.fullBook(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
-    return this.bookCover(book, ifNoneMatch);
+    return (await this.bookCover(book, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
   }
 
-  async forSeries(viewer: Viewer, seriesId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+  async forSeries(
+    viewer: Viewer,
+    seriesId: string,
+    ifNoneMatch?: string,
+    missing: MissingCover = 'placeholder',
+  ): Promise<MediaResponse> {
     const series = await this.deps.repo.series(viewer, seriesId);
     if (!series || series.deletedAt) throw notFound(`Series ${seriesId}`);
-    return this.seriesCover(viewer, series, ifNoneMatch);
+    return (await this.seriesCover(viewer, series, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
   }
 
-  async forLibrary(viewer: Viewer, libraryId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+  async forLibrary(
+    viewer: Viewer,
+    libraryId: string,
+    ifNoneMatch?: string,
+    missing: MissingCover = 'placeholder',
+  ): Promise<MediaResponse> {
     if (!(await this.deps.repo.library(libraryId))) throw notFound(`Library ${libraryId}`);
     // Followed on every request rather than read from libraries.thumbnail_key, which keeps whichever
     // series a thumbnail task happened to finish first, even after that series is gone.
     const first = await this.deps.repo.firstSeriesOfLibrary(viewer, libraryId);
-    return first ? this.seriesCover(viewer, first, ifNoneMatch) : placeholder(ifNoneMatch);
+    return (first && (await this.seriesCover(viewer, first, ifNoneMatch))) ?? noCover(missing, ifNoneMatch);
   }
 
+  /** The series' cover image; null when it has none. */
   private async seriesCover(viewer: Viewer, series: SeriesRef, ifNoneMatch: string | undefined) {
     const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
     const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
-    return first ? this.bookCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
+    return first ? this.bookCover(first, ifNoneMatch) : null;
   }
 
-  private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse> {
+  /** The book's cover image, rendered now if it was not yet; null when it has none. */
+  private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse | null> {
     const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
-    if (await this.generate(book)) {
-      const generated = await this.stored(bookThumbnailKey(book.id), ifNoneMatch);
-      if (generated) return generated;
-    }
-    return placeholder(ifNoneMatch);
+    if (await this.generate(book)) return this.stored(bookThumbnailKey(book.id), ifNoneMatch);
+    return null;
   }
 
   /** Renders and stores the book's thumbnail; false when there is no image to make one from. */
@@ -112,6 +131,11 @@ export class ThumbnailService {
       body: object.body,
     };
   }
+}
+
+function noCover(missing: MissingCover, ifNoneMatch: string | undefined): MediaResponse {
+  if (missing === 'notFound') throw notFound('Thumbnail');
+  return placeholder(ifNoneMatch);
 }
 
 function placeholder(ifNoneMatch: string | undefined): MediaResponse {

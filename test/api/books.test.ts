@@ -25,6 +25,7 @@ const BOOK_FIELDS = [
   'libraryId',
   'libraryName',
   'number',
+  'numberSort',
   'pageCount',
   'path',
   'readerHash',

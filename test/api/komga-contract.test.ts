@@ -179,6 +179,13 @@ describe('Komga API contract (issue 10; DECISIONS.md §Reader apps)', () => {
     const file = await komga(`/api/v1/books/${bookId}/file`, { auth });
     expect(file.status).toBe(200);
     expect(file.headers.get('Content-Disposition')).toContain('Berserk 001.cbz');
+    // Typed as the book's media.mediaType (Komga), not the API's comic-book type.
+    const book = await komga(`/api/v1/books/${bookId}`, { auth });
+    expect(book.body.media.mediaType).toBe('application/zip');
+    expect(file.headers.get('Content-Type')).toBe(book.body.media.mediaType);
+    expect((await api(`/books/${bookId}/file`, { auth })).headers.get('Content-Type')).toBe(
+      'application/vnd.comicbook+zip',
+    );
     expect([file.bytes[0], file.bytes[1]]).toEqual([0x50, 0x4b]);
   });
 

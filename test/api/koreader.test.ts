@@ -5,7 +5,10 @@
  * progress shared with GET /api/v1/books/{id}/progress (API.md §4), attributed to the API key (API.md §2).
  */
 import { SELF } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { readProgress } from '../../src/db/schema';
+import { db } from '../support/catalog-factory';
 import { buildEpub } from '../fixtures/epub-writer';
 import { createApiKey, createUser, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
@@ -43,7 +46,7 @@ async function seed() {
     { basic: user },
     { name: 'Android phone', permissions: ['ProgressRead', 'ProgressWrite'] },
   );
-  return { admin, user, books, keys: { kobo: kindle.key, phone: phone.key } };
+  return { admin, user, books, keys: { kobo: kindle.key, phone: phone.key }, keyIds: { kobo: kindle.id } };
 }
 
 /** KOReader's request: its headers, md5(password) as x-auth-key (the password field is free here). */
@@ -71,7 +74,7 @@ async function koreader(
 
 describe('KOReader sync round trip (DECISIONS.md §Reader apps)', () => {
   it('push on one device, pull on another, see it in the API, and the reverse (comic by page)', async () => {
-    const { books, keys, user } = await seed();
+    const { books, keys, keyIds, user } = await seed();
     const book = books['Saga 001'];
     expect(book.readerHash).toMatch(/^[0-9a-f]{32}$/);
     const auth = await koreader('GET', '/users/auth', keys.kobo);
@@ -93,14 +96,18 @@ describe('KOReader sync round trip (DECISIONS.md §Reader apps)', () => {
     const pulled = await koreader('GET', `/syncs/progress/${book.readerHash}`, keys.phone);
     expect(pulled.status).toBe(200);
     expect(pulled.type).toBe('application/json');
-    expect(pulled.body).toMatchObject({
+    // The device and its id come back as pushed: KOReader recognises its own progress by them.
+    expect(pulled.body).toEqual({
       document: book.readerHash,
       progress: '3',
       percentage: 0.6,
-      device: 'Kobo Libra',
+      device: 'Kobo Libra 2',
+      device_id: 'A1B2C3',
       timestamp: pushed.body.timestamp,
     });
-    expect(typeof pulled.body.device_id).toBe('string');
+    // Longbox's own attribution (API.md §2: the API key) is kept beside them.
+    const row = await db.select().from(readProgress).where(eq(readProgress.bookId, book.id)).get();
+    expect(row).toMatchObject({ deviceId: `api-key:${keyIds.kobo}`, deviceName: 'Kobo Libra' });
 
     const progress = await api(`/books/${book.id}/progress`, { auth: { basic: user } });
     expect(progress.body).toMatchObject({ currentPage: 3, completed: false, progressPercentage: 0.6 });
@@ -110,8 +117,11 @@ describe('KOReader sync round trip (DECISIONS.md §Reader apps)', () => {
       auth: { basic: user },
       json: { current_page: 5, is_completed: true },
     });
+    // Written elsewhere: the device is the API's attribution, so KOReader sees another device's progress.
     const back = await koreader('GET', `/syncs/progress/${book.readerHash}`, keys.kobo);
     expect(back.body).toMatchObject({ progress: '5', percentage: 1 });
+    expect(back.body.device_id).not.toBe('A1B2C3');
+    expect(back.body.device_id).toMatch(/^ua:[0-9a-f]{16}$/);
   });
 
   it('an EPUB xpointer is stored as sent, returned to the next device and shown as the API locator', async () => {
@@ -161,6 +171,8 @@ describe('KOReader bad input: the reference server’s codes, nothing written (i
       [{ ...valid, percentage: 1.5 }, 403, 2003],
       [{ ...valid, progress: undefined }, 403, 2003],
       [{ ...valid, device: undefined }, 403, 2003],
+      [{ ...valid, device_id: 42 }, 403, 2003],
+      [{ ...valid, device: 'x'.repeat(201) }, 403, 2003],
       [{ ...valid, progress: '99' }, 403, 2003],
       [{ ...valid, progress: 'abc' }, 403, 2003],
       [{ ...valid, document: 'ffffffffffffffffffffffffffffffff' }, 403, 2003],

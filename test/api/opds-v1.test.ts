@@ -3,8 +3,11 @@
  * signs in with Basic, walks catalog → library → series → book, streams page N at maxWidth 600, and
  * the progress it made shows up in `pse:lastRead` and in GET /books/{id}/progress.
  */
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { readProgress } from '../../src/db/schema';
 import { buildEpub } from '../fixtures/epub-writer';
+import { db } from '../support/catalog-factory';
 import { createApiKey, createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
@@ -142,7 +145,7 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     expect(cached.headers.get('X-Longbox-Cache')).toBe('hit');
   });
 
-  it('streaming never moves progress back, and the last page completes the book', async () => {
+  it("streaming never moves progress back; the last page completes the book once read at a person's pace", async () => {
     await seed();
     const user = await createUser(admin, { role: 'reader' });
     const auth = { basic: user };
@@ -152,6 +155,13 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
     let progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
     expect(progress.body.currentPage).toBe(2);
+    // The last page, fetched a moment after the book was opened (an app prefetching ahead), is not a read book.
+    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
+    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
+    expect(progress.body).toMatchObject({ currentPage: 3, completed: false });
+    // Opened a minute ago: the last page fetched again now completes it.
+    const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
+    await db.update(readProgress).set({ startedAt: aMinuteAgo }).where(eq(readProgress.id, progress.body.id));
     expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
     progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
     expect(progress.body).toMatchObject({ currentPage: 3, completed: true });

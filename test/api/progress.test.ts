@@ -64,6 +64,18 @@ describe('PUT /books/{id}/progress per format (API.md §2 ReadProgress)', () => 
     expect((await api(`/books/${book.id}/progress`, { auth: admin.auth })).body).toEqual(reopened.body);
   });
 
+  it("accepts Codex-rs's `completed` for is_completed; the documented name wins when both are sent", async () => {
+    const admin = await setupAdmin();
+    const book = await seedOneBook({ fileFormat: 'cbz', pageCount: 20 });
+    const codex = await put(book.id, admin.auth, { currentPage: 20, completed: true });
+    expect(codex.status).toBe(200);
+    expect(codex.body).toMatchObject({ currentPage: 20, completed: true });
+    expect(codex.body.completedAt).not.toBeNull();
+    const both = await put(book.id, admin.auth, { current_page: 4, is_completed: false, completed: true });
+    expect(both.body).toMatchObject({ currentPage: 4, completed: false, completedAt: null });
+    expectError(await put(book.id, admin.auth, { current_page: 4, completed: 'yes' }), 400, 'BadRequest');
+  });
+
   it('cbr and pdf are page-based too', async () => {
     const admin = await setupAdmin();
     for (const fileFormat of ['cbr', 'pdf'] as const) {

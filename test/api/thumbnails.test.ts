@@ -4,7 +4,7 @@
  * generated on demand when missing (announcing cover_updated, API.md §6), EPUB cover images, the
  * placeholder for anything without an image, and 401/403/404.
  */
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { PublishedEvent } from '../../src/events/events';
@@ -12,7 +12,7 @@ import { EVENT_HUB_NAME } from '../../src/events/publisher';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg } from '../fixtures/images';
 import { createApiKey, setupAdmin } from '../support/factories';
-import { api, type Credentials, expectError } from '../support/http';
+import { api, authHeaders, type Credentials, expectError } from '../support/http';
 import { putObject } from '../support/library-files';
 import { booksByFileName, fetchRaw, imageKind, imageSize, sameBytes } from '../support/media';
 import { createLibrary, scan } from '../support/scans';
@@ -196,6 +196,30 @@ describe('EPUB covers and the placeholder (DECISIONS.md §Books)', () => {
     const empty = await createLibrary(auth, { name: 'Empty', path: 'empty' });
     const emptyCover = await fetchRaw(`/libraries/${empty}/thumbnail`, { auth });
     expect(emptyCover.headers.get('Content-Type')).toBe('image/svg+xml');
+
+    // Reader apps get no placeholder: Komga answers 404 and apps show their own; OPDS covers likewise.
+    const readerPaths = [
+      `/komga/api/v1/books/${books['without cover.epub'].id}/thumbnail`,
+      `/komga/api/v1/books/${books['broken.cbz'].id}/thumbnail`,
+      `/komga/api/v1/series/${series.Broken.id}/thumbnail`,
+      `/komga/api/v1/libraries/${empty}/thumbnail`,
+      `/opds/v1.2/books/${books['without cover.epub'].id}/thumbnail`,
+      `/opds/v2.0/series/${series.Broken.id}/thumbnail`,
+    ];
+    for (const path of readerPaths) {
+      const response = await SELF.fetch(`http://longbox.test${path}`, { headers: authHeaders(auth) });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('Content-Type'), path).not.toContain('svg');
+    }
+    for (const path of [
+      `/komga/api/v1/books/${books['with cover.epub'].id}/thumbnail`,
+      `/opds/v1.2/books/${books['with cover.epub'].id}/thumbnail`,
+    ]) {
+      const response = await SELF.fetch(`http://longbox.test${path}`, { headers: authHeaders(auth) });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('Content-Type'), path).toBe('image/jpeg');
+      expect(imageKind(new Uint8Array(await response.arrayBuffer())), path).toBe('jpeg');
+    }
   });
 });
 

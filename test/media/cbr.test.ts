@@ -70,7 +70,11 @@ describe.each(Object.entries(WRITERS))(
         expect(page.size).toBe(original.length);
         expect(reader.stats.reads - reads).toBe(1);
       }
-      expect(await cbr.readPageHeader(reader, analysis.pages[0]!.locator, null)).toEqual({ width: 16, height: 24 });
+      expect(await cbr.readPageHeader(reader, analysis.pages[0]!.locator, null)).toEqual({
+        width: 16,
+        height: 24,
+        mediaType: 'image/jpeg',
+      });
     });
 
     it('reads title, series, number and cover from ComicInfo.xml, and ignores a damaged one', async () => {
@@ -218,7 +222,11 @@ describe('CBR compressed pages through unrar inside workerd (issue 3: synthetic 
       expect(content.size).toBe(original.length);
       expect(reader.stats.reads - reads).toBe(1);
     }
-    expect(await cbr.readPageHeader(reader, analysis.pages[0]!.locator, null)).toEqual({ width: 48, height: 40 });
+    expect(await cbr.readPageHeader(reader, analysis.pages[0]!.locator, null)).toEqual({
+      width: 48,
+      height: 40,
+      mediaType: 'image/jpeg',
+    });
   });
 
   it('decompresses a solid chain from the container index, reading each earlier packed entry once', async () => {

@@ -58,8 +58,16 @@ describe('CBZ pages (DECISIONS.md §Books: image entries in natural order)', () 
       expect(content.size).toBe(pages[i]!.length);
     }
     // The frame header of p1 sits behind 200 KB of deflated metadata: found by inflating a window, not the page.
-    expect(await cbz.readPageHeader(reader, analysis.pages[0]!.locator)).toEqual({ width: 64, height: 96 });
-    expect(await cbz.readPageHeader(reader, analysis.pages[1]!.locator)).toEqual({ width: 40, height: 30 });
+    expect(await cbz.readPageHeader(reader, analysis.pages[0]!.locator)).toEqual({
+      width: 64,
+      height: 96,
+      mediaType: 'image/jpeg',
+    });
+    expect(await cbz.readPageHeader(reader, analysis.pages[1]!.locator)).toEqual({
+      width: 40,
+      height: 30,
+      mediaType: 'image/png',
+    });
   });
 
   it('reads the directory and one page with a small fraction of a large stored CBZ', async () => {
@@ -77,7 +85,11 @@ describe('CBZ pages (DECISIONS.md §Books: image entries in natural order)', () 
     const served = await collect((await cbz.openPage(reader, analysis.pages[20]!.locator)).stream);
     expect(served).toEqual(files[20]!.data);
     expect(reader.stats.bytes - before).toBeLessThan(files[20]!.data.length + 1024);
-    expect(await cbz.readPageHeader(reader, analysis.pages[20]!.locator)).toEqual({ width: 800, height: 1200 });
+    expect(await cbz.readPageHeader(reader, analysis.pages[20]!.locator)).toEqual({
+      width: 800,
+      height: 1200,
+      mediaType: 'image/jpeg',
+    });
   });
 
   it('finds a local header longer than the central directory says and still serves the page', async () => {

@@ -44,7 +44,11 @@ describe('EPUB picture books have one image page per spine item (DECISIONS.md §
       expect(content.mediaType).toBe('image/jpeg');
       expect(await collect(content.stream)).toEqual(pages[i]);
     }
-    expect(await epub.readPageHeader(reader, analysis.pages[2]!.locator)).toEqual({ width: 120, height: 150 });
+    expect(await epub.readPageHeader(reader, analysis.pages[2]!.locator)).toEqual({
+      width: 120,
+      height: 150,
+      mediaType: 'image/jpeg',
+    });
   });
 
   it('treats a book whose spine is bare images or text-free wrappers as image pages without rendition:layout', async () => {
@@ -78,7 +82,11 @@ describe('Reflowable EPUBs count Readium positions (DECISIONS.md §Books)', () =
     expect(analysis.pageCount).toBe(7);
     const cover = epubCoverImage(analysis.containerIndex);
     expect(cover?.fileName).toBe('OEBPS/images/cover.jpg');
-    expect(await epub.readPageHeader(reader, cover!.locator)).toEqual({ width: 60, height: 90 });
+    expect(await epub.readPageHeader(reader, cover!.locator)).toEqual({
+      width: 60,
+      height: 90,
+      mediaType: 'image/jpeg',
+    });
   });
 });
 

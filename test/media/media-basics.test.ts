@@ -80,20 +80,28 @@ describe('format sniffing and extension mapping', () => {
 
 describe('page dimensions from the first bytes (deferred dimensions pass)', () => {
   it('reads JPEG, PNG, GIF, BMP, WebP (VP8, VP8L, VP8X) and AVIF headers', () => {
-    expect(parseImageHeader(jpeg(123, 45))).toEqual({ width: 123, height: 45 });
-    expect(parseImageHeader(png(31, 17))).toEqual({ width: 31, height: 17 });
-    expect(parseImageHeader(gifHeader(300, 200))).toEqual({ width: 300, height: 200 });
-    expect(parseImageHeader(bmpHeader(640, 480))).toEqual({ width: 640, height: 480 });
+    expect(parseImageHeader(jpeg(123, 45))).toEqual({ width: 123, height: 45, mediaType: 'image/jpeg' });
+    expect(parseImageHeader(png(31, 17))).toEqual({ width: 31, height: 17, mediaType: 'image/png' });
+    expect(parseImageHeader(gifHeader(300, 200))).toEqual({ width: 300, height: 200, mediaType: 'image/gif' });
+    expect(parseImageHeader(bmpHeader(640, 480))).toEqual({ width: 640, height: 480, mediaType: 'image/bmp' });
     for (const kind of ['VP8 ', 'VP8L', 'VP8X'] as const)
-      expect(parseImageHeader(webpHeader(kind, 1000, 1500))).toEqual({ width: 1000, height: 1500 });
-    expect(parseImageHeader(avifHeader(1600, 2400))).toEqual({ width: 1600, height: 2400 });
+      expect(parseImageHeader(webpHeader(kind, 1000, 1500))).toEqual({
+        width: 1000,
+        height: 1500,
+        mediaType: 'image/webp',
+      });
+    expect(parseImageHeader(avifHeader(1600, 2400))).toEqual({ width: 1600, height: 2400, mediaType: 'image/avif' });
     expect(parseImageHeader(new TextEncoder().encode('not an image at all'))).toBeNull();
   });
 
   it('finds a JPEG frame header behind large metadata segments, reading only as far as needed', async () => {
     const image = jpeg(800, 1200, { padding: 200_000 });
     const reader = memoryRangeReader(image);
-    expect(await readImageDimensions(await reader.stream(0, image.length))).toEqual({ width: 800, height: 1200 });
+    expect(await readImageDimensions(await reader.stream(0, image.length))).toEqual({
+      width: 800,
+      height: 1200,
+      mediaType: 'image/jpeg',
+    });
     expect(await readImageDimensions(await reader.stream(0, 10_000))).toBeNull();
     expect(await collect(await reader.stream(5, 10))).toEqual(image.subarray(5, 15));
   });

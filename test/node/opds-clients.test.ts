@@ -253,4 +253,25 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('Content-Type')).toBe('image/png');
   });
+
+  it("a reader opening an OPDS 2 publication's first manifest-typed link gets its pages (issue 22)", async () => {
+    // What several OPDS 2 clients do: take the first link whose type is a manifest type. `self` is one of
+    // those types, so the DiViNa manifest must come before it.
+    const MANIFEST_TYPES = ['application/opds-publication+json', 'application/divina+json', 'application/webpub+json'];
+    const series = TaJsonDeserialize(JSON.parse((await call('GET', `/opds/v2.0/series/${ids.series}`)).text), OPDSFeed);
+    for (const publication of series.Publications) {
+      const first = publication.Links.find((l: any) => MANIFEST_TYPES.includes(l.TypeLink));
+      expect(first.TypeLink).toBe('application/divina+json');
+      const manifest = TaJsonDeserialize(
+        await fetch(first.Href, { headers: { Authorization: auth } }).then((r) => r.json()),
+        Publication,
+      );
+      expect(manifest.Spine.length).toBe(publication.Metadata.NumberOfPages);
+      for (const link of manifest.Spine) {
+        const page = await fetch(link.Href, { headers: { Authorization: auth } });
+        expect(page.status).toBe(200);
+        expect(page.headers.get('Content-Type')).toBe(link.TypeLink);
+      }
+    }
+  });
 });

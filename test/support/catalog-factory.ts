@@ -117,6 +117,8 @@ export async function seedBook(owner: { id: string; libraryId: string; title: st
     createdAt: now,
     updatedAt: now,
     ...columns,
+    // A seeded number is the whole number unless the seed says otherwise, as a scan stores it.
+    numberSort: columns.numberSort !== undefined ? columns.numberSort : (columns.number ?? null),
     fileFormat,
     id,
     title,

@@ -75,6 +75,13 @@ export interface ComicInfo {
   Publisher?: string;
   Year?: number;
   Writer?: string;
+  Penciller?: string;
+  Inker?: string;
+  Colorist?: string;
+  Letterer?: string;
+  CoverArtist?: string;
+  Editor?: string;
+  Translator?: string;
   Genre?: string;
   Tags?: string;
   Manga?: string;

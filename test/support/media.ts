@@ -45,7 +45,7 @@ export function imageKind(bytes: Uint8Array): 'jpeg' | 'png' | 'webp' | 'svg' | 
 export function imageSize(bytes: Uint8Array): { width: number; height: number } {
   const size = parseImageHeader(bytes);
   if (!size || size === 'need-more') throw new Error(`not a complete image header (${imageKind(bytes)})`);
-  return size;
+  return { width: size.width, height: size.height };
 }
 
 /** The books of a library, by file name. */

@@ -29,7 +29,13 @@ export const books = sqliteTable(
     title: text('title').notNull(),
     titleSort: text('title_sort').notNull(),
     summary: text('summary'),
+    /** The integer part of the book's number (API.md §2 Book `number`: 2.5 → 2). */
     number: integer('number'),
+    /**
+     * The book's number as the file states it, fractional part kept (2.5): the reading order, OPDS positions
+     * and Komga's `numberSort` use it (issue 22). Komga's numberSort edits write it too.
+     */
+    numberSort: real('number_sort'),
     /** Natural-order sort key of the file name within its series. */
     sortKey: text('sort_key').notNull(),
     volume: integer('volume'),
@@ -47,6 +53,8 @@ export const books = sqliteTable(
     analysisError: text('analysis_error'),
     /** Format-specific index that lets pages be served without re-reading the archive directory. */
     containerIndex: text('container_index', { mode: 'json' }),
+    /** EPUB: resources, spine and TOC as the Readium endpoints serve them (src/media/epub/readium-index.ts). */
+    readiumIndex: text('readium_index', { mode: 'json' }),
     /** Where the cover image is, when it is not page 1 (EPUB cover-image, reflowable EPUBs). */
     coverLocator: text('cover_locator', { mode: 'json' }),
     thumbnailKey: text('thumbnail_key'),
@@ -84,7 +92,7 @@ export const books = sqliteTable(
     // A series' live books in reading order (number, books without one last, then file name): on-deck
     // stops at the first unread one instead of sorting the series.
     index('books_live_reading_order_idx')
-      .on(t.seriesId, sql`${t.number} IS NULL`, t.number, t.sortKey, t.id)
+      .on(t.seriesId, sql`${t.numberSort} IS NULL`, t.numberSort, t.sortKey, t.id)
       .where(sql`deleted_at IS NULL`),
     // Books whose queued work (details, thumbnail) is not done: progress counts and the cron re-queue.
     index(BOOKS_INCOMPLETE_INDEX)

@@ -20,6 +20,13 @@ export const readProgress = sqliteTable(
     /** API key name, else a hash of the user agent (API.md §2 Device attribution). */
     deviceId: text('device_id'),
     deviceName: text('device_name'),
+    /**
+     * The device as the reader app that wrote the progress named itself (KOReader's `device_id`/`device`, a
+     * Readium progression's `device`), returned to it unchanged: KOReader recognises its own progress by
+     * them (DECISIONS.md §Reader apps). NULL when the last write came from elsewhere (the API, the web app).
+     */
+    readerDeviceId: text('reader_device_id'),
+    readerDeviceName: text('reader_device_name'),
     startedAt: text('started_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -20,6 +20,8 @@ export interface PackageDocument {
   /** rendition:layout pre-paginated for the whole book. */
   fixedLayout: boolean;
   coverImage: ManifestItem | null;
+  /** The spine's `toc` attribute: the NCX's manifest id (EPUB 2). */
+  tocId: string | null;
   metadata: BookMetadata;
 }
 
@@ -177,7 +179,7 @@ export function readPackageDocument(root: XmlNode, opfPath: string): PackageDocu
     readingDirection: attr(spineNode, 'page-progression-direction') === 'rtl' ? 'rtl' : null,
   };
   const fixedLayout = metas.some((meta) => meta.property === 'rendition:layout' && meta.content === 'pre-paginated');
-  return { manifest, spine, fixedLayout, coverImage, metadata };
+  return { manifest, spine, fixedLayout, coverImage, tocId: attr(spineNode, 'toc'), metadata };
 }
 
 /** The package document's path from META-INF/container.xml. */

@@ -5,6 +5,7 @@
  */
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
+import { contributorsByRole } from '../../mappers/contributor-roles';
 import { hasImagePages, streamedPageType } from '../page-streaming';
 import { element, text, XML_DECLARATION } from '../xml';
 
@@ -29,6 +30,13 @@ const link = (rel: string, href: string, type?: string, extra: Record<string, st
   element('link', { rel, href, type, ...extra });
 
 const author = (name: string) => element('author', {}, text('name', name));
+const contributor = (name: string) => element('contributor', {}, text('name', name));
+
+/** Writers are the entry's `atom:author`s; pencillers, inkers, colorists, editors… its `atom:contributor`s. */
+const people = (authors: readonly { name: string; role: string }[]) =>
+  [...contributorsByRole(authors)].flatMap(([key, list]) =>
+    list.map((a) => (key === 'author' ? author(a.name) : contributor(a.name))),
+  );
 
 export class AtomFeedWriter extends CatalogLinks {
   constructor(origin: string) {
@@ -92,14 +100,15 @@ export class AtomFeedWriter extends CatalogLinks {
       text('title', book.title),
       text('id', `urn:uuid:${book.id}`),
       text('updated', book.updatedAt),
-      ...(extras.authors.length > 0 ? extras.authors.map((a) => author(a.name)) : []),
+      ...people(extras.authors),
       extras.language ? text('dc:language', extras.language) : '',
       extras.year !== null ? text('dc:issued', String(extras.year)) : '',
       extras.publisher ? text('dc:publisher', extras.publisher) : '',
       book.summary ? text('summary', book.summary, { type: 'text' }) : '',
       text('content', describe(book.seriesName, book.fileFormat, book.pageCount), { type: 'text' }),
-      link('http://opds-spec.org/image', cover, 'image/jpeg'),
-      link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg'),
+      // No cover, no link: the URL would answer 404, which some apps show as a broken image.
+      extras.hasCover ? link('http://opds-spec.org/image', cover, 'image/jpeg') : '',
+      extras.hasCover ? link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg') : '',
       link(
         'http://opds-spec.org/acquisition',
         bookFileUrl(this.origin, book.id),

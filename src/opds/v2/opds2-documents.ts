@@ -6,6 +6,8 @@
  */
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 import type { ReadProgressRecord } from '../../repositories/read-progress.repository';
+import { readerFacingDevice } from '../../mappers/book.mapper';
+import { CONTRIBUTOR_KEY, contributorsByRole } from '../../mappers/contributor-roles';
 import type { BookPageEntry } from '../../schemas/page.schema';
 import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
@@ -29,6 +31,19 @@ export interface Opds2Link {
   templated?: boolean;
   width?: number;
   height?: number;
+}
+
+/**
+ * People under their OPDS 2 role keys (`author` for writers, `penciler`, `inker`, `colorist`, `letterer`,
+ * `editor`, `translator`…); anyone else a `contributor` with the role as stored.
+ */
+function opds2Contributors(authors: readonly { name: string; role: string }[]): Record<string, unknown> {
+  return Object.fromEntries(
+    [...contributorsByRole(authors)].map(([key, people]) => [
+      key,
+      people.map((p) => (key === CONTRIBUTOR_KEY ? { name: p.name, role: p.role } : { name: p.name })),
+    ]),
+  );
 }
 
 export class Opds2Writer extends CatalogLinks {
@@ -71,35 +86,41 @@ export class Opds2Writer extends CatalogLinks {
       title: book.title,
       modified: book.updatedAt,
       numberOfPages: book.pageCount,
-      belongsTo: { series: [{ name: book.seriesName, ...(book.number !== null ? { position: book.number } : {}) }] },
+      belongsTo: {
+        series: [{ name: book.seriesName, ...(book.numberSort !== null ? { position: book.numberSort } : {}) }],
+      },
     };
-    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    Object.assign(metadata, opds2Contributors(extras.authors));
     if (extras.language) metadata.language = extras.language;
     if (extras.year !== null) metadata.published = String(extras.year);
     if (extras.publisher) metadata.publisher = extras.publisher;
     if (book.summary) metadata.description = book.summary;
-    const links: Opds2Link[] = [
-      { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE },
-      {
-        rel: 'http://opds-spec.org/acquisition',
-        href: bookFileUrl(this.origin, book.id),
-        type: BOOK_FILE_MEDIA_TYPES[book.fileFormat],
-      },
-      { rel: PROGRESSION_REL, href: this.url(`books/${book.id}/progression`), type: PROGRESSION_TYPE },
-    ];
-    if (hasImagePages(book, extras)) {
-      links.push({
-        rel: 'alternate',
-        href: this.url(`books/${book.id}/manifest`),
-        type: DIVINA_TYPE,
-        title: 'Read online',
-      });
-    }
-    return {
-      metadata,
-      links,
-      images: [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }],
+    const self: Opds2Link = { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE };
+    const acquisition: Opds2Link = {
+      rel: 'http://opds-spec.org/acquisition',
+      href: bookFileUrl(this.origin, book.id),
+      type: BOOK_FILE_MEDIA_TYPES[book.fileFormat],
     };
+    const progression: Opds2Link = {
+      rel: PROGRESSION_REL,
+      href: this.url(`books/${book.id}/progression`),
+      type: PROGRESSION_TYPE,
+    };
+    // The reading manifest comes first, before `self`: several clients open the first link whose type is a
+    // manifest type (Komga and Codex order them so), and `self` is one (issue 22).
+    const links: Opds2Link[] = hasImagePages(book, extras)
+      ? [
+          { rel: 'alternate', href: this.url(`books/${book.id}/manifest`), type: DIVINA_TYPE, title: 'Read online' },
+          self,
+          acquisition,
+          progression,
+        ]
+      : [acquisition, self, progression];
+    // No cover, no image: its URL would answer 404.
+    const images = extras.hasCover
+      ? [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }]
+      : [];
+    return { metadata, links, ...(images.length > 0 ? { images } : {}) };
   }
 
   /** A DiViNa manifest: the book as a sequence of images, in reading order. */
@@ -127,7 +148,7 @@ export class Opds2Writer extends CatalogLinks {
             ? 'ttb'
             : 'ltr',
     };
-    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    Object.assign(metadata, opds2Contributors(extras.authors));
     if (extras.language) metadata.language = extras.language;
     return {
       '@context': WEBPUB_CONTEXT,
@@ -137,7 +158,9 @@ export class Opds2Writer extends CatalogLinks {
         { rel: PROGRESSION_REL, href: this.url(`books/${book.id}/progression`), type: PROGRESSION_TYPE },
       ],
       readingOrder: pages.map(pageLink),
-      resources: [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }],
+      ...(extras.hasCover
+        ? { resources: [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }] }
+        : {}),
     };
   }
 
@@ -164,7 +187,7 @@ export class Opds2Writer extends CatalogLinks {
     const percentage = record.progressPercentage ?? record.currentPage / Math.max(book.pageCount, 1);
     return {
       modified: record.updatedAt,
-      device: { id: record.deviceId ?? 'unknown', name: record.deviceName ?? 'unknown' },
+      device: readerFacingDevice(record),
       locator: {
         href: book.imagePages
           ? this.url(`books/${bookId}/pages/${record.currentPage}`)

@@ -44,7 +44,12 @@ export async function putProgression(
         { path: 'locator.locations.position', message: `must be between 1 and ${pageCount}` },
       ]);
     }
-    await progress.record(actor, book, { currentPage: position, completed: completesAtPage(position, pageCount), at });
+    await progress.record(actor, book, {
+      currentPage: position,
+      completed: completesAtPage(position, pageCount),
+      at,
+      device: body.device,
+    });
     return;
   }
   const fraction = totalProgression ?? progression;
@@ -59,5 +64,6 @@ export async function putProgression(
     percentage: fraction,
     locator: fragments?.[0] ?? null,
     at,
+    device: body.device,
   });
 }

@@ -157,10 +157,10 @@ export function BookScreen({ bookId }: { bookId: string }) {
                   <dd>{info.fileFormat.toUpperCase()}</dd>
                   <dt>{t('book.pagesLabel')}</dt>
                   <dd>{info.pageCount}</dd>
-                  {info.number !== null && (
+                  {info.numberSort !== null && (
                     <>
                       <dt>{t('book.number')}</dt>
-                      <dd>{info.number}</dd>
+                      <dd>{info.numberSort}</dd>
                     </>
                   )}
                   <dt>{t('book.size')}</dt>

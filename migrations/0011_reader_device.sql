@@ -1,0 +1,2 @@
+ALTER TABLE `read_progress` ADD `reader_device_id` text;--> statement-breakpoint
+ALTER TABLE `read_progress` ADD `reader_device_name` text;

@@ -1,0 +1,211 @@
+/**
+ * Issue 22's OPDS fixes, each with the fixture that showed it (made here): an issue 2.5 between 2 and 3, a
+ * book without a cover, a ComicInfo naming people in several roles, a library with more series than a
+ * page; and the order of an OPDS 2 publication's links (the reading manifest first: clients open the
+ * first link whose type is a manifest type).
+ */
+import { describe, expect, it } from 'vitest';
+import { buildEpub } from '../fixtures/epub-writer';
+import { setupAdmin } from '../support/factories';
+import { api, type Credentials } from '../support/http';
+import { makeCbz, putObject } from '../support/library-files';
+import { entries, feedHead, fetchAs, links, textOf } from '../support/opds';
+import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
+import { jpeg } from '../fixtures/images';
+import { buildZip } from '../fixtures/zip-writer';
+import { buildPdf } from '../fixtures/pdf-writer';
+import { imageSize } from '../support/media';
+
+const MANIFEST_TYPES = new Set([
+  'application/opds-publication+json',
+  'application/divina+json',
+  'application/webpub+json',
+  'application/epub+zip',
+  'application/audiobook+json',
+]);
+
+async function json(path: string, auth: Credentials) {
+  const res = await fetchAs(path, auth);
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text);
+}
+
+async function seed() {
+  const { auth } = await setupAdmin();
+  const libraryId = await createLibrary(auth, { name: 'Shelf', path: 'shelf' });
+  for (const n of ['2', '2.5', '3']) {
+    await putObject(`shelf/Saga/Saga ${n}.cbz`, await makeCbz(1, { Series: 'Saga', Number: n, Title: `Issue ${n}` }));
+  }
+  await putObject(
+    'shelf/Credits/Credits 1.cbz',
+    await makeCbz(1, {
+      Series: 'Credits',
+      Number: '1',
+      Title: 'Everyone',
+      Writer: 'Wanda Writer',
+      Penciller: 'Pete Penciller',
+      Inker: 'Ingrid Inker',
+      Colorist: 'Carl Colorist',
+      Letterer: 'Lena Letterer',
+      Editor: 'Ed Editor',
+      CoverArtist: 'Cora Cover',
+    }),
+  );
+  await putObject(
+    'shelf/Plain/Plain Text.epub',
+    buildEpub({
+      spine: [{ kind: 'text', bytes: 2000 }],
+      coverStyle: 'none',
+      metadataXml: '<dc:title>Plain Text</dc:title>',
+    }),
+  );
+  // Pages named .png that are not PNGs: a JPEG, and a PPM (P6) as some scanners write.
+  const ppm = new Uint8Array([
+    ...new TextEncoder().encode('P6\n# scanner\n7 5\n255\n'),
+    ...new Uint8Array(7 * 5 * 3).fill(128),
+  ]);
+  await putObject(
+    'shelf/Odd/Odd 1.cbz',
+    buildZip([
+      { name: '1.png', data: jpeg(30, 20, { seed: 5 }) },
+      { name: '2.png', data: ppm },
+    ]),
+  );
+  // A page box in fractional points (A4 as some tools write it): its rendered size must be the one listed.
+  await putObject(
+    'shelf/Reports/A4 Report.pdf',
+    buildPdf([{ kind: 'text', text: 'Fractional box', box: [595.3, 841.9] }]),
+  );
+  const done = await scan(auth, libraryId);
+  await waitForTasks(auth, libraryId, { since: done.completedAt ?? '' });
+  const books = (await api(`/books?library_id=${libraryId}&pageSize=50`, { auth })).body.data as any[];
+  return { auth, libraryId, books: Object.fromEntries(books.map((b) => [b.title, b])) };
+}
+
+describe('OPDS fixes of issue 22', () => {
+  it('issue 2.5 sorts between 2 and 3 everywhere: series feeds, OPDS 2 position, /komga numberSort, the API', async () => {
+    const { auth, books } = await seed();
+    const seriesId = books['Issue 2.5'].seriesId;
+    const v1 = await fetchAs(`/opds/v1.2/series/${seriesId}`, auth);
+    expect(entries(v1.text).map((e) => textOf(e, 'title'))).toEqual(['Issue 2', 'Issue 2.5', 'Issue 3']);
+    const v2 = await json(`/opds/v2.0/series/${seriesId}`, auth);
+    expect(v2.publications.map((p: any) => [p.metadata.title, p.metadata.belongsTo.series[0].position])).toEqual([
+      ['Issue 2', 2],
+      ['Issue 2.5', 2.5],
+      ['Issue 3', 3],
+    ]);
+    expect(books['Issue 2.5'].number).toBe(2);
+    expect(books['Issue 2.5'].numberSort).toBe(2.5);
+    const komga = await fetchAs(`/komga/api/v1/series/${seriesId}/books?sort=metadata.numberSort,asc`, auth);
+    expect(JSON.parse(komga.text).content.map((b: any) => [b.metadata.number, b.metadata.numberSort])).toEqual([
+      ['2', 2],
+      ['2.5', 2.5],
+      ['3', 3],
+    ]);
+  });
+
+  it('OPDS 2 publications list their reading manifest before self; the first manifest-typed link reads the book', async () => {
+    const { auth, books } = await seed();
+    const feed = await json(`/opds/v2.0/libraries/${books['Issue 2'].libraryId}/books`, auth);
+    for (const publication of feed.publications) {
+      const firstManifest = publication.links.find((l: any) => MANIFEST_TYPES.has(l.type));
+      const selfAt = publication.links.findIndex((l: any) => l.rel === 'self');
+      expect(publication.links.indexOf(firstManifest)).toBeLessThan(selfAt);
+      if (publication.metadata.title === 'Plain Text') {
+        expect(firstManifest).toMatchObject({ rel: 'http://opds-spec.org/acquisition', type: 'application/epub+zip' });
+      } else {
+        expect(firstManifest).toMatchObject({ rel: 'alternate', type: 'application/divina+json' });
+        const manifest = await json(firstManifest.href, auth);
+        expect(manifest.readingOrder).toHaveLength(publication.metadata.numberOfPages);
+        expect((await fetchAs(manifest.readingOrder[0].href, auth)).status).toBe(200);
+      }
+    }
+  });
+
+  it('people keep their roles: Atom author for the writer, contributors for the rest; OPDS 2 role keys', async () => {
+    const { auth, books } = await seed();
+    const credits = books.Everyone;
+    const v2 = await json(`/opds/v2.0/books/${credits.id}`, auth);
+    expect(v2.metadata).toMatchObject({
+      author: [{ name: 'Wanda Writer' }],
+      penciler: [{ name: 'Pete Penciller' }],
+      inker: [{ name: 'Ingrid Inker' }],
+      colorist: [{ name: 'Carl Colorist' }],
+      letterer: [{ name: 'Lena Letterer' }],
+      editor: [{ name: 'Ed Editor' }],
+      contributor: [{ name: 'Cora Cover', role: 'cover' }],
+    });
+    const v1 = await fetchAs(`/opds/v1.2/series/${credits.seriesId}`, auth);
+    const entry = entries(v1.text)[0] ?? '';
+    const names = (element: string) =>
+      [...entry.matchAll(new RegExp(`<${element}>\\s*<name>([^<]*)</name>`, 'g'))].map((m) => m[1]);
+    expect(names('author')).toEqual(['Wanda Writer']);
+    expect(names('contributor').sort()).toEqual(
+      ['Carl Colorist', 'Cora Cover', 'Ed Editor', 'Ingrid Inker', 'Lena Letterer', 'Pete Penciller'].sort(),
+    );
+  });
+
+  it('a book without a cover has no cover link (its URL answers 404); a book with one keeps it', async () => {
+    const { auth, books } = await seed();
+    const plain = books['Plain Text'];
+    expect((await fetchAs(`/opds/v2.0/books/${plain.id}/thumbnail`, auth)).status).toBe(404);
+    const publication = await json(`/opds/v2.0/books/${plain.id}`, auth);
+    expect(publication.images).toBeUndefined();
+    const v1 = await fetchAs(`/opds/v1.2/series/${plain.seriesId}`, auth);
+    expect(links(entries(v1.text)[0] ?? '').map((l) => l.rel)).not.toContain('http://opds-spec.org/image');
+    const comic = await json(`/opds/v2.0/books/${books['Issue 2'].id}`, auth);
+    expect(comic.images).toEqual([expect.objectContaining({ rel: 'cover', type: 'image/jpeg' })]);
+    const cover = await fetchAs(comic.images[0].href, auth);
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('Content-Type')).toBe('image/jpeg');
+  });
+
+  it("a library feed's count matches what its pages hold, the 'All books' entry included", async () => {
+    const { auth, libraryId } = await seed();
+    const pages = [1, 2].map((page) => `/opds/v1.2/libraries/${libraryId}?pageSize=2&page=${page}`);
+    const held: string[] = [];
+    for (const path of pages) {
+      const feed = await fetchAs(path, auth);
+      const titles = entries(feed.text).map((e) => textOf(e, 'title') ?? '');
+      expect(titles.length).toBeLessThanOrEqual(2);
+      held.push(...titles);
+      expect(textOf(feedHead(feed.text), 'opensearch:totalResults')).toBe('6');
+    }
+    expect(held).toEqual(['All books in Shelf', 'Credits', 'Odd', 'Plain']);
+    const v2 = await json(`/opds/v2.0/libraries/${libraryId}?pageSize=2`, auth);
+    expect(v2.metadata.numberOfItems).toBe(6);
+    expect(v2.navigation).toHaveLength(2);
+  });
+
+  it('page media types come from the bytes: a JPEG named .png is a JPEG, a PPM named .png is a PPM', async () => {
+    const { auth, books } = await seed();
+    const odd = books['Odd 1'];
+    const pages = await api(`/books/${odd.id}/pages`, { auth });
+    expect(pages.body.map((p: any) => [p.fileName, p.mediaType, p.width, p.height])).toEqual([
+      ['1.png', 'image/jpeg', 30, 20],
+      ['2.png', 'image/x-portable-pixmap', 7, 5],
+    ]);
+    const first = await fetchAs(`/opds/v2.0/books/${odd.id}/pages/1`, auth);
+    expect(first.headers.get('Content-Type')).toBe('image/jpeg');
+    const second = await fetchAs(`/api/v1/books/${odd.id}/pages/2`, auth);
+    expect(second.headers.get('Content-Type')).toBe('image/x-portable-pixmap');
+    const manifest = await json(`/opds/v2.0/books/${odd.id}/manifest`, auth);
+    // Not every page is a type OPDS readers decode: the links ask for JPEG, and say so.
+    expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/jpeg']);
+    expect(manifest.readingOrder[1].href).toContain('format=jpeg');
+  });
+
+  it('a rendered PDF page is served at the size its page list, DiViNa manifest and OPDS 2 link declare', async () => {
+    const { auth, books } = await seed();
+    const report = books['A4 Report'];
+    const [listed] = (await api(`/books/${report.id}/pages`, { auth })).body;
+    // 595.3 × 841.9 pt at 2000 px on the long side: 1414.2… → 1414 (rounding the points first gave 1413).
+    expect([listed.width, listed.height]).toEqual([1414, 2000]);
+    const manifest = await json(`/opds/v2.0/books/${report.id}/manifest`, auth);
+    expect([manifest.readingOrder[0].width, manifest.readingOrder[0].height]).toEqual([1414, 2000]);
+    const served = await fetchAs(`/api/v1/books/${report.id}/pages/1`, auth);
+    expect(served.status).toBe(200);
+    expect(imageSize(served.bytes)).toEqual({ width: 1414, height: 2000 });
+  });
+});
