@@ -113,6 +113,8 @@ for (const viewport of ['phone', 'desktop'] as ViewportName[]) {
             .locator('img')
             .first()
             .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+          // The cover is made by the consumers after the scan; on a loaded CI machine that took over 5 s.
+          { timeout: 30_000 },
         )
         .toBe(true);
 
