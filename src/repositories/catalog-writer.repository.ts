@@ -15,7 +15,6 @@ import {
   bookTerms,
   readProgress,
   series,
-  seriesAuthors,
   seriesTerms,
   wantToRead,
 } from '../db/schema';
@@ -48,8 +47,6 @@ export type PageRow = typeof bookPages.$inferInsert;
 /** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
 export type Statement = BatchItem<'sqlite'>;
 
-/** D1 binds at most 100 parameters per statement: multi-row inserts are chunked below that. */
-const MAX_PARAMS = 99;
 /**
  * Pages travel as one JSON parameter per insert (a row per page would bind 8 parameters, so a 50-page
  * book took 5 statements); the cap keeps each parameter far below D1's size limits.
