@@ -207,10 +207,16 @@ export class CatalogWriter {
    * A user's edit of a book (values and locks, as the service decided them; terms of the kinds given
    * replaced), with its credits and search row; the series' derived values follow with refreshSeries.
    */
-  async editBook(bookId: string, changes: BookChanges, terms: Partial<BookTerms>): Promise<void> {
+  async editBook(
+    bookId: string,
+    changes: BookChanges,
+    terms: Partial<BookTerms>,
+    restore: { fields: BookLockedColumn[]; kinds: TermKind[] } = { fields: [], kinds: [] },
+  ): Promise<void> {
     const kinds = Object.keys(terms) as TermKind[];
     await this.runAtomically([
-      this.db.update(books).set(changes).where(eq(books.id, bookId)),
+      ...(Object.keys(changes).length > 0 ? [this.db.update(books).set(changes).where(eq(books.id, bookId))] : []),
+      ...this.restoreFileValues(bookId, restore.fields, restore.kinds),
       ...(kinds.length > 0
         ? [
             this.db.delete(bookTerms).where(and(eq(bookTerms.bookId, bookId), inArray(bookTerms.kind, kinds))),
@@ -220,6 +226,38 @@ export class CatalogWriter {
       ...reindexBookAuthors(this.db, bookId),
       ...bookSearchRowStatements(this.db, bookId),
     ]);
+  }
+
+  /**
+   * Statements that put back what the book's file states (books.file_metadata, kept by every analysis)
+   * into the given columns and term kinds: what unlocking a field does. A book analysed before the file's
+   * values were kept is left as it is; its next analysis writes them.
+   */
+  private restoreFileValues(bookId: string, fields: BookLockedColumn[], kinds: TermKind[]): Statement[] {
+    const statements: Statement[] = [];
+    if (fields.length > 0) {
+      const set = Object.fromEntries(
+        fields.map((field) => [
+          field,
+          sql`CASE WHEN ${books.fileMetadata} IS NULL THEN ${books[field]} ELSE json_extract(${books.fileMetadata}, ${`$.${field}`}) END`,
+        ]),
+      );
+      statements.push(this.db.update(books).set(set).where(eq(books.id, bookId)));
+    }
+    if (kinds.length > 0) {
+      const kept = sql`EXISTS (SELECT 1 FROM books WHERE id = ${bookId} AND file_metadata IS NOT NULL)`;
+      statements.push(
+        this.db.delete(bookTerms).where(and(eq(bookTerms.bookId, bookId), inArray(bookTerms.kind, kinds), kept)),
+        this.db
+          .insert(bookTerms)
+          .select(
+            sql`SELECT b.id, k.value, t.value FROM books b, json_each(${JSON.stringify(kinds)}) k,
+              json_each(b.file_metadata, '$.terms.' || k.value) t WHERE b.id = ${bookId} AND b.file_metadata IS NOT NULL`,
+          )
+          .onConflictDoNothing(),
+      );
+    }
+    return statements;
   }
 
   /**

@@ -19,6 +19,7 @@ import { scansRouter } from './scans';
 import { tasksRouter } from './tasks';
 import { pagesRouter } from './pages';
 import { thumbnailsRouter } from './thumbnails';
+import { metadataRouter } from './metadata';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -36,6 +37,8 @@ export const apiRouters: Router[] = [
   eventsRouter,
   scansRouter,
   tasksRouter,
+  // Before series and books: PATCH /series/bulk/metadata must not be read as an id.
+  metadataRouter,
   seriesRouter,
   booksRouter,
   progressRouter,

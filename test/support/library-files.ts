@@ -79,6 +79,12 @@ export interface ComicInfo {
   Tags?: string;
   Manga?: string;
   LanguageISO?: string;
+  Penciller?: string;
+  Imprint?: string;
+  Characters?: string;
+  Teams?: string;
+  Web?: string;
+  Count?: number;
 }
 
 export function comicInfoXml(info: ComicInfo): string {
