@@ -8,16 +8,7 @@ import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'dr
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import {
-  bookAuthors,
-  bookPages,
-  books,
-  bookTerms,
-  readProgress,
-  series,
-  seriesTerms,
-  wantToRead,
-} from '../db/schema';
+import { bookAuthors, bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
 import type { BookFileMetadata } from '../db/tables/books';
 import type { TermKind } from '../db/tables/metadata-values';
 import { newId } from '../lib/ids';
@@ -261,14 +252,15 @@ export class CatalogWriter {
   }
 
   /**
-   * A user's edit of a series (values and locks; genres/tags replaced when given). Its derived values
-   * (those left unlocked) are computed again right after, in the same batch, as a scan would.
+   * A user's edit of a series (values and locks; genres/tags replaced when given). With `rederive` (a lock
+   * was turned off), the derived values left unlocked are computed again in the same batch, as a scan would.
    */
   async editSeries(
     seriesId: string,
     changes: SeriesChanges,
     terms: Partial<Record<'genre' | 'tag', string[]>>,
     now: string,
+    rederive: boolean,
   ): Promise<void> {
     const rows = JSON.stringify(
       Object.entries(terms).flatMap(([kind, values]) => [...new Set(values)].map((value) => [kind, value])),
@@ -287,7 +279,26 @@ export class CatalogWriter {
               .onConflictDoNothing(),
           ]
         : []),
-      ...this.derivationStatements([seriesId], now),
+      ...(rederive ? this.derivationStatements([seriesId], now) : seriesSearchRowStatements(this.db, seriesId)),
+    ]);
+  }
+
+  /**
+   * After a book edit: the series' credits (unless locked) and its search row follow the books. The other
+   * derived values wait for the next scan of the series, so that a value a Komga client set on the series
+   * (unlocked, as Komga clients do) is not replaced by the books' the moment it edits them.
+   */
+  async refreshSeriesCredits(seriesId: string): Promise<void> {
+    const ids = sql`(SELECT ${seriesId})`;
+    await this.runAtomically([
+      this.db
+        .update(series)
+        .set({
+          authors: sql`CASE WHEN ${series.authorsLock} THEN ${series.authors} ELSE ${derivedSeriesAuthors(series.id)} END`,
+        })
+        .where(eq(series.id, seriesId)),
+      ...reindexSeriesAuthors(this.db, ids),
+      ...seriesSearchRowStatements(this.db, seriesId),
     ]);
   }
 

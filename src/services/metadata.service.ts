@@ -176,13 +176,16 @@ export class MetadataService {
   }
 
   /**
-   * Any edit of a series (values and locks as decided by the caller). Unlocked derived values are computed
-   * again from the books in the same batch, so unlocking the summary brings back the first book's.
+   * Any edit of a series (values and locks as decided by the caller). When a lock is turned off, the unlocked
+   * derived values are computed again from the books in the same batch (unlocking the summary brings back
+   * the first book's); otherwise values set stay until the next scan of the series' books.
    */
   async editSeries(viewer: Viewer, id: string, edit: SeriesEdit): Promise<SeriesMetadataDto> {
     const found = await this.metadata.series(viewer, id);
     if (!found) throw notFound('Series');
     const { changes, terms } = changesOf(edit);
+    const row = found.row as unknown as Record<string, unknown>;
+    const unlocks = Object.entries(edit.locks).some(([field, locked]) => locked === false && row[lockColumn(field)]);
     if (Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
       const now = new Date().toISOString();
       await this.writer.editSeries(
@@ -190,6 +193,7 @@ export class MetadataService {
         { ...(changes as SeriesChanges), updatedAt: now },
         terms as Partial<Record<'genre' | 'tag', string[]>>,
         now,
+        unlocks,
       );
       this.events.publish({ type: 'series_updated', series_id: id, library_id: found.row.libraryId });
     }
@@ -198,7 +202,7 @@ export class MetadataService {
 
   /**
    * Any edit of a book. A lock turned off puts the file's value back (the sort title too, with the title,
-   * unless its own lock stays on); the series' derived values follow.
+   * unless its own lock stays on); the series' credits follow (its other derived values at its next scan).
    */
   async editBook(viewer: Viewer, id: string, edit: BookEdit): Promise<BookMetadataDto> {
     const found = await this.metadata.book(viewer, id);
@@ -221,7 +225,7 @@ export class MetadataService {
     if (Object.keys(changes).length === 0 && Object.keys(terms).length === 0) return toBookMetadata(row, found.terms);
     const now = new Date().toISOString();
     await this.writer.editBook(id, { ...(changes as BookChanges), updatedAt: now }, terms, restore);
-    await this.writer.refreshSeries([row.seriesId], now);
+    await this.writer.refreshSeriesCredits(row.seriesId);
     this.events.publish(
       { type: 'book_updated', book_id: id, series_id: row.seriesId, library_id: row.libraryId },
       { type: 'series_updated', series_id: row.seriesId, library_id: row.libraryId },

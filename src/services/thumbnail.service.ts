@@ -20,7 +20,8 @@ import {
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import { bookThumbnailKey } from '../storage/cache-keys';
+import type { UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
+import { bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
@@ -32,6 +33,7 @@ export interface ThumbnailServiceDeps {
   renderer: RendererClient | null;
   settings: SettingsService;
   events: EventPublisher;
+  covers: UploadedCoversRepository;
 }
 
 type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
@@ -67,6 +69,10 @@ export class ThumbnailService {
   }
 
   private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse> {
+    // A cover a user uploaded and selected shows instead of the generated one (issue 18).
+    const uploaded = await this.deps.covers.selectedOfBook(book.id);
+    const custom = uploaded ? await this.stored(coverThumbnailKey(uploaded.id), ifNoneMatch) : null;
+    if (custom) return custom;
     const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
     if (await this.generate(book)) {
