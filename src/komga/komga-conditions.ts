@@ -129,7 +129,8 @@ export function fromKomgaSearch(
   if (node === undefined || node === null) return undefined;
   if (depth > MAX_CONDITION_DEPTH) throw badRequest(`${path}: conditions nest at most ${MAX_CONDITION_DEPTH} levels`);
   if (!isObject(node)) throw badRequest(`${path} must be an object`);
-  const keys = Object.keys(node);
+  // komga-client (Komf, Komelia) tags every condition with its kotlinx `type` discriminator; Komga ignores it.
+  const keys = Object.keys(node).filter((k) => k !== 'type');
   if (keys.length !== 1) throw badRequest(`${path} must have exactly one key`);
   const key = keys[0] as string;
   const operand = node[key];

@@ -5,6 +5,7 @@
  * (Komga lists no generated series thumbnail); a book lists its generated cover too (type GENERATED, the
  * book's id), so "select the generated one" resets it. `GET …/thumbnails` is 200 `[]` when there are none.
  */
+import { parseMultipart } from '../http/multipart';
 import { requestViewer } from '../http/progress-actor';
 import { badRequest } from '../lib/errors';
 import type { CoverOwner, CoverRow } from '../repositories/uploaded-covers.repository';
@@ -39,17 +40,11 @@ function toKomgaThumbnail(kind: Kind, ownerId: string, cover: CoverRow) {
 
 /** The multipart upload: part `file` (any filename, any or no Content-Type: the bytes are sniffed), `selected`. */
 async function uploadedFile(c: KomgaContext): Promise<{ bytes: Uint8Array; selected: boolean }> {
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw badRequest('Expected a multipart/form-data body with a part named file');
-  }
-  const file = form.get('file');
-  if (file === null) throw badRequest('The multipart part file is missing');
-  const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : new Uint8Array(await file.arrayBuffer());
-  const selected = String(form.get('selected') ?? 'true').toLowerCase() !== 'false';
-  return { bytes, selected };
+  const parts = parseMultipart(c.req.header('Content-Type'), new Uint8Array(await c.req.arrayBuffer()));
+  const file = parts.find((p) => p.name === 'file');
+  if (!file) throw badRequest('The multipart part file is missing');
+  const selected = parts.find((p) => p.name === 'selected');
+  return { bytes: file.bytes, selected: selected ? new TextDecoder().decode(selected.bytes).trim() !== 'false' : true };
 }
 
 export function registerMetadataRoutes(app: KomgaApp) {

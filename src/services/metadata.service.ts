@@ -121,6 +121,14 @@ function toBookMetadata(row: BookMetadataRow, terms: Terms): BookMetadataDto {
   };
 }
 
+/** The locks of an edit that differ from the stored ones (a lock sent as it already is changes nothing). */
+function changedLocks<F extends string>(locks: Partial<Record<F, boolean>>, row: object): Partial<Record<F, boolean>> {
+  const stored = row as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(locks).filter(([field, locked]) => locked !== undefined && stored[lockColumn(field)] !== locked),
+  ) as Partial<Record<F, boolean>>;
+}
+
 /** Splits an edit into column changes (values and locks) and replaced terms. */
 function changesOf(edit: { values: object; locks: object }) {
   const changes: Record<string, unknown> = {};
@@ -183,7 +191,7 @@ export class MetadataService {
   async editSeries(viewer: Viewer, id: string, edit: SeriesEdit): Promise<SeriesMetadataDto> {
     const found = await this.metadata.series(viewer, id);
     if (!found) throw notFound('Series');
-    const { changes, terms } = changesOf(edit);
+    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, found.row) });
     const row = found.row as unknown as Record<string, unknown>;
     const unlocks = Object.entries(edit.locks).some(([field, locked]) => locked === false && row[lockColumn(field)]);
     if (Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
@@ -208,7 +216,7 @@ export class MetadataService {
     const found = await this.metadata.book(viewer, id);
     if (!found) throw notFound('Book');
     const { row } = found;
-    const { changes, terms } = changesOf(edit);
+    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
     const unlocked = (Object.entries(edit.locks) as Array<[BookEditableField, boolean | undefined]>)
       .filter(([field, locked]) => locked === false && row[lockColumn(field) as keyof BookMetadataRow] === true)
       .map(([field]) => field);
