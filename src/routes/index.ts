@@ -20,6 +20,7 @@ import { tasksRouter } from './tasks';
 import { pagesRouter } from './pages';
 import { thumbnailsRouter } from './thumbnails';
 import { metadataRouter } from './metadata';
+import { bookCoversRouter, seriesCoversRouter } from './covers';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -39,6 +40,8 @@ export const apiRouters: Router[] = [
   tasksRouter,
   // Before series and books: PATCH /series/bulk/metadata must not be read as an id.
   metadataRouter,
+  seriesCoversRouter,
+  bookCoversRouter,
   seriesRouter,
   booksRouter,
   progressRouter,
