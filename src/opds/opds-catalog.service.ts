@@ -30,6 +30,9 @@ const NO_EXTRAS: BookExtras = {
   language: null,
   year: null,
   publisher: null,
+  isbn: null,
+  genres: [],
+  tags: [],
   epubLayout: null,
   pageTypes: [],
 };

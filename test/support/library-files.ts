@@ -85,6 +85,7 @@ export interface ComicInfo {
   Teams?: string;
   Web?: string;
   Count?: number;
+  GTIN?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {

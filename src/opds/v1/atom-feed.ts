@@ -30,6 +30,12 @@ const link = (rel: string, href: string, type?: string, extra: Record<string, st
 
 const author = (name: string) => element('author', {}, text('name', name));
 
+/** Genres and tags as Atom categories (the scheme tells them apart). */
+const categories = (extras: { genres: string[]; tags: string[] }) => [
+  ...extras.genres.map((g) => element('category', { term: g, label: g, scheme: 'urn:longbox:genre' })),
+  ...extras.tags.map((t) => element('category', { term: t, label: t, scheme: 'urn:longbox:tag' })),
+];
+
 export class AtomFeedWriter extends CatalogLinks {
   constructor(origin: string) {
     super(origin, OPDS1_BASE);
@@ -92,7 +98,12 @@ export class AtomFeedWriter extends CatalogLinks {
       text('title', book.title),
       text('id', `urn:uuid:${book.id}`),
       text('updated', book.updatedAt),
-      ...(extras.authors.length > 0 ? extras.authors.map((a) => author(a.name)) : []),
+      // Writers are the entry's authors; everyone else credited is a contributor (Atom has no roles).
+      ...extras.authors.map((a) =>
+        a.role === 'writer' ? author(a.name) : element('contributor', {}, text('name', a.name)),
+      ),
+      ...categories(extras),
+      extras.isbn ? text('dc:identifier', `urn:isbn:${extras.isbn}`) : '',
       extras.language ? text('dc:language', extras.language) : '',
       extras.year !== null ? text('dc:issued', String(extras.year)) : '',
       extras.publisher ? text('dc:publisher', extras.publisher) : '',

@@ -31,6 +31,24 @@ export interface Opds2Link {
   height?: number;
 }
 
+/** Readium Web Publication Manifest contributor keys by Longbox role; other roles are contributors. */
+const READIUM_ROLES: Record<string, string> = {
+  writer: 'author',
+  penciller: 'penciler',
+  inker: 'inker',
+  colorist: 'colorist',
+  letterer: 'letterer',
+  translator: 'translator',
+  editor: 'editor',
+};
+
+/** The credits of a publication's metadata, each under its Readium role key. */
+function credits(authors: ReadonlyArray<{ name: string; role: string }>): Record<string, Array<{ name: string }>> {
+  const byKey: Record<string, Array<{ name: string }>> = {};
+  for (const { name, role } of authors) (byKey[READIUM_ROLES[role] ?? 'contributor'] ??= []).push({ name });
+  return byKey;
+}
+
 export class Opds2Writer extends CatalogLinks {
   constructor(origin: string) {
     super(origin, OPDS2_BASE);
@@ -73,10 +91,14 @@ export class Opds2Writer extends CatalogLinks {
       numberOfPages: book.pageCount,
       belongsTo: { series: [{ name: book.seriesName, ...(book.number !== null ? { position: book.number } : {}) }] },
     };
-    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    Object.assign(metadata, credits(extras.authors));
     if (extras.language) metadata.language = extras.language;
     if (extras.year !== null) metadata.published = String(extras.year);
     if (extras.publisher) metadata.publisher = extras.publisher;
+    // The identifier stays the book's UUID (readers key progress on it); the ISBN is an alternative one.
+    if (extras.isbn) metadata.altIdentifier = [`urn:isbn:${extras.isbn}`];
+    const subjects = [...extras.genres, ...extras.tags];
+    if (subjects.length > 0) metadata.subject = subjects.map((name) => ({ name }));
     if (book.summary) metadata.description = book.summary;
     const links: Opds2Link[] = [
       { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE },
@@ -127,7 +149,7 @@ export class Opds2Writer extends CatalogLinks {
             ? 'ttb'
             : 'ltr',
     };
-    if (extras.authors.length > 0) metadata.author = extras.authors.map((a) => ({ name: a.name }));
+    Object.assign(metadata, credits(extras.authors));
     if (extras.language) metadata.language = extras.language;
     return {
       '@context': WEBPUB_CONTEXT,
