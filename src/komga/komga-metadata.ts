@@ -99,6 +99,13 @@ function put<T extends object>(
   (target as Record<string, unknown>)[key as string] = map(value);
 }
 
+/** The locks a body sets (true or false); absent and null ones stay as they are. */
+function sentLocks<F extends string>(sent: Record<F, boolean | null | undefined>): Partial<Record<F, boolean>> {
+  return Object.fromEntries(Object.entries(sent).filter(([, locked]) => typeof locked === 'boolean')) as Partial<
+    Record<F, boolean>
+  >;
+}
+
 /** The Longbox edit a Komga series PATCH makes. */
 export function seriesEditOf(dto: KomgaSeriesMetadataUpdate): SeriesEdit {
   const values: SeriesEdit['values'] = {};
@@ -115,8 +122,7 @@ export function seriesEditOf(dto: KomgaSeriesMetadataUpdate): SeriesEdit {
   put(values, 'tags', dto.tags === null ? [] : dto.tags, false, lowerCased);
   put(values, 'links', dto.links === null ? [] : dto.links, false);
   put(values, 'alternateTitles', dto.alternateTitles === null ? [] : dto.alternateTitles, false);
-  const locks: SeriesEdit['locks'] = {};
-  const lockOf = {
+  const locks = sentLocks({
     status: dto.statusLock,
     title: dto.titleLock,
     titleSort: dto.titleSortLock,
@@ -129,10 +135,7 @@ export function seriesEditOf(dto: KomgaSeriesMetadataUpdate): SeriesEdit {
     tags: dto.tagsLock,
     links: dto.linksLock,
     alternateTitles: dto.alternateTitlesLock,
-  } as const;
-  for (const [field, locked] of Object.entries(lockOf)) {
-    if (typeof locked === 'boolean') locks[field as keyof typeof lockOf] = locked;
-  }
+  });
   return { values, locks };
 }
 
@@ -168,8 +171,7 @@ export function bookEditOf(dto: KomgaBookMetadataUpdate): BookEdit {
   put(values, 'tags', dto.tags === null ? [] : dto.tags, false, lowerCased);
   put(values, 'isbn', dto.isbn, true, blankToNull);
   put(values, 'links', dto.links === null ? [] : dto.links, false);
-  const locks: BookEdit['locks'] = {};
-  const lockOf = {
+  const locks = sentLocks({
     title: dto.titleLock,
     summary: dto.summaryLock,
     number: dto.numberLock,
@@ -181,9 +183,6 @@ export function bookEditOf(dto: KomgaBookMetadataUpdate): BookEdit {
     tags: dto.tagsLock,
     isbn: dto.isbnLock,
     links: dto.linksLock,
-  } as const;
-  for (const [field, locked] of Object.entries(lockOf)) {
-    if (typeof locked === 'boolean') locks[field as keyof typeof lockOf] = locked;
-  }
+  });
   return { values, locks };
 }

@@ -69,6 +69,12 @@ describeWithChromium('metadata on the series and book pages, and the Edit dialog
 
   for (const viewport of ['phone', 'desktop'] as ViewportName[]) {
     it(`${viewport}: edits a series in the dialog and the page shows it without a reload`, async () => {
+      // Each viewport starts from the files' values: unlocking brings the books' summary back.
+      await call(server.url, 'PUT', `/series/${seriesId}/metadata/locks`, {
+        token,
+        json: { summary: false, publisher: false },
+      });
+      expect((await call(server.url, 'GET', `/series/${seriesId}/metadata`, { token })).summary).toBe(INFO.Summary);
       const context = await newContext(browser, viewport);
       await signInContext(context, server.url, ADMIN.username, ADMIN.password);
       const page = await context.newPage();
