@@ -83,7 +83,6 @@ const blankToNull = (value: string) => (value.trim() === '' ? null : value);
 const lowerCased = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()).filter(Boolean))];
 
 /** Sets `target[key]` unless `value` is undefined (absent), or null where null means "unchanged". */
-// biome-ignore lint/suspicious/noExplicitAny: the mapping's input is the DTO field's type, checked by zod
 function put<T extends object>(
   target: T,
   key: keyof T,

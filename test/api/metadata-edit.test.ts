@@ -68,6 +68,30 @@ describe('metadata editing with locks (issue 18; DECISIONS.md §Organise and sha
     expect(series.authors.map((a: { name: string }) => a.name)).toEqual(['Brian K. Vaughan', 'Fiona Staples']);
   });
 
+  it('filters and searches series and books by credits, roles and terms (API.md §4 Advanced filtering)', async () => {
+    const { auth } = await setupAdmin();
+    const { seriesId, first } = await seed(auth);
+    await putObject('comics/Other/Other 001.cbz', await makeCbz(1, { Series: 'Other', Writer: 'Someone Else' }));
+    await scan(auth, (await api('/libraries', { auth })).body[0].id);
+    const seriesWhere = async (leaf: object) =>
+      (await api('/series/list', { auth, json: { condition: { allOf: [leaf] } } })).body.data.map(
+        (s: { id: string }) => s.id,
+      );
+    const booksWhere = async (leaf: object) =>
+      (await api('/books/list', { auth, json: { condition: { allOf: [leaf] } } })).body.data.map(
+        (b: { id: string }) => b.id,
+      );
+    expect(await seriesWhere({ character: { operator: 'is', value: 'marko' } })).toEqual([seriesId]);
+    expect(await seriesWhere({ author: { operator: 'is', value: 'fiona staples' } })).toEqual([seriesId]);
+    expect(await seriesWhere({ penciller: { operator: 'is', value: 'Fiona Staples' } })).toEqual([seriesId]);
+    expect(await seriesWhere({ writer: { operator: 'is', value: 'Fiona Staples' } })).toEqual([]);
+    expect(await booksWhere({ genre: { operator: 'is', value: 'science fiction' } })).toEqual([first]);
+    expect(await booksWhere({ tag: { operator: 'isNot', value: 'space' } })).not.toContain(first);
+    // Credits and terms are in the search index too.
+    const found = await api('/series/search', { auth, json: { query: 'alana' } });
+    expect(found.body.data.map((s: { id: string }) => s.id)).toEqual([seriesId]);
+  });
+
   it('keeps edited fields through a changed file, a normal and a deep rescan; unlocking brings the file back', async () => {
     const { auth } = await setupAdmin();
     const { libraryId, seriesId, first } = await seed(auth);

@@ -45,7 +45,10 @@ const READIUM_ROLES: Record<string, string> = {
 /** The credits of a publication's metadata, each under its Readium role key. */
 function credits(authors: ReadonlyArray<{ name: string; role: string }>): Record<string, Array<{ name: string }>> {
   const byKey: Record<string, Array<{ name: string }>> = {};
-  for (const { name, role } of authors) (byKey[READIUM_ROLES[role] ?? 'contributor'] ??= []).push({ name });
+  for (const { name, role } of authors) {
+    const key = READIUM_ROLES[role] ?? 'contributor';
+    byKey[key] = [...(byKey[key] ?? []), { name }];
+  }
   return byKey;
 }
 
