@@ -4,9 +4,10 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_COVER_BYTES } from './services/covers.service';
 import { mountKomgaApi } from './komga/komga.app';
 import type { AppEnv } from './env';
-import { AppError } from './lib/errors';
+import { AppError, badRequest } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
 import { handleError } from './middleware/error-handler';
 import { apiRouters } from './routes';
@@ -41,9 +42,16 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
       throw new AppError('PayloadTooLarge', `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
     },
   });
-  app.use(`${API_PREFIX}/*`, async (c, next) =>
-    isStreamingUpload(c.req.path, c.req.method) ? next() : jsonLimit(c, next),
-  );
+  const coverLimit = bodyLimit({
+    maxSize: MAX_COVER_BYTES + 64 * 1024,
+    onError: () => {
+      throw badRequest(`The cover is larger than ${MAX_COVER_BYTES / 1024 / 1024} MB`);
+    },
+  });
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    if (isStreamingUpload(c.req.path, c.req.method)) return next();
+    return isCoverUpload(c.req.path, c.req.method) ? coverLimit(c, next) : jsonLimit(c, next);
+  });
   for (const router of apiRouters) app.route(API_PREFIX, router);
   // Reader apps (DECISIONS.md §Reader apps): outside /api/v1, with their own formats and auth challenge.
   app.route(OPDS1_BASE, opds1Router);
@@ -53,6 +61,11 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   const docsRouter = createDocsRouter(() => buildOpenApiDocument(app));
   app.route('/', docsRouter);
   return app;
+}
+
+/** `POST /series|books/{id}/cover` carries an image up to the cover limit (covers.service.ts). */
+function isCoverUpload(path: string, method: string): boolean {
+  return method === 'POST' && /^\/api\/v1\/(series|books)\/[^/]+\/cover$/.test(path);
 }
 
 /** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */

@@ -44,6 +44,9 @@ import { OidcIdentitiesRepository } from './repositories/oidc-identities.reposit
 import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
 import { passwordSignInAllowed, SingleSignOnService } from './services/single-sign-on.service';
 import { SsoAccountsService } from './services/sso-accounts.service';
+import { MetadataRepository } from './repositories/metadata.repository';
+import { CatalogWriter } from './repositories/catalog-writer.repository';
+import { MetadataService } from './services/metadata.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -123,6 +126,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ...catalogRead,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
+    metadata: new MetadataService(new MetadataRepository(db), new CatalogWriter(db), events),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };

@@ -2,6 +2,7 @@
 export * from './tables/api-keys';
 export * from './tables/auth-support';
 export * from './tables/books';
+export * from './tables/covers';
 export * from './tables/libraries';
 export * from './tables/reading';
 export * from './tables/series';

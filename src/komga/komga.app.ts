@@ -18,6 +18,7 @@ import { registerMediaRoutes } from './komga-media.routes';
 import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
 import { registerReadiumRoutes } from './komga-readium.routes';
+import { isThumbnailUpload, registerMetadataRoutes, THUMBNAIL_UPLOAD_LIMIT } from './komga-metadata.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -26,20 +27,22 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   app.onError(handleKomgaError);
   app.notFound((c) => komgaErrorResponse(c, 404, `No endpoint ${c.req.method} ${c.req.path}`));
   app.use('*', requestContext(databaseFactory));
-  app.use(
-    '*',
+  const limit = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
       onError: () => {
-        throw new AppError('PayloadTooLarge', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+        throw new AppError('PayloadTooLarge', `Request body exceeds ${maxSize} bytes`);
       },
-    }),
-  );
+    });
+  const [small, thumbnail] = [limit(MAX_BODY_BYTES), limit(THUMBNAIL_UPLOAD_LIMIT)];
+  // Thumbnail uploads carry an image (Komf sends up to 1 MB, a user more); every other body stays small.
+  app.use('*', (c, next) => (isThumbnailUpload(c.req.method, c.req.path) ? thumbnail : small)(c, next));
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
   registerCatalogRoutes(app);
   registerMediaRoutes(app);
   registerReadiumRoutes(app);
+  registerMetadataRoutes(app);
   return app;
 }
 

@@ -3,6 +3,8 @@
  * ignored: the pages are still readable, so the book is not failed for it.
  */
 import { type BookAuthor, type BookMetadata, emptyMetadata } from './container';
+import { normalizeIsbn } from './isbn';
+import { parseWebLinks } from './web-links';
 import { attr, child, childText, children, parseXml } from './xml';
 
 /** ComicInfo files are a few KiB; anything this large is not one. */
@@ -61,6 +63,9 @@ export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {
     splitList(text(element)).map((name) => ({ name, role })),
   );
   const manga = text('Manga');
+  const year = integer(text('Year'), 1000, 9999);
+  // A month or day means nothing without its year (a release date is built from all three).
+  const month = year === null ? null : integer(text('Month'), 1, 12);
   Object.assign(metadata, {
     title: text('Title'),
     summary: text('Summary'),
@@ -70,10 +75,21 @@ export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {
     series: text('Series'),
     seriesGroup: text('SeriesGroup'),
     publisher: text('Publisher'),
-    year: integer(text('Year'), 1000, 9999),
+    imprint: text('Imprint'),
+    year,
+    month,
+    day: month === null ? null : integer(text('Day'), 1, 31),
     authors,
     genres: splitList(text('Genre')),
     tags: splitList(text('Tags')),
+    characters: splitList(text('Characters')),
+    teams: splitList(text('Teams')),
+    locations: splitList(text('Locations')),
+    // GTIN is any trade barcode (EAN-13, UPC); only one that is an ISBN is kept as the book's ISBN.
+    isbn: normalizeIsbn(text('GTIN')),
+    format: text('Format'),
+    count: integer(text('Count'), 0),
+    links: parseWebLinks(text('Web')),
     language: text('LanguageISO'),
     readingDirection: manga === 'YesAndRightToLeft' ? 'rtl' : manga === 'No' ? 'ltr' : null,
   } satisfies Partial<BookMetadata>);

@@ -33,6 +33,12 @@ export interface BookAuthor {
   role: string;
 }
 
+/** A web page about the book (ComicInfo Web, a provider's page): `label` names the site. */
+export interface WebLink {
+  label: string;
+  url: string;
+}
+
 export type ReadingDirection = 'ltr' | 'rtl' | 'ttb' | 'webtoon';
 export type EpubLayout = 'image' | 'reflowable';
 
@@ -48,10 +54,25 @@ export interface BookMetadata {
   series: string | null;
   seriesGroup: string | null;
   publisher: string | null;
+  /** The publisher's line the book came out under (ComicInfo Imprint). */
+  imprint: string | null;
   year: number | null;
+  /** Release month (1–12) and day (1–31), when the file states them. */
+  month: number | null;
+  day: number | null;
   authors: BookAuthor[];
   genres: string[];
   tags: string[];
+  characters: string[];
+  teams: string[];
+  locations: string[];
+  /** ISBN-13 or ISBN-10 (ComicInfo GTIN, EPUB dc:identifier), digits only (an ISBN-10 may end in X). */
+  isbn: string | null;
+  /** ComicInfo Format: "TPB", "Annual", "One-Shot"… as written. */
+  format: string | null;
+  /** Books the series has in all (ComicInfo Count), whether or not the library holds them. */
+  count: number | null;
+  links: WebLink[];
   /** BCP 47 / ISO 639 code as written in the file. */
   language: string | null;
   readingDirection: ReadingDirection | null;
@@ -112,10 +133,20 @@ export function emptyMetadata(): BookMetadata {
     series: null,
     seriesGroup: null,
     publisher: null,
+    imprint: null,
     year: null,
+    month: null,
+    day: null,
     authors: [],
     genres: [],
     tags: [],
+    characters: [],
+    teams: [],
+    locations: [],
+    isbn: null,
+    format: null,
+    count: null,
+    links: [],
     language: null,
     readingDirection: null,
     epubLayout: null,

@@ -1,5 +1,6 @@
 /**
- * The book fields OPDS entries show beyond the Book response (authors, language, year, publisher) and
+ * The book fields OPDS entries show beyond the Book response (authors, language, year, publisher, ISBN,
+ * genres and tags) and
  * what page streaming needs (EPUB layout, the media types of the stored pages), for one feed page of
  * books in one statement.
  */
@@ -15,6 +16,10 @@ export interface BookExtras {
   language: string | null;
   year: number | null;
   publisher: string | null;
+  isbn: string | null;
+  /** Genres and tags: OPDS categories. */
+  genres: string[];
+  tags: string[];
   epubLayout: 'image' | 'reflowable' | null;
   /** Distinct media types of the book's stored pages. */
   pageTypes: string[];
@@ -39,6 +44,9 @@ export class BookExtrasRepository {
         language: books.language,
         year: books.year,
         publisher: books.publisher,
+        isbn: books.isbn,
+        terms: sql<string | null>`(SELECT json_group_array(json_array(t.kind, t.value)) FROM book_terms t
+          WHERE t.book_id = ${books.id} AND t.kind IN ('genre', 'tag'))`,
         epubLayout: books.epubLayout,
         hasCover: sql<number>`(${books.analysisError} IS NULL AND ${books.thumbnailError} IS NULL AND (
           ${books.thumbnailKey} IS NOT NULL OR ${books.coverLocator} IS NOT NULL
@@ -50,15 +58,21 @@ export class BookExtrasRepository {
       .from(books)
       .where(and(inIds(books.id, ids), visibleBooks(viewer, books)));
     return new Map(
-      rows.map(({ id, authors, pageTypes, hasCover, ...row }) => [
-        id,
-        {
-          ...row,
-          authors: parseAuthors(authors),
-          pageTypes: pageTypes ? pageTypes.split(',') : [],
-          hasCover: Boolean(hasCover),
-        },
-      ]),
+      rows.map(({ id, authors, pageTypes, terms, hasCover, ...row }) => {
+        const pairs = JSON.parse(terms ?? '[]') as Array<[string, string]>;
+        const of = (kind: string) => pairs.filter(([k]) => k === kind).map(([, value]) => value);
+        return [
+          id,
+          {
+            ...row,
+            authors: parseAuthors(authors),
+            genres: of('genre'),
+            tags: of('tag'),
+            pageTypes: pageTypes ? pageTypes.split(',') : [],
+            hasCover: Boolean(hasCover),
+          },
+        ];
+      }),
     );
   }
 }

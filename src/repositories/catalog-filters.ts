@@ -1,13 +1,15 @@
 /**
  * The filterable fields of series and books (API.md §4 Advanced filtering, DECISIONS.md §Lists) and the
  * SQL each operator means, compiled from a condition tree that src/catalog/filters.ts has already
- * checked. String fields compare case-insensitively (SQLite NOCASE/LIKE fold ASCII); genre and tag are
- * multi-valued (one row per term), so `is` means "has that term" and `isNull` "has none". readStatus is
- * about the viewer. Values are bound parameters, never spliced into the SQL text.
+ * checked. String fields compare case-insensitively (SQLite NOCASE/LIKE fold ASCII); terms (genre, tag,
+ * character, team, location) and credits (author, writer, penciller…) are multi-valued (one indexed row
+ * per value), so `is` means "has that value" and `isNull` "has none". readStatus is about the viewer.
+ * Values are bound parameters, never spliced into the SQL text.
  */
 import { and, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { books, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import type { TermKind } from '../db/tables/metadata-values';
 import type { Viewer } from './visibility';
 
 export const FILTER_OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
@@ -163,14 +165,12 @@ function idColumn(column: SQLWrapper): FilterField {
   };
 }
 
-/** Genre/tag of a series or book: the owners having a matching term (or, negated, the others). */
-function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField {
-  const ownerId = owner === 'series' ? series.id : books.id;
-  const owners = (test: SQL) =>
-    owner === 'series'
-      ? sql`SELECT st.series_id FROM series_terms st WHERE st.kind = ${kind} AND ${test}`
-      : sql`SELECT bt.book_id FROM book_terms bt WHERE bt.kind = ${kind} AND ${test}`;
-  const value = sql.raw(owner === 'series' ? 'st.value' : 'bt.value');
+/**
+ * A multi-valued field of a series or book (a term kind, the credits): `owners(test)` selects the ids of
+ * the owners having a value that passes `test` on `value`. `is` means "has that value", `isNot` "has not",
+ * `isNull` "has none". Each owners query reads an index that starts with the value (NOCASE).
+ */
+function multiValuedField(ownerId: SQLWrapper, value: SQL, owners: (test: SQL) => SQL): FilterField {
   return {
     operators: STRING_OPERATORS,
     readsOtherTables: true,
@@ -180,6 +180,64 @@ function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField
       if (operator === 'isNot') return sql`${ownerId} NOT IN (${owners(stringTest(value, 'is', text))})`;
       return new IdSet(ownerId, owners(stringTest(value, operator, text)));
     },
+  };
+}
+
+/** Genre, tag, character, team or location of a series or book. */
+function termField(kind: TermKind, owner: 'series' | 'book'): FilterField {
+  return owner === 'series'
+    ? multiValuedField(
+        series.id,
+        sql.raw('st.value'),
+        (test) => sql`SELECT st.series_id FROM series_terms st WHERE st.kind = ${kind} AND ${test}`,
+      )
+    : multiValuedField(
+        books.id,
+        sql.raw('bt.value'),
+        (test) => sql`SELECT bt.book_id FROM book_terms bt WHERE bt.kind = ${kind} AND ${test}`,
+      );
+}
+
+/**
+ * A person credited on a series or book, in any role (`author`) or in one (`writer`, `penciller`…): the
+ * credit indexes (`series_authors`, `book_authors`) by name, then role.
+ */
+function authorField(owner: 'series' | 'book', role?: string): FilterField {
+  const inRole = role ? sql` AND a.role = ${role}` : sql``;
+  return owner === 'series'
+    ? multiValuedField(
+        series.id,
+        sql.raw('a.name'),
+        (test) => sql`SELECT a.series_id FROM series_authors a WHERE ${test}${inRole}`,
+      )
+    : multiValuedField(
+        books.id,
+        sql.raw('a.name'),
+        (test) => sql`SELECT a.book_id FROM book_authors a WHERE ${test}${inRole}`,
+      );
+}
+
+/** Filter fields of the credits: `author` (any role) and one per ComicInfo role, named as API.md §4 lists them. */
+export const AUTHOR_ROLE_FIELDS = {
+  writer: 'writer',
+  penciller: 'penciller',
+  inker: 'inker',
+  colorist: 'colorist',
+  letterer: 'letterer',
+  coverArtist: 'cover',
+  editor: 'editor',
+  translator: 'translator',
+} as const;
+
+function metadataFields(owner: 'series' | 'book'): FilterFields {
+  return {
+    genre: termField('genre', owner),
+    tag: termField('tag', owner),
+    character: termField('character', owner),
+    team: termField('team', owner),
+    location: termField('location', owner),
+    author: authorField(owner),
+    ...Object.fromEntries(Object.entries(AUTHOR_ROLE_FIELDS).map(([field, role]) => [field, authorField(owner, role)])),
   };
 }
 
@@ -232,10 +290,10 @@ function bookReadStatus(status: ReadStatus, viewer: Viewer): FieldTest {
 
 export const SERIES_FILTER_FIELDS: FilterFields = {
   libraryId: idColumn(series.libraryId),
-  genre: termField('genre', 'series'),
-  tag: termField('tag', 'series'),
+  ...metadataFields('series'),
   status: stringColumn(series.status),
   publisher: stringColumn(series.publisher),
+  imprint: stringColumn(series.imprint),
   language: stringColumn(series.language),
   name: stringColumn(series.title),
   readStatus: enumField(READ_STATUSES, (value, viewer) => seriesReadStatus(value as ReadStatus, viewer), true),
@@ -244,9 +302,13 @@ export const SERIES_FILTER_FIELDS: FilterFields = {
 export const BOOK_FILTER_FIELDS: FilterFields = {
   libraryId: idColumn(books.libraryId),
   seriesId: idColumn(books.seriesId),
-  genre: termField('genre', 'book'),
-  tag: termField('tag', 'book'),
+  ...metadataFields('book'),
   title: stringColumn(books.title),
+  publisher: stringColumn(books.publisher),
+  imprint: stringColumn(books.imprint),
+  language: stringColumn(books.language),
+  format: stringColumn(books.format),
+  isbn: stringColumn(books.isbn),
   readStatus: enumField(READ_STATUSES, (value, viewer) => bookReadStatus(value as ReadStatus, viewer), true),
   hasError: enumField(['true', 'false'], (value) =>
     value === 'true' ? sql`${books.analysisError} IS NOT NULL` : sql`${books.analysisError} IS NULL`,

@@ -4,21 +4,40 @@
  * of the queue consumers (deferred details, thumbnails, what could not be done), and the purge of the trash.
  * Every book write and its search-index rows go into one D1 batch, so the catalog never shows half a book.
  */
-import { and, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
+import { bookAuthors, bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
+import type { BookFileMetadata } from '../db/tables/books';
+import type { TermKind } from '../db/tables/metadata-values';
 import { newId } from '../lib/ids';
-import { deleteSearchRow, insertSearchRow, upsertSearchRow } from './search-index';
+import { firstBookOf } from './catalog-sql';
+import {
+  BOOK_LOCKED_COLUMNS,
+  type BookLockedColumn,
+  bookTermLocked,
+  derivedSeriesAuthors,
+  reindexBookAuthors,
+  reindexSeriesAuthors,
+  seriesTermLocked,
+  unlessLocked,
+} from './metadata-sql';
+import { bookSearchRowStatements, deleteSearchRow, seriesSearchRowStatements } from './search-index';
 
+export type { BookFileMetadata, TermKind };
 export type BookRow = typeof books.$inferSelect;
 export type NewBookRow = typeof books.$inferInsert;
+export type SeriesRecord = typeof series.$inferSelect;
+/** A book's terms of every kind (genres, tags, characters, teams, locations). */
+export type BookTerms = Record<TermKind, string[]>;
+/** Columns of a book or series an edit may set: metadata values and their locks. */
+export type BookChanges = Partial<Omit<NewBookRow, 'id' | 'libraryId' | 'seriesId'>>;
+export type SeriesChanges = Partial<Omit<typeof series.$inferInsert, 'id' | 'libraryId'>>;
 export type PageRow = typeof bookPages.$inferInsert;
 /** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
 export type Statement = BatchItem<'sqlite'>;
 
-/** D1 binds at most 100 parameters per statement: multi-row inserts are chunked below that. */
-const MAX_PARAMS = 99;
 /**
  * Pages travel as one JSON parameter per insert (a row per page would bind 8 parameters, so a 50-page
  * book took 5 statements); the cap keeps each parameter far below D1's size limits.
@@ -54,6 +73,18 @@ export interface SeriesSeed {
   path: string;
   title: string;
   titleSort: string;
+}
+
+/**
+ * The SET of a scan's update of a book: the metadata columns through their locks (a locked column keeps its
+ * value), everything else as given.
+ */
+function lockGuarded(row: NewBookRow): Record<string, unknown> {
+  const set: Record<string, unknown> = { ...row };
+  for (const [field, lock] of Object.entries(BOOK_LOCKED_COLUMNS) as Array<[BookLockedColumn, SQL | SQLiteColumn]>) {
+    if (field in row) set[field] = unlessLocked(lock, books[field], row[field]);
+  }
+  return set;
 }
 
 export class CatalogWriter {
@@ -125,45 +156,153 @@ export class CatalogWriter {
     return ids;
   }
 
-  /** Statements that write one book (insert or replace) with its pages, terms and search row. */
-  bookStatements(
-    row: NewBookRow & { id: string },
-    pages: PageRow[],
-    terms: { genres: string[]; tags: string[] },
-    isNew: boolean,
-    seriesTitle: string,
-  ): Statement[] {
+  /**
+   * Statements that write one analysed book (insert, or replace what the file says) with its pages, terms,
+   * credits and search row. A replaced book keeps every field whose lock is set (metadata-sql.ts): the
+   * locks are tested in the statements themselves.
+   */
+  bookStatements(row: NewBookRow & { id: string }, pages: PageRow[], terms: BookTerms, isNew: boolean): Statement[] {
     const statements: Statement[] = [];
     // A new book has no pages, terms or search row yet: deleting them first would be wasted statements.
     if (isNew) statements.push(this.db.insert(books).values(row));
     else {
-      statements.push(this.db.update(books).set(row).where(eq(books.id, row.id)));
+      statements.push(this.db.update(books).set(lockGuarded(row)).where(eq(books.id, row.id)));
       statements.push(this.db.delete(bookPages).where(eq(bookPages.bookId, row.id)));
-      statements.push(this.db.delete(bookTerms).where(eq(bookTerms.bookId, row.id)));
+      statements.push(
+        this.db
+          .delete(bookTerms)
+          .where(and(eq(bookTerms.bookId, row.id), sql`NOT ${bookTermLocked(sql`${bookTerms.kind}`, row.id)}`)),
+      );
     }
     for (const part of chunk(pages, PAGES_PER_INSERT)) statements.push(this.insertPages(row.id, part));
-    const termRows = [
-      ...new Set(terms.genres.map((g) => `genre\u0000${g}`)),
-      ...new Set(terms.tags.map((t) => `tag\u0000${t}`)),
-    ].map((joined) => {
-      const [kind, value] = joined.split('\u0000') as ['genre' | 'tag', string];
-      return { bookId: row.id, kind, value };
-    });
-    for (const part of chunk(termRows, Math.floor(MAX_PARAMS / 3)))
-      statements.push(this.db.insert(bookTerms).values(part));
-    const search = {
-      entityType: 'book' as const,
-      entityId: row.id,
-      libraryId: row.libraryId,
-      title: row.title,
-      seriesTitle,
-      summary: row.summary ?? null,
-      authors: (row.authors ?? []).map((a) => a.name),
-      publishers: row.publisher ? [row.publisher] : [],
-    };
-    if (isNew) statements.push(insertSearchRow(this.db, search));
-    else statements.push(...upsertSearchRow(this.db, search));
+    statements.push(this.insertTerms(row.id, terms, isNew ? undefined : row.id));
+    statements.push(...reindexBookAuthors(this.db, row.id, isNew));
+    statements.push(...bookSearchRowStatements(this.db, row.id, isNew));
     return statements;
+  }
+
+  /**
+   * The terms of a book as one INSERT … SELECT over a JSON parameter (duplicates within a kind dropped);
+   * `guardedBy`: only kinds whose lock is off on that book (a scan's write).
+   */
+  private insertTerms(bookId: string, terms: Partial<BookTerms>, guardedBy?: string): Statement {
+    const rows = JSON.stringify(
+      Object.entries(terms).flatMap(([kind, values]) => [...new Set(values)].map((value) => [kind, value])),
+    );
+    // An INSERT … SELECT with ON CONFLICT needs a WHERE (SQLite's parser would read ON as a join's).
+    const guard = guardedBy ? sql`WHERE NOT ${bookTermLocked(sql`t.value ->> 0`, guardedBy)}` : sql`WHERE true`;
+    return this.db
+      .insert(bookTerms)
+      .select(sql`SELECT ${bookId}, t.value ->> 0, t.value ->> 1 FROM json_each(${rows}) t ${guard}`)
+      .onConflictDoNothing();
+  }
+
+  /**
+   * A user's edit of a book (values and locks, as the service decided them; terms of the kinds given
+   * replaced), with its credits and search row; the series' derived values follow with refreshSeries.
+   */
+  async editBook(
+    bookId: string,
+    changes: BookChanges,
+    terms: Partial<BookTerms>,
+    restore: { fields: BookLockedColumn[]; kinds: TermKind[] } = { fields: [], kinds: [] },
+  ): Promise<void> {
+    const kinds = Object.keys(terms) as TermKind[];
+    await this.runAtomically([
+      ...(Object.keys(changes).length > 0 ? [this.db.update(books).set(changes).where(eq(books.id, bookId))] : []),
+      ...this.restoreFileValues(bookId, restore.fields, restore.kinds),
+      ...(kinds.length > 0
+        ? [
+            this.db.delete(bookTerms).where(and(eq(bookTerms.bookId, bookId), inArray(bookTerms.kind, kinds))),
+            this.insertTerms(bookId, terms),
+          ]
+        : []),
+      ...reindexBookAuthors(this.db, bookId),
+      ...bookSearchRowStatements(this.db, bookId),
+    ]);
+  }
+
+  /**
+   * Statements that put back what the book's file states (books.file_metadata, kept by every analysis)
+   * into the given columns and term kinds: what unlocking a field does. A book analysed before the file's
+   * values were kept is left as it is; its next analysis writes them.
+   */
+  private restoreFileValues(bookId: string, fields: BookLockedColumn[], kinds: TermKind[]): Statement[] {
+    const statements: Statement[] = [];
+    if (fields.length > 0) {
+      const set = Object.fromEntries(
+        fields.map((field) => [
+          field,
+          sql`CASE WHEN ${books.fileMetadata} IS NULL THEN ${books[field]} ELSE json_extract(${books.fileMetadata}, ${`$.${field}`}) END`,
+        ]),
+      );
+      statements.push(this.db.update(books).set(set).where(eq(books.id, bookId)));
+    }
+    if (kinds.length > 0) {
+      const kept = sql`EXISTS (SELECT 1 FROM books WHERE id = ${bookId} AND file_metadata IS NOT NULL)`;
+      statements.push(
+        this.db.delete(bookTerms).where(and(eq(bookTerms.bookId, bookId), inArray(bookTerms.kind, kinds), kept)),
+        this.db
+          .insert(bookTerms)
+          .select(
+            sql`SELECT b.id, k.value, t.value FROM books b, json_each(${JSON.stringify(kinds)}) k,
+              json_each(b.file_metadata, '$.terms.' || k.value) t WHERE b.id = ${bookId} AND b.file_metadata IS NOT NULL`,
+          )
+          .onConflictDoNothing(),
+      );
+    }
+    return statements;
+  }
+
+  /**
+   * A user's edit of a series (values and locks; genres/tags replaced when given). With `rederive` (a lock
+   * was turned off), the derived values left unlocked are computed again in the same batch, as a scan would.
+   */
+  async editSeries(
+    seriesId: string,
+    changes: SeriesChanges,
+    terms: Partial<Record<'genre' | 'tag', string[]>>,
+    now: string,
+    rederive: boolean,
+  ): Promise<void> {
+    const rows = JSON.stringify(
+      Object.entries(terms).flatMap(([kind, values]) => [...new Set(values)].map((value) => [kind, value])),
+    );
+    const kinds = Object.keys(terms) as TermKind[];
+    await this.runAtomically([
+      this.db.update(series).set(changes).where(eq(series.id, seriesId)),
+      ...(kinds.length > 0
+        ? [
+            this.db
+              .delete(seriesTerms)
+              .where(and(eq(seriesTerms.seriesId, seriesId), inArray(seriesTerms.kind, kinds))),
+            this.db
+              .insert(seriesTerms)
+              .select(sql`SELECT ${seriesId}, t.value ->> 0, t.value ->> 1 FROM json_each(${rows}) t WHERE true`)
+              .onConflictDoNothing(),
+          ]
+        : []),
+      ...(rederive ? this.derivationStatements([seriesId], now) : seriesSearchRowStatements(this.db, seriesId)),
+    ]);
+  }
+
+  /**
+   * After a book edit: the series' credits (unless locked) and its search row follow the books. The other
+   * derived values wait for the next scan of the series, so that a value a Komga client set on the series
+   * (unlocked, as Komga clients do) is not replaced by the books' the moment it edits them.
+   */
+  async refreshSeriesCredits(seriesId: string): Promise<void> {
+    const ids = sql`(SELECT ${seriesId})`;
+    await this.runAtomically([
+      this.db
+        .update(series)
+        .set({
+          authors: sql`CASE WHEN ${series.authorsLock} THEN ${series.authors} ELSE ${derivedSeriesAuthors(series.id)} END`,
+        })
+        .where(eq(series.id, seriesId)),
+      ...reindexSeriesAuthors(this.db, ids),
+      ...seriesSearchRowStatements(this.db, seriesId),
+    ]);
   }
 
   /** One INSERT … SELECT over json_each: columns in book_pages' order, the locator kept as JSON text. */
@@ -187,12 +326,6 @@ export class CatalogWriter {
   async runAtomically(statements: Statement[]): Promise<void> {
     const [first, ...rest] = statements;
     if (first) await this.db.batch([first, ...rest]);
-  }
-
-  /** The series' title (a re-analysed book's search row carries it). */
-  async seriesTitle(seriesId: string): Promise<string | undefined> {
-    const row = await this.db.select({ title: series.title }).from(series).where(eq(series.id, seriesId)).get();
-    return row?.title;
   }
 
   // ---- per-book work (the queue consumers, re-analysis) ------------------------------------------
@@ -270,6 +403,7 @@ export class CatalogWriter {
       ...ids.map((id) => deleteSearchRow(this.db, 'book', id)),
       this.db.delete(bookPages).where(inArray(bookPages.bookId, ids)),
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
+      this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, ids)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
       this.db.delete(books).where(inArray(books.id, ids)),
@@ -304,9 +438,11 @@ export class CatalogWriter {
 
   /**
    * Recomputes series aggregates from their live books (API.md §2 Series: bookCount, localMaxChapter,
-   * localMaxVolume, volumesOwned) and soft-deletes series left without live books (restoring those
-   * that have some again). Returns the series whose deletion state changed. Aggregates, terms and the
-   * search rows' inputs are one D1 batch per 40 series (a scan refreshes after every batch of books).
+   * localMaxVolume, volumesOwned), the metadata a series derives from its books while unlocked (summary,
+   * publisher, imprint, year, language, total book count, credits, terms; DECISIONS.md §Organise and share),
+   * and soft-deletes series left without live books (restoring those that have some again). Returns the
+   * series whose deletion state changed. One D1 batch per 40 series (a scan refreshes after every batch of
+   * books).
    */
   async refreshSeries(seriesIds: string[], now: string): Promise<{ deleted: string[]; restored: string[] }> {
     const deleted: string[] = [];
@@ -314,50 +450,64 @@ export class CatalogWriter {
     for (const part of chunk(seriesIds, 40)) {
       const state = () =>
         this.db.select({ id: series.id, deletedAt: series.deletedAt }).from(series).where(inArray(series.id, part));
-      const [before, , after, , , searchRows] = await this.db.batch([
-        state(),
-        this.updateAggregates(part, now),
-        state(),
-        // Series genres/tags are the union of their live books' terms.
-        this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, part)),
-        this.db
-          .insert(seriesTerms)
-          .select(
-            sql`select b.series_id, t.kind, t.value from book_terms t join books b on b.id = t.book_id
-              where b.deleted_at is null and b.series_id in ${part}`,
-          )
-          .onConflictDoNothing(),
-        this.seriesSearchInputs(part),
+      const results = await this.db.batch([state(), ...this.derivationStatements(part, now), state()] as [
+        ReturnType<typeof state>,
+        ...Statement[],
       ]);
+      const before = results[0] as Array<{ id: string; deletedAt: string | null }>;
+      const after = results[results.length - 1] as Array<{ id: string; deletedAt: string | null }>;
       const wasDeleted = new Map(before.map((r) => [r.id, r.deletedAt !== null]));
       for (const row of after) {
         const isDeleted = row.deletedAt !== null;
         if (isDeleted && !wasDeleted.get(row.id)) deleted.push(row.id);
         if (!isDeleted && wasDeleted.get(row.id)) restored.push(row.id);
       }
-      await this.run(
-        searchRows.flatMap((r) =>
-          r.deletedAt
-            ? [deleteSearchRow(this.db, 'series', r.id)]
-            : upsertSearchRow(this.db, {
-                entityType: 'series',
-                entityId: r.id,
-                libraryId: r.libraryId,
-                title: r.title,
-                seriesTitle: null,
-                summary: r.summary,
-                authors: r.authors ? r.authors.split(',') : [],
-                publishers: r.publishers ? r.publishers.split(',') : [],
-              }),
-        ),
-      );
     }
     return { deleted, restored };
+  }
+
+  /**
+   * The statements that bring series up to date with their live books: aggregates and unlocked derived
+   * metadata, terms (the union of the books' terms, for kinds not locked), credits, search rows.
+   */
+  private derivationStatements(seriesIds: string[], now: string): Statement[] {
+    const ids = sql`(SELECT value FROM json_each(${JSON.stringify(seriesIds)}))`;
+    return [
+      this.updateAggregates(seriesIds, now),
+      this.db
+        .delete(seriesTerms)
+        .where(
+          and(
+            inArray(seriesTerms.seriesId, seriesIds),
+            sql`NOT ${seriesTermLocked(sql`${seriesTerms.kind}`, seriesTerms.seriesId)}`,
+          ),
+        ),
+      // Values that differ only in case are one term (the first book's spelling wins nothing: any one).
+      this.db
+        .insert(seriesTerms)
+        .select(
+          sql`SELECT b.series_id, t.kind, t.value FROM book_terms t JOIN books b ON b.id = t.book_id
+            WHERE b.deleted_at IS NULL AND b.series_id IN ${ids} AND NOT ${seriesTermLocked(sql`t.kind`, sql`b.series_id`)}
+            GROUP BY b.series_id, t.kind, t.value COLLATE NOCASE`,
+        )
+        .onConflictDoNothing(),
+      ...reindexSeriesAuthors(this.db, ids),
+      ...seriesIds.flatMap((id) => seriesSearchRowStatements(this.db, id)),
+    ];
   }
 
   private updateAggregates(seriesIds: string[], now: string) {
     const live = (col: ReturnType<typeof sql>) =>
       sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
+    /** The value of the first live book in reading order that has one (catalog-sql.ts firstBookOf). */
+    const firstBooks = (column: 'summary' | 'publisher' | 'imprint' | 'language') =>
+      sql`(select ${sql.raw(`fb.${column}`)} from ${books} fb where fb.id = ${firstBookOf(
+        series.id,
+        (b) => sql`coalesce(${b[column]}, '') <> ''`,
+      )})`;
+    /** The stored value while its lock is on, else the one derived from the books. */
+    const derived = (lock: SQLiteColumn, column: SQLiteColumn, value: SQL) =>
+      sql`case when ${lock} then ${column} else ${value} end`;
     return this.db
       .update(series)
       .set({
@@ -367,33 +517,16 @@ export class CatalogWriter {
         localMaxChapter: live(sql`max(b.chapter)`),
         localMaxVolume: live(sql`max(b.volume)`),
         volumesOwned: sql`case when ${live(sql`count(*)`)} = 0 then null else ${live(sql`count(*) filter (where b.volume is not null and b.chapter is null)`)} end`,
-        publisher: sql`coalesce(${series.publisher}, ${live(sql`max(b.publisher)`)})`,
-        year: sql`coalesce(${series.year}, ${live(sql`min(b.year)`)})`,
-        language: sql`coalesce(${series.language}, ${live(sql`max(b.language)`)})`,
+        summary: derived(series.summaryLock, series.summary, firstBooks('summary')),
+        publisher: derived(series.publisherLock, series.publisher, firstBooks('publisher')),
+        imprint: derived(series.imprintLock, series.imprint, firstBooks('imprint')),
+        language: derived(series.languageLock, series.language, firstBooks('language')),
+        year: derived(series.yearLock, series.year, live(sql`min(b.year)`)),
+        totalBookCount: derived(series.totalBookCountLock, series.totalBookCount, live(sql`max(b.count)`)),
+        authors: derived(series.authorsLock, series.authors, derivedSeriesAuthors(series.id)),
         deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
         updatedAt: now,
       })
-      .where(inArray(series.id, seriesIds));
-  }
-
-  /** A series' search row carries its title, summary, and its live books' authors and publishers. */
-  private seriesSearchInputs(seriesIds: string[]) {
-    // Qualified by hand: drizzle leaves columns of a one-table select unqualified, and `id` alone would
-    // mean the subqueries' books.id.
-    const seriesId = sql.raw('"series"."id"');
-    return this.db
-      .select({
-        id: series.id,
-        libraryId: series.libraryId,
-        title: series.title,
-        summary: series.summary,
-        deletedAt: series.deletedAt,
-        authors: sql<string | null>`(select group_concat(distinct json_extract(a.value, '$.name'))
-          from books b, json_each(b.authors) a where b.series_id = ${seriesId} and b.deleted_at is null)`,
-        publishers: sql<string | null>`(select group_concat(distinct b.publisher) from books b
-          where b.series_id = ${seriesId} and b.deleted_at is null)`,
-      })
-      .from(series)
       .where(inArray(series.id, seriesIds));
   }
 

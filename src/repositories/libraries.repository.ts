@@ -1,13 +1,16 @@
-import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or } from 'drizzle-orm';
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
+  bookAuthors,
   bookPages,
   books,
   bookTerms,
+  covers,
   libraries,
   readProgress,
   series,
+  seriesAuthors,
   seriesTerms,
   seriesTracking,
   wantToRead,
@@ -92,13 +95,17 @@ export class LibrariesRepository {
   async delete(id: string): Promise<boolean> {
     const bookIds = this.db.select({ id: books.id }).from(books).where(eq(books.libraryId, id));
     const seriesIds = this.db.select({ id: series.id }).from(series).where(eq(series.libraryId, id));
-    const [, , , , , , , , , deleted] = await this.db.batch([
+    const [, , , , , , , , , , , , deleted] = await this.db.batch([
       this.db.delete(bookPages).where(inArray(bookPages.bookId, bookIds)),
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, bookIds)),
+      this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, bookIds)),
+      // Their images in the CACHE bucket go with the hourly sweep (storage/cached-images.ts).
+      this.db.delete(covers).where(or(inArray(covers.bookId, bookIds), inArray(covers.seriesId, seriesIds))),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, bookIds)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, bookIds)),
       this.db.delete(books).where(eq(books.libraryId, id)),
       this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
+      this.db.delete(seriesAuthors).where(inArray(seriesAuthors.seriesId, seriesIds)),
       this.db.delete(seriesTracking).where(inArray(seriesTracking.seriesId, seriesIds)),
       this.db.delete(series).where(eq(series.libraryId, id)),
       this.db.delete(catalogSearch).where(eq(catalogSearch.libraryId, id)),

@@ -30,6 +30,8 @@ export interface SearchDocument {
   summary: string | null;
   authors: readonly string[];
   publishers: readonly string[];
+  /** Genres, tags, characters, teams, locations, the ISBN (absent: none). */
+  terms?: readonly string[];
 }
 
 /**
@@ -66,6 +68,7 @@ const catalogSearch = sqliteTable('catalog_search', {
   summary: text('summary'),
   authors: text('authors'),
   publishers: text('publishers'),
+  terms: text('terms'),
 });
 
 const rowIdSql = (entityType: SearchEntityType, entityId: string) =>
@@ -88,7 +91,47 @@ export function insertSearchRow(db: Database, doc: SearchDocument): Statement {
     summary: doc.summary ?? '',
     authors: doc.authors.join(' ; '),
     publishers: doc.publishers.join(' ; '),
+    terms: (doc.terms ?? []).join(' ; '),
   });
+}
+
+/**
+ * The statements that (re)write a book's search row from what is stored — the book row, its series' title,
+ * its terms — so that a row written with locked fields kept indexes the kept values, whatever the caller
+ * computed. `isNew`: the book has no search row yet (nothing to delete first).
+ */
+export function bookSearchRowStatements(db: Database, bookId: string, isNew = false): Statement[] {
+  const insert = db.insert(catalogSearch).select(
+    sql`SELECT ${rowIdSql('book', bookId)}, 'book', b.id, b.library_id, b.title, s.title, coalesce(b.summary, ''),
+      coalesce((SELECT group_concat(json_extract(a.value, '$.name'), ' ; ') FROM json_each(b.authors) a), ''),
+      coalesce(b.publisher, '') || ' ; ' || coalesce(b.imprint, ''),
+      coalesce((SELECT group_concat(t.value, ' ; ') FROM book_terms t WHERE t.book_id = b.id), '') || ' ; ' ||
+        coalesce(b.isbn, '')
+      FROM books b JOIN series s ON s.id = b.series_id WHERE b.id = ${bookId}`,
+  );
+  return isNew ? [insert] : [deleteSearchRow(db, 'book', bookId), insert];
+}
+
+/**
+ * The statements that rewrite a live series' search row from what is stored: its title and alternate titles,
+ * summary, credits, publishers (its own and its live books'), and terms; a deleted series has none.
+ */
+export function seriesSearchRowStatements(db: Database, seriesId: string): Statement[] {
+  return [
+    deleteSearchRow(db, 'series', seriesId),
+    db.insert(catalogSearch).select(
+      sql`SELECT ${rowIdSql('series', seriesId)}, 'series', s.id, s.library_id,
+        s.title || ' ; ' ||
+          coalesce((SELECT group_concat(json_extract(t.value, '$.title'), ' ; ') FROM json_each(s.alternate_titles) t), ''),
+        '', coalesce(s.summary, ''),
+        coalesce((SELECT group_concat(json_extract(a.value, '$.name'), ' ; ') FROM json_each(s.authors) a), ''),
+        coalesce(s.publisher, '') || ' ; ' || coalesce(s.imprint, '') || ' ; ' ||
+          coalesce((SELECT group_concat(DISTINCT b.publisher) FROM books b
+            WHERE b.series_id = s.id AND b.deleted_at IS NULL AND b.publisher IS NOT s.publisher), ''),
+        coalesce((SELECT group_concat(t.value, ' ; ') FROM series_terms t WHERE t.series_id = s.id), '')
+        FROM series s WHERE s.id = ${seriesId} AND s.deleted_at IS NULL`,
+    ),
+  ];
 }
 
 export function deleteSearchRow(db: Database, entityType: SearchEntityType, entityId: string): Statement {
@@ -128,9 +171,9 @@ export function toMatchExpression(text: string): string | null {
 
 /**
  * bm25 weights per column in table order: entity_type, entity_id, library_id (unindexed), then title,
- * series_title, summary, authors, publishers. A title hit outranks a summary hit.
+ * series_title, summary, authors, publishers, terms. A title hit outranks a summary hit.
  */
-const RANK = sql.raw('bm25(catalog_search, 0, 0, 0, 10.0, 4.0, 1.0, 3.0, 2.0)');
+const RANK = sql.raw('bm25(catalog_search, 0, 0, 0, 10.0, 4.0, 1.0, 3.0, 2.0, 2.0)');
 
 /** `SELECT entity_id, rank` of the rows of one type matching `match`: join it to rank results. */
 export function rankedMatches(entityType: SearchEntityType, match: string): SQL {

@@ -19,6 +19,8 @@ import { scansRouter } from './scans';
 import { tasksRouter } from './tasks';
 import { pagesRouter } from './pages';
 import { thumbnailsRouter } from './thumbnails';
+import { metadataRouter } from './metadata';
+import { bookCoversRouter, seriesCoversRouter } from './covers';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -36,6 +38,10 @@ export const apiRouters: Router[] = [
   eventsRouter,
   scansRouter,
   tasksRouter,
+  // Before series and books: PATCH /series/bulk/metadata must not be read as an id.
+  metadataRouter,
+  seriesCoversRouter,
+  bookCoversRouter,
   seriesRouter,
   booksRouter,
   progressRouter,

@@ -9,7 +9,13 @@ import { isBookAnalysisError } from '../media/errors';
 import { analyzeBook } from '../media';
 import { naturalSortKey } from '../media/natural-sort';
 import { r2RangeReader } from '../media/range-reader';
-import type { BookRow, NewBookRow, PageRow } from '../repositories/catalog-writer.repository';
+import type {
+  BookFileMetadata,
+  BookRow,
+  BookTerms,
+  NewBookRow,
+  PageRow,
+} from '../repositories/catalog-writer.repository';
 import { type KeyParts, splitKey } from './book-keys';
 import { cachedRangeReader } from './cached-range-reader';
 import { parseNumbers } from './number-parsing';
@@ -28,7 +34,7 @@ export interface ImportedBook {
   /** Row without seriesId (known only once the series exists). */
   row: Omit<NewBookRow, 'seriesId'> & { id: string };
   pages: PageRow[];
-  terms: { genres: string[]; tags: string[] };
+  terms: BookTerms;
   isNew: boolean;
   error: string | null;
 }
@@ -59,10 +65,11 @@ export async function importBook(
   }
   const id = existing?.id ?? crypto.randomUUID();
   const group = seriesGroupOf(library.path, object.key, parts, analysis?.metadata ?? null);
+  const stated = fileMetadata(parts, analysis);
   return {
     key: object.key,
     group,
-    row: bookRow(id, library.id, object, format, parts, analysis, error, existing, now),
+    row: { ...bookRow(id, library.id, object, format, parts, analysis, error, existing, now), ...scalars(stated) },
     pages: (analysis?.pages ?? []).map((page) => ({
       bookId: id,
       number: page.number,
@@ -73,10 +80,58 @@ export async function importBook(
       height: null,
       locator: page.locator,
     })),
-    terms: { genres: analysis?.metadata.genres ?? [], tags: analysis?.metadata.tags ?? [] },
+    terms: stated.terms,
     isNew: !existing,
     error,
   };
+}
+
+/**
+ * What the file states for every editable field, with the fallbacks a scan uses (the file name's title
+ * and numbers). The scan writes these into the unlocked columns, and keeps them all on the book so that
+ * unlocking a field brings its value back without reading the file again.
+ */
+function fileMetadata(parts: KeyParts, analysis: BookAnalysis | null): BookFileMetadata {
+  const metadata = analysis?.metadata;
+  const fromName = parseNumbers(parts.baseName);
+  const title = metadata?.title?.trim() || parts.baseName;
+  const chapter = metadata?.chapter ?? fromName.chapter;
+  const number = metadata?.number ?? fromName.number;
+  return {
+    title,
+    titleSort: sortTitle(title),
+    summary: metadata?.summary ?? null,
+    number,
+    // ComicInfo's Number (and an EPUB's series position) as written (`12.5` is kept in chapter by the parse),
+    // else the file name's: 2.5 stays 2.5.
+    numberSort: metadata?.number != null ? (metadata.chapter ?? metadata.number) : fromName.numberSort,
+    volume: metadata?.volume ?? fromName.volume,
+    chapter,
+    year: metadata?.year ?? null,
+    month: metadata?.month ?? null,
+    day: metadata?.day ?? null,
+    publisher: metadata?.publisher ?? null,
+    imprint: metadata?.imprint ?? null,
+    language: metadata?.language ?? null,
+    authors: metadata?.authors ?? [],
+    isbn: metadata?.isbn ?? null,
+    format: metadata?.format ?? null,
+    count: metadata?.count ?? null,
+    links: metadata?.links ?? [],
+    terms: {
+      genre: metadata?.genres ?? [],
+      tag: metadata?.tags ?? [],
+      character: metadata?.characters ?? [],
+      team: metadata?.teams ?? [],
+      location: metadata?.locations ?? [],
+    },
+  };
+}
+
+/** The book-row columns of what the file states (everything but the terms), and the statement itself. */
+function scalars(stated: BookFileMetadata) {
+  const { terms, ...columns } = stated;
+  return { ...columns, fileMetadata: stated };
 }
 
 function bookRow(
@@ -89,11 +144,8 @@ function bookRow(
   error: string | null,
   existing: BookRow | undefined,
   now: string,
-): Omit<NewBookRow, 'seriesId'> & { id: string } {
+): Omit<NewBookRow, 'seriesId' | 'title' | 'titleSort'> & { id: string } {
   const metadata = analysis?.metadata;
-  const fromName = parseNumbers(parts.baseName);
-  const title = metadata?.title?.trim() || parts.baseName;
-  const chapter = metadata?.chapter ?? fromName.chapter;
   const changed = !existing || existing.etag !== object.etag || existing.fileSize !== object.size;
   return {
     id,
@@ -107,19 +159,7 @@ function bookRow(
     // Content hashes are computed by the background hash task; a changed file needs new ones.
     fileHash: changed ? '' : (existing?.fileHash ?? ''),
     readerHash: changed ? null : (existing?.readerHash ?? null),
-    title,
-    titleSort: sortTitle(title),
-    summary: metadata?.summary ?? null,
-    number: metadata?.number ?? fromName.number,
-    // ComicInfo's Number (and an EPUB's series position) as written, else the file name's: 2.5 stays 2.5.
-    numberSort: metadata?.number != null ? (metadata.chapter ?? metadata.number) : fromName.numberSort,
     sortKey: naturalSortKey(parts.fileName),
-    volume: metadata?.volume ?? fromName.volume,
-    chapter,
-    publisher: metadata?.publisher ?? null,
-    year: metadata?.year ?? null,
-    authors: metadata?.authors ?? [],
-    language: metadata?.language ?? null,
     readingDirection: metadata?.readingDirection ?? null,
     pageCount: analysis?.pageCount ?? 0,
     epubLayout: metadata?.epubLayout ?? null,

@@ -138,13 +138,7 @@ export class LibraryScanner {
     const seriesIds = await this.writer.ensureSeries(library.id, [...seeds.values()], now);
     const statements = imported.flatMap((book) => {
       const seriesId = seriesIds.get(book.group.groupKey)?.id as string;
-      return this.writer.bookStatements(
-        { ...book.row, seriesId },
-        book.pages,
-        book.terms,
-        book.isNew,
-        book.group.title,
-      );
+      return this.writer.bookStatements({ ...book.row, seriesId }, book.pages, book.terms, book.isNew);
     });
     await this.writer.run(statements);
     // Consumers start on these books while the scan goes on; books that failed analysis need nothing more.

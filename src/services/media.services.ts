@@ -4,6 +4,9 @@ import type { EventPublisher } from '../events/events';
 import { createRendererClient, type RendererClient } from '../media/image-renderer';
 import { edgePageCache } from '../pages/edge-page-cache';
 import { BookMediaRepository } from '../repositories/book-media.repository';
+import { MetadataRepository } from '../repositories/metadata.repository';
+import { UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
+import { CoversService } from './covers.service';
 import { BookFileService } from './book-file.service';
 import { PageService } from './page.service';
 import type { SettingsService } from './settings.service';
@@ -21,6 +24,7 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
   const repo = new BookMediaRepository(db);
   // Deployments without the renderer worker still serve originals; image work answers 503.
   const renderer: RendererClient | null = env.RENDERER ? createRendererClient(env.RENDERER) : null;
+  const covers = new UploadedCoversRepository(db);
   return {
     pages: new PageService({
       repo,
@@ -31,6 +35,15 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
       defer,
     }),
     bookFiles: new BookFileService(repo, env.LIBRARY),
-    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
+    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events, covers }),
+    covers: new CoversService({
+      db,
+      metadata: new MetadataRepository(db),
+      covers,
+      cache: env.CACHE,
+      renderer,
+      settings,
+      events,
+    }),
   };
 }

@@ -22,7 +22,8 @@ import {
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import { bookThumbnailKey } from '../storage/cache-keys';
+import type { UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
+import { bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
@@ -34,6 +35,7 @@ export interface ThumbnailServiceDeps {
   renderer: RendererClient | null;
   settings: SettingsService;
   events: EventPublisher;
+  covers: UploadedCoversRepository;
 }
 
 type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
@@ -87,8 +89,12 @@ export class ThumbnailService {
     return first ? this.bookCover(first, ifNoneMatch) : null;
   }
 
-  /** The book's cover image, rendered now if it was not yet; null when it has none. */
+  /** The book's cover image (an uploaded, selected one first), rendered now if it was not yet; null when it has none. */
   private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse | null> {
+    // A cover a user uploaded and selected shows instead of the generated one (issue 18).
+    const uploaded = await this.deps.covers.selectedOfBook(book.id);
+    const custom = uploaded ? await this.stored(coverThumbnailKey(uploaded.id), ifNoneMatch) : null;
+    if (custom) return custom;
     const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
     if (await this.generate(book)) return this.stored(bookThumbnailKey(book.id), ifNoneMatch);

@@ -15,3 +15,12 @@ export const bookRenditionsPrefix = (bookId: string) => `${RENDITIONS_ROOT}${boo
 /** The renditions made from one version (R2 etag) of the book's file. */
 export const versionRenditionsPrefix = (bookId: string, bookEtag: string) =>
   `${bookRenditionsPrefix(bookId)}${bookEtag}/`;
+
+/**
+ * Uploaded covers (issue 18): the image as uploaded and the thumbnail made from it, under the cover's id.
+ * Not a book-keyed prefix, so the orphan sweep of book images leaves them alone; a cover's images go
+ * with its row (CoversService#remove).
+ */
+export const COVERS_ROOT = 'covers/';
+export const coverOriginalKey = (coverId: string) => `${COVERS_ROOT}${coverId}/original`;
+export const coverThumbnailKey = (coverId: string) => `${COVERS_ROOT}${coverId}/thumbnail`;

@@ -108,11 +108,12 @@ for (const viewport of ['phone', 'desktop'] as ViewportName[]) {
       await recent.getByText('Alpha 001').waitFor();
       await expect.poll(() => recent.locator('a[data-book-id]').count()).toBe(3);
       await expect
-        .poll(() =>
-          recent
-            .locator('img')
-            .first()
-            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        .poll(
+          () =>
+            recent
+              .locator('img')
+              .first()
+              .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
           // The cover is made by the consumers after the scan; on a loaded CI machine that took over 5 s.
           { timeout: 30_000 },
         )

@@ -174,6 +174,68 @@ describe('CBZ metadata from ComicInfo.xml (DECISIONS.md §Books)', () => {
     expect(coverPage).toBe(2);
   });
 
+  it('reads every other ComicInfo field readers browse by (issue 18): people lists, release date, ISBN, links, format, imprint, count', async () => {
+    const info = comicInfoXml({
+      Series: 'Night Watch',
+      Number: '4',
+      Year: '2021',
+      Month: '3',
+      Day: '17',
+      Imprint: 'Midnight Line',
+      Characters: 'Ann Lantern, The Owl, Ann Lantern',
+      Teams: 'Night Watch',
+      Locations: 'Old Town, Harbour',
+      // A hyphenated ISBN-13 with a valid check digit.
+      GTIN: '978-0-306-40615-7',
+      Format: 'TPB',
+      Count: '12',
+      Web: 'https://www.example.com/night-watch/4 https://wiki.example.org/Night_Watch not-a-url',
+      Notes: 'Scanned by nobody',
+    });
+    const files = [
+      { name: 'ComicInfo.xml', data: info },
+      { name: 'a.jpg', data: jpeg(8, 8) },
+    ];
+    const { metadata } = await analyzeBook('cbz', await r2Book(buildZip(files)));
+    expect(metadata).toMatchObject({
+      year: 2021,
+      month: 3,
+      day: 17,
+      imprint: 'Midnight Line',
+      characters: ['Ann Lantern', 'The Owl'],
+      teams: ['Night Watch'],
+      locations: ['Old Town', 'Harbour'],
+      isbn: '9780306406157',
+      format: 'TPB',
+      count: 12,
+      links: [
+        { label: 'example.com', url: 'https://www.example.com/night-watch/4' },
+        { label: 'wiki.example.org', url: 'https://wiki.example.org/Night_Watch' },
+      ],
+    });
+  });
+
+  it('drops values that do not mean what the field says: a UPC is no ISBN, a month without a year, a negative count', async () => {
+    const info = comicInfoXml({ GTIN: '075960614847', Month: '5', Day: '2', Count: '-3', Web: 'ftp://example.com/x' });
+    const { metadata } = await analyzeBook(
+      'cbz',
+      await r2Book(
+        buildZip([
+          { name: 'ComicInfo.xml', data: info },
+          { name: 'a.jpg', data: jpeg(8, 8) },
+        ]),
+      ),
+    );
+    expect([metadata.isbn, metadata.year, metadata.month, metadata.day, metadata.count, metadata.links]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      [],
+    ]);
+  });
+
   it('keeps the book readable when ComicInfo.xml is malformed, damaged or absent', async () => {
     const broken = new TextEncoder().encode('<ComicInfo><Title>Unclosed');
     for (const info of [broken, new Uint8Array([0xff, 0xfe, 0x00]), null]) {

@@ -129,6 +129,34 @@ describe('EPUB metadata from the package document (DECISIONS.md §Books)', () =>
     ]);
   });
 
+  it('reads the ISBN among the identifiers and the full publication date (issue 18)', async () => {
+    const cases: Array<[string, string | null]> = [
+      // calibre: opf:scheme="ISBN", hyphens allowed.
+      ['<dc:identifier opf:scheme="ISBN">978-0-306-40615-7</dc:identifier>', '9780306406157'],
+      // EPUB 3: urn:isbn beside the package's own uuid.
+      [
+        '<dc:identifier id="uid">urn:uuid:1b4e28ba-2fa1-11d2-883f-0016d3cca427</dc:identifier><dc:identifier>urn:isbn:0306406152</dc:identifier>',
+        '0306406152',
+      ],
+      // EPUB 3 identifier-type refinement (ONIX code 15 = ISBN-13).
+      [
+        '<dc:identifier id="i2">9780306406157</dc:identifier><meta refines="#i2" property="identifier-type" scheme="onix:codelist5">15</meta>',
+        '9780306406157',
+      ],
+      // Declared ISBN with a wrong check digit: not an ISBN.
+      ['<dc:identifier opf:scheme="ISBN">978-0-306-40615-8</dc:identifier>', null],
+    ];
+    for (const [identifiers, isbn] of cases) {
+      const metadataXml = `<dc:title>Book</dc:title>${identifiers}<dc:date>2019-04-21T00:00:00Z</dc:date>`;
+      const { metadata } = await analyzeBook(
+        'epub',
+        await r2Book(buildEpub({ metadataXml, spine: [{ kind: 'text', bytes: 10 }] }), 'books/isbn.epub'),
+      );
+      expect(metadata.isbn).toBe(isbn);
+      expect([metadata.year, metadata.month, metadata.day]).toEqual([2019, 4, 21]);
+    }
+  });
+
   it('falls back to calibre series tags', async () => {
     const metadataXml =
       '<dc:title>Book</dc:title><meta name="calibre:series" content="Calibre Saga"/><meta name="calibre:series_index" content="3"/>';

@@ -47,7 +47,7 @@ export async function seedLibrary(overrides: { name?: string; defaultReadingDire
   return { id, name };
 }
 
-export interface SeriesSeed extends Partial<Omit<NewSeries, 'libraryId'>> {
+export interface SeriesSeed extends Partial<Omit<NewSeries, 'libraryId' | 'authors'>> {
   genres?: string[];
   tags?: string[];
   authors?: string[];

@@ -46,6 +46,8 @@ export interface KomgaResponse<T = any> {
 export interface KomgaRequest {
   method?: string;
   json?: unknown;
+  /** A raw body (multipart uploads); `json` wins when both are given. */
+  body?: BodyInit;
   headers?: Record<string, string>;
   auth?: Credentials;
   jar?: CookieJar;
@@ -56,7 +58,7 @@ export async function komga<T = any>(path: string, options: KomgaRequest = {}): 
   const headers: Record<string, string> = { ...authHeaders(options.auth), ...options.headers };
   const cookie = options.jar?.header(url);
   if (cookie) headers.Cookie = cookie;
-  let body: string | undefined;
+  let body: BodyInit | undefined = options.body;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);
     headers['Content-Type'] ??= 'application/json';

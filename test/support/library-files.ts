@@ -86,6 +86,12 @@ export interface ComicInfo {
   Tags?: string;
   Manga?: string;
   LanguageISO?: string;
+  Imprint?: string;
+  Characters?: string;
+  Teams?: string;
+  Web?: string;
+  Count?: number;
+  GTIN?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {

@@ -1,8 +1,36 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { cascadingReference, createdAt, id, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
+import { type CreditedAuthor, TERM_KINDS, type TermKind, type WebLinkValue } from './metadata-values';
 import { libraries } from './libraries';
 import { series } from './series';
+
+/**
+ * What the book's file states for each editable field, as the last analysis read it (the values a scan
+ * writes into unlocked columns). Kept so that unlocking a field puts the file's value back at once,
+ * without reading the file again (DECISIONS.md §Organise and share).
+ */
+export interface BookFileMetadata {
+  title: string;
+  titleSort: string;
+  summary: string | null;
+  number: number | null;
+  numberSort: number | null;
+  volume: number | null;
+  chapter: number | null;
+  year: number | null;
+  month: number | null;
+  day: number | null;
+  publisher: string | null;
+  imprint: string | null;
+  language: string | null;
+  authors: CreditedAuthor[];
+  isbn: string | null;
+  format: string | null;
+  count: number | null;
+  links: WebLinkValue[];
+  terms: Record<TermKind, string[]>;
+}
 
 /** Named by catalog queries (INDEXED BY), see its definition below. */
 export const BOOKS_LIVE_CATALOG_INDEX = 'books_live_catalog_idx';
@@ -27,23 +55,54 @@ export const books = sqliteTable(
     fileHash: text('file_hash').notNull().default(''),
     readerHash: text('reader_hash'),
     title: text('title').notNull(),
+    titleLock: lock('title_lock'),
     titleSort: text('title_sort').notNull(),
+    titleSortLock: lock('title_sort_lock'),
     summary: text('summary'),
-    /** The integer part of the book's number (API.md §2 Book `number`: 2.5 → 2). */
+    summaryLock: lock('summary_lock'),
     number: integer('number'),
-    /**
-     * The book's number as the file states it, fractional part kept (2.5): the reading order, OPDS positions
-     * and Komga's `numberSort` use it (issue 22). Komga's numberSort edits write it too.
-     */
+    numberLock: lock('number_lock'),
+    /** The exact, possibly fractional, number (2.5 stays 2.5); `number` is its integer part (API.md §2). */
     numberSort: real('number_sort'),
+    numberSortLock: lock('number_sort_lock'),
     /** Natural-order sort key of the file name within its series. */
     sortKey: text('sort_key').notNull(),
     volume: integer('volume'),
+    volumeLock: lock('volume_lock'),
     chapter: real('chapter'),
+    chapterLock: lock('chapter_lock'),
     publisher: text('publisher'),
+    publisherLock: lock('publisher_lock'),
+    imprint: text('imprint'),
+    imprintLock: lock('imprint_lock'),
     year: integer('year'),
-    authors: text('authors', { mode: 'json' }).$type<Array<{ name: string; role: string }>>().notNull().default([]),
+    yearLock: lock('year_lock'),
+    month: integer('month'),
+    monthLock: lock('month_lock'),
+    day: integer('day'),
+    dayLock: lock('day_lock'),
+    /** Ordered credits; `book_authors` indexes them for the author filters. */
+    authors: text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([]),
+    authorsLock: lock('authors_lock'),
     language: text('language'),
+    languageLock: lock('language_lock'),
+    isbn: text('isbn'),
+    isbnLock: lock('isbn_lock'),
+    format: text('format'),
+    formatLock: lock('format_lock'),
+    /** Books the series has in all, as this book's metadata states it (ComicInfo Count). */
+    count: integer('count'),
+    countLock: lock('count_lock'),
+    links: text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([]),
+    linksLock: lock('links_lock'),
+    /** Locks of the multi-valued fields, whose values are rows of `book_terms`. */
+    genresLock: lock('genres_lock'),
+    tagsLock: lock('tags_lock'),
+    charactersLock: lock('characters_lock'),
+    teamsLock: lock('teams_lock'),
+    locationsLock: lock('locations_lock'),
+    /** What the file itself states (see BookFileMetadata); null for books analysed before it was kept. */
+    fileMetadata: text('file_metadata', { mode: 'json' }).$type<BookFileMetadata>(),
     /** Direction from the book's own metadata (ComicInfo Manga); the series value wins when set. */
     readingDirection: text('reading_direction', { enum: ['ltr', 'rtl', 'ttb', 'webtoon'] }),
     pageCount: integer('page_count').notNull().default(0),
@@ -120,12 +179,12 @@ export const bookPages = sqliteTable(
   (t) => [primaryKey({ columns: [t.bookId, t.number] })],
 );
 
-/** Genres and tags of a book (ComicInfo Genre/Tags, EPUB subjects). */
+/** Genres, tags, characters, teams and locations of a book (ComicInfo, EPUB subjects). */
 export const bookTerms = sqliteTable(
   'book_terms',
   {
     bookId: cascadingReference('book_id', () => books.id),
-    kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
+    kind: text('kind', { enum: TERM_KINDS }).notNull(),
     value: text('value').notNull(),
   },
   (t) => [
@@ -133,5 +192,23 @@ export const bookTerms = sqliteTable(
     // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve; book_id makes
     // the list of matching books an index-only read.
     index('book_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`, t.bookId),
+  ],
+);
+
+/**
+ * The credits of `books.authors`, one row each, so that an author filter is an index lookup (rebuilt from
+ * the JSON column in the batch that writes it).
+ */
+export const bookAuthors = sqliteTable(
+  'book_authors',
+  {
+    bookId: cascadingReference('book_id', () => books.id),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookId, t.name, t.role] }),
+    // `name = ? COLLATE NOCASE` (and a role) → the books credited: an index-only read.
+    index('book_authors_name_nocase_idx').on(sql`${t.name} COLLATE NOCASE`, t.role, t.bookId),
   ],
 );

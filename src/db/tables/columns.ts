@@ -1,5 +1,5 @@
 /** Column helpers shared by every table: UUID text ids and ISO-8601 text timestamps (sortable as text). */
-import { type AnySQLiteColumn, text } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, integer, text } from 'drizzle-orm/sqlite-core';
 
 export const id = () => text('id').primaryKey();
 export const timestamp = (name: string) => text(name);
@@ -9,3 +9,9 @@ export const updatedAt = () => text('updated_at').notNull();
 /** A required reference whose rows go with the row they point at (a user's sessions, a series' books…). */
 export const cascadingReference = (name: string, target: () => AnySQLiteColumn) =>
   text(name).notNull().references(target, { onDelete: 'cascade' });
+
+/**
+ * The lock beside an editable metadata column (DECISIONS.md §Organise and share): true once a user (or a
+ * Komga client) fixed the value, after which no scan or re-analysis writes that column.
+ */
+export const lock = (name: string) => integer(name, { mode: 'boolean' }).notNull().default(false);

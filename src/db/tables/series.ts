@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { cascadingReference, createdAt, id, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
+import { type AlternateTitle, type CreditedAuthor, TERM_KINDS, type WebLinkValue } from './metadata-values';
 
 /**
  * A series groups the books of one folder (a book directly in the library root is its own series),
@@ -17,14 +18,38 @@ export const series = sqliteTable(
     path: text('path'),
     /** Grouping key: folder path, or metadata series name when metadata regroups. Unique per library. */
     groupKey: text('group_key').notNull(),
+    // Editable metadata, each with its lock. Unlocked, summary, publisher, imprint, year, language,
+    // totalBookCount, authors and terms are derived from the live books (DECISIONS.md §Organise and share).
     title: text('title').notNull(),
+    titleLock: lock('title_lock'),
     titleSort: text('title_sort').notNull(),
+    titleSortLock: lock('title_sort_lock'),
     summary: text('summary'),
+    summaryLock: lock('summary_lock'),
     publisher: text('publisher'),
+    publisherLock: lock('publisher_lock'),
+    imprint: text('imprint'),
+    imprintLock: lock('imprint_lock'),
     year: integer('year'),
+    yearLock: lock('year_lock'),
     language: text('language'),
+    languageLock: lock('language_lock'),
     status: text('status'),
+    statusLock: lock('status_lock'),
     readingDirection: text('reading_direction', { enum: ['ltr', 'rtl', 'ttb', 'webtoon'] }),
+    readingDirectionLock: lock('reading_direction_lock'),
+    /** Books the series has in all, whether or not the library holds them (its books' ComicInfo Count). */
+    totalBookCount: integer('total_book_count'),
+    totalBookCountLock: lock('total_book_count_lock'),
+    /** Ordered credits; `series_authors` indexes them for the author filters. */
+    authors: text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([]),
+    authorsLock: lock('authors_lock'),
+    links: text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([]),
+    linksLock: lock('links_lock'),
+    alternateTitles: text('alternate_titles', { mode: 'json' }).$type<AlternateTitle[]>().notNull().default([]),
+    alternateTitlesLock: lock('alternate_titles_lock'),
+    genresLock: lock('genres_lock'),
+    tagsLock: lock('tags_lock'),
     bookCount: integer('book_count').notNull().default(0),
     pageCount: integer('page_count').notNull().default(0),
     fileSize: integer('file_size').notNull().default(0),
@@ -52,12 +77,15 @@ export const series = sqliteTable(
   ],
 );
 
-/** Genres and tags of a series (filter fields of API.md §4 Advanced filtering). */
+/**
+ * Genres, tags, characters, teams and locations of a series (filter fields of API.md §4 Advanced filtering):
+ * the union of its live books' terms, except a kind whose lock is set (genres and tags are editable).
+ */
 export const seriesTerms = sqliteTable(
   'series_terms',
   {
     seriesId: cascadingReference('series_id', () => series.id),
-    kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
+    kind: text('kind', { enum: TERM_KINDS }).notNull(),
     value: text('value').notNull(),
   },
   (t) => [
@@ -65,6 +93,20 @@ export const seriesTerms = sqliteTable(
     // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve; series_id
     // makes the list of matching series an index-only read.
     index('series_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`, t.seriesId),
+  ],
+);
+
+/** The credits of `series.authors`, one row each (an author filter is an index lookup). */
+export const seriesAuthors = sqliteTable(
+  'series_authors',
+  {
+    seriesId: cascadingReference('series_id', () => series.id),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.seriesId, t.name, t.role] }),
+    index('series_authors_name_nocase_idx').on(sql`${t.name} COLLATE NOCASE`, t.role, t.seriesId),
   ],
 );
 

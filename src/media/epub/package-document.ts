@@ -4,6 +4,7 @@
  */
 import { parseBookNumber } from '../comic-info';
 import { type BookAuthor, type BookMetadata, emptyMetadata } from '../container';
+import { normalizeIsbn } from '../isbn';
 import { attr, child, children, textOf, type XmlNode } from '../xml';
 import { dirnameOf, resolveHref } from './paths';
 
@@ -104,12 +105,39 @@ function title(metadata: unknown, metas: Meta[]): string | null {
   return textOf(main) ?? firstText(metadata, 'title');
 }
 
-function year(metadata: unknown): number | null {
+/** The publication date (dc:date, the `publication` event when several), as year, month and day. */
+function releaseDate(metadata: unknown): Pick<BookMetadata, 'year' | 'month' | 'day'> {
   const dates = children(metadata, 'date');
   const published = dates.find((node) => (attr(node, 'event') ?? 'publication') === 'publication') ?? dates[0];
-  const match = textOf(published)?.match(/^(\d{4})/);
+  const match = textOf(published)?.match(/^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/);
   // calibre writes 0101-01-01 for "no date".
-  return match && Number(match[1]) >= 1000 ? Number(match[1]) : null;
+  if (!match || Number(match[1]) < 1000) return { year: null, month: null, day: null };
+  const month = match[2] && Number(match[2]) >= 1 && Number(match[2]) <= 12 ? Number(match[2]) : null;
+  const day = month && match[3] && Number(match[3]) >= 1 && Number(match[3]) <= 31 ? Number(match[3]) : null;
+  return { year: Number(match[1]), month, day };
+}
+
+/**
+ * The book's ISBN among its dc:identifiers: one whose scheme says ISBN (`opf:scheme`, an EPUB 3
+ * `identifier-type` refinement, ONIX codes 02 and 15), or written `urn:isbn:…`; else any identifier that
+ * is a valid ISBN on its own (a bare 978… number).
+ */
+function isbnOf(metadata: unknown, metas: Meta[]): string | null {
+  const identifiers = children(metadata, 'identifier').map((node) => {
+    const type = refinement(metas, attr(node, 'id'), 'identifier-type');
+    const declared =
+      attr(node, 'scheme')?.toLowerCase() === 'isbn' ||
+      type === '02' ||
+      type === '15' ||
+      type?.toLowerCase() === 'isbn';
+    return { text: textOf(node), declared };
+  });
+  const preferred = identifiers.filter((id) => id.declared || /^urn:isbn:/i.test(id.text ?? ''));
+  for (const { text } of [...preferred, ...identifiers]) {
+    const isbn = normalizeIsbn(text);
+    if (isbn) return isbn;
+  }
+  return null;
 }
 
 function series(metas: Meta[]): { name: string | null; position: string | null } {
@@ -166,7 +194,8 @@ export function readPackageDocument(root: XmlNode, opfPath: string): PackageDocu
     number,
     chapter,
     publisher: firstText(metadataNode, 'publisher'),
-    year: year(metadataNode),
+    ...releaseDate(metadataNode),
+    isbn: isbnOf(metadataNode, metas),
     authors: people(metadataNode, metas),
     genres: [
       ...new Set(

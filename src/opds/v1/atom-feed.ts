@@ -38,6 +38,12 @@ const people = (authors: readonly { name: string; role: string }[]) =>
     list.map((a) => (key === 'author' ? author(a.name) : contributor(a.name))),
   );
 
+/** Genres and tags as Atom categories (the scheme tells them apart). */
+const categories = (extras: { genres: string[]; tags: string[] }) => [
+  ...extras.genres.map((g) => element('category', { term: g, label: g, scheme: 'urn:longbox:genre' })),
+  ...extras.tags.map((t) => element('category', { term: t, label: t, scheme: 'urn:longbox:tag' })),
+];
+
 export class AtomFeedWriter extends CatalogLinks {
   constructor(origin: string) {
     super(origin, OPDS1_BASE);
@@ -101,6 +107,8 @@ export class AtomFeedWriter extends CatalogLinks {
       text('id', `urn:uuid:${book.id}`),
       text('updated', book.updatedAt),
       ...people(extras.authors),
+      ...categories(extras),
+      extras.isbn ? text('dc:identifier', `urn:isbn:${extras.isbn}`) : '',
       extras.language ? text('dc:language', extras.language) : '',
       extras.year !== null ? text('dc:issued', String(extras.year)) : '',
       extras.publisher ? text('dc:publisher', extras.publisher) : '',

@@ -94,6 +94,10 @@ export class Opds2Writer extends CatalogLinks {
     if (extras.language) metadata.language = extras.language;
     if (extras.year !== null) metadata.published = String(extras.year);
     if (extras.publisher) metadata.publisher = extras.publisher;
+    // The identifier stays the book's UUID (readers key progress on it); the ISBN is an alternative one.
+    if (extras.isbn) metadata.altIdentifier = [`urn:isbn:${extras.isbn}`];
+    const subjects = [...extras.genres, ...extras.tags];
+    if (subjects.length > 0) metadata.subject = subjects.map((name) => ({ name }));
     if (book.summary) metadata.description = book.summary;
     const self: Opds2Link = { rel: 'self', href: this.url(`books/${book.id}`), type: PUBLICATION_TYPE };
     const acquisition: Opds2Link = {

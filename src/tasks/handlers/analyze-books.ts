@@ -26,15 +26,8 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
     now,
   );
   // A re-analysis keeps the book in its series; regrouping is the scanner's job.
-  const seriesTitle = (await writer.seriesTitle(book.seriesId)) ?? '';
   await writer.run(
-    writer.bookStatements(
-      { ...imported.row, seriesId: book.seriesId },
-      imported.pages,
-      imported.terms,
-      false,
-      seriesTitle,
-    ),
+    writer.bookStatements({ ...imported.row, seriesId: book.seriesId }, imported.pages, imported.terms, false),
   );
   const fresh = await new BookWorkRepository(db).book(book.id);
   if (fresh && !fresh.analysisError) {

@@ -13,6 +13,7 @@ import type { BookPageEntrySchema } from '../../../src/schemas/page.schema';
 import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/schemas/read-progress.schema';
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
 import type { SeriesSchema } from '../../../src/schemas/series.schema';
+import type { BookMetadataSchema, SeriesMetadataSchema } from '../../../src/schemas/metadata.schema';
 import type { SettingHistoryEntrySchema, SettingSchema } from '../../../src/schemas/settings.schema';
 import type {
   BrowserSessionSchema,
@@ -34,6 +35,8 @@ export type SessionUser = LoginResponse['user'];
 export type SetupStatus = z.infer<typeof SetupStatusSchema>;
 export type Book = z.infer<typeof BookSchema>;
 export type Series = z.infer<typeof SeriesSchema>;
+export type SeriesMetadata = z.infer<typeof SeriesMetadataSchema>;
+export type BookMetadata = z.infer<typeof BookMetadataSchema>;
 export type Library = z.infer<typeof LibrarySchema>;
 export type BookPageEntry = z.infer<typeof BookPageEntrySchema>;
 export type ReadProgress = z.infer<typeof ReadProgressSchema>;

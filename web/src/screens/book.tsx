@@ -7,7 +7,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { readFraction } from '../../../src/progress/rules';
 import { ApiError, apiUrl, get, post } from '../api/client';
-import type { Book, Page, ReadProgress } from '../api/types';
+import type { Book, BookMetadata, Page, ReadProgress } from '../api/types';
+import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metadata';
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Cover, ProgressBar } from '../components/cards';
@@ -84,6 +85,8 @@ export function BookScreen({ bookId }: { bookId: string }) {
   );
   const [progress, setProgress] = useLiveProgress(bookId, book.data ? (book.data.readProgress ?? null) : undefined);
   const [error, setError] = useState<unknown>(null);
+  const metadata = useAsync((signal) => get<BookMetadata>(`/books/${bookId}/metadata`, { signal }), [bookId, version]);
+  const [editing, setEditing] = useState(false);
 
   async function mark(state: 'read' | 'unread') {
     setError(null);
@@ -149,10 +152,30 @@ export function BookScreen({ bookId }: { bookId: string }) {
                   <a class="button" href={apiUrl(`/books/${info.id}/file`)} download>
                     {t('book.download')}
                   </a>
+                  {canEdit('books') && metadata.data && (
+                    <button type="button" class="button" data-edit onClick={() => setEditing(true)}>
+                      {t('metadata.edit')}
+                    </button>
+                  )}
                 </div>
+                {editing && metadata.data && (
+                  <EditMetadataDialog
+                    kind="books"
+                    id={bookId}
+                    metadata={metadata.data}
+                    onClose={() => setEditing(false)}
+                  />
+                )}
                 <ErrorMessage error={error} />
                 {info.summary && <p class="summary">{info.summary}</p>}
+                {metadata.data && <MetadataFacts metadata={metadata.data} />}
                 <dl class="facts">
+                  {metadata.data && (metadata.data.publisher || metadata.data.year) && (
+                    <>
+                      <dt>{t('metadata.publisher')}</dt>
+                      <dd>{[metadata.data.publisher, metadata.data.year].filter(Boolean).join(' · ')}</dd>
+                    </>
+                  )}
                   <dt>{t('book.format')}</dt>
                   <dd>{info.fileFormat.toUpperCase()}</dd>
                   <dt>{t('book.pagesLabel')}</dt>

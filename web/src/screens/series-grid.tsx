@@ -33,11 +33,26 @@ interface Filters {
   order: 'asc' | 'desc';
   status: string;
   publisher: string;
+  /** Set by a click on an author, genre, tag or character of a series or book page. */
+  author?: string;
+  genre?: string;
+  tag?: string;
+  character?: string;
 }
 
+/** The metadata links of the detail pages (components/metadata.tsx): field name = query parameter. */
+const METADATA_FILTERS = ['author', 'genre', 'tag', 'character'] as const;
+
 /** The condition of POST /series/list for the library and filters (API.md §4 Advanced filtering). */
-export function seriesCondition(libraryId: string | null, filters: Pick<Filters, 'status' | 'publisher'>) {
+export function seriesCondition(
+  libraryId: string | null,
+  filters: Pick<Filters, 'status' | 'publisher' | (typeof METADATA_FILTERS)[number]>,
+) {
   const leaves: Record<string, { operator: string; value: string }>[] = [];
+  for (const field of METADATA_FILTERS) {
+    const value = filters[field];
+    if (value) leaves.push({ [field]: { operator: 'is', value } });
+  }
   if (libraryId) leaves.push({ libraryId: { operator: 'is', value: libraryId } });
   if (filters.status) leaves.push({ readStatus: { operator: 'is', value: filters.status } });
   if (filters.publisher) leaves.push({ publisher: { operator: 'contains', value: filters.publisher } });
@@ -51,6 +66,7 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
     order: query.order === 'desc' ? 'desc' : 'asc',
     status: query.status ?? '',
     publisher: query.publisher ?? '',
+    ...Object.fromEntries(METADATA_FILTERS.flatMap((f) => (query[f] ? [[f, query[f]]] : []))),
   };
   const scope = libraryId === 'all' ? null : libraryId;
   const version = catalogVersion.value;
@@ -75,6 +91,7 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
     if (next.order !== 'asc') params.set('order', next.order);
     if (next.status) params.set('status', next.status);
     if (next.publisher) params.set('publisher', next.publisher);
+    for (const field of METADATA_FILTERS) if (next[field]) params.set(field, next[field] as string);
     const search = params.toString();
     route(`${path}${search ? `?${search}` : ''}`, true);
   }

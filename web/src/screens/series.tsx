@@ -1,7 +1,8 @@
 /** A series: its metadata, its books in reading order with the user's progress, mark all read/unread. */
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import type { Book, Page, Series } from '../api/types';
+import type { Book, Page, Series, SeriesMetadata } from '../api/types';
+import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metadata';
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
@@ -18,7 +19,12 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
     (signal) => get<Page<Book>>(`/series/${seriesId}/books`, { query: { pageSize: BOOKS_PAGE }, signal }),
     [seriesId, version],
   );
+  const metadata = useAsync(
+    (signal) => get<SeriesMetadata>(`/series/${seriesId}/metadata`, { signal }),
+    [seriesId, version],
+  );
   const [error, setError] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
 
   async function mark(state: 'read' | 'unread') {
     setError(null);
@@ -52,6 +58,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 {info.unreadCount ? ` · ${t('series.unread', { count: info.unreadCount })}` : ''}
               </p>
               {info.summary && <p class="summary">{info.summary}</p>}
+              {metadata.data && <MetadataFacts metadata={metadata.data} />}
               <div class="toolbar">
                 {next && (
                   <a class="button button--primary" href={`/read/${next.id}`}>
@@ -64,7 +71,20 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 <button type="button" class="button" onClick={() => void mark('unread')}>
                   {t('series.markUnread')}
                 </button>
+                {canEdit('series') && metadata.data && (
+                  <button type="button" class="button" data-edit onClick={() => setEditing(true)}>
+                    {t('metadata.edit')}
+                  </button>
+                )}
               </div>
+              {editing && metadata.data && (
+                <EditMetadataDialog
+                  kind="series"
+                  id={seriesId}
+                  metadata={metadata.data}
+                  onClose={() => setEditing(false)}
+                />
+              )}
               <ErrorMessage error={error} />
             </div>
           </div>

@@ -1,0 +1,72 @@
+/**
+ * Reads of editable metadata (issue 18): a live series' or book's values, locks and terms, for a viewer
+ * (a series the viewer may not see reads exactly like a missing one). Writes go through CatalogWriter.
+ */
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { books, bookTerms, series, seriesTerms } from '../db/schema';
+import type { TermKind } from '../db/tables/metadata-values';
+import { TERM_KINDS } from '../db/tables/metadata-values';
+import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+
+export type SeriesMetadataRow = typeof series.$inferSelect;
+export type BookMetadataRow = typeof books.$inferSelect;
+export type Terms = Record<TermKind, string[]>;
+
+function groupTerms(rows: Array<{ kind: TermKind; value: string }>): Terms {
+  const terms = Object.fromEntries(TERM_KINDS.map((k) => [k, [] as string[]])) as Terms;
+  for (const row of rows) terms[row.kind].push(row.value);
+  for (const kind of TERM_KINDS) terms[kind].sort((a, b) => a.localeCompare(b));
+  return terms;
+}
+
+export class MetadataRepository {
+  constructor(private readonly db: Database) {}
+
+  /** A live series the viewer may see, with its terms; undefined otherwise. */
+  async series(viewer: Viewer, id: string): Promise<{ row: SeriesMetadataRow; terms: Terms } | undefined> {
+    const [rows, terms] = await this.db.batch([
+      this.db
+        .select()
+        .from(series)
+        .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series))),
+      this.db
+        .select({ kind: seriesTerms.kind, value: seriesTerms.value })
+        .from(seriesTerms)
+        .where(eq(seriesTerms.seriesId, id)),
+    ]);
+    const row = rows[0];
+    return row ? { row, terms: groupTerms(terms) } : undefined;
+  }
+
+  /** A live book the viewer may see, with its terms; undefined otherwise. */
+  async book(viewer: Viewer, id: string): Promise<{ row: BookMetadataRow; terms: Terms } | undefined> {
+    const [rows, terms] = await this.db.batch([
+      this.db
+        .select()
+        .from(books)
+        .where(and(eq(books.id, id), isNull(books.deletedAt), visibleBooks(viewer, books))),
+      this.db.select({ kind: bookTerms.kind, value: bookTerms.value }).from(bookTerms).where(eq(bookTerms.bookId, id)),
+    ]);
+    const row = rows[0];
+    return row ? { row, terms: groupTerms(terms) } : undefined;
+  }
+
+  /** Of these series ids, the live ones the viewer may see (bulk edits skip the others). */
+  async visibleSeriesIds(viewer: Viewer, ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: series.id })
+      .from(series)
+      .where(and(inArray(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)));
+    return rows.map((r) => r.id);
+  }
+
+  /** Of these book ids, the live ones the viewer may see. */
+  async visibleBookIds(viewer: Viewer, ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(and(inArray(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)));
+    return rows.map((r) => r.id);
+  }
+}

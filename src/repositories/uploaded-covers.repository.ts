@@ -1,0 +1,76 @@
+/**
+ * Covers users uploaded for a series or a book (the `covers` table, issue 18), and which one is selected.
+ * A series points at its selected cover's thumbnail (`series.thumbnail_key`, `has_custom_cover`,
+ * `selected_cover_source`), which the first-book cover refresh leaves alone; a book's selected cover is
+ * looked up when its thumbnail is served (its own thumbnail key is the generated one, rewritten by scans).
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { covers, series } from '../db/schema';
+
+export type CoverRow = typeof covers.$inferSelect;
+export type CoverOwner = { kind: 'series' | 'book'; id: string };
+
+const ownedBy = (owner: CoverOwner) =>
+  owner.kind === 'series' ? eq(covers.seriesId, owner.id) : eq(covers.bookId, owner.id);
+
+export class UploadedCoversRepository {
+  constructor(private readonly db: Database) {}
+
+  list(owner: CoverOwner): Promise<CoverRow[]> {
+    return this.db.select().from(covers).where(ownedBy(owner)).orderBy(asc(covers.createdAt), asc(covers.id));
+  }
+
+  one(owner: CoverOwner, coverId: string): Promise<CoverRow | undefined> {
+    return this.db
+      .select()
+      .from(covers)
+      .where(and(ownedBy(owner), eq(covers.id, coverId)))
+      .get();
+  }
+
+  /** The selected cover of a book, if any (served instead of the generated one). */
+  selectedOfBook(bookId: string): Promise<CoverRow | undefined> {
+    return this.db
+      .select()
+      .from(covers)
+      .where(and(eq(covers.bookId, bookId), eq(covers.selected, true)))
+      .get();
+  }
+
+  async insert(row: typeof covers.$inferInsert): Promise<void> {
+    await this.db.insert(covers).values(row);
+  }
+
+  /**
+   * Makes `coverId` the owner's selected cover (null: none, the generated cover shows again); a series'
+   * pointer follows in the same batch (`thumbnailKey` of the chosen cover, or null to be refreshed).
+   */
+  async select(owner: CoverOwner, coverId: string | null, seriesThumbnailKey: string | null, now: string) {
+    const statements = [
+      this.db
+        .update(covers)
+        .set({ selected: sql`${covers.id} IS ${coverId}`, updatedAt: now })
+        .where(ownedBy(owner)),
+    ];
+    if (owner.kind === 'series') {
+      statements.push(
+        this.db
+          .update(series)
+          .set({
+            hasCustomCover: coverId !== null,
+            selectedCoverSource: coverId ? `custom:${coverId}` : 'first_book',
+            thumbnailKey: seriesThumbnailKey,
+            thumbnailUpdatedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(series.id, owner.id)) as never,
+      );
+    }
+    await this.db.batch(statements as [never, ...never[]]);
+  }
+
+  async delete(owner: CoverOwner, coverId: string): Promise<void> {
+    await this.db.delete(covers).where(and(ownedBy(owner), eq(covers.id, coverId)));
+  }
+}

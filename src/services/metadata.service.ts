@@ -1,0 +1,272 @@
+/**
+ * Editing series and book metadata (issue 18; DECISIONS.md §Organise and share): values and their locks.
+ * `/api/v1` edits lock every field they set; `/komga` sets locks as sent (Komf relies on them). Turning a
+ * book's lock off puts the file's value back at once (from books.file_metadata, which every analysis
+ * keeps), and a series' derived values are computed again; scans never write a locked field.
+ * Each edit emits entity events; the search rows are rewritten in the same batch.
+ */
+import type { EventPublisher } from '../events/events';
+import { notFound } from '../lib/errors';
+import type {
+  BookChanges,
+  BookTerms,
+  CatalogWriter,
+  SeriesChanges,
+  TermKind,
+} from '../repositories/catalog-writer.repository';
+import type {
+  BookMetadataRow,
+  MetadataRepository,
+  SeriesMetadataRow,
+  Terms,
+} from '../repositories/metadata.repository';
+import type { BookLockedColumn } from '../repositories/metadata-sql';
+import type { Viewer } from '../repositories/visibility';
+import {
+  BOOK_EDITABLE_FIELDS,
+  type BookEditableField,
+  type BookMetadataDto,
+  type BookMetadataPatch,
+  type BookLocksUpdate,
+  SERIES_EDITABLE_FIELDS,
+  type SeriesEditableField,
+  type SeriesLocksUpdate,
+  type SeriesMetadataDto,
+  type SeriesMetadataPatch,
+} from '../schemas/metadata.schema';
+import { sortTitle } from '../scanning/series-grouping';
+
+/** API fields whose values are term rows, and their kind. */
+const TERM_FIELDS = {
+  genres: 'genre',
+  tags: 'tag',
+  characters: 'character',
+  teams: 'team',
+  locations: 'location',
+} as const satisfies Record<string, TermKind>;
+type TermField = keyof typeof TERM_FIELDS;
+const isTermField = (field: string): field is TermField => field in TERM_FIELDS;
+
+/** An edit as the service applies it: values to set, and locks to set (true or false). */
+export interface MetadataEdit<V, F extends string> {
+  values: Partial<V>;
+  locks: Partial<Record<F, boolean>>;
+}
+export type SeriesEdit = MetadataEdit<SeriesMetadataPatch, SeriesEditableField>;
+export type BookEdit = MetadataEdit<BookMetadataPatch, BookEditableField>;
+
+const lockColumn = (field: string) => `${field}Lock`;
+const lockAll = <F extends string>(values: object) =>
+  Object.fromEntries(Object.keys(values).map((f) => [f, true])) as Partial<Record<F, boolean>>;
+
+function locksOf<F extends string>(fields: readonly F[], row: Record<string, unknown>): Record<F, boolean> {
+  return Object.fromEntries(fields.map((f) => [f, Boolean(row[lockColumn(f)])])) as Record<F, boolean>;
+}
+
+function toSeriesMetadata(row: SeriesMetadataRow, terms: Terms): SeriesMetadataDto {
+  return {
+    seriesId: row.id,
+    title: row.title,
+    titleSort: row.titleSort,
+    summary: row.summary,
+    publisher: row.publisher,
+    imprint: row.imprint,
+    year: row.year,
+    language: row.language,
+    status: row.status as SeriesMetadataDto['status'],
+    readingDirection: row.readingDirection,
+    totalBookCount: row.totalBookCount,
+    authors: row.authors,
+    links: row.links,
+    alternateTitles: row.alternateTitles,
+    genres: terms.genre,
+    tags: terms.tag,
+    characters: terms.character,
+    teams: terms.team,
+    locations: terms.location,
+    locks: locksOf(SERIES_EDITABLE_FIELDS, row),
+    updatedAt: row.updatedAt,
+  };
+}
+
+function toBookMetadata(row: BookMetadataRow, terms: Terms): BookMetadataDto {
+  return {
+    bookId: row.id,
+    seriesId: row.seriesId,
+    title: row.title,
+    titleSort: row.titleSort,
+    summary: row.summary,
+    number: row.number,
+    numberSort: row.numberSort,
+    volume: row.volume,
+    chapter: row.chapter,
+    year: row.year,
+    month: row.month,
+    day: row.day,
+    publisher: row.publisher,
+    imprint: row.imprint,
+    language: row.language,
+    authors: row.authors,
+    isbn: row.isbn,
+    format: row.format,
+    count: row.count,
+    links: row.links,
+    genres: terms.genre,
+    tags: terms.tag,
+    characters: terms.character,
+    teams: terms.team,
+    locations: terms.location,
+    locks: locksOf(BOOK_EDITABLE_FIELDS, row),
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The locks of an edit that differ from the stored ones (a lock sent as it already is changes nothing). */
+function changedLocks<F extends string>(locks: Partial<Record<F, boolean>>, row: object): Partial<Record<F, boolean>> {
+  const stored = row as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(locks).filter(([field, locked]) => locked !== undefined && stored[lockColumn(field)] !== locked),
+  ) as Partial<Record<F, boolean>>;
+}
+
+/** Splits an edit into column changes (values and locks) and replaced terms. */
+function changesOf(edit: { values: object; locks: object }) {
+  const changes: Record<string, unknown> = {};
+  const terms: Partial<BookTerms> = {};
+  for (const [field, value] of Object.entries(edit.values)) {
+    if (value === undefined) continue;
+    if (isTermField(field)) terms[TERM_FIELDS[field]] = value as string[];
+    else changes[field] = value;
+  }
+  for (const [field, locked] of Object.entries(edit.locks)) {
+    if (locked !== undefined) changes[lockColumn(field)] = locked;
+  }
+  // An edited title brings its sort title along unless one was given (or the sort title is locked).
+  if (typeof changes.title === 'string' && !('titleSort' in changes)) changes.titleSort = sortTitle(changes.title);
+  return { changes, terms };
+}
+
+export class MetadataService {
+  constructor(
+    private readonly metadata: MetadataRepository,
+    private readonly writer: CatalogWriter,
+    private readonly events: EventPublisher,
+  ) {}
+
+  async seriesMetadata(viewer: Viewer, id: string): Promise<SeriesMetadataDto> {
+    const found = await this.metadata.series(viewer, id);
+    if (!found) throw notFound('Series');
+    return toSeriesMetadata(found.row, found.terms);
+  }
+
+  async bookMetadata(viewer: Viewer, id: string): Promise<BookMetadataDto> {
+    const found = await this.metadata.book(viewer, id);
+    if (!found) throw notFound('Book');
+    return toBookMetadata(found.row, found.terms);
+  }
+
+  /** PATCH /series/{id}/metadata: sets the fields given and locks each of them. */
+  patchSeries(viewer: Viewer, id: string, patch: SeriesMetadataPatch) {
+    return this.editSeries(viewer, id, { values: patch, locks: lockAll(patch) });
+  }
+
+  /** PUT /series/{id}/metadata/locks. */
+  setSeriesLocks(viewer: Viewer, id: string, locks: SeriesLocksUpdate) {
+    return this.editSeries(viewer, id, { values: {}, locks });
+  }
+
+  patchBook(viewer: Viewer, id: string, patch: BookMetadataPatch) {
+    return this.editBook(viewer, id, { values: patch, locks: lockAll(patch) });
+  }
+
+  setBookLocks(viewer: Viewer, id: string, locks: BookLocksUpdate) {
+    return this.editBook(viewer, id, { values: {}, locks });
+  }
+
+  /**
+   * Any edit of a series (values and locks as decided by the caller). When a lock is turned off, the unlocked
+   * derived values are computed again from the books in the same batch (unlocking the summary brings back
+   * the first book's); otherwise values set stay until the next scan of the series' books.
+   */
+  async editSeries(viewer: Viewer, id: string, edit: SeriesEdit): Promise<SeriesMetadataDto> {
+    const found = await this.metadata.series(viewer, id);
+    if (!found) throw notFound('Series');
+    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, found.row) });
+    const row = found.row as unknown as Record<string, unknown>;
+    const unlocks = Object.entries(edit.locks).some(([field, locked]) => locked === false && row[lockColumn(field)]);
+    if (Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
+      const now = new Date().toISOString();
+      await this.writer.editSeries(
+        id,
+        { ...(changes as SeriesChanges), updatedAt: now },
+        terms as Partial<Record<'genre' | 'tag', string[]>>,
+        now,
+        unlocks,
+      );
+      this.events.publish({ type: 'series_updated', series_id: id, library_id: found.row.libraryId });
+    }
+    return this.seriesMetadata(viewer, id);
+  }
+
+  /**
+   * Any edit of a book. A lock turned off puts the file's value back (the sort title too, with the title,
+   * unless its own lock stays on); the series' credits follow (its other derived values at its next scan).
+   */
+  async editBook(viewer: Viewer, id: string, edit: BookEdit): Promise<BookMetadataDto> {
+    const found = await this.metadata.book(viewer, id);
+    if (!found) throw notFound('Book');
+    const { row } = found;
+    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
+    const unlocked = (Object.entries(edit.locks) as Array<[BookEditableField, boolean | undefined]>)
+      .filter(([field, locked]) => locked === false && row[lockColumn(field) as keyof BookMetadataRow] === true)
+      .map(([field]) => field);
+    const restore = {
+      fields: unlocked.filter((f): f is BookLockedColumn => !isTermField(f) && !(f in edit.values)),
+      kinds: unlocked
+        .filter(isTermField)
+        .filter((f) => !(f in edit.values))
+        .map((f) => TERM_FIELDS[f]),
+    };
+    const sortStaysLocked = edit.locks.titleSort ?? row.titleSortLock;
+    if (restore.fields.includes('title') && !sortStaysLocked && !restore.fields.includes('titleSort'))
+      restore.fields.push('titleSort');
+    if (Object.keys(changes).length === 0 && Object.keys(terms).length === 0) return toBookMetadata(row, found.terms);
+    const now = new Date().toISOString();
+    await this.writer.editBook(id, { ...(changes as BookChanges), updatedAt: now }, terms, restore);
+    await this.writer.refreshSeriesCredits(row.seriesId);
+    this.events.publish(
+      { type: 'book_updated', book_id: id, series_id: row.seriesId, library_id: row.libraryId },
+      { type: 'series_updated', series_id: row.seriesId, library_id: row.libraryId },
+    );
+    return this.bookMetadata(viewer, id);
+  }
+
+  /** Bulk variants: the same edit on each visible series (the others are skipped and not counted). */
+  async bulkSeries(viewer: Viewer, ids: string[], edit: (id: string) => SeriesEdit) {
+    const visible = await this.metadata.visibleSeriesIds(viewer, [...new Set(ids)]);
+    for (const id of visible) await this.editSeries(viewer, id, edit(id));
+    return { updatedCount: visible.length, message: `Updated ${visible.length} series` };
+  }
+
+  async bulkBooks(viewer: Viewer, ids: string[], edit: (id: string) => BookEdit) {
+    const visible = await this.metadata.visibleBookIds(viewer, [...new Set(ids)]);
+    for (const id of visible) await this.editBook(viewer, id, edit(id));
+    return { updatedCount: visible.length, message: `Updated ${visible.length} books` };
+  }
+
+  bulkPatchSeries(viewer: Viewer, { seriesIds, ...patch }: SeriesMetadataPatch & { seriesIds: string[] }) {
+    return this.bulkSeries(viewer, seriesIds, () => ({ values: patch, locks: lockAll(patch) }));
+  }
+
+  bulkSeriesLocks(viewer: Viewer, { seriesIds, ...locks }: SeriesLocksUpdate & { seriesIds: string[] }) {
+    return this.bulkSeries(viewer, seriesIds, () => ({ values: {}, locks }));
+  }
+
+  bulkPatchBooks(viewer: Viewer, { bookIds, ...patch }: BookMetadataPatch & { bookIds: string[] }) {
+    return this.bulkBooks(viewer, bookIds, () => ({ values: patch, locks: lockAll(patch) }));
+  }
+
+  bulkBookLocks(viewer: Viewer, { bookIds, ...locks }: BookLocksUpdate & { bookIds: string[] }) {
+    return this.bulkBooks(viewer, bookIds, () => ({ values: {}, locks }));
+  }
+}
