@@ -80,7 +80,10 @@ for (const deadline = Date.now() + 120_000; !stopping && Date.now() < deadline; 
   if (ready) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-if (!stopping) children.push(dev('jobs', ['-c', 'consumers/wrangler.toml', ...renderer], jobsPort, inspector('JOBS_INSPECTOR_PORT')));
+if (!stopping)
+  children.push(
+    dev('jobs', ['-c', 'consumers/wrangler.toml', ...renderer], jobsPort, inspector('JOBS_INSPECTOR_PORT')),
+  );
 
 // wrangler dev does not fire cron triggers by itself: tick the worker's scheduled handler once a minute,
 // as Cloudflare would, so cron_schedule scans and the re-queue of lost book work happen locally too.

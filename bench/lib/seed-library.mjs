@@ -18,7 +18,10 @@ async function mapLimited(count, limit, fn) {
  * it, and resolves once every book is complete (hashes, page sizes, cover) as GET /books shows it.
  * Returns the library id and its books ({id, seriesId, pageCount}).
  */
-export async function seedComicLibrary({ api, auth, call }, { name = 'Soak comics', prefix = 'soak', books, timeoutMs = 20 * 60_000 }) {
+export async function seedComicLibrary(
+  { api, auth, call },
+  { name = 'Soak comics', prefix = 'soak', books, timeoutMs = 20 * 60_000 },
+) {
   const library = await call('POST', '/libraries', { name, path: prefix });
   if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
   const libraryId = library.body.id;
@@ -26,7 +29,11 @@ export async function seedComicLibrary({ api, auth, call }, { name = 'Soak comic
   await mapLimited(books, 8, async (i) => {
     const { key, bytes } = book(i, pages);
     const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
-    const res = await fetch(url, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: bytes });
+    const res = await fetch(url, {
+      method: 'PUT',
+      headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    });
     if (res.status !== 201) throw new Error(`upload of ${key} failed: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   });

@@ -71,9 +71,7 @@ export default {
     if (pathname === '/index') {
       const limit = Number(searchParams.get('limit') ?? 1_000_000);
       const { results } = await env.DB.prepare(INDEX_SQL).bind(limit).all<Record<string, string | number>>();
-      return Response.json(
-        results.map((r) => [r.key, r.offset, Number(r.hint) + Number(r.size), Number(r.hint)]),
-      );
+      return Response.json(results.map((r) => [r.key, r.offset, Number(r.hint) + Number(r.size), Number(r.hint)]));
     }
     if (pathname === '/page') return page(request, env, ctx);
     return new Response('not found', { status: 404 });
