@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   LONGBOX_TASKS__SLICE_MS: z.coerce.number().int().min(1).max(60_000).default(15_000),
   /** First retry delay of a failed book-work message; each further retry doubles it (issue 11). */
   LONGBOX_INGEST__RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(10),
+  /** A book's one-pass read that gets no bytes from R2 for this long is given up and retried (issue 21). */
+  LONGBOX_INGEST__READ_STALL_SECONDS: z.coerce.number().min(0.1).max(600).default(30),
   /** Incomplete books whose last queue message is older than this are queued again by the cron. */
   LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: z.coerce.number().min(0).max(1440).default(10),
   /** The library bucket's name, shown by /filesystem/drives: an R2 binding does not expose it. */

@@ -220,7 +220,8 @@ function faultyService<T extends object>(service: T, injector: FaultInjector): T
       return async (...args: unknown[]) => {
         const error = injector.renderer?.({ method: String(property) });
         if (error) throw error;
-        return value.apply(target, args);
+        // Not value.apply(...): on an RPC stub every property, `apply` included, names a remote method.
+        return Reflect.apply(value, target, args);
       };
     },
   });

@@ -8,6 +8,7 @@
  * book counts as done; anything else is returned as `retry` for the consumer.
  */
 import { eq, inArray } from 'drizzle-orm';
+import { readConfig } from '../config/config';
 import type { Database } from '../db/client';
 import { books } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
@@ -107,6 +108,7 @@ export async function completeBookWorkBatch(
   messages: BookWorkMessage[],
 ): Promise<BookWorkOutcome[]> {
   const { db, env } = deps;
+  const stallMs = readConfig(env).LONGBOX_INGEST__READ_STALL_SECONDS * 1000;
   const found = await loadBooks(db, [...new Set(messages.map((m) => m.bookId))]);
   const byBook = new Map<string, BookJob>();
   /** A message for a book another message of the batch already covers: its fate follows that job's. */
@@ -159,7 +161,7 @@ export async function completeBookWorkBatch(
             ? coverLocatorOf(job.book, first)
             : undefined;
           const cover = coverLocator && bookPages.find((page) => sameLocator(page.locator, coverLocator));
-          job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover);
+          job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover, { stallMs });
           job.detailsMs = Date.now() - started;
           job.book = withDetails(job.book, job.details, now);
         }

@@ -43,8 +43,10 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   const logger = c.get('logger');
   const fields = { error: error.message, stack: error.stack, method: c.req.method, path: c.req.path };
   if (isTransientPlatformError(error)) {
-    // Storage or a service that may be back in a moment (issue 21): the client is told to retry.
-    if (logger) logger.warn('platform unavailable', fields);
+    // Storage or a service that may be back in a moment (issue 21): the client is told to retry. The log
+    // names the platform's own error, not a wrapper's text (drizzle's carries the statement and its values).
+    if (logger)
+      logger.warn('platform unavailable', { error: rootCause(error), method: c.req.method, path: c.req.path });
     return errorResponse(
       c,
       new AppError(
@@ -66,6 +68,12 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
       `An unexpected error occurred${requestId ? ` (request id ${requestId})` : ''}; it has been logged`,
     ),
   );
+}
+
+function rootCause(error: Error): string {
+  let root: unknown = error;
+  for (let depth = 0; depth < 5 && root instanceof Error && root.cause !== undefined; depth++) root = root.cause;
+  return root instanceof Error ? root.message : String(root);
 }
 
 export function handleNotFound(c: Context<AppEnv>): Response {
