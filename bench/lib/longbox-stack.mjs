@@ -9,6 +9,16 @@ import { freePort } from './wrangler-dev.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Calls `fn(0…count-1)`, `limit` at a time (uploads of a benchmark library). */
+export async function mapLimited(count, limit, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
+}
+
 /**
  * Starts scripts/start.mjs of `sources` (snapshotSources) over the local state in `data`; resolves once
  * both processes answer. Lines other than access logs are kept (tail) and the consumers' "batch done"
@@ -110,8 +120,12 @@ function processTable() {
 }
 
 /**
- * The processes under `rootPid`: each `wrangler dev` (Node: wrangler, miniflare, the dev proxy's Node
- * side) and the workerd processes it started, by role ('api' or 'jobs', from the wrangler's config).
+ * The processes under `rootPid`, by role ('api' or 'jobs', from the wrangler's config) and kind:
+ * - 'runtime': the workerd that runs the workers themselves with the local R2/D1/Queues/cache simulators
+ *   (its entry socket is on port 0: only the proxy talks to it);
+ * - 'proxy': the workerd of wrangler's dev proxy, which owns the public port and forwards every request;
+ * - 'wrangler': wrangler's Node process (miniflare, the inspector proxy, logging);
+ * - 'other': the launcher wrapper and esbuild.
  */
 export function stackProcesses(rootPid) {
   const table = processTable();
@@ -127,7 +141,13 @@ export function stackProcesses(rootPid) {
     const wranglerPid = [pid, ...chain].find((p) => table.get(p)?.command.includes('wrangler.js dev'));
     if (!wranglerPid) continue;
     const role = table.get(wranglerPid).command.includes('consumers/wrangler.toml') ? 'jobs' : 'api';
-    const kind = command.includes('workerd serve') ? 'workerd' : pid === wranglerPid ? 'wrangler' : 'other';
+    const kind = command.includes('workerd serve')
+      ? command.includes('entry=127.0.0.1:0 ')
+        ? 'runtime'
+        : 'proxy'
+      : command.includes('wrangler-dist/cli.js')
+        ? 'wrangler'
+        : 'other';
     found.push({ pid, role, kind, command });
   }
   return found;

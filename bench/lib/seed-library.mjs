@@ -1,17 +1,9 @@
 // A library of the benchmark comics (bench/lib/comic-library.mjs) uploaded through the API and scanned, on a
 // running Longbox: what a benchmark that reads a real, complete library starts from.
 import { book, distinctPages } from './comic-library.mjs';
+import { mapLimited } from './longbox-stack.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function mapLimited(count, limit, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) await fn(next++);
-    }),
-  );
-}
 
 /**
  * Creates library `name` at `prefix`, uploads `books` benchmark CBZs (50 pages each, 20 per series), scans

@@ -11,6 +11,8 @@
  * which call fails and how; the wrappers only make that failure look like the platform's.
  */
 
+import { aroundD1Calls } from '../db/d1-calls';
+
 /** How one R2 `get` misbehaves. */
 export type R2GetFault =
   /** `get()` itself rejects (R2 unreachable, an internal error). */
@@ -171,44 +173,11 @@ function faultyBody(
   return new ReadableStream(bytes);
 }
 
-interface Statement {
-  bind(...values: unknown[]): Statement;
-  first(column?: string): Promise<unknown>;
-  run(): Promise<unknown>;
-  all(): Promise<unknown>;
-  raw(options?: unknown): Promise<unknown>;
-}
-
 function faultyDatabase(database: D1Database, injector: FaultInjector): D1Database {
-  const d1 = database as unknown as { prepare(sql: string): Statement; batch(s: Statement[]): Promise<unknown> };
-  /** The real statement behind each wrapped one (D1's batch accepts only its own), and its SQL. */
-  const originals = new WeakMap<Statement, { statement: Statement; sql: string }>();
-  const refuse = (sql: string[]) => {
+  // Refused before the call reaches the database: nothing of it is written, as when D1 refuses it.
+  return aroundD1Calls(database, (call, sql) => {
     const error = injector.d1?.({ sql });
-    if (error) throw error;
-  };
-  const wrap = (statement: Statement, sql: string): Statement => {
-    const call = async <T>(run: () => Promise<T>) => {
-      refuse([sql]);
-      return run();
-    };
-    const wrapped: Statement = {
-      bind: (...values) => wrap(statement.bind(...values), sql),
-      first: (column) => call(() => (column === undefined ? statement.first() : statement.first(column))),
-      run: () => call(() => statement.run()),
-      all: () => call(() => statement.all()),
-      raw: (options) => call(() => statement.raw(options)),
-    };
-    originals.set(wrapped, { statement, sql });
-    return wrapped;
-  };
-  return overriding(database, {
-    prepare: (sql: string) => wrap(d1.prepare(sql), sql),
-    batch: async (statements: Statement[]) => {
-      const real = statements.map((s) => originals.get(s) ?? { statement: s, sql: '' });
-      refuse(real.map((r) => r.sql));
-      return d1.batch(real.map((r) => r.statement));
-    },
+    return error ? Promise.reject(error) : call();
   });
 }
 

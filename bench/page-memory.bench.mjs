@@ -1,0 +1,194 @@
+// Memory under page traffic (issue 21): why `npm start` grows while it serves pages, process by process. The
+// same sequence of original-page requests (every page a different one, as readers going through a large
+// library ask for them) is sent to:
+//   1. Longbox under `npm start` (scripts/start.mjs), its edge page cache on (LONGBOX_PAGES__EDGE_CACHE=true);
+//   2. the same with the edge page cache off (what `npm start` runs by default);
+//   3. a bare worker (bench/workers/bare-pages.ts) making Longbox's ranged R2 read of each page, nothing else;
+//   4. the bare worker making that read and filling the Workers Cache API with the page as Longbox does;
+//   5. the bare worker answering a no-op request (no R2, no cache): what `wrangler dev` itself keeps.
+// Each runs in fresh processes over the same local state. Sampled every LONGBOX_PAGE_MEMORY_STEP requests:
+// the RSS of the workerd that runs the worker with the local simulators ("runtime"), of wrangler's dev-proxy
+// workerd in front of it ("proxy") and of wrangler's Node process; for Longbox, the API isolate's JS heap
+// after a forced GC (through the inspector).
+//
+// LONGBOX_PAGE_MEMORY_BOOKS (400 → 20,000 pages), LONGBOX_PAGE_MEMORY_REQUESTS (10,000; a smaller number only
+// prints), LONGBOX_PAGE_MEMORY_STEP (1,000).
+import path from 'node:path';
+import { connectInspector } from './lib/inspector.mjs';
+import { residentBytes, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
+import { setupAdminClient } from './lib/admin-client.mjs';
+import { environmentLines, markdownTable, ROOT, writeSection } from './lib/report.mjs';
+import { seedComicLibrary } from './lib/seed-library.mjs';
+import { snapshotSources } from './lib/source-snapshot.mjs';
+import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+
+const BOOKS = Number(process.env.LONGBOX_PAGE_MEMORY_BOOKS ?? 400);
+const REQUESTS = Number(process.env.LONGBOX_PAGE_MEMORY_REQUESTS ?? 10_000);
+const STEP = Number(process.env.LONGBOX_PAGE_MEMORY_STEP ?? 1000);
+const WRITE = REQUESTS >= 10_000;
+const CONCURRENCY = 4;
+const MiB = 1024 ** 2;
+const mib = (bytes) => (bytes / MiB).toFixed(0);
+
+/** Sends `urls` (CONCURRENCY at a time), sampling `sample()` before and after every STEP of them. */
+async function drive(urls, headers, sample) {
+  const samples = [{ requests: 0, ...(await sample()) }];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  for (let done = 0; done < urls.length; done += STEP) {
+    const end = Math.min(urls.length, done + STEP);
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < end) {
+          const res = await fetch(urls[next++], { headers });
+          await res.arrayBuffer();
+          if (res.status !== 200) failures += 1;
+        }
+      }),
+    );
+    samples.push({ requests: end, ...(await sample()) });
+  }
+  return { samples, failures, perSecond: urls.length / ((performance.now() - started) / 1000) };
+}
+
+/** RSS of the api-role processes under `rootPid`, by kind. */
+function rssSampler(rootPid) {
+  const processes = stackProcesses(rootPid).filter((p) => p.role === 'api' && p.kind !== 'other');
+  return () => Object.fromEntries(processes.map((p) => [p.kind, residentBytes(p.pid)]));
+}
+
+async function main() {
+  const state = tempStateDir('page-memory');
+  const data = path.join(state, 'data');
+  const phases = [];
+  let stop = async () => {};
+  try {
+    const sources = snapshotSources(path.join(state, 'sources'));
+    // The library, through Longbox itself.
+    let server = await startLongbox({ sources, data });
+    stop = server.stop;
+    const api = `${server.url}/api/v1`;
+    const client = await setupAdminClient(api);
+    const seeded = await seedComicLibrary({ api, ...client }, { books: BOOKS });
+    await server.stop();
+    const pages = seeded.books.flatMap((b) => Array.from({ length: b.pageCount }, (_, i) => [b.id, i + 1]));
+    if (pages.length < REQUESTS) throw new Error(`${pages.length} pages for ${REQUESTS} distinct requests`);
+
+    for (const [label, edgeCache] of [
+      ['Longbox, edge page cache on', 'true'],
+      ['Longbox, edge page cache off (`npm start`)', 'false'],
+    ]) {
+      server = await startLongbox({ sources, data, env: { LONGBOX_PAGES__EDGE_CACHE: edgeCache } });
+      stop = server.stop;
+      const login = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'bench-admin', password: 'bench-password-42' }),
+      });
+      const auth = { Authorization: `Bearer ${(await login.json()).access_token}` };
+      const inspector = await connectInspector(server.inspectorPort);
+      const rss = rssSampler(server.pid);
+      const urls = pages.slice(0, REQUESTS).map(([id, n]) => `${server.url}/api/v1/books/${id}/pages/${n}`);
+      const result = await drive(urls, auth, async () => {
+        await inspector.collectGarbage();
+        return { ...rss(), heap: (await inspector.heapUsage()).usedSize };
+      });
+      inspector.close();
+      await server.stop();
+      phases.push({ label, ...result });
+      console.log(label, JSON.stringify(result.samples.at(-1)), `${result.perSecond.toFixed(0)}/s`);
+    }
+
+    for (const [label, mode] of [
+      ['bare worker: the ranged R2 read', 'pipe'],
+      ['bare worker: the ranged R2 read + Cache API fill', 'cache'],
+      ['bare worker: a no-op request', 'ready'],
+    ]) {
+      const bare = await startWranglerDev({
+        config: path.join(ROOT, 'bench/workers/bare-pages.toml'),
+        persistTo: data,
+        readyPath: '/ready',
+      });
+      stop = bare.stop;
+      const index = await (await fetch(`${bare.url}/index?limit=${REQUESTS}`)).json();
+      const urls = index.map(([key, offset, length, skip]) =>
+        mode === 'ready'
+          ? `${bare.url}/ready`
+          : `${bare.url}/page?key=${encodeURIComponent(key)}&offset=${offset}&length=${length}&skip=${skip}&mode=${mode}`,
+      );
+      const rss = rssSampler(bare.pid);
+      const result = await drive(urls, {}, async () => rss());
+      await bare.stop();
+      phases.push({ label, ...result });
+      console.log(label, JSON.stringify(result.samples.at(-1)), `${result.perSecond.toFixed(0)}/s`);
+    }
+  } finally {
+    await stop();
+    removeDir(state);
+  }
+
+  const at = (phase, fraction) => phase.samples[Math.round((phase.samples.length - 1) * fraction)];
+  /** KiB kept per request over the second half: is the growth levelling off? */
+  const secondHalf = (phase, kind) => {
+    const a = at(phase, 0.5);
+    const b = at(phase, 1);
+    return ((b[kind] - a[kind]) / 1024 / Math.max(1, b.requests - a.requests)).toFixed(1);
+  };
+  const rows = phases.map((phase) => [
+    phase.label,
+    phase.perSecond.toFixed(0),
+    ...['runtime', 'proxy', 'wrangler'].map(
+      (kind) => `${mib(at(phase, 0)[kind])} → ${mib(at(phase, 0.5)[kind])} → ${mib(at(phase, 1)[kind])}`,
+    ),
+    `${secondHalf(phase, 'runtime')} / ${secondHalf(phase, 'proxy')}`,
+    at(phase, 0).heap === undefined ? '—' : `${(at(phase, 0).heap / MiB).toFixed(1)} → ${(at(phase, 1).heap / MiB).toFixed(1)}`,
+    phase.failures,
+  ]);
+  const table = markdownTable(
+    [
+      'server',
+      'requests/s',
+      'runtime workerd RSS MiB (0 → half → all)',
+      'dev-proxy workerd RSS MiB',
+      'wrangler (Node) RSS MiB',
+      'KiB kept per request in the second half, runtime / proxy',
+      'API isolate heap after GC, MiB',
+      'failed',
+    ],
+    rows,
+  );
+  const steps = markdownTable(
+    ['requests', ...phases.map((p) => `${p.label}: runtime / proxy MiB`)],
+    phases[0].samples.map((s, i) => [
+      s.requests,
+      ...phases.map((p) => (p.samples[i] ? `${mib(p.samples[i].runtime)} / ${mib(p.samples[i].proxy)}` : '')),
+    ]),
+  );
+  console.log(table);
+  console.log(steps);
+  if (!WRITE) return;
+  writeSection(
+    'Memory under page traffic',
+    [
+      `${REQUESTS.toLocaleString('en-US')} original-page requests, each for a different page (a library of ${BOOKS} benchmark CBZs, 50`,
+      `pages each, read in order), ${CONCURRENCY} at a time, sent to five servers in turn, each started fresh over the same local`,
+      'state: Longbox under `npm start` with its edge page cache on and off, and a bare worker',
+      '(bench/workers/bare-pages.ts, `wrangler dev`) that makes the same ranged R2 read of each page, that read plus',
+      "a Cache API fill as Longbox's edge cache does it, or nothing at all. RSS from /proc/<pid>/status of the workerd",
+      "that runs the worker with the local R2/D1/cache simulators (**runtime**), of wrangler's dev-proxy workerd in",
+      'front of it (**proxy**), and of wrangler\'s Node process; the API isolate\'s heap through the inspector after a',
+      'forced GC.',
+      '',
+      table,
+      '',
+      `Every ${STEP.toLocaleString('en-US')} requests:`,
+      '',
+      steps,
+      '',
+      ...environmentLines('npm run bench -- page-memory'),
+    ].join('\n'),
+  );
+}
+
+await main();
