@@ -43,7 +43,10 @@ const migrate = spawnSync(
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // LONGBOX_* variables of this environment reach both workers (e.g. LONGBOX_LOG__LEVEL=debug npm start).
-const vars = Object.entries(process.env)
+// The edge page cache is off unless asked for: one machine has no edge to be near, and the local Cache API
+// simulator keeps every page served on disk and grows the runtime's memory with each one (issue 21,
+// docs/BENCHMARKS.md "Memory under page traffic").
+const vars = Object.entries({ LONGBOX_PAGES__EDGE_CACHE: 'false', ...process.env })
   .filter(([key]) => key.startsWith('LONGBOX_'))
   .flatMap(([key, value]) => ['--var', `${key}:${value}`]);
 const renderer = existsSync(path.join(root, 'renderer/wrangler.toml')) ? ['-c', 'renderer/wrangler.toml'] : [];
