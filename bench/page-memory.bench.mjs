@@ -147,7 +147,9 @@ async function main() {
       (kind) => `${mib(at(phase, 0)[kind])} → ${mib(at(phase, 0.5)[kind])} → ${mib(at(phase, 1)[kind])}`,
     ),
     `${secondHalf(phase, 'runtime')} / ${secondHalf(phase, 'proxy')}`,
-    at(phase, 0).heap === undefined ? '—' : `${(at(phase, 0).heap / MiB).toFixed(1)} → ${(at(phase, 1).heap / MiB).toFixed(1)}`,
+    at(phase, 0).heap === undefined
+      ? '—'
+      : `${(at(phase, 0).heap / MiB).toFixed(1)} → ${(at(phase, 1).heap / MiB).toFixed(1)}`,
     phase.failures,
   ]);
   const table = markdownTable(
@@ -182,7 +184,7 @@ async function main() {
       '(bench/workers/bare-pages.ts, `wrangler dev`) that makes the same ranged R2 read of each page, that read plus',
       "a Cache API fill as Longbox's edge cache does it, or nothing at all. RSS from /proc/<pid>/status of the workerd",
       "that runs the worker with the local R2/D1/cache simulators (**runtime**), of wrangler's dev-proxy workerd in",
-      'front of it (**proxy**), and of wrangler\'s Node process; the API isolate\'s heap through the inspector after a',
+      "front of it (**proxy**), and of wrangler's Node process; the API isolate's heap through the inspector after a",
       'forced GC.',
       '',
       table,

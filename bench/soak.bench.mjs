@@ -69,7 +69,11 @@ function requestClasses(ctx) {
       share: 8,
       make: () => ((r) => get(`${api}/books/${r.book.id}/pages/${r.page}?width=320`))(turn()),
     },
-    { name: 'series list', share: 7, make: () => get(`${api}/series?pageSize=50&page=${1 + Math.floor(random() * 2)}`) },
+    {
+      name: 'series list',
+      share: 7,
+      make: () => get(`${api}/series?pageSize=50&page=${1 + Math.floor(random() * 2)}`),
+    },
     {
       name: 'books list',
       share: 6,
@@ -181,7 +185,7 @@ async function main() {
     const base = server.url;
     const api = `${base}/api/v1`;
     const client = await setupAdminClient(api);
-    let started = Date.now();
+    const started = Date.now();
     const seeded = await seedComicLibrary({ api, ...client }, { books: BOOKS });
     console.log(`seeded ${BOOKS} books in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const key = await client.call('POST', '/api-keys', { name: 'Soak reader app' });
@@ -207,7 +211,10 @@ async function main() {
     const totalShare = classes.reduce((n, c) => n + c.share, 0);
     const chooseClass = () => {
       let r = random() * totalShare;
-      for (const c of classes) if ((r -= c.share) < 0) return c;
+      for (const c of classes) {
+        r -= c.share;
+        if (r < 0) return c;
+      }
       return classes.at(-1);
     };
 
@@ -351,7 +358,10 @@ async function main() {
       progressChecked += 1;
       if (stored.status !== 200 || stored.body?.currentPage !== page) {
         progressMissing += 1;
-        errors.push({ at: Date.now(), what: `progress of ${bookId}: wanted page ${page}, got ${JSON.stringify(stored.body)}` });
+        errors.push({
+          at: Date.now(),
+          what: `progress of ${bookId}: wanted page ${page}, got ${JSON.stringify(stored.body)}`,
+        });
       }
     }
     const finalBooks = await listBooks(client.call, seeded.libraryId);
@@ -461,10 +471,10 @@ async function main() {
         '`/komga` calls (Basic with an API key), thumbnails and task lists — with',
         `${SSE_STREAMS} SSE streams open throughout (70% /events, 20% /tasks, 10% /scans) and, every ${RESCAN_MINUTES} minutes,`,
         `${NEW_BOOKS_PER_RESCAN} new books uploaded and a rescan. ${requestsTotal.toLocaleString('en-US')} requests in all, ${pageRequests.toLocaleString('en-US')} of them pages.`,
-        'RSS per process from /proc/<pid>/status at the end of each minute; the API isolate\'s heap through',
-        "the inspector `wrangler dev --inspector-port` exposes (Chrome DevTools Protocol: a forced GC, then",
+        "RSS per process from /proc/<pid>/status at the end of each minute; the API isolate's heap through",
+        'the inspector `wrangler dev --inspector-port` exposes (Chrome DevTools Protocol: a forced GC, then',
         '`Runtime.getHeapUsage`). The **runtime** process is the workerd that runs the worker with the local',
-        'R2/D1/Queues/cache simulators; the **proxy** is the workerd of wrangler\'s dev proxy in front of it.',
+        "R2/D1/Queues/cache simulators; the **proxy** is the workerd of wrangler's dev proxy in front of it.",
         '',
         '**Targets**',
         '',

@@ -49,9 +49,8 @@ async function subscribe(url, auth, arrivals) {
             const event = JSON.parse(data);
             if (event.type === 'library_created') {
               // A frame may come in before the POST's response has told the benchmark the library's id.
-              let times = arrivals.get(event.library_id);
-              if (!times) arrivals.set(event.library_id, (times = []));
-              times.push(at);
+              if (!arrivals.has(event.library_id)) arrivals.set(event.library_id, []);
+              arrivals.get(event.library_id).push(at);
             }
           }
         }
@@ -116,8 +115,16 @@ async function main() {
       while (times.length < SUBSCRIBERS && Date.now() < deadline) await sleep(10);
       const latencies = times.map((t) => t - sent);
       all.push(...latencies);
-      rows.push({ n, delivered: times.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) });
-      console.log(`event ${n + 1}: ${times.length} delivered, p50 ${rows.at(-1).p50.toFixed(0)} ms, p99 ${rows.at(-1).p99.toFixed(0)} ms`);
+      rows.push({
+        n,
+        delivered: times.length,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: Math.max(...latencies),
+      });
+      console.log(
+        `event ${n + 1}: ${times.length} delivered, p50 ${rows.at(-1).p50.toFixed(0)} ms, p99 ${rows.at(-1).p99.toFixed(0)} ms`,
+      );
       await sleep(1000);
     }
     const missing = rows.reduce((n, r) => n + (SUBSCRIBERS - r.delivered), 0);
@@ -135,7 +142,17 @@ async function main() {
     const perSubscriber = (k) => (open[k] - before[k]) / SUBSCRIBERS;
     const fmtKiB = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
     const deliveryTable = markdownTable(
-      ['subscribers', 'events', 'deliveries', 'missing', 'p50 ms', 'p99 ms', 'max ms', 'POST /libraries p50 ms', 'target p99'],
+      [
+        'subscribers',
+        'events',
+        'deliveries',
+        'missing',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'POST /libraries p50 ms',
+        'target p99',
+      ],
       [
         [
           SUBSCRIBERS,
@@ -154,7 +171,10 @@ async function main() {
       ['', 'API isolate heap (after GC)', 'API runtime workerd RSS', 'dev proxy workerd RSS'],
       [
         ['before', ...['heap', 'runtime', 'proxy'].map((k) => `${(before[k] / MiB).toFixed(1)} MiB`)],
-        [`${SUBSCRIBERS} streams open`, ...['heap', 'runtime', 'proxy'].map((k) => `${(open[k] / MiB).toFixed(1)} MiB`)],
+        [
+          `${SUBSCRIBERS} streams open`,
+          ...['heap', 'runtime', 'proxy'].map((k) => `${(open[k] / MiB).toFixed(1)} MiB`),
+        ],
         ['per subscriber', ...['heap', 'runtime', 'proxy'].map((k) => fmtKiB(perSubscriber(k)))],
         ['after all closed', ...['heap', 'runtime', 'proxy'].map((k) => `${(after[k] / MiB).toFixed(1)} MiB`)],
       ],
@@ -174,7 +194,7 @@ async function main() {
         '',
         deliveryTable,
         '',
-        '**Memory per subscriber**: the API isolate\'s JS heap, where the EventHub Durable Object keeps its',
+        "**Memory per subscriber**: the API isolate's JS heap, where the EventHub Durable Object keeps its",
         'subscribers (a forced GC, then `Runtime.getHeapUsage` through the inspector), and the RSS of the workerd',
         'that runs the worker and of the dev proxy that holds each client\'s connection; "after all closed" shows',
         'what the hub keeps of streams whose clients went away.',

@@ -96,7 +96,10 @@ async function databaseState() {
 }
 
 beforeAll(async () => {
-  server = await startSplitServer({ LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: '0', LONGBOX_INGEST__RETRY_DELAY_SECONDS: '1' });
+  server = await startSplitServer({
+    LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: '0',
+    LONGBOX_INGEST__RETRY_DELAY_SECONDS: '1',
+  });
   await server.start('api');
   await server.start('jobs');
   const setup = await fetch(`${server.url}/api/v1/setup/initialize`, {
@@ -111,11 +114,14 @@ beforeAll(async () => {
       Array.from({ length: Math.min(8, BOOKS - i) }, async (_, k) => {
         const n = i + k;
         const key = `Series ${Math.floor(n / 20)}/Book ${String(n).padStart(3, '0')}.cbz`;
-        const res = await fetch(`${server.url}/api/v1/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`, {
-          method: 'PUT',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
-          body: await comic(n),
-        });
+        const res = await fetch(
+          `${server.url}/api/v1/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`,
+          {
+            method: 'PUT',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+            body: await comic(n),
+          },
+        );
         if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
       }),
     );
@@ -249,7 +255,9 @@ describe('npm start under real faults', () => {
     await writer;
     expect(acknowledged.size).toBeGreaterThan(20);
     // No write was answered with anything but success or a retryable refusal.
-    expect([...progressStatuses.keys()].filter((status) => status !== 200 && status !== 503 && status !== 0)).toEqual([]);
+    expect([...progressStatuses.keys()].filter((status) => status !== 200 && status !== 503 && status !== 0)).toEqual(
+      [],
+    );
     for (const [bookId, page] of acknowledged) {
       const stored = await call('GET', `/books/${bookId}/progress`);
       expect({ bookId, page: stored.body?.currentPage }).toEqual({ bookId, page });

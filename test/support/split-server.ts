@@ -36,12 +36,22 @@ export interface SplitServer {
 
 export async function startSplitServer(vars: Record<string, string> = {}): Promise<SplitServer> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'longbox-faults-'));
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', ...privateDevRegistry(stateDir) };
-  const migrate = spawnSync(process.execPath, [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-  });
+  const env = {
+    ...process.env,
+    CI: 'true',
+    WRANGLER_SEND_METRICS: 'false',
+    NO_COLOR: '1',
+    ...privateDevRegistry(stateDir),
+  };
+  const migrate = spawnSync(
+    process.execPath,
+    [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir],
+    {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    },
+  );
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
   const ports: Record<Role, number> = { api: await freePort(), jobs: await freePort() };
   const url = `http://127.0.0.1:${ports.api}`;
@@ -97,7 +107,12 @@ export async function startSplitServer(vars: Record<string, string> = {}): Promi
       const extra = role === 'api' ? ['--test-scheduled'] : [];
       const args = [WRANGLER, 'dev', ...configs[role], '--port', String(ports[role]), '--ip', '127.0.0.1'];
       args.push('--persist-to', stateDir, '--show-interactive-dev-session=false', ...varArgs, ...extra);
-      const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        cwd: ROOT,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children[role] = child;
       listen(child, role);
       await ready(role);
