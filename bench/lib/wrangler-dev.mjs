@@ -103,7 +103,7 @@ export async function startWranglerDev({ config, persistTo, readyPath = '/', var
     try {
       const res = await fetch(url + readyPath);
       await res.arrayBuffer();
-      if (res.status === 200) return { url, stop, output: () => output };
+      if (res.status === 200) return { url, pid: child.pid, stop, output: () => output };
     } catch {
       // not listening yet
     }

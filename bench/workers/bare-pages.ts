@@ -12,10 +12,13 @@
  *   - `mode=pipe`: as src/pages/zip-page-direct.ts — a BYOB read of the local header, then the rest piped
  *     into a FixedLengthStream;
  *   - `mode=cache`: `pipe`, plus the edge page cache as src/services/page.service.ts uses it (match first;
- *     on a miss the stream is teed and one branch put into `caches.default` after the response).
+ *     on a miss the stream is teed and one branch put into `caches.default` after the response);
+ *   - `mode=put`: the read, its bytes stored as a new object in the CACHE bucket (as a rendered page or a
+ *     thumbnail is stored), then answered.
  */
 interface BenchEnv {
   LIBRARY: R2Bucket;
+  CACHE: R2Bucket;
   DB: D1Database;
 }
 
@@ -50,6 +53,13 @@ async function page(request: Request, env: BenchEnv, ctx: ExecutionContext): Pro
   const object = await env.LIBRARY.get(key, { range: { offset, length } });
   if (!object) return new Response('not found', { status: 404 });
   if (mode === 'plain') return new Response(object.body, { headers });
+  if (mode === 'put') {
+    const bytes = await object.arrayBuffer();
+    await env.CACHE.put(`bench/${encodeURIComponent(key)}/${offset}`, bytes, {
+      httpMetadata: { contentType: 'image/jpeg' },
+    });
+    return new Response(bytes, { headers });
+  }
   const body = await pipedPage(object, skip, length);
   if (mode !== 'cache') return new Response(body, { headers });
   const [served, kept] = body.tee();
