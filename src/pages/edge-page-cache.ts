@@ -85,14 +85,23 @@ async function wholeBody(
   size: number,
   deadlineMs: number,
 ): Promise<Uint8Array | null> {
-  const reader = body.getReader();
-  const bytes = new Uint8Array(size);
-  let filled = 0;
+  const byob = byobReader(body);
+  const reader = byob ?? body.getReader();
   // Cancelling ends the pending read (done), and with it the R2 stream once the reader's side let go too.
   const deadline = setTimeout(() => reader.cancel().catch(() => {}), deadlineMs);
   try {
+    if (byob) {
+      // A byte stream (R2's, and what the page paths make of it) fills the page in one native read; asking
+      // for one byte more tells a body that runs long from one that ends where it should.
+      const { value } = await byob.readAtLeast(size + 1, new Uint8Array(size + 1));
+      if (value?.length === size) return value;
+      await byob.cancel().catch(() => {});
+      return null;
+    }
+    const bytes = new Uint8Array(size);
+    let filled = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) break;
       if (filled + value.length > size) {
         await reader.cancel();
@@ -101,10 +110,18 @@ async function wholeBody(
       bytes.set(value, filled);
       filled += value.length;
     }
+    return filled === size ? bytes : null;
   } catch {
     return null; // the read failed part-way
   } finally {
     clearTimeout(deadline);
   }
-  return filled === size ? bytes : null;
+}
+
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return body.getReader({ mode: 'byob' });
+  } catch {
+    return null; // a stream of chunks made in JavaScript (a page cut from an archive by a container)
+  }
 }
