@@ -16,7 +16,7 @@
 // LONGBOX_PAGE_MEMORY_BOOKS (400 → 20,000 pages), LONGBOX_PAGE_MEMORY_REQUESTS (10,000; a smaller number only
 // prints), LONGBOX_PAGE_MEMORY_STEP (1,000).
 import path from 'node:path';
-import { connectInspector } from './lib/inspector.mjs';
+import { connectInspector, diffSummaries } from './lib/inspector.mjs';
 import { residentBytes, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
 import { environmentLines, markdownTable, ROOT, writeSection } from './lib/report.mjs';
@@ -29,6 +29,7 @@ const REQUESTS = Number(process.env.LONGBOX_PAGE_MEMORY_REQUESTS ?? 10_000);
 const STEP = Number(process.env.LONGBOX_PAGE_MEMORY_STEP ?? 1000);
 const WRITE = REQUESTS >= 10_000;
 const CONCURRENCY = 4;
+const RETENTION_REQUESTS = Math.min(2000, REQUESTS);
 const MiB = 1024 ** 2;
 const mib = (bytes) => (bytes / MiB).toFixed(0);
 
@@ -64,6 +65,8 @@ async function main() {
   const state = tempStateDir('page-memory');
   const data = path.join(state, 'data');
   const phases = [];
+  /** Heap snapshots around RETENTION_REQUESTS more pages, and what taking the first one cost in RSS. */
+  const retention = {};
   let stop = async () => {};
   try {
     const sources = snapshotSources(path.join(state, 'sources'));
@@ -75,7 +78,8 @@ async function main() {
     const seeded = await seedComicLibrary({ api, ...client }, { books: BOOKS });
     await server.stop();
     const pages = seeded.books.flatMap((b) => Array.from({ length: b.pageCount }, (_, i) => [b.id, i + 1]));
-    if (pages.length < REQUESTS) throw new Error(`${pages.length} pages for ${REQUESTS} distinct requests`);
+    if (pages.length < REQUESTS + RETENTION_REQUESTS)
+      throw new Error(`${pages.length} pages for ${REQUESTS} distinct requests`);
 
     for (const [label, edgeCache] of [
       ['Longbox, edge page cache on', 'true'],
@@ -101,6 +105,19 @@ async function main() {
           .catch(() => Number.NaN);
         return { ...rss(), heap };
       });
+      if (edgeCache === 'false') {
+        // What the isolate keeps: heap snapshots before and after more pages (after the RSS samples, which a
+        // snapshot would disturb: serialising one grows the runtime's RSS for good).
+        const beforeSnapshot = rss().runtime;
+        const first = await inspector.heapSummary();
+        retention.rssCost = rss().runtime - beforeSnapshot;
+        const more = pages
+          .slice(REQUESTS, REQUESTS + RETENTION_REQUESTS)
+          .map(([id, n]) => `${server.url}/api/v1/books/${id}/pages/${n}`);
+        await drive(more, auth, async () => ({}));
+        const last = await inspector.heapSummary();
+        Object.assign(retention, { first, last, requests: more.length });
+      }
       inspector.close();
       await server.stop();
       phases.push({ label, ...result });
@@ -192,8 +209,8 @@ async function main() {
   const findings = [
     '**What grows, and why.**',
     `- **Longbox's isolate does not.** Its JS heap after a GC stays within ${heapRange(cacheOn)} (edge cache on) and`,
-    `  ${heapRange(cacheOff)} (off) over ${REQUESTS.toLocaleString('en-US')} pages, and the soak's heap snapshots (section "Soak") show no`,
-    '  constructor growing: module state and caches are bounded (the page-table cache holds 64 books, the Basic-auth',
+    `  ${heapRange(cacheOff)} (off) over ${REQUESTS.toLocaleString('en-US')} pages, and so does it over the soak's 30 minutes; the snapshots below`,
+    '  show what changes between them: module state and caches are bounded (the page-table cache holds 64 books, the Basic-auth',
     '  cache 1,000 entries, in-flight maps empty themselves), page streams are piped and closed, deferred work ends.',
     `- **The edge page cache's local simulator does.** Filling \`caches.default\` with each page grew the runtime by`,
     `  ${mib(growth(cacheOn, 'runtime'))} MiB against ${mib(growth(cacheOff, 'runtime'))} MiB without it (≈ ${perPage(cacheOn, cacheOff)} KiB per page); the bare worker shows the`,
@@ -209,8 +226,20 @@ async function main() {
     '  an isolate has 128 MB and the heap above is what counts.',
   ];
   console.log(findings.join('\n'));
+  const retentionTable = markdownTable(
+    ['heap node (type:constructor)', 'count change', 'self size change KiB', 'size at the end KiB'],
+    diffSummaries(retention.first, retention.last, 10).map((r) => [
+      `\`${r.key}\``,
+      r.count,
+      (r.size / 1024).toFixed(0),
+      (r.after / 1024).toFixed(0),
+    ]),
+  );
+  const retentionLine = `Heap snapshots of the API isolate (edge cache off) before and after ${retention.requests.toLocaleString('en-US')} more pages: ${(retention.first.total / MiB).toFixed(1)} → ${(retention.last.total / MiB).toFixed(1)} MiB; largest changes by constructor (serialising the first snapshot grew the runtime's RSS by ${mib(retention.rssCost)} MiB, which stays — so no snapshot is taken while RSS is sampled):`;
   console.log(table);
   console.log(steps);
+  console.log(retentionLine);
+  console.log(retentionTable);
   if (!WRITE) return;
   writeSection(
     'Memory under page traffic',
@@ -231,6 +260,10 @@ async function main() {
       steps,
       '',
       ...findings,
+      '',
+      retentionLine,
+      '',
+      retentionTable,
       '',
       ...environmentLines('npm run bench -- page-memory'),
     ].join('\n'),
