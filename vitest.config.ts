@@ -77,7 +77,7 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
-            exclude: ['test/node/**', 'test/e2e/**'],
+            exclude: ['test/node/**', 'test/e2e/**', 'test/bench/**'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 30_000,
           },
@@ -127,6 +127,16 @@ export default defineConfig(async () => {
             fileParallelism: false,
             testTimeout: 180_000,
             hookTimeout: 180_000,
+          },
+        },
+        {
+          // A smoke run of every benchmark (test/bench/bench-smoke.test.ts), after all the other projects
+          // have finished (a higher group order runs later), so the benches have the machine to themselves.
+          test: {
+            name: 'bench',
+            environment: 'node',
+            include: ['test/bench/**/*.test.ts'],
+            sequence: { groupOrder: 1 },
           },
         },
       ],

@@ -2,12 +2,13 @@
 // throwaway local D1/R2 in .tmp/, an admin and an API key created through the API, then GET
 // /api/v1/auth/me with each credential kind against GET /api/v1/health (no auth) as the reference.
 import path from 'node:path';
-import { environmentLines, markdownTable, ROOT, summarize, us, writeSection } from './lib/report.mjs';
+import { environmentLines, markdownTable, summarize, us, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
+import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const ROUNDS = 300;
-const WARMUP = 30;
-const CONFIG = path.join(ROOT, 'wrangler.toml');
+const ROUNDS = sized(300, 5);
+const WARMUP = sized(30, 2);
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 
 async function call(url, init = {}) {
@@ -30,8 +31,12 @@ async function main() {
   const state = tempStateDir('auth-request');
   let worker;
   try {
-    applyMigrations(CONFIG, state);
-    worker = await startWranglerDev({ config: CONFIG, persistTo: state, readyPath: '/api/v1/health' });
+    // A frozen copy of the sources: edits elsewhere in the tree (or another bench writing into dist/web)
+    // cannot restart the worker mid-measurement.
+    const config = snapshotSources(path.join(state, 'sources')).api;
+    const data = path.join(state, 'data');
+    applyMigrations(config, data);
+    worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
     const api = `${worker.url}/api/v1`;
     const json = (body, extra = {}) => ({
       method: 'POST',
@@ -84,7 +89,7 @@ async function main() {
     ]);
     const table = markdownTable(['request', 'median µs', 'p95 µs', 'median vs reference µs', 'n'], rows);
     const body = [
-      'The real worker (wrangler.toml, src/index.ts) in workerd under `wrangler dev` with local D1 and R2 in a',
+      'The real worker (wrangler.toml, worker/index.ts, run from a snapshot copy of the sources) in workerd under `wrangler dev` with local D1 and R2 in a',
       'fresh directory under .tmp/ (removed afterwards); an admin and an API key are created through the API. Each',
       'request is sequential over loopback from Node (fetch), timed end to end, so every row includes the same HTTP',
       `and logging overhead; the reference row shows it (its handler also queries D1 and R2). ${WARMUP} warm-up`,

@@ -7,14 +7,25 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { environmentLines, markdownTable, ROOT, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
 const MIB = 1024 * 1024;
 const HEAP_CAP_MIB = 24;
 const BOOKS = [
-  { label: '100 MB CBZ (stored JPEG pages, ComicInfo.xml last)', format: 'cbz', mib: 100, bytesTarget: 0.02 },
-  { label: '1 GB CBZ (stored JPEG pages, ComicInfo.xml last)', format: 'cbz', mib: 1024, memoryTarget: 64 * MIB },
-  { label: '300 MB CBR (RAR5, stored pages, no quick-open record)', format: 'cbr', mib: 300, memoryTarget: 64 * MIB },
+  { label: '100 MB CBZ (stored JPEG pages, ComicInfo.xml last)', format: 'cbz', mib: sized(100, 4), bytesTarget: 0.02 },
+  {
+    label: '1 GB CBZ (stored JPEG pages, ComicInfo.xml last)',
+    format: 'cbz',
+    mib: sized(1024, 8),
+    memoryTarget: 64 * MIB,
+  },
+  {
+    label: '300 MB CBR (RAR5, stored pages, no quick-open record)',
+    format: 'cbr',
+    mib: sized(300, 4),
+    memoryTarget: 64 * MIB,
+  },
 ];
 
 function node(args, extra = []) {

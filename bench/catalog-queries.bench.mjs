@@ -17,11 +17,12 @@ import {
   seedLargeCatalog,
 } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const WARMUP = 20;
-const ROUNDS = 200;
+const WARMUP = sized(20, 1);
+const ROUNDS = sized(200, 3);
 const TARGET_P99_MS = 50;
 const CATALOG_TABLES = ['books', 'series', 'read_progress', 'book_terms', 'series_terms', 'want_to_read', 'libraries'];
 

@@ -10,10 +10,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { mulberry32 } from './lib/prng.ts';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const ROUNDS = 9;
-const WARMUP = 2;
+const ROUNDS = sized(9, 1);
+const WARMUP = sized(2, 0);
 const WIDTH = 1988;
 const HEIGHT = 3056;
 

@@ -12,6 +12,7 @@ import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { book, distinctPages } from './lib/comic-library.mjs';
 import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 import { mapLimited, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
@@ -20,11 +21,13 @@ import { setupAdminClient } from './lib/admin-client.mjs';
 // LONGBOX_BENCH_BOOKS: a smaller benchmark library for a quick run (nothing is written);
 // LONGBOX_BENCH_REALISTIC: fewer realistic books (written, and the table says how many).
 const QUICK = process.env.LONGBOX_BENCH_BOOKS !== undefined;
-const BOOKS = QUICK ? Number(process.env.LONGBOX_BENCH_BOOKS) : 2000;
-const REALISTIC = Number(process.env.LONGBOX_BENCH_REALISTIC ?? (QUICK ? 4 : 100));
+const BOOKS = QUICK ? Number(process.env.LONGBOX_BENCH_BOOKS) : sized(2000, 6);
+const REALISTIC = Number(process.env.LONGBOX_BENCH_REALISTIC ?? (QUICK ? 4 : sized(100, 1)));
+/** Distinct realistic pages the books are made of (each takes a second or two to draw). */
+const REALISTIC_PAGES = sized(16, 2);
 const UPLOAD_CONCURRENCY = 8;
 const PROBE_PAUSE_MS = 100;
-const IDLE_PROBE_MS = QUICK ? 5_000 : 20_000;
+const IDLE_PROBE_MS = QUICK ? 5_000 : sized(20_000, 1_000);
 const INGEST_TIMEOUT_MS = 30 * 60_000;
 const TARGET_BOOKS_PER_S = 100;
 const TARGET_LIST_P99_MS = 250;
@@ -161,7 +164,7 @@ async function main() {
 
     started = Date.now();
     const realPages = [];
-    for (let seed = 0; seed < 16; seed++) realPages.push(await realisticPage(seed));
+    for (let seed = 0; seed < REALISTIC_PAGES; seed++) realPages.push(await realisticPage(seed));
     const realLibrary = await createLibrary('Realistic comics', 'real');
     let realBytes = 0;
     const realSizes = [];
@@ -417,7 +420,7 @@ async function main() {
         '`hash_files` and `generate_thumbnails` task rows (host clock), checked afterwards book by book through',
         'GET /books. Libraries:',
         `- the ${BOOKS.toLocaleString('en-US')} CBZs of "Library scan throughput" (50 stored 200×300 JPEG pages each, ~${Math.round(smallBytes / BOOKS / 1024)} KiB);`,
-        `- ${REALISTIC} realistic CBZs: 26–38 stored 1988×3056 JPEG pages (16 distinct scans-like pages, q85,`,
+        `- ${REALISTIC} realistic CBZs: 26–38 stored 1988×3056 JPEG pages (${REALISTIC_PAGES} distinct scans-like pages, q85,`,
         `  ${(pageKb / 1024).toFixed(2)} MiB on average), ${realMin.toFixed(0)}–${realMax.toFixed(0)} MB per book.`,
         '',
         '**Reference, same run**: after the server stops, a bare worker (bench/workers/r2-object.ts, GET /read-all)',

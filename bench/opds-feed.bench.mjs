@@ -15,13 +15,14 @@ import {
   seedLargeCatalog,
 } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
 /** Page rows for the books the measured feeds show (a seeded book has none; a feed reads their types). */
 const PAGES_PER_BOOK = 24;
-const WARMUP = 20;
-const ROUNDS = 200;
+const WARMUP = sized(20, 1);
+const ROUNDS = sized(200, 3);
 const TARGET_MS = 50;
 const CATALOG_TABLES = ['books', 'series', 'read_progress', 'book_terms', 'book_pages', 'libraries'];
 

@@ -1,22 +1,26 @@
 // Serving an original page (API.md §4 Pages): GET /api/v1/books/{id}/pages/{n} on the real worker, pages
 // of a 300-page CBZ in R2, against a bare worker (bench/workers/r2-object.ts) that streams the same bytes
 // from a plain R2 object with no auth and no database. Both run under `wrangler dev` on loopback with the
-// same local R2 directory; 32 concurrent clients, a bounded number of requests, interleaved rounds.
+// same local R2 directory; 32 concurrent clients, a bounded number of requests, interleaved rounds. Longbox
+// runs as `npm start` lays it out (bench/lib/longbox-server.mjs): the API process, and the consumers that
+// finish the scanned book's per-book work in a second one.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
+import { startLongbox } from './lib/longbox-server.mjs';
 import { environmentLines, markdownTable, ms, percentile, ROOT, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const PAGES = 300;
+const PAGES = sized(300, 6);
 /** A typical scanned comic page; incompressible, like JPEG data. */
 const PAGE_BYTES = 400 * 1024;
-const CONCURRENCY = 32;
-const WARMUP_REQUESTS = 320;
-const REQUESTS_PER_ROUND = 960;
-const ROUNDS = 5;
+const CONCURRENCY = sized(32, 4);
+const WARMUP_REQUESTS = sized(320, 8);
+const REQUESTS_PER_ROUND = sized(960, 24);
+const ROUNDS = sized(5, 1);
 const TARGET_RATIO = 0.8;
 const BARE_CONFIG = path.join(ROOT, 'bench/workers/r2-object.toml');
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
@@ -161,11 +165,11 @@ function row(label, result, bareRps, bodyBytes, keyedBareRps = null) {
 async function main() {
   const state = tempStateDir('page-serve');
   // wrangler dev restarts on every change to a watched file: run a frozen copy of the sources.
-  const { api: CONFIG } = snapshotSources(path.join(state, 'sources'));
+  const sources = snapshotSources(path.join(state, 'sources'));
   let bare;
   let real;
   try {
-    applyMigrations(CONFIG, state);
+    applyMigrations(sources.api, state);
     bare = await startWranglerDev({ config: BARE_CONFIG, persistTo: state, readyPath: '/ready' });
     const pages = Array.from({ length: PAGES }, jpegPage);
     const cbz = zipSync(
@@ -182,12 +186,7 @@ async function main() {
 
     // Request logging off: wrangler dev carries every console line through its Node process (about 0.6 ms of
     // CPU per request on this machine), which production does not.
-    real = await startWranglerDev({
-      config: CONFIG,
-      persistTo: state,
-      readyPath: '/api/v1/health',
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-    });
+    real = await startLongbox({ sources, persistTo: state, vars: { LONGBOX_LOG__LEVEL: 'warn' } });
     const { bookId, apiKey, basic } = await prepareRealWorker(`${real.url}/api/v1`);
     const pageUrl = (n) => `${real.url}/api/v1/books/${bookId}/pages/${n}`;
     const bareTarget = {
@@ -241,7 +240,7 @@ async function main() {
       notModified,
     ];
     // All serve identical bytes: page n of the CBZ is the object bare/page-n.jpg.
-    for (const n of [1, 150, PAGES]) {
+    for (const n of [1, Math.ceil(PAGES / 2), PAGES]) {
       for (const t of targets.filter((target) => !target.breakdown)) {
         const bytes = Buffer.from(await (await fetch(t.urlOf(n), { headers: t.headers })).arrayBuffer());
         if (!bytes.equals(Buffer.from(pages[n - 1]))) throw new Error(`page ${n} differs: ${t.label}`);
@@ -307,12 +306,15 @@ async function main() {
       `${PAGES}-page CBZ (stored entries, ${PAGE_BYTES / 1024} KiB incompressible JPEG streams per page) in local R2. The real`,
       'worker (wrangler.toml) and a bare worker (bench/workers/r2-object.toml: `R2.get` → Response, the same page',
       'bytes stored as plain objects) run side by side under `wrangler dev` on loopback with the same local R2',
-      `directory under .tmp/ (removed afterwards). ${CONCURRENCY} concurrent clients (Node fetch, keep-alive) request`,
+      'directory under .tmp/ (removed afterwards). Longbox runs as `npm start` runs it: the API worker in one process,',
+      'the book-work consumers and the renderer in a second, which finishes the scanned book (page sizes, hashes,',
+      `thumbnail) before anything is timed and then idles. ${CONCURRENCY} concurrent clients (Node fetch, keep-alive) request`,
       `pages 1…${PAGES} in turn; every response is checked for status and length, and all targets are first checked`,
       `to serve identical bytes. ${WARMUP_REQUESTS} warm-up requests per target, then ${ROUNDS} interleaved rounds of`,
       `${REQUESTS_PER_ROUND} requests each. Throughput = requests / wall time of the rounds; latency per request, end`,
-      'to end, including the body. "Worker CPU" = CPU time of the target’s whole `wrangler dev` process group',
-      '(workerd with the local D1/R2 simulators, its proxy, wrangler) divided by the requests it served. Longbox runs',
+      'to end, including the body. "Worker CPU" = CPU time of the target’s whole `wrangler dev` process group (for',
+      'Longbox the API process: workerd with the local D1/R2 simulators, its proxy, wrangler) divided by the',
+      'requests it served. Longbox runs',
       'with `LONGBOX_LOG__LEVEL=warn`: at info, wrangler dev carries each access-log line through its Node process.',
       '',
       table,

@@ -4,10 +4,11 @@
 // during computation).
 import path from 'node:path';
 import { environmentLines, markdownTable, ms, ROOT, summarize, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const ROUNDS = 30;
-const WARMUP = 3;
+const ROUNDS = sized(30, 2);
+const WARMUP = sized(3, 1);
 const CONFIG = path.join(ROOT, 'bench/workers/password-hash.toml');
 const KINDS = ['noop', 'argon2id', 'scrypt'];
 

@@ -9,10 +9,11 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const PAGES = 12;
+const PAGES = sized(12, 2);
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
 
 async function json(url, init) {

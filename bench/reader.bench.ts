@@ -18,9 +18,10 @@ import { chromiumPath, launchBrowser, newContext, type ViewportName } from '../t
 import { createReaderLibrary } from '../test/e2e/support/reader-library';
 import { startServer } from '../test/support/dev-server';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 
-const OPENS = 8;
-const TURNS = 5;
+const OPENS = sized(8, 1);
+const TURNS = sized(5, 1);
 const REFERENCE_FILE = path.join(ROOT, 'dist', 'web', 'bench-reference.html');
 const REFERENCE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>reference</title></head>
 <body style="margin:0;background:#111"><img id="ref" src="/icon-512.png" alt=""></body></html>`;

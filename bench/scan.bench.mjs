@@ -7,6 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { BOOKS_PER_SERIES, book, DISTINCT_PAGES, distinctPages, PAGES_PER_BOOK } from './lib/comic-library.mjs';
 import { environmentLines, markdownTable, percentile, summarize, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
@@ -15,10 +16,10 @@ import { setupAdminClient } from './lib/admin-client.mjs';
 // LONGBOX_BENCH_ROUNDS sets its rounds); LONGBOX_BENCH_SOURCES: run an already prepared copy of the
 // sources (e.g. instrumented) instead of a snapshot.
 const QUICK = process.env.LONGBOX_BENCH_SERIES !== undefined;
-const SERIES = QUICK ? Number(process.env.LONGBOX_BENCH_SERIES) : 100;
+const SERIES = QUICK ? Number(process.env.LONGBOX_BENCH_SERIES) : sized(100, 1);
 const UPLOAD_CONCURRENCY = 8;
 const POLL_MS = 25;
-const ROUNDS = QUICK ? Number(process.env.LONGBOX_BENCH_ROUNDS ?? 1) : 3;
+const ROUNDS = QUICK ? Number(process.env.LONGBOX_BENCH_ROUNDS ?? 1) : sized(3, 1);
 /** Before a timed scan the worker must answer GET /health this fast, this many times in a row (bounded). */
 const QUIET_MS = 150;
 const QUIET_STREAK = 3;

@@ -4,9 +4,7 @@
  * or retried on its own, so one bad book never holds back or repeats the others. Production scales this out by running many batches at once (no
  * max_concurrency is set); nothing here assumes it runs alone.
  */
-import { eq } from 'drizzle-orm';
 import { readConfig } from '../src/config/config';
-import { settings } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
 import { createLogger } from '../src/lib/logger';
 import {
@@ -19,9 +17,9 @@ import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchem
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { createRendererClient, type ImageRendererRpc } from '../src/media/image-renderer';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
+import { SettingsRepository } from '../src/repositories/settings.repository';
+import { SettingsService } from '../src/services/settings.service';
 import { refreshSeriesThumbnail } from '../src/thumbnails/thumbnail-generator';
-
-const DEFAULT_THUMBNAIL_MAX_SIDE = 400;
 
 const log = (level: 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
   console[level](JSON.stringify({ level, msg, ...fields }));
@@ -41,13 +39,12 @@ export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ct
   const db = await defaultDatabaseFactory(env);
   const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
   const binding = (env as Partial<{ RENDERER: ImageRendererRpc }>).RENDERER;
-  const stored = await db.select().from(settings).where(eq(settings.key, 'thumbnails.max_size')).get();
   const deps: BookWorkDeps = {
     db,
     env,
     events,
     renderer: binding ? createRendererClient(binding) : null,
-    thumbnailMaxSide: typeof stored?.value === 'number' ? stored.value : DEFAULT_THUMBNAIL_MAX_SIDE,
+    thumbnailMaxSide: await new SettingsService(new SettingsRepository(db)).value('thumbnails.max_size'),
   };
   const libraries = new Set<string>();
   const coveredSeries = new Set<string>();

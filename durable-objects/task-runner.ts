@@ -4,8 +4,6 @@
  * first, then pending ones by priority — and sleeps (no alarm, no cost) when the queue is empty.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { and, asc, desc, eq, inArray, notInArray } from 'drizzle-orm';
-import { tasks } from '../src/db/schema';
 import { createEventPublisher } from '../src/events/publisher';
 import { readConfig } from '../src/config/config';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
@@ -44,21 +42,11 @@ export class TaskRunner extends DurableObject<Env> implements TaskRunnerRpc {
     };
     // At least one slice per alarm, however small the budget: progress is guaranteed.
     do {
-      const task = await this.nextTask(db);
+      const task = await repo.next([...NOT_RUN_HERE]);
       if (!task) return;
       await this.runSlice(repo, context, events, task);
     } while (Date.now() < deadline);
     await this.ctx.storage.setAlarm(Date.now() + 1);
-  }
-
-  private async nextTask(db: TaskContext['db']): Promise<TaskRow | undefined> {
-    return db
-      .select()
-      .from(tasks)
-      .where(and(inArray(tasks.status, ['running', 'pending']), notInArray(tasks.type, [...NOT_RUN_HERE])))
-      .orderBy(desc(eq(tasks.status, 'running')), desc(tasks.priority), asc(tasks.createdAt))
-      .limit(1)
-      .get();
   }
 
   private async runSlice(repo: TasksRepository, context: TaskContext, events: TaskContext['events'], task: TaskRow) {

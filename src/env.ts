@@ -3,7 +3,7 @@
  */
 import type { Config } from './config/config';
 import type { Principal } from './auth/principal';
-import type { Services } from './services/services';
+import type { Services } from './composition-root';
 import type { Logger } from './lib/logger';
 
 export type AppEnv = {

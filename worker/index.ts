@@ -12,7 +12,7 @@ import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { requeueLostBookWork } from '../src/ingest/requeue';
 import { createLogger } from '../src/lib/logger';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
-import { runScheduledScans, runStartupScans } from '../src/scanning/scheduled-scans';
+import { runScheduledScans, runStartupScans } from '../src/services/scheduled-scans';
 import { pruneExpired, sweepCachedImages } from '../src/services/housekeeping';
 
 export { EventHub } from '../durable-objects/event-hub';

@@ -7,10 +7,14 @@ import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_ADMIN } from './admin-client.mjs';
 import { ROOT } from './report.mjs';
+import { sized } from './smoke.mjs';
 import { startWranglerDev } from './wrangler-dev.mjs';
 
-/** 10,000 series of 10 books over 2 libraries, 2 % soft-deleted, 5,000 progress rows. */
-const CATALOG = { series: 10_000, booksPerSeries: 10, deletedEvery: 50, progressRows: 5_000 };
+/** 10,000 series of 10 books over 2 libraries, 2 % soft-deleted, 5,000 progress rows (a smoke run: 40 series). */
+const CATALOG = sized(
+  { series: 10_000, booksPerSeries: 10, deletedEvery: 50, progressRows: 5_000 },
+  { series: 40, booksPerSeries: 10, deletedEvery: 50, progressRows: 20 },
+);
 
 /** Runs a TypeScript script with tsx on this Node; its last output line is JSON. */
 export function runTsx(args, flags = []) {

@@ -17,6 +17,23 @@ const QUIET_ENV = {
   NO_UPDATE_NOTIFIER: '1',
 };
 
+/** Process groups of the `wrangler dev` processes this bench started and has not stopped yet. */
+const running = new Set();
+// A bench stopped from outside (Ctrl-C, or the smoke test's time limit) takes its servers with it: they run
+// detached, in their own process groups, and would otherwise outlive it.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -49,12 +66,23 @@ export function applyMigrations(config, persistTo) {
 }
 
 /**
- * Starts `wrangler dev -c <config>` and resolves once `readyPath` answers 200 (bounded wait).
+ * Starts `wrangler dev -c <config>` and resolves once `readyPath` answers `readyStatus` (bounded wait).
  * `config` may be a list: the first worker serves the port, the others run beside it (service
  * bindings between them resolve, as with `npm start`). The child runs in its own process group so
- * stop() ends workerd too.
+ * stop() ends workerd too. Workers in separate `wrangler dev` processes find each other (service
+ * bindings, a Durable Object of another script, a queue's consumer) through the dev registry: processes
+ * given the same `registry` folder see each other and nothing else on the machine; without one, each
+ * process gets a registry of its own, so a bench never binds to another Longbox running beside it.
  */
-export async function startWranglerDev({ config, persistTo, readyPath = '/', vars = {}, timeoutMs = 90_000 }) {
+export async function startWranglerDev({
+  config,
+  persistTo,
+  readyPath = '/',
+  readyStatus = 200,
+  vars = {},
+  registry,
+  timeoutMs = 90_000,
+}) {
   const port = await freePort();
   const inspectorPort = await freePort();
   const configs = (Array.isArray(config) ? config : [config]).flatMap((file) => ['-c', file]);
@@ -63,10 +91,12 @@ export async function startWranglerDev({ config, persistTo, readyPath = '/', var
   if (persistTo) args.push('--persist-to', persistTo);
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
 
+  const registryDir = registry ?? tempStateDir('dev-registry');
+  mkdirSync(registryDir, { recursive: true });
   const [node, wrangler] = WRANGLER;
   const child = spawn(node, [wrangler, ...args], {
     cwd: ROOT,
-    env: QUIET_ENV,
+    env: { ...QUIET_ENV, WRANGLER_REGISTRY_PATH: registryDir, CLOUDFLARE_DEV_REGISTRY_PATH: registryDir },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,33 +107,36 @@ export async function startWranglerDev({ config, persistTo, readyPath = '/', var
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   let exited = false;
+  running.add(child.pid);
   child.on('exit', () => {
     exited = true;
+    running.delete(child.pid);
   });
 
   const stop = async () => {
-    if (exited) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
     if (!exited) {
       try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+        process.kill(-child.pid, 'SIGTERM');
+        for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
+        if (!exited) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
+    if (!registry) removeDir(registryDir);
   };
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`wrangler dev exited early:\n${output}`);
+    if (exited) {
+      await stop();
+      throw new Error(`wrangler dev exited early:\n${output}`);
+    }
     try {
       const res = await fetch(url + readyPath);
       await res.arrayBuffer();
-      if (res.status === 200) return { url, pid: child.pid, stop, output: () => output };
+      if (res.status === readyStatus) return { url, pid: child.pid, stop, output: () => output };
     } catch {
       // not listening yet
     }

@@ -32,6 +32,15 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
   return timingSafeEqual(actual, expected);
 }
 
+/**
+ * What an account without a password stores instead of a hash: one that single sign-on created signs in
+ * through its provider until an admin sets a password. No password verifies against it.
+ */
+export const NO_PASSWORD = '!';
+
+/** Whether the account has a password of its own (not `NO_PASSWORD`). */
+export const hasPassword = (user: { passwordHash: string }) => user.passwordHash !== NO_PASSWORD;
+
 /** A hash of a random password: verifying against it costs the same as a real check (no user-enumeration timing). */
 let decoyHash: Promise<string> | undefined;
 export function decoyPasswordHash(): Promise<string> {

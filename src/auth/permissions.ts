@@ -94,6 +94,10 @@ export function isPermission(name: string): name is Permission {
  */
 export type Requirement = Permission | readonly Permission[];
 
+/** DECISIONS.md §Roles: reading one's own progress needs ProgressRead or BooksRead; moving it ProgressWrite or BooksWrite. */
+export const PROGRESS_READ = ['ProgressRead', 'BooksRead'] as const satisfies Requirement;
+export const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const satisfies Requirement;
+
 export function satisfies(held: ReadonlySet<Permission>, need: Requirement): boolean {
   if (held.has('SystemAdmin')) return true;
   const anyOf = typeof need === 'string' ? [need] : need;

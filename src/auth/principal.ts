@@ -2,7 +2,7 @@
 import type { UserRecord } from '../repositories/users.repository';
 import type { Permission } from './permissions';
 
-export type AuthMethod = 'session' | 'api_key' | 'basic';
+export type AuthMethod = 'session' | 'api_key' | 'basic' | 'cloudflare_access';
 
 export interface Principal {
   user: UserRecord;

@@ -4,8 +4,7 @@
  * is a 400 that lists the allowed ones (DECISIONS.md §Lists).
  */
 import { badRequest } from '../lib/errors';
-
-export type SortDirection = 'asc' | 'desc';
+import type { SortDirection } from '../repositories/catalog-page';
 
 export interface Sort<F extends string> {
   field: F;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-const booleanString = z
+export const booleanString = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 

@@ -7,6 +7,7 @@ export * from './tables/reading';
 export * from './tables/series';
 export * from './tables/sessions';
 export * from './tables/settings';
+export * from './tables/single-sign-on';
 export * from './tables/tasks';
 export * from './tables/user-preferences';
 export * from './tables/users';

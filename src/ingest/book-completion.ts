@@ -6,21 +6,21 @@
  * one batch of writes for everything the books got, so a batch's fixed D1 cost is shared by its books.
  * Failures that retrying cannot fix are recorded on the book (analysisError, thumbnailError) so the
  * book counts as done; anything else is returned as `retry` for the consumer.
+ *
+ * A batch goes through three steps: load (the books and pages, settling messages with nothing to do), work
+ * (each book's read and thumbnail, ten at once), record (one D1 batch, then the outcomes and new covers).
  */
-import { eq, inArray } from 'drizzle-orm';
 import { readConfig } from '../config/config';
 import type { Database } from '../db/client';
-import { books } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
-import { ImageRenderError, type RendererClient } from '../media/image-renderer';
 import { mapLimited } from '../lib/concurrency';
 import { isBookAnalysisError } from '../media/errors';
-import { FileChangedSinceScan } from '../pages/page-source';
-import type { BookRow } from '../repositories/catalog-writer.repository';
+import { ImageRenderError, type RendererClient } from '../media/image-renderer';
+import { BookWorkRepository } from '../repositories/book-work.repository';
+import { type BookRow, CatalogWriter, type Statement } from '../repositories/catalog-writer.repository';
 import {
   type BookDetails,
-  detailsStatements,
-  loadPagesOf,
+  detailsRecord,
   type PageImage,
   type PageToMeasure,
   readBookDetails,
@@ -28,7 +28,8 @@ import {
   withDetails,
 } from '../scanning/book-details';
 import type { OnePassStats } from '../scanning/sequential-object-reader';
-import { coverLocatorOf, renderBookThumbnail, thumbnailRecorded } from '../thumbnails/thumbnail-generator';
+import { FileChangedSinceScan } from '../storage/page-source';
+import { coverLocatorOf, renderBookThumbnail } from '../thumbnails/thumbnail-generator';
 import type { BookWorkMessage } from './book-work';
 
 export interface BookWorkDeps {
@@ -62,8 +63,6 @@ export type BookWorkOutcome =
  * the memory of a batch bounded (each pass holds a window of up to 2 MiB of its file) whatever its size.
  */
 const BOOKS_AT_ONCE = 10;
-/** Book ids per SELECT … IN: D1 binds at most 100 parameters per statement. */
-const IDS_PER_SELECT = 90;
 
 export const detailsPending = (book: BookRow) => !book.analysisError && (book.fileHash === '' || !book.analyzed);
 
@@ -71,20 +70,6 @@ export const thumbnailPending = (book: BookRow, since: string | null) =>
   !book.analysisError &&
   !book.thumbnailError &&
   (book.thumbnailKey === null || (since !== null && (book.thumbnailUpdatedAt ?? '') < since));
-
-const loadBook = (db: Database, id: string) => db.select().from(books).where(eq(books.id, id)).get();
-
-async function loadBooks(db: Database, ids: string[]): Promise<Map<string, BookRow>> {
-  const byId = new Map<string, BookRow>();
-  for (let i = 0; i < ids.length; i += IDS_PER_SELECT) {
-    const rows = await db
-      .select()
-      .from(books)
-      .where(inArray(books.id, ids.slice(i, i + IDS_PER_SELECT)));
-    for (const row of rows) byId.set(row.id, row);
-  }
-  return byId;
-}
 
 /** One book's work in the batch, filled in as it goes. */
 interface BookJob {
@@ -102,18 +87,33 @@ interface BookJob {
   error?: unknown;
 }
 
+/** A message's place in the batch: settled at load (gone, stale), a job, or a twin of another message's job. */
+type Slot = BookWorkOutcome | BookJob | { twinOf: BookJob };
+
+interface LoadedBatch {
+  /** One per message, in order. */
+  slots: Slot[];
+  jobs: BookJob[];
+  /** The pages of the jobs' books that have work left. */
+  pages: Map<string, PageToMeasure[]>;
+}
+
 /** Completes the books of a batch of messages; one outcome per message, in order. */
 export async function completeBookWorkBatch(
   deps: BookWorkDeps,
   messages: BookWorkMessage[],
 ): Promise<BookWorkOutcome[]> {
-  const { db, env } = deps;
-  const stallMs = readConfig(env).LONGBOX_INGEST__READ_STALL_SECONDS * 1000;
-  const found = await loadBooks(db, [...new Set(messages.map((m) => m.bookId))]);
+  const batch = await loadBatch(new BookWorkRepository(deps.db), messages);
+  const now = new Date().toISOString();
+  await workOnBatch(deps, batch, now);
+  return recordBatch(deps, batch, now);
+}
+
+/** Load: the books in one query, the pages of those with work left in another; gone and stale messages are settled. */
+async function loadBatch(work: BookWorkRepository, messages: BookWorkMessage[]): Promise<LoadedBatch> {
+  const found = await work.books([...new Set(messages.map((m) => m.bookId))]);
   const byBook = new Map<string, BookJob>();
-  /** A message for a book another message of the batch already covers: its fate follows that job's. */
-  type Twin = { twinOf: BookJob };
-  const outcomes: Array<BookWorkOutcome | BookJob | Twin> = messages.map((message) => {
+  const slots = messages.map((message): Slot => {
     const book = found.get(message.bookId);
     if (!book || book.deletedAt) return { kind: 'gone' };
     if (book.etag !== message.etag) return { kind: 'stale' };
@@ -131,47 +131,22 @@ export async function completeBookWorkBatch(
     byBook.set(book.id, job);
     return job;
   });
-  const jobs = outcomes.filter((o): o is BookJob => 'book' in o);
+  const jobs = slots.filter((slot): slot is BookJob => 'book' in slot);
   const needPages = jobs.filter(
     (job) => detailsPending(job.book) || thumbnailPending(job.book, job.message.thumbnailsSince),
   );
-  const pages =
-    needPages.length > 0
-      ? await loadPagesOf(
-          db,
-          needPages.map((job) => job.book.id),
-        )
-      : new Map();
-  const now = new Date().toISOString();
+  const pages = needPages.length > 0 ? await work.pagesOf(needPages.map((job) => job.book.id)) : new Map();
+  return { slots, jobs, pages: pages as Map<string, PageToMeasure[]> };
+}
 
+/** Work: each job's one read and thumbnail, ten books at once; what fails is kept on its job. */
+async function workOnBatch(deps: BookWorkDeps, batch: LoadedBatch, now: string): Promise<void> {
   await mapLimited(
-    jobs,
+    batch.jobs,
     BOOKS_AT_ONCE,
     async (job) => {
-      const bookPages: PageToMeasure[] = pages.get(job.book.id) ?? [];
-      const first = bookPages.reduce<PageToMeasure | undefined>(
-        (a, b) => (a && a.number <= b.number ? a : b),
-        undefined,
-      );
-      const started = Date.now();
       try {
-        if (detailsPending(job.book)) {
-          // The thumbnail's cover is kept from the same read when it is one of the pages.
-          const coverLocator = thumbnailPending(job.book, job.message.thumbnailsSince)
-            ? coverLocatorOf(job.book, first)
-            : undefined;
-          const cover = coverLocator && bookPages.find((page) => sameLocator(page.locator, coverLocator));
-          job.details = await readBookDetails(env.LIBRARY, job.book, bookPages, job.stats, cover, { stallMs });
-          job.detailsMs = Date.now() - started;
-          job.book = withDetails(job.book, job.details, now);
-        }
-        if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
-          const measured = job.details?.kind === 'measured' ? job.details : undefined;
-          job.thumbnail = measured?.keptError
-            ? { failed: measured.keptError }
-            : await makeThumbnail(deps, job.book, first, measured?.kept);
-          job.thumbnailMs = Date.now() - started - job.detailsMs;
-        }
+        await workOnBook(deps, job, batch.pages.get(job.book.id) ?? [], now);
       } catch (error) {
         job.error = error;
       }
@@ -179,50 +154,82 @@ export async function completeBookWorkBatch(
     // A timer turn between books: queue sends and requests get in while a batch runs (src/lib/event-loop.ts).
     { yieldBetween: true },
   );
+}
 
-  // Everything the batch's books got, in one D1 batch (one transaction).
-  const measured = jobs.flatMap((job) => (job.details ? [{ book: job.book, details: job.details }] : []));
-  const statements: unknown[] = measured.length > 0 ? detailsStatements(db, measured, now) : [];
-  for (const job of jobs) {
+async function workOnBook(deps: BookWorkDeps, job: BookJob, pages: PageToMeasure[], now: string): Promise<void> {
+  const first = pages.reduce<PageToMeasure | undefined>((a, b) => (a && a.number <= b.number ? a : b), undefined);
+  const started = Date.now();
+  if (detailsPending(job.book)) {
+    // The thumbnail's cover is kept from the same read when it is one of the pages.
+    const coverLocator = thumbnailPending(job.book, job.message.thumbnailsSince)
+      ? coverLocatorOf(job.book, first)
+      : undefined;
+    const cover = coverLocator && pages.find((page) => sameLocator(page.locator, coverLocator));
+    // A read that stalls is given up after the configured time and retried, rather than holding the batch.
+    const stallMs = readConfig(deps.env).LONGBOX_INGEST__READ_STALL_SECONDS * 1000;
+    job.details = await readBookDetails(deps.env.LIBRARY, job.book, pages, job.stats, cover, { stallMs });
+    job.detailsMs = Date.now() - started;
+    job.book = withDetails(job.book, job.details, now);
+  }
+  if (thumbnailPending(job.book, job.message.thumbnailsSince)) {
+    const measured = job.details?.kind === 'measured' ? job.details : undefined;
+    job.thumbnail = measured?.keptError
+      ? { failed: measured.keptError }
+      : await makeThumbnail(deps, job.book, first, measured?.kept);
+    job.thumbnailMs = Date.now() - started - job.detailsMs;
+  }
+}
+
+/**
+ * Record: everything the batch's books got in one D1 batch (one transaction) — if it fails, nothing was
+ * recorded and every book is tried again — then each message's outcome, and the new covers in one publish
+ * (one call to the event hub, which runs beside the API, per batch).
+ */
+async function recordBatch(deps: BookWorkDeps, batch: LoadedBatch, now: string): Promise<BookWorkOutcome[]> {
+  const writer = new CatalogWriter(deps.db);
+  const statements: Statement[] = writer.detailsStatements(
+    batch.jobs.flatMap((job) => (job.details ? [detailsRecord(job.book, job.details, now)] : [])),
+  );
+  for (const job of batch.jobs) {
     if (!job.thumbnail) continue;
     statements.push(
       'key' in job.thumbnail
-        ? thumbnailRecorded(db, job.book.id, job.thumbnail.key, job.thumbnail.madeAt)
-        : db.update(books).set({ thumbnailError: job.thumbnail.failed }).where(eq(books.id, job.book.id)),
+        ? writer.thumbnailRecorded(job.book.id, job.thumbnail.key, job.thumbnail.madeAt)
+        : writer.thumbnailFailed(job.book.id, job.thumbnail.failed),
     );
   }
-  if (statements.length > 0) {
-    try {
-      await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
-    } catch (error) {
-      // Nothing was recorded: every book of the batch is tried again.
-      return outcomes.map((o) => ('kind' in o ? o : { kind: 'retry', error }));
-    }
+  try {
+    await writer.runAtomically(statements);
+  } catch (error) {
+    return batch.slots.map((slot) => ('kind' in slot ? slot : { kind: 'retry', error }));
   }
-
-  // The batch's new covers in one publish: one call to the event hub (which runs beside the API) per batch.
   const covers: DomainEvent[] = [];
-  const results = outcomes.map((o): BookWorkOutcome => {
-    if ('twinOf' in o)
-      return o.twinOf.error === undefined ? { kind: 'duplicate' } : { kind: 'retry', error: o.twinOf.error };
-    if (!('book' in o)) return o;
-    if (o.error !== undefined) return { kind: 'retry', error: o.error };
-    const made = o.thumbnail !== undefined && 'key' in o.thumbnail;
+  const outcomes = batch.slots.map((slot): BookWorkOutcome => {
+    if ('twinOf' in slot)
+      return slot.twinOf.error === undefined ? { kind: 'duplicate' } : { kind: 'retry', error: slot.twinOf.error };
+    if (!('book' in slot)) return slot;
+    if (slot.error !== undefined) return { kind: 'retry', error: slot.error };
+    const made = slot.thumbnail !== undefined && 'key' in slot.thumbnail;
     if (made)
-      covers.push({ type: 'cover_updated', entity_type: 'book', entity_id: o.book.id, library_id: o.book.libraryId });
+      covers.push({
+        type: 'cover_updated',
+        entity_type: 'book',
+        entity_id: slot.book.id,
+        library_id: slot.book.libraryId,
+      });
     return {
       kind: 'done',
-      libraryId: o.book.libraryId,
-      seriesId: o.book.seriesId,
-      r2Requests: o.stats.requests,
-      details: o.details !== undefined,
+      libraryId: slot.book.libraryId,
+      seriesId: slot.book.seriesId,
+      r2Requests: slot.stats.requests,
+      details: slot.details !== undefined,
       thumbnail: made,
-      detailsMs: o.detailsMs,
-      thumbnailMs: o.thumbnailMs,
+      detailsMs: slot.detailsMs,
+      thumbnailMs: slot.thumbnailMs,
     };
   });
   deps.events.publish(...covers);
-  return results;
+  return outcomes;
 }
 
 /** The thumbnail's key, or why it cannot be made; undefined when the file changed (its rescan queues it). */
@@ -250,13 +257,11 @@ async function makeThumbnail(
  * recorded as failed, so the book is complete — with an error — instead of retried forever.
  */
 export async function recordAbandonedBookWork(db: Database, message: BookWorkMessage) {
-  const book = await loadBook(db, message.bookId);
+  const book = await new BookWorkRepository(db).book(message.bookId);
   if (!book || book.deletedAt || book.etag !== message.etag) return null;
   const reason = 'Longbox gave up on this book after repeated failures (see the server log); a deep scan tries again';
-  if (detailsPending(book)) {
-    await db.update(books).set({ analysisError: reason, analyzed: false }).where(eq(books.id, book.id));
-  } else if (thumbnailPending(book, message.thumbnailsSince)) {
-    await db.update(books).set({ thumbnailError: reason }).where(eq(books.id, book.id));
-  }
+  const writer = new CatalogWriter(db);
+  if (detailsPending(book)) await writer.analysisFailed(book.id, reason);
+  else if (thumbnailPending(book, message.thumbnailsSince)) await writer.thumbnailFailed(book.id, reason);
   return { libraryId: book.libraryId };
 }

@@ -3,10 +3,9 @@
  * consumer to complete it — page dimensions and hashes in one read, then its thumbnail. A message is
  * only a hint: D1 says what is still to do, so a duplicate, late or stale message costs one lookup.
  */
-import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { books } from '../db/schema';
+import { CatalogWriter } from '../repositories/catalog-writer.repository';
 
 export const BOOK_WORK_QUEUE = 'longbox-book-work';
 export const BOOK_WORK_DEAD_LETTER_QUEUE = 'longbox-book-work-dlq';
@@ -23,8 +22,6 @@ export type BookWorkQueue = Queue<BookWorkMessage>;
 
 /** Queues' sendBatch limit (100 messages, 256 KB); a message here is ~150 bytes. */
 const SEND_BATCH_LIMIT = 100;
-/** Ids per UPDATE … IN: D1 binds at most 100 parameters per statement. */
-const IDS_PER_UPDATE = 90;
 
 /** Sends one message per book and stamps the books, so the cron can tell lost work from queued work. */
 export async function queueBookWork(db: Database, queue: BookWorkQueue, messages: BookWorkMessage[]): Promise<void> {
@@ -32,16 +29,8 @@ export async function queueBookWork(db: Database, queue: BookWorkQueue, messages
   for (let i = 0; i < messages.length; i += SEND_BATCH_LIMIT) {
     await queue.sendBatch(messages.slice(i, i + SEND_BATCH_LIMIT).map((body) => ({ body })));
   }
-  const now = new Date().toISOString();
-  const ids = messages.map((m) => m.bookId);
-  const updates = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_UPDATE) {
-    updates.push(
-      db
-        .update(books)
-        .set({ workQueuedAt: now })
-        .where(inArray(books.id, ids.slice(i, i + IDS_PER_UPDATE))),
-    );
-  }
-  await db.batch(updates as unknown as Parameters<Database['batch']>[0]);
+  await new CatalogWriter(db).markWorkQueued(
+    messages.map((m) => m.bookId),
+    new Date().toISOString(),
+  );
 }

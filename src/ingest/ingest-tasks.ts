@@ -5,13 +5,12 @@
  * once): it is read from D1 — queued books minus books still incomplete — after each consumer batch and
  * each cron tick, and a row completes when its library has nothing left to do.
  */
-import { and, count, eq, inArray, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { books, tasks } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { newId } from '../lib/ids';
-import { type TaskRow, TasksRepository } from '../repositories/tasks.repository';
 import { toTaskProgressEvent } from '../mappers/task.mapper';
+import { type BookWork, BookWorkRepository } from '../repositories/book-work.repository';
+import { type TaskRow, TasksRepository } from '../repositories/tasks.repository';
 
 /** Task types whose work runs on the book-work queue, never on the TaskRunner. */
 export const QUEUED_TASK_TYPES = ['hash_files', 'generate_thumbnails'] as const;
@@ -24,18 +23,8 @@ interface RoundPayload {
   thumbnailsSince?: string | null;
 }
 
-/** Books of a library still missing what a task type makes. */
-export function incompleteBooks(type: QueuedTaskType, libraryId: string, thumbnailsSince: string | null): SQL {
-  const live = and(eq(books.libraryId, libraryId), isNull(books.deletedAt), isNull(books.analysisError)) as SQL;
-  if (type === 'hash_files') return and(live, or(eq(books.fileHash, ''), eq(books.analyzed, false))) as SQL;
-  return and(
-    live,
-    isNull(books.thumbnailError),
-    thumbnailsSince
-      ? or(isNull(books.thumbnailKey), isNull(books.thumbnailUpdatedAt), lt(books.thumbnailUpdatedAt, thumbnailsSince))
-      : isNull(books.thumbnailKey),
-  ) as SQL;
-}
+/** What each queued task type reports on: the details of the one read, or the thumbnail. */
+const WORK_OF: Record<QueuedTaskType, BookWork> = { hash_files: 'details', generate_thumbnails: 'thumbnail' };
 
 /** Opens the rows of a finished scan's queued work and brings them up to date at once. */
 export async function openIngestTasks(
@@ -65,60 +54,28 @@ export async function openIngestTasks(
 
 /** Recomputes the progress of running queued-work rows (of some libraries, or all) from D1. */
 export async function refreshIngestTasks(db: Database, events: EventPublisher, libraryIds?: string[]): Promise<void> {
-  const rows = await db
-    .select()
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.status, 'running'),
-        inArray(tasks.type, [...QUEUED_TASK_TYPES]),
-        libraryIds ? inArray(tasks.libraryId, libraryIds) : undefined,
-      ),
-    );
   const repo = new TasksRepository(db);
-  for (const row of rows) {
-    const saved = await refreshRow(db, repo, row);
+  const work = new BookWorkRepository(db);
+  for (const row of await repo.running([...QUEUED_TASK_TYPES], libraryIds)) {
+    const saved = await refreshRow(work, repo, row);
     if (!saved) continue;
     events.publish(toTaskProgressEvent(saved));
   }
 }
 
-async function refreshRow(db: Database, repo: TasksRepository, row: TaskRow): Promise<TaskRow | undefined> {
+async function refreshRow(work: BookWorkRepository, repo: TasksRepository, row: TaskRow): Promise<TaskRow | undefined> {
   if (!row.libraryId)
     return repo.updateIfActive(row.id, { status: 'completed', completedAt: new Date().toISOString() });
   const type = row.type as QueuedTaskType;
   const payload = row.payload as RoundPayload;
   const since = payload.thumbnailsSince ?? null;
-  const remaining =
-    (
-      await db
-        .select({ n: count() })
-        .from(books)
-        .where(incompleteBooks(type, row.libraryId, since))
-        .get()
-    )?.n ?? 0;
+  const remaining = await work.countIncomplete(WORK_OF[type], row.libraryId, since);
   const total = row.progressTotal;
   const current = Math.max(0, total - remaining);
   const done = remaining === 0;
   if (!done && current === row.progressCurrent) return undefined; // nothing new to say
   // The library's books left without a thumbnail because it could not be made (no image, gave up).
-  const failed =
-    type === 'generate_thumbnails' && done
-      ? ((
-          await db
-            .select({ n: count() })
-            .from(books)
-            .where(
-              and(
-                eq(books.libraryId, row.libraryId),
-                isNull(books.deletedAt),
-                isNull(books.analysisError),
-                isNotNull(books.thumbnailError),
-              ),
-            )
-            .get()
-        )?.n ?? 0)
-      : 0;
+  const failed = type === 'generate_thumbnails' && done ? await work.countThumbnailFailures(row.libraryId) : 0;
   const message =
     type === 'hash_files'
       ? done

@@ -1,5 +1,5 @@
 /**
- * Signing in as Komga's clients do (../shared/notes/komga-clients.md §4.1, §4.2; DECISIONS.md §Reader apps):
+ * Signing in as Komga's clients do (docs/notes/komga-clients.md §4.1, §4.2; DECISIONS.md §Reader apps):
  * - `X-API-Key`, or `Authorization: Basic` — Mihon's extension sends Basic only after a 401 with a Basic
  *   challenge, then relies on cookies, as do Mihon's tracker (no credentials of its own) and Komelia;
  * - the `KOMGA-SESSION` cookie (Path=/komga), set on the first request a header authenticated;
@@ -17,7 +17,7 @@ import { describeRequirement, type Requirement, satisfies } from '../auth/permis
 import type { AppEnv } from '../env';
 import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
-import { clientInfo } from '../routes/client-info';
+import { clientInfo } from '../http/client-info';
 
 export const KOMGA_PREFIX = '/komga';
 export const SESSION_COOKIE = 'KOMGA-SESSION';

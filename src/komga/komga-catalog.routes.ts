@@ -1,9 +1,8 @@
 /**
  * Komga's catalog reads: libraries, series, books and the filter lists Mihon loads
- * (../shared/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
+ * (docs/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
  */
 import { z } from 'zod';
-import type { KomgaApp } from './komga.app';
 import {
   allOf,
   authorParams,
@@ -12,7 +11,8 @@ import {
   fromKomgaSearch,
   seriesQueryCondition,
 } from './komga-conditions';
-import { jsonBody, komgaOf, need, pagingOf, queryValues, userIdOf } from './komga-http';
+import { requestViewer } from '../http/progress-actor';
+import { jsonBody, type KomgaApp, komgaOf, need, pagingOf, queryValues } from './komga-http';
 import { springPage } from './komga-paging';
 import { toKomgaLibrary } from './komga.mappers';
 import { notFound } from '../lib/errors';
@@ -46,13 +46,13 @@ export function registerCatalogRoutes(app: KomgaApp) {
     const condition = seriesQueryCondition(query);
     const search = query('search')[0];
     const authors = authorParams(query('author'));
-    return c.json(await komgaOf(c).listSeries(userIdOf(c), paging, { condition, search, authors }));
+    return c.json(await komgaOf(c).listSeries(requestViewer(c), paging, { condition, search, authors }));
   });
   app.post('/api/v1/series/list', need('SeriesRead'), async (c) => {
     const body = await jsonBody(c, SearchBodySchema, true);
     const condition = fromKomgaSearch(body.condition, 'series');
     const paging = pagingOf(c);
-    return c.json(await komgaOf(c).listSeries(userIdOf(c), paging, { condition, search: body.fullTextSearch }));
+    return c.json(await komgaOf(c).listSeries(requestViewer(c), paging, { condition, search: body.fullTextSearch }));
   });
   for (const [path, sort] of [
     ['/api/v1/series/new', 'date_added,desc'],
@@ -63,21 +63,21 @@ export function registerCatalogRoutes(app: KomgaApp) {
       const paging = pagingOf(c);
       if (wantsDeletedOnly(query('deleted'))) return c.json(springPage([], 0, paging));
       const condition = seriesQueryCondition(query);
-      return c.json(await komgaOf(c).listSeries(userIdOf(c), paging, { condition, sort }));
+      return c.json(await komgaOf(c).listSeries(requestViewer(c), paging, { condition, sort }));
     });
   }
   app.get('/api/v1/series/:id', need('SeriesRead'), async (c) =>
-    c.json(await komgaOf(c).getSeries(c.req.param('id'), userIdOf(c))),
+    c.json(await komgaOf(c).getSeries(requestViewer(c), c.req.param('id'))),
   );
   app.get('/api/v1/series/:id/books', need('BooksRead'), async (c) => {
     const query = queryValues(c);
     const paging = pagingOf(c);
     if (wantsDeletedOnly(query('deleted'))) return c.json(springPage([], 0, paging));
     const condition = bookQueryCondition(query);
-    return c.json(await komgaOf(c).seriesBooks(userIdOf(c), c.req.param('id'), paging, condition));
+    return c.json(await komgaOf(c).seriesBooks(requestViewer(c), c.req.param('id'), paging, condition));
   });
   app.get('/api/v1/series/:id/collections', need('SeriesRead'), async (c) => {
-    await komgaOf(c).getSeries(c.req.param('id'), userIdOf(c));
+    await komgaOf(c).getSeries(requestViewer(c), c.req.param('id'));
     return c.json([]);
   });
 
@@ -87,7 +87,7 @@ export function registerCatalogRoutes(app: KomgaApp) {
     const paging = pagingOf(c);
     if (wantsDeletedOnly(query('deleted'))) return c.json(springPage([], 0, paging));
     const condition = bookQueryCondition(query);
-    return c.json(await komgaOf(c).listBooks(userIdOf(c), paging, { condition, search: query('search')[0] }));
+    return c.json(await komgaOf(c).listBooks(requestViewer(c), paging, { condition, search: query('search')[0] }));
   });
   app.post('/api/v1/books/list', need('BooksRead'), async (c) => {
     const body = await jsonBody(c, SearchBodySchema, true);
@@ -96,34 +96,34 @@ export function registerCatalogRoutes(app: KomgaApp) {
     // Komelia's "keep reading" and "recently read" rows: the user's progress, latest first.
     const byProgress = progressRow(body.condition, paging.sort[0]?.property);
     if (byProgress !== null && !body.fullTextSearch) {
-      return c.json(await komga.booksByProgress(userIdOf(c), byProgress, paging));
+      return c.json(await komga.booksByProgress(requestViewer(c), byProgress, paging));
     }
     const condition: Condition | undefined = allOf([fromKomgaSearch(body.condition, 'book')]);
-    return c.json(await komga.listBooks(userIdOf(c), paging, { condition, search: body.fullTextSearch }));
+    return c.json(await komga.listBooks(requestViewer(c), paging, { condition, search: body.fullTextSearch }));
   });
   app.get('/api/v1/books/ondeck', need('BooksRead'), async (c) => {
     const libraryId = queryValues(c)('library_id')[0];
-    return c.json(await komgaOf(c).onDeck(userIdOf(c), libraryId, pagingOf(c)));
+    return c.json(await komgaOf(c).onDeck(requestViewer(c), libraryId, pagingOf(c)));
   });
   app.get('/api/v1/books/:id', need('BooksRead'), async (c) =>
-    c.json(await komgaOf(c).getBook(c.req.param('id'), userIdOf(c))),
+    c.json(await komgaOf(c).getBook(requestViewer(c), c.req.param('id'))),
   );
   app.get('/api/v1/books/:id/next', need('BooksRead'), async (c) =>
-    c.json(await komgaOf(c).sibling(c.req.param('id'), userIdOf(c), 1)),
+    c.json(await komgaOf(c).sibling(requestViewer(c), c.req.param('id'), 1)),
   );
   app.get('/api/v1/books/:id/previous', need('BooksRead'), async (c) =>
-    c.json(await komgaOf(c).sibling(c.req.param('id'), userIdOf(c), -1)),
+    c.json(await komgaOf(c).sibling(requestViewer(c), c.req.param('id'), -1)),
   );
 
   // ---- filter values (Mihon's filter sheet) ----
-  app.get('/api/v1/genres', need('SeriesRead'), async (c) => c.json(await komgaOf(c).terms('genre')));
+  app.get('/api/v1/genres', need('SeriesRead'), async (c) => c.json(await komgaOf(c).terms(requestViewer(c), 'genre')));
   for (const path of ['/api/v1/tags', '/api/v1/tags/series', '/api/v1/tags/book']) {
-    app.get(path, need('SeriesRead'), async (c) => c.json(await komgaOf(c).terms('tag')));
+    app.get(path, need('SeriesRead'), async (c) => c.json(await komgaOf(c).terms(requestViewer(c), 'tag')));
   }
-  app.get('/api/v1/publishers', need('SeriesRead'), async (c) => c.json(await komgaOf(c).publishers()));
-  app.get('/api/v1/authors', need('BooksRead'), async (c) => c.json(await komgaOf(c).authors()));
+  app.get('/api/v1/publishers', need('SeriesRead'), async (c) => c.json(await komgaOf(c).publishers(requestViewer(c))));
+  app.get('/api/v1/authors', need('BooksRead'), async (c) => c.json(await komgaOf(c).authors(requestViewer(c))));
   app.get('/api/v2/authors', need('BooksRead'), async (c) => {
-    const all = await komgaOf(c).authors();
+    const all = await komgaOf(c).authors(requestViewer(c));
     const paging = pagingOf(c);
     const search = queryValues(c)('search')[0]?.toLowerCase();
     const role = queryValues(c)('role')[0];

@@ -1,17 +1,16 @@
 /** Request helpers shared by the Komga route files: query lists, JSON bodies, the caller. */
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import type { Requirement } from '../auth/permissions';
 import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
-import { clientInfo } from '../routes/client-info';
-import type { ProgressActor } from '../services/read-progress.service';
 import type { AppEnv } from '../env';
+import { KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
 import { komgaRequire } from './komga-auth';
-import { KomgaCatalogRepository } from './komga-catalog.repository';
 import { KomgaService } from './komga.service';
 import { type KomgaPaging, parsePaging } from './komga-paging';
 
+/** The Komga app as its route files register on it (komga.app.ts builds it). */
+export type KomgaApp = Hono<AppEnv>;
 export type KomgaContext = Context<AppEnv>;
 
 /** Every value of a query parameter (Spring binds repeated and comma-separated lists alike). */
@@ -24,13 +23,6 @@ export function komgaOf(c: KomgaContext): KomgaService {
   const services = c.get('services');
   return new KomgaService(services, new KomgaCatalogRepository(services.db));
 }
-
-export const userIdOf = (c: KomgaContext): string => c.get('principal').user.id;
-
-export const actorOf = (c: KomgaContext): ProgressActor => {
-  const principal = c.get('principal');
-  return { userId: principal.user.id, apiKey: principal.apiKey, userAgent: clientInfo(c).userAgent };
-};
 
 /** A media service's result (page, cover, file) as the response; `c.body` keeps the headers set earlier. */
 export function sendMedia(c: KomgaContext, result: MediaResponse): Response {
@@ -60,7 +52,6 @@ export async function jsonBody<T extends z.ZodType>(c: KomgaContext, schema: T, 
   return parsed.data;
 }
 
-export const READ_PROGRESS: Requirement = ['ProgressRead', 'BooksRead'];
-export const WRITE_PROGRESS: Requirement = ['ProgressWrite', 'BooksWrite'];
+export { PROGRESS_READ as READ_PROGRESS, PROGRESS_WRITE as WRITE_PROGRESS } from '../auth/permissions';
 
 export { komgaRequire as need };

@@ -5,9 +5,9 @@
  */
 import type { PageVariant } from '../pages/page-variant';
 import { badRequest } from '../lib/errors';
-import type { KomgaApp } from './komga.app';
 import { komgaEventStream } from './komga-events';
-import { type KomgaContext, need, sendMedia } from './komga-http';
+import { requestViewer } from '../http/progress-actor';
+import { type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
 import { toKomgaPage } from './komga.mappers';
 
 /** Komga's page thumbnails are 300 px high. */
@@ -32,20 +32,23 @@ function convertVariant(c: KomgaContext): PageVariant {
 
 export function registerMediaRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/pages', need('PagesRead'), async (c) => {
-    const pages = await c.get('services').pages.list(c.req.param('id'));
+    const pages = await c.get('services').pages.list(requestViewer(c), c.req.param('id'));
     return c.json(pages.map(toKomgaPage));
   });
   app.get('/api/v1/books/:id/pages/:n', need('PagesRead'), async (c) => {
-    const result = await c.get('services').pages.image(c.req.param('id'), pageNumber(c), convertVariant(c), {
-      ifNoneMatch: c.req.header('If-None-Match'),
-      origin: new URL(c.req.url).origin,
-    });
+    const result = await c
+      .get('services')
+      .pages.image(requestViewer(c), c.req.param('id'), pageNumber(c), convertVariant(c), {
+        ifNoneMatch: c.req.header('If-None-Match'),
+        origin: new URL(c.req.url).origin,
+      });
     return sendMedia(c, result);
   });
   app.get('/api/v1/books/:id/pages/:n/thumbnail', need('PagesRead'), async (c) => {
     const result = await c
       .get('services')
       .pages.image(
+        requestViewer(c),
         c.req.param('id'),
         pageNumber(c),
         { height: PAGE_THUMBNAIL_HEIGHT, format: 'jpeg' },
@@ -54,16 +57,25 @@ export function registerMediaRoutes(app: KomgaApp) {
     return sendMedia(c, result);
   });
   app.get('/api/v1/books/:id/thumbnail', need('BooksRead'), async (c) =>
-    sendMedia(c, await c.get('services').thumbnails.forBook(c.req.param('id'), c.req.header('If-None-Match'))),
+    sendMedia(
+      c,
+      await c.get('services').thumbnails.forBook(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+    ),
   );
   app.get('/api/v1/series/:id/thumbnail', need('SeriesRead'), async (c) =>
-    sendMedia(c, await c.get('services').thumbnails.forSeries(c.req.param('id'), c.req.header('If-None-Match'))),
+    sendMedia(
+      c,
+      await c.get('services').thumbnails.forSeries(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+    ),
   );
   app.get('/api/v1/libraries/:id/thumbnail', need('LibrariesRead'), async (c) =>
-    sendMedia(c, await c.get('services').thumbnails.forLibrary(c.req.param('id'), c.req.header('If-None-Match'))),
+    sendMedia(
+      c,
+      await c.get('services').thumbnails.forLibrary(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match')),
+    ),
   );
   app.on(['GET', 'HEAD'], '/api/v1/books/:id/file', need('BooksRead'), async (c) => {
-    const result = await c.get('services').bookFiles.download(c.req.param('id'), {
+    const result = await c.get('services').bookFiles.download(requestViewer(c), c.req.param('id'), {
       method: c.req.method,
       range: c.req.header('Range'),
       ifRange: c.req.header('If-Range'),

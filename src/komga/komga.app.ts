@@ -1,5 +1,5 @@
 /**
- * The Komga-compatible API at /komga (DECISIONS.md §Reader apps; ../shared/notes/komga-clients.md §4.5):
+ * The Komga-compatible API at /komga (DECISIONS.md §Reader apps; docs/notes/komga-clients.md §4.5):
  * its own Hono app so that Komga's conventions apply to every path under the prefix — trailing slashes
  * accepted (Paperback sends `genres/`), Spring-style error bodies, 401 with a Basic challenge — while
  * the data, permissions and services are the API's. app.ts hands /komga requests to it unless
@@ -15,9 +15,8 @@ import { KOMGA_PREFIX, komgaAuthenticate } from './komga-auth';
 import { handleKomgaError, komgaErrorResponse } from './komga-errors';
 import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
+import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
-
-export type KomgaApp = Hono<AppEnv>;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

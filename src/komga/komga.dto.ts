@@ -1,6 +1,6 @@
 /**
  * Komga's response shapes (Komga `interfaces/api/rest/dto/*.kt`), as the clients deserialize them:
- * Mihon's Komga extension and tracker, Komelia's komga-client, Paperback (../shared/notes/komga-clients.md).
+ * Mihon's Komga extension and tracker, Komelia's komga-client, Paperback (docs/notes/komga-clients.md).
  * Field names, casing and nullability follow Komga; the types of the mappers derive from these schemas.
  */
 import { z } from 'zod';

@@ -10,7 +10,7 @@
 import type { BookPageEntry } from '../schemas/page.schema';
 import type { LibraryDto } from '../schemas/library.schema';
 import type { UserRecord } from '../repositories/users.repository';
-import type { KomgaBookRow, KomgaSeriesRow } from './komga-catalog.repository';
+import type { KomgaBookRow, KomgaSeriesRow } from '../repositories/komga-catalog.repository';
 import type { KomgaBook, KomgaLibrary, KomgaPage, KomgaSeries, KomgaUser } from './komga.dto';
 import type { Permission } from '../auth/permissions';
 
@@ -72,10 +72,10 @@ export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
     created,
     lastModified,
     fileLastModified: komgaDate(row.fileLastModified ?? row.updatedAt),
-    booksCount: row.booksCount,
-    booksReadCount: row.booksReadCount,
-    booksUnreadCount: row.booksCount - row.booksReadCount - row.booksInProgressCount,
-    booksInProgressCount: row.booksInProgressCount,
+    booksCount: row.readCounts.books,
+    booksReadCount: row.readCounts.read,
+    booksUnreadCount: row.readCounts.books - row.readCounts.read - row.readCounts.inProgress,
+    booksInProgressCount: row.readCounts.inProgress,
     metadata: {
       status: komgaStatus(row.status),
       statusLock: false,
@@ -150,7 +150,7 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
   const created = komgaDate(row.createdAt);
   const lastModified = komgaDate(row.updatedAt);
   const sort = numberSort(row);
-  const progress = row.progress;
+  const { progress } = row;
   return {
     id: row.id,
     seriesId: row.seriesId,
@@ -198,7 +198,7 @@ export function toKomgaBook(row: KomgaBookRow): KomgaBook {
     },
     readProgress: progress
       ? {
-          page: progress.page,
+          page: progress.currentPage,
           completed: progress.completed,
           readDate: komgaDate(progress.updatedAt),
           created: komgaDate(progress.startedAt),

@@ -3,12 +3,15 @@
  * filters, sorts, permissions and data as /api/v1), the Komga catalog repository reads the extra fields
  * Komga's DTOs show, and reading progress goes through the ReadProgressService. Nothing is stored twice.
  */
+import { mapLimited } from '../lib/concurrency';
 import { badRequest, notFound } from '../lib/errors';
-import type { ReadProgressService, ProgressActor } from '../services/read-progress.service';
-import type { Services } from '../services/services';
-import type { Condition } from './komga-conditions';
-import type { KomgaBookRow, KomgaCatalogRepository } from './komga-catalog.repository';
 import type { PageRequest } from '../lib/pagination';
+import { completesAtPage } from '../progress/rules';
+import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
+import type { Viewer } from '../repositories/visibility';
+import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
+import type { Services } from '../composition-root';
+import type { Condition } from './komga-conditions';
 import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
@@ -84,10 +87,10 @@ export class KomgaService {
 
   // ---- series -------------------------------------------------------------------------------------
 
-  async listSeries(userId: string, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
+  async listSeries(viewer: Viewer, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
     const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
     const list = (request: PageRequest) =>
-      this.services.seriesQuery.list(userId, sort, request, {
+      this.services.seriesQuery.list(viewer, sort, request, {
         condition: options.condition,
         fullTextSearch: options.search,
       });
@@ -95,7 +98,7 @@ export class KomgaService {
     let total: number;
     if (options.authors && options.authors.length > 0) {
       // The API's filters know no authors: the whole filtered list is narrowed here, then paged.
-      const credited = await this.catalog.seriesWithAuthors(options.authors);
+      const credited = await this.catalog.seriesWithAuthors(viewer, options.authors);
       const all = (await list({ page: 1, pageSize: UNPAGED_LIMIT, offset: 0 })).data.filter((s) => credited.has(s.id));
       total = all.length;
       ids = all.slice(paging.request.offset, paging.request.offset + paging.request.pageSize).map((s) => s.id);
@@ -104,99 +107,99 @@ export class KomgaService {
       total = page.total;
       ids = page.data.map((s) => s.id);
     }
-    const rows = await this.catalog.series(ids, userId);
+    const rows = await this.catalog.series(viewer, ids);
     return springPage(rows.map(toKomgaSeries), total, paging);
   }
 
-  async getSeries(id: string, userId: string): Promise<KomgaSeries> {
-    const [row] = await this.catalog.series([id], userId);
+  async getSeries(viewer: Viewer, id: string): Promise<KomgaSeries> {
+    const [row] = await this.catalog.series(viewer, [id]);
     if (!row || row.deletedAt) throw notFound('Series');
     return toKomgaSeries(row);
   }
 
   // ---- books --------------------------------------------------------------------------------------
 
-  async listBooks(userId: string, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
+  async listBooks(viewer: Viewer, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
     const { data, total } = await this.services.bookQuery.list(
-      userId,
+      viewer,
       { ...mapSort(paging, BOOK_SORTS), seriesId: options.seriesId },
       paging.request,
       { condition: options.condition, fullTextSearch: options.search },
     );
     return this.bookPage(
+      viewer,
       data.map((b) => b.id),
       total,
-      userId,
       paging,
     );
   }
 
-  async seriesBooks(userId: string, seriesId: string, paging: KomgaPaging, condition?: Condition) {
-    await this.getSeries(seriesId, userId);
-    return this.listBooks(userId, paging, { seriesId, condition });
+  async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {
+    await this.getSeries(viewer, seriesId);
+    return this.listBooks(viewer, paging, { seriesId, condition });
   }
 
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
-  async booksByProgress(userId: string, completed: boolean, paging: KomgaPaging) {
+  async booksByProgress(viewer: Viewer, completed: boolean, paging: KomgaPaging) {
     const result = completed
-      ? await this.services.bookQuery.recentlyRead(userId, undefined, paging.request)
-      : await this.services.bookQuery.inProgress(userId, undefined, paging.request);
+      ? await this.services.bookQuery.recentlyRead(viewer, {}, paging.request)
+      : await this.services.bookQuery.inProgress(viewer, {}, paging.request);
     return this.bookPage(
+      viewer,
       result.data.map((b) => b.id),
       result.total,
-      userId,
       paging,
     );
   }
 
-  async onDeck(userId: string, libraryId: string | undefined, paging: KomgaPaging) {
-    const { data, total } = await this.services.bookQuery.onDeck(userId, libraryId, paging.request);
+  async onDeck(viewer: Viewer, libraryId: string | undefined, paging: KomgaPaging) {
+    const { data, total } = await this.services.bookQuery.onDeck(viewer, { libraryId }, paging.request);
     return this.bookPage(
+      viewer,
       data.map((b) => b.id),
       total,
-      userId,
       paging,
     );
   }
 
-  async getBook(id: string, userId: string): Promise<KomgaBook> {
-    return toKomgaBook(await this.bookRow(id, userId));
+  async getBook(viewer: Viewer, id: string): Promise<KomgaBook> {
+    return toKomgaBook(await this.bookRow(viewer, id));
   }
 
   /** The next or previous live book of the series in reading order; 404 when there is none (Komga). */
-  async sibling(id: string, userId: string, step: 1 | -1): Promise<KomgaBook> {
-    const book = await this.bookRow(id, userId);
+  async sibling(viewer: Viewer, id: string, step: 1 | -1): Promise<KomgaBook> {
+    const book = await this.bookRow(viewer, id);
     if (book.deletedAt) throw notFound('Book');
-    const books = await this.catalog.liveBooksOfSeries(book.seriesId, userId);
+    const books = await this.catalog.liveBooksOfSeries(viewer, book.seriesId);
     const index = books.findIndex((b) => b.id === id);
     const other = index < 0 ? undefined : books[index + step];
     if (!other) throw notFound(step === 1 ? 'Next book' : 'Previous book');
     return toKomgaBook(other);
   }
 
-  private async bookRow(id: string, userId: string): Promise<KomgaBookRow> {
-    const [row] = await this.catalog.books([id], userId);
+  private async bookRow(viewer: Viewer, id: string): Promise<KomgaBookRow> {
+    const [row] = await this.catalog.books(viewer, [id]);
     if (!row) throw notFound('Book');
     return row;
   }
 
-  private async bookPage(ids: string[], total: number, userId: string, paging: KomgaPaging) {
-    const rows = await this.catalog.books(ids, userId);
+  private async bookPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
+    const rows = await this.catalog.books(viewer, ids);
     return springPage(rows.map(toKomgaBook), total, paging);
   }
 
   // ---- filter values ----------------------------------------------------------------------------------
 
-  terms(kind: 'genre' | 'tag') {
-    return this.catalog.terms(kind);
+  terms(viewer: Viewer, kind: 'genre' | 'tag') {
+    return this.catalog.terms(viewer, kind);
   }
 
-  publishers() {
-    return this.catalog.publishers();
+  publishers(viewer: Viewer) {
+    return this.catalog.publishers(viewer);
   }
 
-  authors() {
-    return this.catalog.authors();
+  authors(viewer: Viewer) {
+    return this.catalog.authors(viewer);
   }
 
   // ---- reading progress ----------------------------------------------------------------------------
@@ -204,7 +207,7 @@ export class KomgaService {
   /**
    * Komga's `PATCH /books/{id}/read-progress`: `completed: true` marks the book read (on its last page);
    * otherwise `page` (1-based, as Longbox's) is the current page, and reaching the last page completes
-   * the book, as Komga does.
+   * the book, as Komga does (src/progress/rules.ts).
    */
   async updateProgress(actor: ProgressActor, bookId: string, body: { page?: number; completed?: boolean }) {
     if (body.completed === true) {
@@ -212,18 +215,18 @@ export class KomgaService {
       return;
     }
     if (body.page === undefined) throw badRequest('page is required unless completed is true');
-    const book = await this.bookRow(bookId, actor.userId);
+    const book = await this.bookRow(actor.viewer, bookId);
     await this.progress.update(actor, bookId, {
       current_page: body.page,
-      is_completed: book.pageCount > 0 && body.page === book.pageCount,
+      is_completed: completesAtPage(body.page, book.pageCount),
     });
   }
 
   // ---- Mihon's tracker -----------------------------------------------------------------------------
 
-  private async trackedBooks(seriesId: string, userId: string) {
-    await this.getSeries(seriesId, userId);
-    const books = await this.catalog.liveBooksOfSeries(seriesId, userId);
+  private async trackedBooks(viewer: Viewer, seriesId: string) {
+    await this.getSeries(viewer, seriesId);
+    const books = await this.catalog.liveBooksOfSeries(viewer, seriesId);
     // Sorted by numberSort; equal numbers keep reading order (Array.prototype.sort is stable).
     return books.map((book) => ({ book, sort: numberSort(book) })).sort((a, b) => a.sort - b.sort);
   }
@@ -233,36 +236,32 @@ export class KomgaService {
    * unbroken run of completed books from the lowest numberSort (0 when the first is unread), and the
    * highest numberSort.
    */
-  async tachiyomiProgress(seriesId: string, userId: string): Promise<TachiyomiReadProgress> {
-    const { lastReadContinuousIndex, ...progress } = trackerProgress(await this.trackedBooks(seriesId, userId));
+  async tachiyomiProgress(viewer: Viewer, seriesId: string): Promise<TachiyomiReadProgress> {
+    const { lastReadContinuousIndex, ...progress } = trackerProgress(await this.trackedBooks(viewer, seriesId));
     return progress;
   }
 
   /** The v1 tracker (older Tachiyomi forks): the same run counted in books of numberSort order. */
-  async tachiyomiProgressV1(seriesId: string, userId: string): Promise<TachiyomiReadProgressV1> {
+  async tachiyomiProgressV1(viewer: Viewer, seriesId: string): Promise<TachiyomiReadProgressV1> {
     const { lastReadContinuousNumberSort, maxNumberSort, ...progress } = trackerProgress(
-      await this.trackedBooks(seriesId, userId),
+      await this.trackedBooks(viewer, seriesId),
     );
     return progress;
   }
 
   /** The v1 tracker PUT: the first `lastBookRead` books in numberSort order become read. */
   async markReadUpToIndex(actor: ProgressActor, seriesId: string, lastBookRead: number): Promise<void> {
-    const books = await this.trackedBooks(seriesId, actor.userId);
+    const books = await this.trackedBooks(actor.viewer, seriesId);
     const last = books[Math.min(lastBookRead, books.length) - 1];
     if (last) await this.markReadUpTo(actor, seriesId, last.sort);
   }
 
   /** Komga's tracker PUT: every book with numberSort ≤ the value becomes read; nothing is unmarked. */
   async markReadUpTo(actor: ProgressActor, seriesId: string, lastNumberSortRead: number): Promise<void> {
-    const books = await this.trackedBooks(seriesId, actor.userId);
+    const books = await this.trackedBooks(actor.viewer, seriesId);
     const toMark = books.filter(({ book, sort }) => sort <= lastNumberSortRead && book.progress?.completed !== true);
     // A few at a time: catching up on a long series should not cost one round trip after another.
-    for (let i = 0; i < toMark.length; i += MARK_CONCURRENCY) {
-      await Promise.all(
-        toMark.slice(i, i + MARK_CONCURRENCY).map(({ book }) => this.progress.markRead(actor, book.id)),
-      );
-    }
+    await mapLimited(toMark, MARK_CONCURRENCY, ({ book }) => this.progress.markRead(actor, book.id));
   }
 }
 

@@ -7,19 +7,17 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { type Requirement, describeRequirement, satisfies } from '../auth/permissions';
+import { describeRequirement, PROGRESS_READ, PROGRESS_WRITE, type Requirement, satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import type { AppEnv } from '../env';
 import { AppError } from '../lib/errors';
 import { handleError } from '../middleware/error-handler';
-import { progressActor } from '../routes/progress/actor';
-import { clientInfo } from '../routes/client-info';
+import { progressActor, requestViewer } from '../http/progress-actor';
+import { clientInfo } from '../http/client-info';
 import { KosyncError, kosyncErrors } from './kosync-errors';
 import { isValidDocument } from './kosync.service';
 
 export const KOREADER_BASE = '/koreader';
-const READ = ['ProgressRead', 'BooksRead'] as const;
-const WRITE = ['ProgressWrite', 'BooksWrite'] as const;
 const MAX_BODY_BYTES = 64 * 1024;
 
 const json = (c: Context<AppEnv>, body: unknown, status: 200 | 201 | 400 | 401 | 403 | 412 = 200) =>
@@ -75,7 +73,7 @@ koreaderRouter.post('/users/create', () => {
   throw kosyncErrors.registrationDisabled();
 });
 
-koreaderRouter.get('/users/auth', signedIn(READ), (c) => json(c, { authorized: 'OK' }));
+koreaderRouter.get('/users/auth', signedIn(PROGRESS_READ), (c) => json(c, { authorized: 'OK' }));
 
 koreaderRouter.put(
   '/syncs/progress',
@@ -85,7 +83,7 @@ koreaderRouter.put(
       throw kosyncErrors.invalid(`the body is larger than ${MAX_BODY_BYTES} bytes`);
     },
   }),
-  signedIn(WRITE),
+  signedIn(PROGRESS_WRITE),
   async (c) => {
     let body: unknown;
     try {
@@ -98,8 +96,8 @@ koreaderRouter.put(
   },
 );
 
-koreaderRouter.get('/syncs/progress/:document', signedIn(READ), async (c) => {
+koreaderRouter.get('/syncs/progress/:document', signedIn(PROGRESS_READ), async (c) => {
   const document = c.req.param('document');
   if (!isValidDocument(document)) throw kosyncErrors.documentMissing();
-  return json(c, await kosync(c).pull(c.get('principal').user.id, document));
+  return json(c, await kosync(c).pull(requestViewer(c), document));
 });

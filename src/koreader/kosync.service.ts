@@ -5,6 +5,15 @@
  * the progress locator and returned to the next device as sent, with the percentage KOReader computed.
  * Progress pushed here is the same record the API and the OPDS catalogs read.
  */
+import {
+  completesAtFraction,
+  completesAtPage,
+  fractionAtPage,
+  isPageInRange,
+  lastPage,
+  pageAtFraction,
+} from '../progress/rules';
+import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import { MAX_LOCATOR_BYTES } from '../schemas/read-progress.schema';
 import { kosyncErrors } from './kosync-errors';
@@ -46,40 +55,41 @@ export class KosyncService {
     if (typeof progress !== 'string' || progress === '') throw kosyncErrors.invalid('progress is required');
     if (typeof body.device !== 'string' || body.device === '') throw kosyncErrors.invalid('device is required');
 
-    const found = await this.progress.bookWithReaderHash(document);
-    if (!found) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
-    const book = await this.progress.bookPaging(found.id);
-    const pageCount = Math.max(book.pageCount, 1);
+    const book = await this.progress.bookWithReaderHash(actor.viewer, document);
+    if (!book) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
+    const pageCount = lastPage(book.pageCount);
     let record: Awaited<ReturnType<ReadProgressService['record']>>;
     if (book.fileFormat === 'epub') {
       // KOReader reads every EPUB reflowed: its progress is an xpointer, kept as the locator.
       if (new TextEncoder().encode(progress).length > MAX_LOCATOR_BYTES) {
         throw kosyncErrors.invalid(`progress must be at most ${MAX_LOCATOR_BYTES} bytes`);
       }
-      record = await this.progress.record(actor, found.id, {
-        currentPage: Math.min(pageCount, Math.max(1, Math.ceil(percentage * pageCount))),
-        completed: percentage >= 1,
+      record = await this.progress.record(actor, book, {
+        currentPage: pageAtFraction(percentage, pageCount),
+        completed: completesAtFraction(percentage),
         percentage,
         locator: progress,
       });
     } else {
-      if (!/^[0-9]+$/.test(progress) || Number(progress) < 1 || Number(progress) > pageCount) {
+      if (!/^[0-9]+$/.test(progress) || !isPageInRange(Number(progress), pageCount)) {
         throw kosyncErrors.invalid(`progress must be a page number from 1 to ${pageCount}`);
       }
       const page = Number(progress);
-      record = await this.progress.record(actor, found.id, { currentPage: page, completed: page === pageCount });
+      record = await this.progress.record(actor, book, {
+        currentPage: page,
+        completed: completesAtPage(page, pageCount),
+      });
     }
     return { document, timestamp: epochSeconds(record.updatedAt) };
   }
 
   /** The stored progress of a document, or `{}` when the book or its progress is unknown (reference server). */
-  async pull(userId: string, document: string): Promise<KosyncPull> {
-    const found = await this.progress.bookWithReaderHash(document);
-    if (!found) return {};
-    const record = await this.progress.find(userId, found.id);
+  async pull(viewer: Viewer, document: string): Promise<KosyncPull> {
+    const book = await this.progress.bookWithReaderHash(viewer, document);
+    if (!book) return {};
+    const record = await this.progress.find(viewer, book);
     if (!record) return {};
-    const book = await this.progress.bookPaging(found.id);
-    const percentage = record.progressPercentage ?? record.currentPage / Math.max(book.pageCount, 1);
+    const percentage = record.progressPercentage ?? fractionAtPage(record.currentPage, book.pageCount);
     // An EPUB position set elsewhere (the web reader, Thorium) has no xpointer: KOReader then gets the
     // percentage alone rather than a place it cannot open.
     // A CFI stored by another app is no xpointer either.

@@ -3,7 +3,7 @@
  * tracked, that kind of tracking is on, the provider's count is known and the gap is positive; the
  * chapter gap is rounded to one decimal; the provider name accompanies any gap.
  */
-import type { SeriesDetailRow, SeriesRow } from '../repositories/series.repository';
+import type { SeriesRow } from '../repositories/series.repository';
 import type { SeriesDto } from '../schemas/series.schema';
 
 function positiveGap(enabled: boolean, upstream: number | null, local: number | null, decimals: number): number | null {
@@ -13,7 +13,7 @@ function positiveGap(enabled: boolean, upstream: number | null, local: number | 
   return gap > 0 ? gap : null;
 }
 
-export function toSeriesDto(row: SeriesRow | SeriesDetailRow): SeriesDto {
+export function toSeriesDto(row: SeriesRow): SeriesDto {
   const tracking = row.tracking;
   const chapterGap = tracking
     ? positiveGap(tracking.chapterTracking, tracking.providerChapterCount, row.localMaxChapter, 1)
@@ -36,8 +36,9 @@ export function toSeriesDto(row: SeriesRow | SeriesDetailRow): SeriesDto {
     hasCustomCover: row.hasCustomCover,
     selectedCoverSource: row.selectedCoverSource,
     tracked: tracking !== null,
-    unreadCount: row.unreadCount,
-    wantToRead: 'wantToRead' in row ? row.wantToRead : null,
+    // Not completed by the user: in progress counts as unread here (API.md §2 Series).
+    unreadCount: row.readCounts.books - row.readCounts.read,
+    wantToRead: row.wantToRead,
     localMaxChapter: row.localMaxChapter,
     localMaxVolume: row.localMaxVolume,
     volumesOwned: row.volumesOwned,

@@ -17,3 +17,6 @@ export function toUserDto(user: UserRecord): UserDto {
     updatedAt: user.updatedAt,
   };
 }
+
+/** The user as a sign-in or registration answer names them. */
+export const toLoginUser = (u: UserRecord) => ({ id: u.id, username: u.username, email: u.email, role: u.role });

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
-import { clientInfo } from '../routes/client-info';
+import { clientInfo } from '../http/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { cookieAuthorization } from '../auth/session-cookie';
 
@@ -40,7 +40,10 @@ export function authenticate(need?: Requirement) {
 export function guard(need: Requirement | undefined, challenge: Challenge) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     try {
-      const principal = await c.get('services').auth.authenticate(credentials(c), clientInfo(c).address);
+      const services = c.get('services');
+      const principal =
+        (await services.auth.authenticate(credentials(c), clientInfo(c).address)) ??
+        (await services.singleSignOn.accessPrincipal(c.req));
       if (!principal) throw unauthorized('Authentication required');
       if (need && !satisfies(principal.permissions, need)) {
         throw forbidden(`Missing permission: ${describeRequirement(need)}`);

@@ -7,7 +7,7 @@ import { readConfig } from '../config/config';
 import { createD1Database, createLibsqlWebDatabase, type Database } from '../db/client';
 import type { AppEnv } from '../env';
 import { createLogger } from '../lib/logger';
-import { createServices } from '../services/services';
+import { createServices } from '../composition-root';
 
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

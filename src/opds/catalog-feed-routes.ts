@@ -4,12 +4,13 @@
  * how a feed is written (Atom for 1.2, JSON for 2.0).
  */
 import type { Context } from 'hono';
-import type { Requirement } from '../auth/permissions';
+import { PROGRESS_READ, type Requirement } from '../auth/permissions';
 import type { AppEnv } from '../env';
 import { badRequest } from '../lib/errors';
 import { toPageRequest } from '../lib/pagination';
 import type { CatalogFeed } from './catalog-model';
 import { OPDS_PAGE_SIZE } from './opds-catalog.service';
+import { requestViewer as viewer } from '../http/progress-actor';
 import { idParam } from './reader-media';
 
 export interface CatalogFeedRoute {
@@ -21,7 +22,6 @@ export interface CatalogFeedRoute {
 
 export const pageOf = (c: Context<AppEnv>) =>
   toPageRequest({ page: c.req.query('page'), pageSize: c.req.query('pageSize') ?? String(OPDS_PAGE_SIZE) });
-export const userOf = (c: Context<AppEnv>) => c.get('principal').user.id;
 const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
 
 export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
@@ -30,22 +30,22 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
   {
     path: '/libraries/:id',
     need: 'SeriesRead',
-    build: async (c) => catalog(c).library(userOf(c), idParam(c), pageOf(c)),
+    build: async (c) => catalog(c).library(viewer(c), idParam(c), pageOf(c)),
   },
   {
     path: '/libraries/:id/books',
     need: 'BooksRead',
-    build: async (c) => catalog(c).libraryBooks(userOf(c), idParam(c), pageOf(c)),
+    build: async (c) => catalog(c).libraryBooks(viewer(c), idParam(c), pageOf(c)),
   },
-  { path: '/series', need: 'SeriesRead', build: async (c) => catalog(c).allSeries(userOf(c), pageOf(c)) },
-  { path: '/series/:id', need: 'BooksRead', build: async (c) => catalog(c).series(userOf(c), idParam(c), pageOf(c)) },
-  { path: '/recently-added', need: 'BooksRead', build: async (c) => catalog(c).recentlyAdded(userOf(c), pageOf(c)) },
+  { path: '/series', need: 'SeriesRead', build: async (c) => catalog(c).allSeries(viewer(c), pageOf(c)) },
+  { path: '/series/:id', need: 'BooksRead', build: async (c) => catalog(c).series(viewer(c), idParam(c), pageOf(c)) },
+  { path: '/recently-added', need: 'BooksRead', build: async (c) => catalog(c).recentlyAdded(viewer(c), pageOf(c)) },
   {
     path: '/keep-reading',
-    need: ['ProgressRead', 'BooksRead'],
-    build: async (c) => catalog(c).keepReading(userOf(c), pageOf(c)),
+    need: PROGRESS_READ,
+    build: async (c) => catalog(c).keepReading(viewer(c), pageOf(c)),
   },
-  { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(userOf(c), pageOf(c)) },
+  { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(viewer(c), pageOf(c)) },
   {
     path: '/search',
     need: 'BooksRead',
@@ -53,7 +53,7 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
       // `q` too: some OPDS 1 apps fill the OpenSearch template's parameter under that name.
       const query = c.req.query('query') ?? c.req.query('q');
       if (!query?.trim()) throw badRequest(`Search needs a query: ${c.req.path}?query=<terms>`);
-      return catalog(c).search(userOf(c), query, pageOf(c));
+      return catalog(c).search(viewer(c), query, pageOf(c));
     },
   },
 ];

@@ -3,7 +3,10 @@
  * catalogs are the same feeds (DECISIONS.md §Reader apps), built once by OpdsCatalogService and
  * written by v1/atom-feed.ts and v2/json-feed.ts. Paths are relative to the version's base URL.
  */
+import type { BookExtras } from '../repositories/book-extras.repository';
 import type { BookDto } from '../schemas/book.schema';
+
+export type { BookExtras };
 
 /** A navigation entry: a link to another feed. */
 export interface NavigationItem {
@@ -17,17 +20,6 @@ export interface NavigationItem {
   updated: string;
   /** A cover, relative to the catalog base (series covers). */
   thumbnailPath?: string;
-}
-
-/** Metadata a reader app shows that the Book response does not carry. */
-export interface BookExtras {
-  authors: Array<{ name: string; role: string }>;
-  language: string | null;
-  year: number | null;
-  publisher: string | null;
-  epubLayout: 'image' | 'reflowable' | null;
-  /** Distinct media types of the book's stored pages. */
-  pageTypes: string[];
 }
 
 export interface Publication {
@@ -58,6 +50,42 @@ export interface CatalogFeed {
 }
 
 export const lastPageOf = (paging: Paging) => Math.max(1, Math.ceil(paging.total / paging.pageSize));
+
+export type PagingRel = 'first' | 'last' | 'previous' | 'next';
+
+/**
+ * What both versions' writers link with: absolute URLs under the version's base (`/opds/v1.2`,
+ * `/opds/v2.0`; links must resolve from any client), and a feed's own URL and, when it is paged, its
+ * first/last/previous/next pages, keeping its query.
+ */
+export class CatalogLinks {
+  /** `origin` is the request's (scheme, host, port). */
+  constructor(
+    protected readonly origin: string,
+    private readonly base: string,
+  ) {}
+
+  url(path: string, query: Record<string, string | number> = {}): string {
+    const url = new URL(`${this.base}/${path}`, this.origin);
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+    return url.toString();
+  }
+
+  protected feedLinks(feed: CatalogFeed) {
+    const pageUrl = (page: number) =>
+      this.url(feed.path, { ...feed.query, ...(feed.paging ? { page, pageSize: feed.paging.pageSize } : {}) });
+    const self = feed.paging ? pageUrl(feed.paging.page) : this.url(feed.path, feed.query);
+    const paging: Array<{ rel: PagingRel; href: string }> = [];
+    if (feed.paging) {
+      const { page } = feed.paging;
+      const last = lastPageOf(feed.paging);
+      paging.push({ rel: 'first', href: pageUrl(1) }, { rel: 'last', href: pageUrl(last) });
+      if (page > 1) paging.push({ rel: 'previous', href: pageUrl(Math.min(page - 1, last)) });
+      if (page < last) paging.push({ rel: 'next', href: pageUrl(page + 1) });
+    }
+    return { self, paging };
+  }
+}
 
 /** An `urn:uuid:` id for a catalog object, or a `urn:longbox:` one for a fixed feed. */
 export const uuidUrn = (id: string) => `urn:uuid:${id}`;

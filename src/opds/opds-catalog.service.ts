@@ -11,7 +11,8 @@ import type { BookQueryService } from '../services/book-query.service';
 import type { ListResult } from '../services/catalog-list';
 import type { LibrariesService } from '../services/libraries.service';
 import type { SeriesQueryService } from '../services/series-query.service';
-import type { BookExtrasRepository } from './book-extras.repository';
+import type { BookExtrasRepository } from '../repositories/book-extras.repository';
+import type { Viewer } from '../repositories/visibility';
 import {
   type BookExtras,
   type CatalogFeed,
@@ -91,10 +92,10 @@ export class OpdsCatalogService {
   }
 
   /** A library: its books as one acquisition feed, then its series A–Z (paged). */
-  async library(userId: string, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
+  async library(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const [library, series] = await Promise.all([
       this.deps.libraries.getRecord(libraryId),
-      this.deps.seriesQuery.list(userId, { libraryId }, page),
+      this.deps.seriesQuery.list(viewer, { libraryId }, page),
     ]);
     const allBooks: NavigationItem = {
       id: feedUrn(`library:${libraryId}:books`),
@@ -119,12 +120,13 @@ export class OpdsCatalogService {
    * The library's row (its name; 404 when unknown) is read alongside the page, not before it: each D1
    * round trip a feed waits for is felt on every page an app turns.
    */
-  async libraryBooks(userId: string, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
+  async libraryBooks(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const [library, books] = await Promise.all([
       this.deps.libraries.getRecord(libraryId),
-      this.deps.bookQuery.list(userId, { libraryId }, page),
+      this.deps.bookQuery.list(viewer, { libraryId }, page),
     ]);
     return this.acquisition(
+      viewer,
       feedUrn(`library:${libraryId}:books`),
       `${library.name}: all books`,
       `libraries/${libraryId}/books`,
@@ -133,8 +135,8 @@ export class OpdsCatalogService {
     );
   }
 
-  async allSeries(userId: string, page: PageRequest): Promise<CatalogFeed> {
-    const series = await this.deps.seriesQuery.list(userId, {}, page);
+  async allSeries(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const series = await this.deps.seriesQuery.list(viewer, {}, page);
     return {
       id: feedUrn('series'),
       title: 'All series',
@@ -148,58 +150,62 @@ export class OpdsCatalogService {
   }
 
   /** A series' books in reading order. */
-  async series(userId: string, seriesId: string, page: PageRequest): Promise<CatalogFeed> {
+  async series(viewer: Viewer, seriesId: string, page: PageRequest): Promise<CatalogFeed> {
     // The series lookup answers the 404; the page is read alongside it (an unknown series has no books).
     const [series, books] = await Promise.all([
-      this.deps.seriesQuery.get(seriesId, userId),
-      this.deps.bookQuery.list(userId, { seriesId }, page),
+      this.deps.seriesQuery.get(viewer, seriesId),
+      this.deps.bookQuery.list(viewer, { seriesId }, page),
     ]);
-    const feed = await this.acquisition(uuidUrn(seriesId), series.title, `series/${seriesId}`, books, page);
+    const feed = await this.acquisition(viewer, uuidUrn(seriesId), series.title, `series/${seriesId}`, books, page);
     return { ...feed, updated: series.updatedAt };
   }
 
-  async recentlyAdded(userId: string, page: PageRequest): Promise<CatalogFeed> {
-    const books = await this.deps.bookQuery.recentlyAdded(userId, undefined, page);
-    return this.acquisition(feedUrn('recently-added'), 'Recently added', 'recently-added', books, page);
+  async recentlyAdded(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const books = await this.deps.bookQuery.recentlyAdded(viewer, {}, page);
+    return this.acquisition(viewer, feedUrn('recently-added'), 'Recently added', 'recently-added', books, page);
   }
 
-  async keepReading(userId: string, page: PageRequest): Promise<CatalogFeed> {
-    const books = await this.deps.bookQuery.inProgress(userId, undefined, page);
-    return this.acquisition(feedUrn('keep-reading'), 'Keep reading', 'keep-reading', books, page);
+  async keepReading(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const books = await this.deps.bookQuery.inProgress(viewer, {}, page);
+    return this.acquisition(viewer, feedUrn('keep-reading'), 'Keep reading', 'keep-reading', books, page);
   }
 
-  async onDeck(userId: string, page: PageRequest): Promise<CatalogFeed> {
-    const books = await this.deps.bookQuery.onDeck(userId, undefined, page);
-    return this.acquisition(feedUrn('on-deck'), 'On deck', 'on-deck', books, page);
+  async onDeck(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const books = await this.deps.bookQuery.onDeck(viewer, {}, page);
+    return this.acquisition(viewer, feedUrn('on-deck'), 'On deck', 'on-deck', books, page);
   }
 
   /** Series whose names match (on the first page), then the matching books, best matches first. */
-  async search(userId: string, query: string, page: PageRequest): Promise<CatalogFeed> {
+  async search(viewer: Viewer, query: string, page: PageRequest): Promise<CatalogFeed> {
     const [series, books] = await Promise.all([
       page.page === 1
-        ? this.deps.seriesQuery.search(userId, { query }, { page: 1, pageSize: 20, offset: 0 })
+        ? this.deps.seriesQuery.search(viewer, { query }, { page: 1, pageSize: 20, offset: 0 })
         : Promise.resolve({ data: [], total: 0 }),
-      this.deps.bookQuery.list(userId, {}, page, { fullTextSearch: query }),
+      this.deps.bookQuery.list(viewer, {}, page, { fullTextSearch: query }),
     ]);
-    const feed = await this.acquisition(feedUrn(`search:${query}`), `Search: ${query}`, 'search', books, page);
+    const feed = await this.acquisition(viewer, feedUrn(`search:${query}`), `Search: ${query}`, 'search', books, page);
     return { ...feed, query: { query }, navigation: series.data.map(seriesItem) };
   }
 
   /** One book as a publication (OPDS 2 publication documents and manifests). */
-  async publication(userId: string, bookId: string): Promise<Publication> {
-    const book = await this.deps.bookQuery.get(bookId, userId);
-    const extras = await this.deps.extras.forBooks([book.id]);
+  async publication(viewer: Viewer, bookId: string): Promise<Publication> {
+    const book = await this.deps.bookQuery.get(viewer, bookId);
+    const extras = await this.deps.extras.forBooks(viewer, [book.id]);
     return { book, extras: extras.get(book.id) ?? NO_EXTRAS };
   }
 
   private async acquisition(
+    viewer: Viewer,
     id: string,
     title: string,
     path: string,
     books: ListResult<BookDto>,
     page: PageRequest,
   ): Promise<CatalogFeed> {
-    const extras = await this.deps.extras.forBooks(books.data.map((b) => b.id));
+    const extras = await this.deps.extras.forBooks(
+      viewer,
+      books.data.map((b) => b.id),
+    );
     return {
       id,
       title,

@@ -10,7 +10,8 @@ import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { readerAppAuth } from '../middleware/reader-app-auth';
-import { sendMedia } from '../routes/pages/send-media';
+import { sendMedia } from '../http/send-media';
+import { requestViewer } from '../http/progress-actor';
 import { PageImageQuerySchema } from '../schemas/page.schema';
 
 const UUID = z.uuid();
@@ -41,16 +42,22 @@ export function pageVariant(c: Context<AppEnv>) {
 /** GET /books/{id}/thumbnail and /series/{id}/thumbnail under a catalog base. */
 export function mountReaderMedia(router: Hono<AppEnv>) {
   router.get('/books/:id/thumbnail', readerAppAuth('BooksRead'), async (c) =>
-    sendMedia(c, await c.get('services').thumbnails.forBook(idParam(c), c.req.header('If-None-Match'))),
+    sendMedia(
+      c,
+      await c.get('services').thumbnails.forBook(requestViewer(c), idParam(c), c.req.header('If-None-Match')),
+    ),
   );
   router.get('/series/:id/thumbnail', readerAppAuth('SeriesRead'), async (c) =>
-    sendMedia(c, await c.get('services').thumbnails.forSeries(idParam(c), c.req.header('If-None-Match'))),
+    sendMedia(
+      c,
+      await c.get('services').thumbnails.forSeries(requestViewer(c), idParam(c), c.req.header('If-None-Match')),
+    ),
   );
 }
 
 /** Serves page `pageNumber` (1-based) of a book through the page service. */
 export async function servePage(c: Context<AppEnv>, bookId: string, pageNumber: number) {
-  return c.get('services').pages.image(bookId, pageNumber, pageVariant(c), {
+  return c.get('services').pages.image(requestViewer(c), bookId, pageNumber, pageVariant(c), {
     ifNoneMatch: c.req.header('If-None-Match'),
     origin: new URL(c.req.url).origin,
   });

@@ -4,23 +4,21 @@
  * progress (ProgressWrite or BooksWrite, as PUT /books/{id}/progress) and has not turned it off with
  * the preference `opds.pse_progress` (apps that prefetch whole books).
  */
-import { satisfies } from '../auth/permissions';
+import { PROGRESS_WRITE, satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
+import type { BookPaging } from '../repositories/books.repository';
 import type { ProgressActor } from '../services/read-progress.service';
-import type { Services } from '../services/services';
-
-const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const;
+import type { Services } from '../composition-root';
 
 export async function advanceStreamedProgress(
   services: Services,
   principal: Principal,
   actor: ProgressActor,
-  bookId: string,
+  book: BookPaging,
   page: number,
-  book: { pageCount: number },
 ): Promise<void> {
   if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
   const preferences = await services.preferences.all(principal.user.id);
   if (preferences['opds.pse_progress'] === false) return;
-  await services.readProgress.advanceTo(actor, bookId, page, book);
+  await services.readProgress.advanceTo(actor, book, page);
 }

@@ -7,8 +7,12 @@
  * and rescanned is noticed at once (the caller drops the entry and reads D1 again); anything else a
  * rescan could change (a book removed, an analysis error) is picked up within TTL_MS. Until then a
  * 304 may still be answered for a page of a file replaced in place.
+ *
+ * Entries are kept per viewer scope (repositories/visibility.ts): a book is only ever served from the
+ * cache to viewers who see exactly what the viewer that loaded it saw.
  */
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
+import type { Viewer } from '../repositories/visibility';
 
 const TTL_MS = 60_000;
 /** A few hundred bytes per page: 64 books of 300 pages stay well under 10 MB. */
@@ -31,18 +35,20 @@ const entries = new Map<string, Entry>();
 
 export async function pageTable(
   repo: BookMediaRepository,
+  viewer: Viewer,
   bookId: string,
   options: { fresh?: boolean } = {},
 ): Promise<PageTable | null> {
   const now = Date.now();
-  const hit = options.fresh ? undefined : entries.get(bookId);
+  const key = `${viewer.scope}:${bookId}`;
+  const hit = options.fresh ? undefined : entries.get(key);
   if (hit && hit.expiresAt > now) return { book: hit.book, pages: hit.pages, cached: true };
-  entries.delete(bookId);
-  const [book, rows] = await Promise.all([repo.book(bookId), repo.pages(bookId)]);
+  entries.delete(key);
+  const [book, rows] = await Promise.all([repo.book(viewer, bookId), repo.pages(viewer, bookId)]);
   if (!book) return null;
   const pages = new Map(rows.map((page) => [page.number, page]));
   // Map order is insertion order: the first key is the least recently loaded book.
   if (entries.size >= MAX_BOOKS) entries.delete(entries.keys().next().value as string);
-  entries.set(bookId, { book, pages, expiresAt: now + TTL_MS });
+  entries.set(key, { book, pages, expiresAt: now + TTL_MS });
   return { book, pages, cached: false };
 }

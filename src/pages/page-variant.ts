@@ -5,6 +5,7 @@
  */
 import type { PageLocator } from '../media/container';
 import type { OutputFormat } from '../media/image-renderer';
+import { versionRenditionsPrefix } from '../storage/cache-keys';
 
 export interface PageVariant {
   width?: number | undefined;
@@ -37,14 +38,6 @@ export function variantName(variant: PageVariant): string {
 export function pageEtag(bookEtag: string, pageNumber: number, variant: PageVariant): string {
   return `"${bookEtag}-p${pageNumber}-${variantName(variant)}-${RENDITION_VERSION}"`;
 }
-
-/** Where page renditions live in the CACHE bucket; the next path segment is the book's id. */
-export const RENDITIONS_ROOT = 'pages/';
-/** Every rendition of every version of a book's file lives under this prefix of the CACHE bucket. */
-export const bookRenditionsPrefix = (bookId: string) => `${RENDITIONS_ROOT}${bookId}/`;
-/** The renditions made from one version (R2 etag) of the book's file. */
-export const versionRenditionsPrefix = (bookId: string, bookEtag: string) =>
-  `${bookRenditionsPrefix(bookId)}${bookEtag}/`;
 
 export function renditionCacheKey(bookId: string, bookEtag: string, pageNumber: number, variant: PageVariant): string {
   return `${versionRenditionsPrefix(bookId, bookEtag)}${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;

@@ -1,10 +1,13 @@
 /**
  * What serving a book's bytes needs (pages, the file, thumbnails): the book's storage columns, its
- * stored page rows, and the cover books and series of series and libraries.
+ * stored page rows, and the cover books and series of series and libraries — each for a viewer, who
+ * gets nothing of a book or series visibility.ts hides (the services answer 404).
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, libraries, series } from '../db/schema';
+import { firstBookOf, inIds } from './catalog-sql';
+import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 const bookColumns = {
   id: books.id,
@@ -33,41 +36,43 @@ const pageColumns = {
   locator: bookPages.locator,
 };
 
+/** The book `id`, if the viewer may see it. */
+const visibleBook = (viewer: Viewer, id: string) => and(eq(books.id, id), visibleBooks(viewer, books));
+
+const seriesColumns = { id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt };
+
 export class BookMediaRepository {
   constructor(private readonly db: Database) {}
 
-  book(id: string) {
-    return this.db.select(bookColumns).from(books).where(eq(books.id, id)).get();
+  book(viewer: Viewer, id: string) {
+    return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
   }
 
   /** Which of these ids still have a row, live or in the trash (the cache sweep keeps their images). */
   async existingIds(ids: string[]): Promise<Set<string>> {
-    // One JSON parameter: D1 binds at most 100 parameters per statement, and a list page holds up to 1,000 keys.
-    const rows = await this.db
-      .select({ id: books.id })
-      .from(books)
-      .where(sql`${books.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+    const rows = await this.db.select({ id: books.id }).from(books).where(inIds(books.id, ids));
     return new Set(rows.map((row) => row.id));
   }
 
   /** The full row, for the thumbnail generator. */
-  fullBook(id: string) {
-    return this.db.select().from(books).where(eq(books.id, id)).get();
+  fullBook(viewer: Viewer, id: string) {
+    return this.db.select().from(books).where(visibleBook(viewer, id)).get();
   }
 
-  pages(bookId: string) {
+  pages(viewer: Viewer, bookId: string) {
+    const owner = sql`(SELECT b.series_id FROM books b WHERE b.id = ${bookPages.bookId})`;
     return this.db
       .select(pageColumns)
       .from(bookPages)
-      .where(eq(bookPages.bookId, bookId))
+      .where(and(eq(bookPages.bookId, bookId), visibleBooks(viewer, { seriesId: owner })))
       .orderBy(asc(bookPages.number));
   }
 
-  series(id: string) {
+  series(viewer: Viewer, id: string) {
     return this.db
-      .select({ id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt })
+      .select(seriesColumns)
       .from(series)
-      .where(eq(series.id, id))
+      .where(and(eq(series.id, id), visibleSeries(viewer, series)))
       .get();
   }
 
@@ -75,23 +80,21 @@ export class BookMediaRepository {
     return this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, id)).get();
   }
 
-  /** The series' cover book: its first live book in reading order. */
-  firstBookOfSeries(seriesId: string) {
+  /** The series' cover book: its first live book in reading order (catalog-sql.ts firstBookOf). */
+  firstBookOfSeries(viewer: Viewer, seriesId: string) {
     return this.db
       .select()
       .from(books)
-      .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
-      .orderBy(asc(books.sortKey))
-      .limit(1)
+      .where(and(eq(books.id, firstBookOf(sql`${seriesId}`)), visibleBooks(viewer, books)))
       .get();
   }
 
-  /** The library's cover series: its first live series by title. */
-  firstSeriesOfLibrary(libraryId: string) {
+  /** The library's cover series: its first live series by title among those the viewer sees. */
+  firstSeriesOfLibrary(viewer: Viewer, libraryId: string) {
     return this.db
-      .select({ id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt })
+      .select(seriesColumns)
       .from(series)
-      .where(and(eq(series.libraryId, libraryId), isNull(series.deletedAt)))
+      .where(and(eq(series.libraryId, libraryId), isNull(series.deletedAt), visibleSeries(viewer, series)))
       .orderBy(sql`${series.titleSort} COLLATE NOCASE`, asc(series.id))
       .limit(1)
       .get();

@@ -1,19 +1,21 @@
 /**
- * The write side of the catalog used by scans and analysis: series creation, book rows with their
- * pages and terms, soft deletion and restoration, and series aggregates. Every book write and its
- * search-index rows go into one D1 batch, so the catalog never shows half a book.
+ * The write side of the catalog, and the one writer of book rows: scans and re-analysis (series creation,
+ * book rows with their pages and terms, soft deletion and restoration, series aggregates), the per-book work
+ * of the queue consumers (deferred details, thumbnails, what could not be done), and the purge of the trash.
+ * Every book write and its search-index rows go into one D1 batch, so the catalog never shows half a book.
  */
 import { and, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
-import { bookPages, books, bookTerms, series, seriesTerms } from '../db/schema';
+import { bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
 import { newId } from '../lib/ids';
 import { deleteSearchRow, insertSearchRow, upsertSearchRow } from './search-index';
 
 export type BookRow = typeof books.$inferSelect;
 export type NewBookRow = typeof books.$inferInsert;
 export type PageRow = typeof bookPages.$inferInsert;
-type Statement = BatchItem<'sqlite'>;
+/** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
+export type Statement = BatchItem<'sqlite'>;
 
 /** D1 binds at most 100 parameters per statement: multi-row inserts are chunked below that. */
 const MAX_PARAMS = 99;
@@ -27,6 +29,18 @@ function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** Page sizes per UPDATE: one JSON parameter of ~40 bytes a page, far below D1's value limits. */
+const SIZES_PER_UPDATE = 1000;
+
+/** What the one read of a book found (scanning/book-details.ts), as it is recorded. */
+export interface BookDetailsRecord {
+  bookId: string;
+  changes: Pick<NewBookRow, 'updatedAt'> &
+    Partial<Pick<NewBookRow, 'fileHash' | 'readerHash' | 'analyzed' | 'analysisError'>>;
+  /** [page number, width, height] of every page whose header could be read. */
+  pageSizes: Array<[number, number, number]>;
 }
 
 /** What a listing compares with an object to decide whether the file changed. */
@@ -165,6 +179,99 @@ export class CatalogWriter {
       if (part.length > 0) await this.db.batch(part as [Statement, ...Statement[]]);
     }
   }
+
+  /** Runs the statements in one D1 batch (one transaction): all of them are recorded, or none. */
+  async runAtomically(statements: Statement[]): Promise<void> {
+    const [first, ...rest] = statements;
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** The series' title (a re-analysed book's search row carries it). */
+  async seriesTitle(seriesId: string): Promise<string | undefined> {
+    const row = await this.db.select({ title: series.title }).from(series).where(eq(series.id, seriesId)).get();
+    return row?.title;
+  }
+
+  // ---- per-book work (the queue consumers, re-analysis) ------------------------------------------
+
+  /** Stamps the books as queued at `at`, so the cron can tell lost work from queued work (one batch). */
+  async markWorkQueued(ids: string[], at: string): Promise<void> {
+    await this.runAtomically(
+      chunk(ids, 90).map((part) => this.db.update(books).set({ workQueuedAt: at }).where(inArray(books.id, part))),
+    );
+  }
+
+  /**
+   * The statements that record the details of some books: their page sizes together (one statement per 1,000
+   * pages, SQLite walking the JSON array and finding each row by its primary key), then each book row.
+   */
+  detailsStatements(records: BookDetailsRecord[]): Statement[] {
+    const sizes = records.flatMap(({ bookId, pageSizes }) =>
+      pageSizes.map(([number, width, height]) => [bookId, number, width, height]),
+    );
+    const statements: Statement[] = [];
+    for (const part of chunk(sizes, SIZES_PER_UPDATE)) {
+      statements.push(
+        this.db
+          .update(bookPages)
+          .set({ width: sql`s.value ->> 2`, height: sql`s.value ->> 3` })
+          .from(sql`json_each(${JSON.stringify(part)}) as s`)
+          .where(and(sql`${bookPages.bookId} = s.value ->> 0`, sql`${bookPages.number} = s.value ->> 1`)),
+      );
+    }
+    for (const { bookId, changes } of records) {
+      statements.push(this.db.update(books).set(changes).where(eq(books.id, bookId)));
+    }
+    return statements;
+  }
+
+  /** Points a book at its new thumbnail (await the statement, or batch it with others). */
+  thumbnailRecorded(bookId: string, key: string, at: string) {
+    return this.db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
+  }
+
+  /** The book's thumbnail cannot be made: the reason is recorded and the book's thumbnail work is done. */
+  thumbnailFailed(bookId: string, reason: string) {
+    return this.db.update(books).set({ thumbnailError: reason }).where(eq(books.id, bookId));
+  }
+
+  /** The book cannot be analysed: the reason is recorded, the book is not `analyzed`, and its work is done. */
+  analysisFailed(bookId: string, reason: string) {
+    return this.db.update(books).set({ analysisError: reason, analyzed: false }).where(eq(books.id, bookId));
+  }
+
+  // ---- the trash (purge_deleted) -------------------------------------------------------------------
+
+  /** Soft-deleted books (of one library, or all), at most `limit`. */
+  async trashedBookIds(libraryId: string | null, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(and(isNotNull(books.deletedAt), libraryId ? eq(books.libraryId, libraryId) : undefined))
+      .limit(limit);
+    return rows.map((row) => row.id);
+  }
+
+  /** Removes books for good with their search rows, pages, terms and reading progress, in one batch. */
+  async purgeBooks(ids: string[]): Promise<void> {
+    await this.runAtomically([
+      ...ids.map((id) => deleteSearchRow(this.db, 'book', id)),
+      this.db.delete(bookPages).where(inArray(bookPages.bookId, ids)),
+      this.db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
+      this.db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
+      this.db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
+      this.db.delete(books).where(inArray(books.id, ids)),
+    ]);
+  }
+
+  /** Removes soft-deleted series (of one library, or all) for good. */
+  async purgeTrashedSeries(libraryId: string | null): Promise<void> {
+    await this.db
+      .delete(series)
+      .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
+  }
+
+  // ---- scans -------------------------------------------------------------------------------------
 
   /** Books whose object disappeared: soft-deleted, progress kept (DECISIONS.md §Storage). */
   async softDeleteBooks(ids: string[], now: string): Promise<void> {

@@ -20,6 +20,7 @@ import {
  */
 const catalogSearch = sqliteTable('catalog_search', { libraryId: text('library_id') });
 
+export type { ScanningConfig } from '../db/tables/libraries';
 export type LibraryRecord = typeof libraries.$inferSelect;
 export type LibraryChanges = Partial<
   Pick<LibraryRecord, 'name' | 'path' | 'scanningConfig' | 'defaultReadingDirection' | 'updatedAt'>
@@ -56,6 +57,31 @@ export class LibrariesRepository {
 
   async update(id: string, changes: LibraryChanges): Promise<void> {
     await this.db.update(libraries).set(changes).where(eq(libraries.id, id));
+  }
+
+  /** A scan of the library completed at `at`. */
+  async markScanned(id: string, at: string): Promise<void> {
+    await this.db.update(libraries).set({ lastScannedAt: at }).where(eq(libraries.id, id));
+  }
+
+  /** The library of a live (not soft-deleted) book; undefined when there is no such book. */
+  async ofLiveBook(bookId: string): Promise<string | undefined> {
+    const row = await this.db
+      .select({ libraryId: books.libraryId })
+      .from(books)
+      .where(and(eq(books.id, bookId), isNull(books.deletedAt)))
+      .get();
+    return row?.libraryId;
+  }
+
+  /** The library of a live (not soft-deleted) series; undefined when there is no such series. */
+  async ofLiveSeries(seriesId: string): Promise<string | undefined> {
+    const row = await this.db
+      .select({ libraryId: series.libraryId })
+      .from(series)
+      .where(and(eq(series.id, seriesId), isNull(series.deletedAt)))
+      .get();
+    return row?.libraryId;
   }
 
   /**

@@ -5,6 +5,8 @@
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
+import { progressOf } from './catalog-sql';
+import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
 
@@ -34,12 +36,8 @@ const KEEP_FIRST_COMPLETION = sql`CASE WHEN excluded.completed = 1
 export class ReadProgressRepository {
   constructor(private readonly db: Database) {}
 
-  async get(userId: string, bookId: string): Promise<ReadProgressRecord | undefined> {
-    return this.db
-      .select()
-      .from(readProgress)
-      .where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)))
-      .get();
+  async get(viewer: Viewer, bookId: string): Promise<ReadProgressRecord | undefined> {
+    return this.db.select().from(readProgress).where(progressOf(viewer, bookId)).get();
   }
 
   async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
@@ -93,18 +91,25 @@ export class ReadProgressRepository {
       });
   }
 
-  async delete(userId: string, bookId: string): Promise<void> {
-    await this.db.delete(readProgress).where(and(eq(readProgress.userId, userId), eq(readProgress.bookId, bookId)));
+  async delete(viewer: Viewer, bookId: string): Promise<void> {
+    await this.db.delete(readProgress).where(progressOf(viewer, bookId));
   }
 
-  /** All of the user's progress (deleted books included: their progress is kept), latest first. */
-  async listForUser(userId: string, limit: number, offset: number) {
+  /**
+   * All of the viewer's progress on books they may see (deleted books included: their progress is
+   * kept), latest first.
+   */
+  async listForUser(viewer: Viewer, limit: number, offset: number) {
+    const where = and(
+      eq(readProgress.userId, viewer.userId),
+      visibleBooks(viewer, { seriesId: sql`(SELECT b.series_id FROM books b WHERE b.id = ${readProgress.bookId})` }),
+    );
     const [totals, rows] = await this.db.batch([
-      this.db.select({ n: count() }).from(readProgress).where(eq(readProgress.userId, userId)),
+      this.db.select({ n: count() }).from(readProgress).where(where),
       this.db
         .select()
         .from(readProgress)
-        .where(eq(readProgress.userId, userId))
+        .where(where)
         .orderBy(desc(readProgress.updatedAt), readProgress.id)
         .limit(limit)
         .offset(offset),

@@ -1,23 +1,16 @@
 /**
- * Series read side (API.md §2 Series, §4 Series): paginated lists with the requesting user's unread
- * count and the release-tracking columns, in one query per page. Soft-deleted series never show.
+ * Series read side (API.md §2 Series, §4 Series): paginated lists with the viewer's unread count and
+ * the release-tracking columns, in one query per page. Soft-deleted series never show. Every read is for
+ * a viewer and sees only the series visibility.ts lets it.
  */
-import { and, count, countDistinct, eq, isNull, sql } from 'drizzle-orm';
-import type { CompiledCondition } from '../catalog/filters';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, libraries, readProgress, series, seriesTracking } from '../db/schema';
-import {
-  nullsLast,
-  orderKeys,
-  orderPage,
-  PAGE_ID,
-  PAGE_TOTAL,
-  type PageCte,
-  pageSelection,
-  pageWithTotal,
-  type SortKey,
-} from './catalog-page';
+import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
+import { type Viewer, visibleSeries } from './visibility';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -32,8 +25,8 @@ export const SERIES_SORT_FIELDS = [
 ] as const;
 export type SeriesSortField = (typeof SERIES_SORT_FIELDS)[number];
 
-/** The ORDER BY of each sort field of API.md §4 (date_read: the user's latest progress in the series). */
-export function seriesSortKeys(field: SeriesSortField, direction: 'asc' | 'desc', userId: string): SortKey[] {
+/** The ORDER BY of each sort field of API.md §4 (date_read: the viewer's latest progress in the series). */
+export function seriesSortKeys(field: SeriesSortField, direction: SortKey['direction'], viewer: Viewer): SortKey[] {
   switch (field) {
     case 'name':
       return [{ expr: sql`${series.titleSort} COLLATE NOCASE`, direction }];
@@ -48,7 +41,7 @@ export function seriesSortKeys(field: SeriesSortField, direction: 'asc' | 'desc'
       // user's progress rows and reads all of them for every series.
       return nullsLast(
         sql`(SELECT max(rp.updated_at) FROM books b CROSS JOIN read_progress rp ON rp.book_id = b.id
-          WHERE b.series_id = ${series.id} AND rp.user_id = ${userId})`,
+          WHERE b.series_id = ${series.id} AND rp.user_id = ${viewer.userId})`,
         direction,
       );
     case 'book_count':
@@ -62,7 +55,8 @@ export function seriesSortKeys(field: SeriesSortField, direction: 'asc' | 'desc'
   }
 }
 
-function seriesColumns(userId: string) {
+/** Columns of a Series response; `wantToRead` only for a detail (lists show null). */
+function seriesColumns(viewer: Viewer, detail: boolean) {
   return {
     id: series.id,
     title: series.title,
@@ -89,25 +83,24 @@ function seriesColumns(userId: string) {
       providerChapterCount: seriesTracking.providerChapterCount,
       providerVolumeCount: seriesTracking.providerVolumeCount,
     },
-    /** Live books the user has not completed. */
-    unreadCount: sql<number>`(SELECT count(*) FROM books b WHERE b.series_id = ${series.id} AND b.deleted_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM read_progress rp WHERE rp.book_id = b.id AND rp.user_id = ${userId} AND rp.completed = 1))`,
+    readCounts: readCountsOf(viewer, series.id),
+    /** The viewer queued at least one of its live books. */
+    wantToRead: (detail
+      ? sql`EXISTS (SELECT 1 FROM want_to_read w JOIN books b ON b.id = w.book_id
+      WHERE w.user_id = ${viewer.userId} AND b.series_id = ${series.id} AND b.deleted_at IS NULL)`
+      : sql`NULL`
+    ).mapWith(Boolean) as SQL<boolean | null>,
   };
 }
 
 export type SeriesRow = Awaited<ReturnType<SeriesRepository['list']>>['rows'][number];
-export type SeriesDetailRow = NonNullable<Awaited<ReturnType<SeriesRepository['getById']>>>;
 
-export interface SeriesListQuery {
-  userId: string;
+export interface SeriesListQuery extends PageWindow {
   libraryId?: string;
-  /** A compiled filter condition (src/catalog/filters.ts). */
-  condition?: CompiledCondition;
+  /** A checked filter condition (src/catalog/filters.ts). */
+  filter?: FilterNode;
   /** A FTS5 MATCH expression (search-index.ts): only matching series, `RELEVANCE` may order them. */
   match?: string;
-  keys: SortKey[];
-  limit: number;
-  offset: number;
 }
 
 export class SeriesRepository {
@@ -117,106 +110,79 @@ export class SeriesRepository {
    * A page of live series. When a search or a condition narrowing to id lists drives it, the page
    * visits and sorts every match anyway and counts them in the same pass (catalog-page.ts).
    */
-  async list(query: SeriesListQuery) {
-    const where = and(
-      isNull(series.deletedAt),
-      query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
-      query.condition?.where,
-    );
-    const countInPage = query.match !== undefined || query.condition?.narrowsToIds === true;
-    const matches = query.match ? sql`(${rankedMatches('series', query.match)}) AS m` : undefined;
-    const pageQuery = this.db
-      .select(pageSelection(series.id, query.keys, countInPage))
-      .from(series)
-      .$dynamic();
-    const countQuery = this.db.select({ n: count() }).from(series).$dynamic();
-    if (matches) {
-      pageQuery.innerJoin(matches, sql`m.entity_id = ${series.id}`);
-      countQuery.innerJoin(matches, sql`m.entity_id = ${series.id}`);
-    }
-    const page = this.db.$with('page').as(
-      pageQuery
-        .where(where)
-        .orderBy(...orderKeys(query.keys, series.id))
-        .limit(query.limit)
-        .offset(query.offset),
-    );
-    return this.runPage(page, countQuery.where(where), query.keys, query.userId, countInPage, query.offset);
+  async list(viewer: Viewer, query: SeriesListQuery) {
+    const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
+    return this.read(viewer, {
+      id: series.id,
+      from: series,
+      where: and(
+        isNull(series.deletedAt),
+        visibleSeries(viewer, series),
+        query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
+        filter?.where,
+      ),
+      match: query.match ? rankedMatches('series', query.match) : undefined,
+      window: query,
+      countInPage: query.match !== undefined || filter?.narrowsToIds === true,
+    });
   }
 
-  /** Series where the user has a book in progress, latest activity first. */
-  async listInProgress(userId: string, libraryId: string | undefined, limit: number, offset: number) {
-    const keys: SortKey[] = [{ expr: sql`max(${readProgress.updatedAt})`, direction: 'desc' }];
-    const where = and(
-      eq(readProgress.userId, userId),
-      eq(readProgress.completed, false),
-      isNull(books.deletedAt),
-      isNull(series.deletedAt),
-      libraryId ? eq(series.libraryId, libraryId) : undefined,
-    );
-    const page = this.db.$with('page').as(
-      this.db
-        .select(pageSelection(books.seriesId, keys))
-        .from(readProgress)
-        .innerJoin(books, eq(books.id, readProgress.bookId))
-        .innerJoin(series, eq(series.id, books.seriesId))
-        .where(where)
-        .groupBy(books.seriesId)
-        .orderBy(...orderKeys(keys, books.seriesId))
-        .limit(limit)
-        .offset(offset),
-    );
-    const total = this.db
-      .select({ n: countDistinct(books.seriesId) })
-      .from(readProgress)
-      .innerJoin(books, eq(books.id, readProgress.bookId))
-      .innerJoin(series, eq(series.id, books.seriesId))
-      .where(where);
-    return this.runPage(page, total, keys, userId, false, offset);
+  /** Series where the viewer has a book in progress, latest activity first. */
+  async listInProgress(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
+    return this.read(viewer, {
+      id: books.seriesId,
+      from: readProgress,
+      joins: [
+        { table: books, on: eq(books.id, readProgress.bookId) },
+        { table: series, on: eq(series.id, books.seriesId) },
+      ],
+      where: and(
+        eq(readProgress.userId, viewer.userId),
+        eq(readProgress.completed, false),
+        isNull(books.deletedAt),
+        isNull(series.deletedAt),
+        visibleSeries(viewer, series),
+        libraryId ? eq(series.libraryId, libraryId) : undefined,
+      ),
+      groupBy: books.seriesId,
+      window: { keys: [{ expr: sql`max(${readProgress.updatedAt})`, direction: 'desc' }], limit, offset },
+      countInPage: false,
+    });
   }
 
-  /** One series with the user's data; `wantToRead` = the user queued at least one of its live books. */
-  async getById(id: string, userId: string) {
-    return this.db
-      .select({
-        ...seriesColumns(userId),
-        wantToRead: sql<boolean>`EXISTS (SELECT 1 FROM want_to_read w JOIN books b ON b.id = w.book_id
-          WHERE w.user_id = ${userId} AND b.series_id = ${series.id} AND b.deleted_at IS NULL)`.mapWith(Boolean),
-      })
-      .from(series)
-      .innerJoin(libraries, eq(libraries.id, series.libraryId))
-      .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
-      .where(and(eq(series.id, id), isNull(series.deletedAt)))
-      .get();
+  /** One live series with the viewer's data. */
+  async getById(viewer: Viewer, id: string): Promise<SeriesRow | undefined> {
+    const spec: ListSpec = {
+      id: series.id,
+      from: series,
+      where: and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)),
+      window: ONE_ROW,
+      countInPage: true,
+    };
+    return (await this.read(viewer, spec, true)).rows[0];
   }
 
-  async exists(id: string): Promise<boolean> {
+  /** The series is live and visible to the viewer. */
+  async exists(viewer: Viewer, id: string): Promise<boolean> {
     const row = await this.db
       .select({ id: series.id })
       .from(series)
-      .where(and(eq(series.id, id), isNull(series.deletedAt)))
+      .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)))
       .get();
     return row !== undefined;
   }
 
-  private async runPage(
-    page: PageCte,
-    countQuery: PromiseLike<Array<{ n: number }>>,
-    keys: SortKey[],
-    userId: string,
-    countInPage: boolean,
-    offset: number,
-  ) {
-    const rowsQuery = this.db
-      .with(page)
-      .select({ ...seriesColumns(userId), pageTotal: PAGE_TOTAL })
-      .from(page)
-      .innerJoin(series, sql`${series.id} = ${PAGE_ID}`)
-      .innerJoin(libraries, eq(libraries.id, series.libraryId))
-      .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
-      .orderBy(...orderPage(keys));
-    // Not one D1 batch: batched results come back as objects keyed by column name, which loses the
-    // joined tables' same-named columns (title, id…); a plain query reads rows positionally.
-    return pageWithTotal(rowsQuery, countQuery, countInPage, offset);
+  /** Series responses of the page's rows, with the library name, tracking and the viewer's data joined. */
+  private read(viewer: Viewer, spec: ListSpec, detail = false) {
+    return readList(this.db, spec, ({ cte, id, total, order }) =>
+      this.db
+        .with(cte)
+        .select({ ...seriesColumns(viewer, detail), pageTotal: total })
+        .from(cte)
+        .innerJoin(series, sql`${series.id} = ${id}`)
+        .innerJoin(libraries, eq(libraries.id, series.libraryId))
+        .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
+        .orderBy(...order),
+    );
   }
 }

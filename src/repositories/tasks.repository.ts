@@ -1,7 +1,10 @@
 /** Background task rows (DECISIONS.md §Tasks). */
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type TASK_STATUSES, type TASK_TYPES, tasks } from '../db/schema';
+
+/** The task vocabulary (defined with the table), for the layers that may not import tables. */
+export { TASK_STATUSES, TASK_TYPES } from '../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
@@ -82,6 +85,34 @@ export class TasksRepository {
       .where(eq(tasks.status, 'pending'))
       .orderBy(desc(tasks.priority), tasks.createdAt)
       .limit(limit);
+  }
+
+  /** Running tasks of these types (of some libraries, or all). */
+  async running(types: TaskType[], libraryIds?: string[]): Promise<TaskRow[]> {
+    return this.db
+      .select()
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.status, 'running'),
+          inArray(tasks.type, types),
+          libraryIds ? inArray(tasks.libraryId, libraryIds) : undefined,
+        ),
+      );
+  }
+
+  /**
+   * The task to work on next, of any type but `excluded`: a running one first (resume what was started),
+   * then the pending one of highest priority, oldest first.
+   */
+  async next(excluded: TaskType[]): Promise<TaskRow | undefined> {
+    return this.db
+      .select()
+      .from(tasks)
+      .where(and(inArray(tasks.status, ['running', 'pending']), notInArray(tasks.type, excluded)))
+      .orderBy(desc(eq(tasks.status, 'running')), desc(tasks.priority), asc(tasks.createdAt))
+      .limit(1)
+      .get();
   }
 
   async update(id: string, changes: Partial<NewTaskRow>): Promise<TaskRow | undefined> {

@@ -1,9 +1,13 @@
-/** Users, with the cascade a user deletion needs (sessions, keys, preferences, progress). */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+/**
+ * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
+ * preferences, progress).
+ */
+import { and, asc, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeys,
   emailVerificationTokens,
+  oidcIdentities,
   readProgress,
   sessions,
   userPreferences,
@@ -13,6 +17,7 @@ import {
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+export type VerificationTokenRecord = typeof emailVerificationTokens.$inferSelect;
 
 /** Run by every Basic request. */
 const userById = preparedPerDatabase((db) =>
@@ -76,6 +81,46 @@ export class UsersRepository {
     await this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId));
   }
 
+  /** The user's one e-mail verification token from now on (earlier ones stop working), in one batch. */
+  async replaceVerificationToken(token: VerificationTokenRecord): Promise<void> {
+    await this.db.batch([
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, token.userId)),
+      this.db.insert(emailVerificationTokens).values(token),
+    ]);
+  }
+
+  /** When the user's newest verification token was made, if they have one. */
+  async latestVerificationTokenAt(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .select({ createdAt: emailVerificationTokens.createdAt })
+      .from(emailVerificationTokens)
+      .where(eq(emailVerificationTokens.userId, userId))
+      .orderBy(desc(emailVerificationTokens.createdAt))
+      .get();
+    return row?.createdAt;
+  }
+
+  /** The token with this hash, unless it has expired by `now`. */
+  async liveVerificationToken(tokenHash: string, now: string): Promise<VerificationTokenRecord | undefined> {
+    return this.db
+      .select()
+      .from(emailVerificationTokens)
+      .where(and(eq(emailVerificationTokens.tokenHash, tokenHash), gt(emailVerificationTokens.expiresAt, now)))
+      .get();
+  }
+
+  /** The address is verified: the account is active and its tokens are used up, in one batch. */
+  async markEmailVerified(userId: string, at: string): Promise<void> {
+    await this.db.batch([
+      this.db.update(users).set({ emailVerified: true, isActive: true, updatedAt: at }).where(eq(users.id, userId)),
+      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId)),
+    ]);
+  }
+
+  async deleteExpiredVerificationTokens(now: string): Promise<void> {
+    await this.db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, now));
+  }
+
   async touchLastLogin(id: string, at: string): Promise<void> {
     await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
   }
@@ -95,12 +140,13 @@ export class UsersRepository {
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
+      this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),
       this.db
         .delete(users)
         .where(and(eq(users.id, id), allowed))
         .returning({ id: users.id }),
     ]);
-    return results[6].length > 0;
+    return results[7].length > 0;
   }
 }
 

@@ -1,5 +1,5 @@
 /** Every resource router, mounted under /api/v1 by app.ts. */
-import type { Router } from '../lib/router';
+import type { Router } from '../http/router';
 import { apiKeysRouter } from './api-keys';
 import { authRouter } from './auth';
 import { booksRouter } from './books';
@@ -10,6 +10,7 @@ import { metricsRouter } from './metrics';
 import { preferencesRouter } from './preferences';
 import { settingsRouter } from './settings';
 import { setupRouter } from './setup';
+import { ssoRouter } from './sso';
 import { usersRouter } from './users';
 import { librariesRouter } from './libraries';
 import { filesystemRouter } from './filesystem';
@@ -24,6 +25,7 @@ export const apiRouters: Router[] = [
   metricsRouter,
   setupRouter,
   authRouter,
+  ssoRouter,
   usersRouter,
   apiKeysRouter,
   preferencesRouter,

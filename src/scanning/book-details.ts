@@ -6,20 +6,14 @@
  * (page sizes of many books in one statement). When it succeeds the book is `analyzed` (API.md §2:
  * analysis done and page dimensions available).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { bookPages, books } from '../db/schema';
 import { containerFor } from '../media';
 import type { BookContainer, PageLocator } from '../media/container';
 import { isBookAnalysisError } from '../media/errors';
 import { type RangeReader, r2RangeReader } from '../media/range-reader';
-import type { BookRow } from '../repositories/catalog-writer.repository';
+import { BookWorkRepository } from '../repositories/book-work.repository';
+import { type BookDetailsRecord, type BookRow, CatalogWriter } from '../repositories/catalog-writer.repository';
 import { type OnePassStats, openOnePassReader } from './sequential-object-reader';
-
-/** Page sizes per UPDATE: one JSON parameter of ~40 bytes a page, far below D1's value limits. */
-const SIZES_PER_UPDATE = 1000;
-/** Book ids per SELECT … IN: D1 binds at most 100 parameters per statement. */
-const IDS_PER_SELECT = 90;
 
 export interface PageToMeasure {
   number: number;
@@ -60,28 +54,6 @@ export const sameLocator = (a: PageLocator, b: PageLocator): boolean => JSON.str
 /** Where a page's bytes start, for reading in file order (ZIP and RAR locators carry it; PDF needs none). */
 const locatorOffset = (locator: PageLocator): number =>
   typeof locator.offset === 'number' ? locator.offset : Number.MAX_SAFE_INTEGER;
-
-/** The page rows of some books, by book id, in one query per 90 books. */
-export async function loadPagesOf(db: Database, bookIds: string[]): Promise<Map<string, PageToMeasure[]>> {
-  const byBook = new Map<string, PageToMeasure[]>();
-  for (let i = 0; i < bookIds.length; i += IDS_PER_SELECT) {
-    const rows = await db
-      .select({
-        bookId: bookPages.bookId,
-        number: bookPages.number,
-        mediaType: bookPages.mediaType,
-        locator: bookPages.locator,
-      })
-      .from(bookPages)
-      .where(inArray(bookPages.bookId, bookIds.slice(i, i + IDS_PER_SELECT)));
-    for (const { bookId, ...page } of rows) {
-      const list = byBook.get(bookId) ?? [];
-      if (list.length === 0) byBook.set(bookId, list);
-      list.push(page as PageToMeasure);
-    }
-  }
-  return byBook;
-}
 
 /**
  * The one read: every page's dimensions and both hashes, nothing written. A file that cannot be read
@@ -203,43 +175,29 @@ export function withDetails(book: BookRow, details: BookDetails, now: string): B
     : { ...book, analysisError: details.message, analyzed: false, updatedAt: now };
 }
 
-/** The statements that record the details of some books: their page sizes together, then each book row. */
-export function detailsStatements(db: Database, measured: Array<{ book: BookRow; details: BookDetails }>, now: string) {
-  const sizes: Array<[string, number, number, number]> = [];
-  const statements = [];
-  for (const { book, details } of measured) {
-    if (details.kind === 'measured') {
-      for (const [number, width, height] of details.sizes) sizes.push([book.id, number, width, height]);
-    }
-    const row = withDetails(book, details, now);
-    const set =
-      details.kind === 'measured'
-        ? { fileHash: row.fileHash, readerHash: row.readerHash, analyzed: row.analyzed, updatedAt: now }
-        : { analysisError: row.analysisError, analyzed: false, updatedAt: now };
-    statements.push(db.update(books).set(set).where(eq(books.id, book.id)));
+/** The details as CatalogWriter records them (its detailsStatements write many books' at once). */
+export function detailsRecord(book: BookRow, details: BookDetails, now: string): BookDetailsRecord {
+  if (details.kind === 'unreadable') {
+    return {
+      bookId: book.id,
+      changes: { analysisError: details.message, analyzed: false, updatedAt: now },
+      pageSizes: [],
+    };
   }
-  const pageUpdates = [];
-  for (let i = 0; i < sizes.length; i += SIZES_PER_UPDATE) {
-    const json = JSON.stringify(sizes.slice(i, i + SIZES_PER_UPDATE));
-    // One statement for many books: SQLite walks the JSON array and finds each row by its primary key.
-    pageUpdates.push(
-      db
-        .update(bookPages)
-        .set({ width: sql`s.value ->> 2`, height: sql`s.value ->> 3` })
-        .from(sql`json_each(${json}) as s`)
-        .where(and(sql`${bookPages.bookId} = s.value ->> 0`, sql`${bookPages.number} = s.value ->> 1`)),
-    );
-  }
-  return [...pageUpdates, ...statements];
+  const row = withDetails(book, details, now);
+  return {
+    bookId: book.id,
+    changes: { fileHash: row.fileHash, readerHash: row.readerHash, analyzed: row.analyzed, updatedAt: now },
+    pageSizes: details.sizes,
+  };
 }
 
 /** One book, read and recorded (re-analysis, tests); queue consumers batch the same steps. */
 export async function completeBookDetails(db: Database, bucket: R2Bucket, book: BookRow): Promise<OnePassStats> {
   const stats: OnePassStats = { requests: 0, fallbackReads: 0 };
-  const pages = (await loadPagesOf(db, [book.id])).get(book.id) ?? [];
+  const pages = ((await new BookWorkRepository(db).pagesOf([book.id])).get(book.id) ?? []) as PageToMeasure[];
   const details = await readBookDetails(bucket, book, pages, stats);
-  await db.batch(
-    detailsStatements(db, [{ book, details }], new Date().toISOString()) as unknown as Parameters<Database['batch']>[0],
-  );
+  const writer = new CatalogWriter(db);
+  await writer.runAtomically(writer.detailsStatements([detailsRecord(book, details, new Date().toISOString())]));
   return stats;
 }

@@ -7,13 +7,12 @@
  *   analyzing  queued files analysed in small batches (range reads), written with their series.
  *   finalizing books whose object was not seen are soft-deleted (progress kept); series refreshed.
  */
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { libraries } from '../db/schema';
 import type { DomainEvent, EventPublisher } from '../events/events';
 import { mapLimited } from '../lib/concurrency';
-import { removeRenditionsOfVersions } from '../pages/cached-images';
+import { removeRenditionsOfVersions } from '../storage/cached-images';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
+import { LibrariesRepository } from '../repositories/libraries.repository';
 import { formatOfKey, libraryPrefix } from './book-keys';
 import { importBook, type ListedObject } from './book-importer';
 import type { ScanState, ScanStore } from './scan-store';
@@ -46,9 +45,11 @@ export interface ScanDeps {
 
 export class LibraryScanner {
   private readonly writer: CatalogWriter;
+  private readonly libraries: LibrariesRepository;
 
   constructor(private readonly deps: ScanDeps) {
     this.writer = new CatalogWriter(deps.db);
+    this.libraries = new LibrariesRepository(deps.db);
   }
 
   /** Runs until the phase work or the time budget is used up. Returns true when more work remains. */
@@ -57,11 +58,7 @@ export class LibraryScanner {
     const deadline = Date.now() + budgetMs;
     let state = store.state();
     if (state?.status !== 'running') return false;
-    const library = await this.deps.db
-      .select({ id: libraries.id, path: libraries.path })
-      .from(libraries)
-      .where(eq(libraries.id, state.libraryId))
-      .get();
+    const library = await this.libraries.getRecord(state.libraryId);
     if (!library) {
       // Deleting a library cancels its scan; its series went with it, so there is nothing to refresh.
       this.deps.store.forgetTouchedSeries();
@@ -236,7 +233,7 @@ export class LibraryScanner {
     const completedAt = new Date().toISOString();
     await this.refreshTouchedSeries(state.libraryId);
     if (status === 'completed') {
-      await this.deps.db.update(libraries).set({ lastScannedAt: completedAt }).where(eq(libraries.id, state.libraryId));
+      await this.libraries.markScanned(state.libraryId, completedAt);
       this.deps.events.publish({ type: 'library_updated', library_id: state.libraryId });
     }
     const done: ScanState = { ...state, status, phase: 'done', completedAt, message, cursor: null };

@@ -7,7 +7,7 @@ import {
   PREFERENCE_KEY_PATTERN,
   PREFERENCE_KEYS,
   type PreferenceKey,
-} from '../services/preferences.service';
+} from './preference-definitions';
 
 const shape = Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, PREFERENCE_DEFINITIONS[key].schema])) as {
   [K in PreferenceKey]: (typeof PREFERENCE_DEFINITIONS)[K]['schema'];

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { acceptTwins } from '../lib/body';
 import { pageEnvelopeSchema } from '../lib/pagination';
-import { SETTING_DEFINITIONS } from '../services/settings.service';
+import { SETTING_DEFINITIONS } from './setting-definitions';
 
 const KEYS = Object.keys(SETTING_DEFINITIONS);
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TASK_STATUSES, TASK_TYPES } from '../db/schema';
+import { TASK_STATUSES, TASK_TYPES } from '../repositories/tasks.repository';
 
 export const TaskTypeSchema = z.enum(TASK_TYPES).openapi('TaskType');
 export const TaskStatusSchema = z.enum(TASK_STATUSES).openapi('TaskStatus');

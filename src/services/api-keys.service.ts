@@ -1,6 +1,6 @@
 /**
  * The caller's own API keys (API.md §4 API keys, §5 rules 1–8). A key never carries a permission its
- * creator lacks at creation or update time; at request time AuthService intersects it with the
+ * creator lacks at creation or update time; at request time AuthenticationService intersects it with the
  * owner's current permissions, so a demoted owner's keys shrink at once.
  */
 import { generateApiKey, hashApiKeySecret } from '../auth/api-key-format';

@@ -10,6 +10,7 @@ import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range
 import { attachmentDisposition } from '../pages/content-disposition';
 import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
 import type { BookMediaRepository } from '../repositories/book-media.repository';
+import type { Viewer } from '../repositories/visibility';
 
 export const BOOK_FILE_MEDIA_TYPES: Record<BookFormat, string> = {
   cbz: 'application/vnd.comicbook+zip',
@@ -31,8 +32,8 @@ export class BookFileService {
     private readonly library: R2Bucket,
   ) {}
 
-  async download(bookId: string, request: FileRequest): Promise<MediaResponse> {
-    const book = await this.repo.book(bookId);
+  async download(viewer: Viewer, bookId: string, request: FileRequest): Promise<MediaResponse> {
+    const book = await this.repo.book(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
     const head = await this.library.head(book.path);
     if (!head) throw new AppError('NotFound', 'The book file is no longer in storage; scan the library again');

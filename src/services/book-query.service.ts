@@ -1,9 +1,7 @@
 /**
- * Book lists and details for the requesting user (API.md §4 Books, DECISIONS.md §Lists): catalog lists
- * with sort and filters, and the reading-state lists (in progress, on deck, recently read).
+ * Book lists and details for the viewer (API.md §4 Books, DECISIONS.md §Lists): catalog lists with
+ * sort and filters, and the reading-state lists (in progress, on deck, recently read).
  */
-import { compileCondition } from '../catalog/filters';
-import { bookFilterFields } from '../catalog/filter-fields';
 import { parseSort, type Sort } from '../catalog/sort';
 import { notFound } from '../lib/errors';
 import type { PageRequest } from '../lib/pagination';
@@ -15,10 +13,12 @@ import {
   type BooksRepository,
   bookSortKeys,
 } from '../repositories/books.repository';
+import { BOOK_FILTER_FIELDS } from '../repositories/catalog-filters';
 import { RELEVANCE } from '../repositories/catalog-page';
 import type { SeriesRepository } from '../repositories/series.repository';
+import type { Viewer } from '../repositories/visibility';
 import type { BookDto } from '../schemas/book.schema';
-import { type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
+import { checkedCondition, type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
 
 const BY_TITLE: Sort<BookSortField> = { field: 'title', direction: 'asc' };
 /** Within one series the natural default is reading order. */
@@ -29,6 +29,11 @@ const toPage = ({ rows, total }: { rows: BookRow[]; total: number }): ListResult
   total,
 });
 
+/** The scope of the fixed-order lists: one library, or all. */
+export interface LibraryScope {
+  libraryId?: string;
+}
+
 export class BookQueryService {
   constructor(
     private readonly books: BooksRepository,
@@ -37,7 +42,7 @@ export class BookQueryService {
 
   /** GET /books and POST /books/list. */
   async list(
-    userId: string,
+    viewer: Viewer,
     params: SortParams & { libraryId?: string; seriesId?: string },
     page: PageRequest,
     filter: ListFilter = {},
@@ -45,13 +50,11 @@ export class BookQueryService {
     const sort = parseSort(params, BOOK_SORT_FIELDS, params.seriesId ? READING_ORDER : BY_TITLE);
     const match = searchTerms(filter.fullTextSearch);
     if (match === null) return { data: [], total: 0 };
-    const condition = filter.condition ? compileCondition(filter.condition, bookFilterFields(userId)) : undefined;
     return toPage(
-      await this.books.list({
-        userId,
+      await this.books.list(viewer, {
         libraryId: params.libraryId,
         seriesId: params.seriesId,
-        condition,
+        filter: checkedCondition(filter, BOOK_FILTER_FIELDS),
         match,
         // With a text search and no explicit sort, best matches first.
         keys: match && !params.sort ? RELEVANCE : bookSortKeys(sort.field, sort.direction),
@@ -62,32 +65,32 @@ export class BookQueryService {
   }
 
   /** GET /series/{id}/books: reading order unless sorted otherwise; 404 for an unknown series. */
-  async listOfSeries(userId: string, seriesId: string, params: SortParams, page: PageRequest) {
-    if (!(await this.series.exists(seriesId))) throw notFound('Series');
-    return this.list(userId, { ...params, seriesId }, page);
+  async listOfSeries(viewer: Viewer, seriesId: string, params: SortParams, page: PageRequest) {
+    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+    return this.list(viewer, { ...params, seriesId }, page);
   }
 
-  async get(id: string, userId: string): Promise<BookDto> {
-    const row = await this.books.getById(id, userId);
+  async get(viewer: Viewer, id: string): Promise<BookDto> {
+    const row = await this.books.getById(viewer, id);
     if (!row) throw notFound('Book');
     return toBookDto(row);
   }
 
-  async recentlyAdded(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return this.list(userId, { libraryId, sort: 'created_at', order: 'desc' }, page);
+  async recentlyAdded(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return this.list(viewer, { libraryId: scope.libraryId, sort: 'created_at', order: 'desc' }, page);
   }
 
-  /** Books the user is reading (progress not completed), latest activity first. */
-  async inProgress(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return toPage(await this.books.listByProgress(userId, false, libraryId, page.pageSize, page.offset));
+  /** Books the viewer is reading (progress not completed), latest activity first. */
+  async inProgress(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return toPage(await this.books.listByProgress(viewer, false, scope.libraryId, page.pageSize, page.offset));
   }
 
-  /** Books the user completed, most recently first. */
-  async recentlyRead(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return toPage(await this.books.listByProgress(userId, true, libraryId, page.pageSize, page.offset));
+  /** Books the viewer completed, most recently first. */
+  async recentlyRead(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return toPage(await this.books.listByProgress(viewer, true, scope.libraryId, page.pageSize, page.offset));
   }
 
-  async onDeck(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return toPage(await this.books.listOnDeck(userId, libraryId, page.pageSize, page.offset));
+  async onDeck(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return toPage(await this.books.listOnDeck(viewer, scope.libraryId, page.pageSize, page.offset));
   }
 }

@@ -1,4 +1,6 @@
 /** Shapes and helpers shared by the series and book list services (API.md §4, DECISIONS.md §Lists). */
+import { parseCondition } from '../catalog/filters';
+import type { FilterFields, FilterNode } from '../repositories/catalog-filters';
 import { toMatchExpression } from '../repositories/search-index';
 
 export interface ListResult<T> {
@@ -23,4 +25,9 @@ export interface ListFilter {
 export function searchTerms(text: string | undefined): string | null | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   return toMatchExpression(text);
+}
+
+/** The client's condition checked against the resource's fields (a 400 naming what is wrong), if any. */
+export function checkedCondition(filter: ListFilter, fields: FilterFields): FilterNode | undefined {
+  return filter.condition ? parseCondition(filter.condition, fields) : undefined;
 }

@@ -1,11 +1,8 @@
 /** E-mail verification tokens: random, stored only as SHA-256, valid 48 h, single use. */
-import { and, desc, eq, gt } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { emailVerificationTokens, users } from '../db/schema';
 import { randomAlphanumeric, sha256Hex } from '../lib/encoding';
 import { badRequest } from '../lib/errors';
 import { nowIso } from '../lib/ids';
-import type { UserRecord } from '../repositories/users.repository';
+import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { Mailer } from './mailer';
 
 const TOKEN_LIFETIME_MS = 48 * 3600 * 1000;
@@ -14,22 +11,19 @@ export const RESEND_INTERVAL_MS = 60_000;
 
 export class EmailVerification {
   constructor(
-    private readonly db: Database,
+    private readonly users: UsersRepository,
     private readonly mailer: Mailer,
   ) {}
 
   async send(user: UserRecord): Promise<void> {
     const token = randomAlphanumeric(40);
     const now = Date.now();
-    await this.db.batch([
-      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, user.id)),
-      this.db.insert(emailVerificationTokens).values({
-        tokenHash: await sha256Hex(token),
-        userId: user.id,
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
-      }),
-    ]);
+    await this.users.replaceVerificationToken({
+      tokenHash: await sha256Hex(token),
+      userId: user.id,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
+    });
     await this.mailer.send({
       to: user.email,
       subject: 'Verify your Longbox account',
@@ -39,33 +33,17 @@ export class EmailVerification {
 
   /** Sends a new token unless the last one went out less than RESEND_INTERVAL_MS ago. */
   async resend(user: UserRecord): Promise<void> {
-    const last = await this.db
-      .select({ createdAt: emailVerificationTokens.createdAt })
-      .from(emailVerificationTokens)
-      .where(eq(emailVerificationTokens.userId, user.id))
-      .orderBy(desc(emailVerificationTokens.createdAt))
-      .get();
-    if (last && Date.now() - Date.parse(last.createdAt) < RESEND_INTERVAL_MS) return;
+    const last = await this.users.latestVerificationTokenAt(user.id);
+    if (last && Date.now() - Date.parse(last) < RESEND_INTERVAL_MS) return;
     await this.send(user);
   }
 
   async verify(token: string): Promise<void> {
-    const tokenHash = await sha256Hex(token);
-    const row = await this.db
-      .select()
-      .from(emailVerificationTokens)
-      .where(and(eq(emailVerificationTokens.tokenHash, tokenHash), gt(emailVerificationTokens.expiresAt, nowIso())))
-      .get();
+    const row = await this.users.liveVerificationToken(await sha256Hex(token), nowIso());
     if (!row)
       throw badRequest('Verification token is invalid or has expired', [
         { path: 'token', message: 'invalid or expired' },
       ]);
-    await this.db.batch([
-      this.db
-        .update(users)
-        .set({ emailVerified: true, isActive: true, updatedAt: nowIso() })
-        .where(eq(users.id, row.userId)),
-      this.db.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, row.userId)),
-    ]);
+    await this.users.markEmailVerified(row.userId, nowIso());
   }
 }

@@ -3,24 +3,21 @@
  * ended login-throttle windows (spraying made-up usernames adds one per name), used-up verification
  * tokens — and cached images whose book is gone.
  */
-import { lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { emailVerificationTokens, loginAttempts, sessions } from '../db/schema';
-import { SWEEP_SLICES, type SweepResult, sweepOrphanedImages } from '../pages/cached-images';
 import { BookMediaRepository } from '../repositories/book-media.repository';
+import { LoginAttemptsRepository } from '../repositories/login-attempts.repository';
+import { SessionsRepository } from '../repositories/sessions.repository';
+import { UsersRepository } from '../repositories/users.repository';
+import { SWEEP_SLICES, type SweepResult, sweepOrphanedImages } from '../storage/cached-images';
 import { THROTTLE_WINDOW_MS } from './login-throttle';
 
 const HOUR_MS = 3_600_000;
 
 export async function pruneExpired(db: Database, now: Date): Promise<void> {
   const nowText = now.toISOString();
-  await db.batch([
-    db.delete(sessions).where(lt(sessions.expiresAt, nowText)),
-    db
-      .delete(loginAttempts)
-      .where(lt(loginAttempts.windowStartedAt, new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString())),
-    db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, nowText)),
-  ]);
+  await new SessionsRepository(db).deleteExpired(nowText);
+  await new LoginAttemptsRepository(db).deleteStartedBefore(new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString());
+  await new UsersRepository(db).deleteExpiredVerificationTokens(nowText);
 }
 
 /**

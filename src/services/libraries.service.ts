@@ -3,7 +3,6 @@
  * library bucket, unique by name and never overlapping another library's prefix. Deleting a library
  * removes catalog rows only; the book objects in R2 are never touched.
  */
-import type { ScanningConfig } from '../db/tables/libraries';
 import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
@@ -12,6 +11,7 @@ import type {
   LibraryChanges,
   LibraryRecord,
   LibraryWithCounts,
+  ScanningConfig,
 } from '../repositories/libraries.repository';
 import type { CreateLibraryBody, LibraryDto, ScanningConfigInput, UpdateLibraryBody } from '../schemas/library.schema';
 import { keyPathsOverlap } from '../storage/key-paths';

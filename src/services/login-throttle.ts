@@ -7,10 +7,8 @@
  * concurrent wrong passwords were all evaluated against a limit of five. A success gives its
  * reservation back, so only failures remain counted.
  */
-import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { loginAttempts } from '../db/schema';
 import { AppError } from '../lib/errors';
+import type { LoginAttemptsRepository } from '../repositories/login-attempts.repository';
 
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_FAILURES_PER_USERNAME = 5;
@@ -22,7 +20,7 @@ interface Counter {
 }
 
 export class LoginThrottle {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly attempts: LoginAttemptsRepository) {}
 
   private counters(username: string, address: string | null): Counter[] {
     const counters = [{ key: userKey(username), limit: MAX_FAILURES_PER_USERNAME }];
@@ -36,37 +34,26 @@ export class LoginThrottle {
    */
   async reserve(username: string, address: string | null, now = Date.now()): Promise<void> {
     const counters = this.counters(username, address);
-    const nowText = new Date(now).toISOString();
     const windowStart = new Date(now - THROTTLE_WINDOW_MS).toISOString();
-    const expired = sql`${loginAttempts.windowStartedAt} <= ${windowStart}`;
-    const statements = counters.map(({ key }) =>
-      this.db
-        .insert(loginAttempts)
-        .values({ key, failures: 1, windowStartedAt: nowText })
-        .onConflictDoUpdate({
-          target: loginAttempts.key,
-          // A window that has ended starts over at 1; otherwise count up.
-          set: {
-            failures: sql`case when ${expired} then 1 else ${loginAttempts.failures} + 1 end`,
-            windowStartedAt: sql`case when ${expired} then ${nowText} else ${loginAttempts.windowStartedAt} end`,
-          },
-        })
-        .returning({ failures: loginAttempts.failures, windowStartedAt: loginAttempts.windowStartedAt }),
+    const windows = await this.attempts.count(
+      counters.map((c) => c.key),
+      new Date(now).toISOString(),
+      windowStart,
     );
-    const rows = (await this.db.batch(statements as [never, ...never[]])) as Array<
-      Array<{ failures: number; windowStartedAt: string }>
-    >;
 
     let retryAfterMs = 0;
     counters.forEach(({ limit }, i) => {
-      const row = rows[i]?.[0];
+      const row = windows[i];
       if (row && row.failures > limit) {
         retryAfterMs = Math.max(retryAfterMs, Date.parse(row.windowStartedAt) + THROTTLE_WINDOW_MS - now);
       }
     });
     if (retryAfterMs > 0) {
       // A refused attempt checks no password, so it must not count (nor lengthen anyone's lockout).
-      await this.release(counters.map((c) => c.key));
+      await this.attempts.forgetAndRelease(
+        [],
+        counters.map((c) => c.key),
+      );
       throw new AppError('TooManyRequests', 'Too many failed login attempts; try again later', {
         headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
       });
@@ -78,24 +65,7 @@ export class LoginThrottle {
    * back (its earlier failures stay: one address, many users).
    */
   async recordSuccess(username: string, address: string | null): Promise<void> {
-    await this.db.batch([
-      this.db.delete(loginAttempts).where(eq(loginAttempts.key, userKey(username))),
-      ...this.releaseStatements(address ? [`addr:${address}`] : []),
-    ]);
-  }
-
-  private async release(keys: string[]): Promise<void> {
-    const [first, ...rest] = this.releaseStatements(keys);
-    if (first) await this.db.batch([first, ...rest]);
-  }
-
-  private releaseStatements(keys: string[]) {
-    return keys.map((key) =>
-      this.db
-        .update(loginAttempts)
-        .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
-        .where(eq(loginAttempts.key, key)),
-    );
+    await this.attempts.forgetAndRelease([userKey(username)], address ? [`addr:${address}`] : []);
   }
 }
 

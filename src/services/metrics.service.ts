@@ -2,53 +2,20 @@
  * Server metrics (API.md §4 Health and metrics, DECISIONS.md §Health and metrics): a JSON inventory of
  * the catalog, users and tasks, also rendered in the Prometheus text format.
  */
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { TASK_STATUSES } from '../db/schema';
+import { type Inventory, MetricsRepository } from '../repositories/metrics.repository';
+import { TASK_STATUSES, type TaskStatus } from '../repositories/tasks.repository';
 
-export interface Metrics {
-  libraries: number;
-  series: number;
-  books: number;
-  booksWithErrors: number;
-  pages: number;
-  bytes: number;
-  users: number;
-  tasks: Record<(typeof TASK_STATUSES)[number], number>;
+export interface Metrics extends Inventory {
+  tasks: Record<TaskStatus, number>;
 }
 
 export async function collectMetrics(db: Database): Promise<Metrics> {
-  const totals = await db.get<{
-    libraries: number;
-    series: number;
-    books: number;
-    books_with_errors: number;
-    pages: number;
-    bytes: number;
-    users: number;
-  }>(sql`select
-      (select count(*) from libraries) as libraries,
-      (select count(*) from series where deleted_at is null) as series,
-      (select count(*) from books where deleted_at is null) as books,
-      (select count(*) from books where deleted_at is null and analysis_error is not null) as books_with_errors,
-      (select coalesce(sum(page_count), 0) from books where deleted_at is null) as pages,
-      (select coalesce(sum(file_size), 0) from books where deleted_at is null) as bytes,
-      (select count(*) from users) as users`);
-  const taskRows = await db.all<{ status: (typeof TASK_STATUSES)[number]; n: number }>(
-    sql`select status, count(*) as n from tasks group by status`,
-  );
+  const repository = new MetricsRepository(db);
+  const inventory = await repository.inventory();
   const tasks = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Metrics['tasks'];
-  for (const row of taskRows) tasks[row.status] = row.n;
-  return {
-    libraries: totals.libraries,
-    series: totals.series,
-    books: totals.books,
-    booksWithErrors: totals.books_with_errors,
-    pages: totals.pages,
-    bytes: totals.bytes,
-    users: totals.users,
-    tasks,
-  };
+  for (const row of await repository.tasksByStatus()) tasks[row.status] = row.n;
+  return { ...inventory, tasks };
 }
 
 /** The Prometheus text exposition format (version 0.0.4). */

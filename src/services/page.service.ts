@@ -20,7 +20,7 @@ import {
   readStoredPageSize,
   renderPage,
   type StoredPage,
-} from '../pages/page-source';
+} from '../storage/page-source';
 import { type PageTable, pageTable } from '../pages/page-table-cache';
 import {
   isOriginalRequest,
@@ -32,6 +32,7 @@ import {
   renditionCacheKey,
 } from '../pages/page-variant';
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
+import type { Viewer } from '../repositories/visibility';
 import type { BookPageEntry } from '../schemas/page.schema';
 
 export interface PageServiceDeps {
@@ -80,11 +81,11 @@ export class PageService {
     return book;
   }
 
-  async list(bookId: string): Promise<BookPageEntry[]> {
-    const book = this.servableBook(await this.deps.repo.book(bookId), bookId);
+  async list(viewer: Viewer, bookId: string): Promise<BookPageEntry[]> {
+    const book = this.servableBook(await this.deps.repo.book(viewer, bookId), bookId);
     // A reflowable EPUB has no page images: its pageCount counts reading positions (DECISIONS.md §Books).
     if (book.epubLayout === 'reflowable') return [];
-    const pages = await this.deps.repo.pages(bookId);
+    const pages = await this.deps.repo.pages(viewer, bookId);
     return pages.map((page) => {
       const rendered = page.width === null ? renderedPdfSize(page.locator as PageLocator) : null;
       return {
@@ -98,14 +99,20 @@ export class PageService {
     });
   }
 
-  async image(bookId: string, pageNumber: number, variant: PageVariant, request: PageRequest): Promise<MediaResponse> {
-    const table = await pageTable(this.deps.repo, bookId);
+  async image(
+    viewer: Viewer,
+    bookId: string,
+    pageNumber: number,
+    variant: PageVariant,
+    request: PageRequest,
+  ): Promise<MediaResponse> {
+    const table = await pageTable(this.deps.repo, viewer, bookId);
     try {
       return await this.serve(table, bookId, pageNumber, variant, request);
     } catch (error) {
       // The cached book is older than its file: read it again, a rescan may have caught up since.
       if (!(table?.cached && error instanceof FileChangedSinceScan)) throw error;
-      const fresh = await pageTable(this.deps.repo, bookId, { fresh: true });
+      const fresh = await pageTable(this.deps.repo, viewer, bookId, { fresh: true });
       return this.serve(fresh, bookId, pageNumber, variant, request);
     }
   }

@@ -5,49 +5,21 @@
  * dot-separated `[A-Za-z0-9_]` segments (≤ 255 characters, as in Codex: `ui.theme`) holds any JSON
  * value up to 16 KiB, for clients that keep their own settings on the server.
  */
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { parseTypedValue } from '../lib/string-values';
 import type { PreferencesRepository } from '../repositories/preferences.repository';
-
-/** Codex's limit on a preference key. */
-export const MAX_PREFERENCE_KEY_LENGTH = 255;
-/** A free-form value's JSON text, in bytes. */
-export const MAX_PREFERENCE_VALUE_BYTES = 16 * 1024;
-/** Free-form keys one user may store (a bound on what one account can put in the database). */
-export const MAX_FREE_FORM_PREFERENCES = 500;
-export const PREFERENCE_KEY_PATTERN = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
-
-interface PreferenceDefinition<T> {
-  schema: z.ZodType<T>;
-  default: T;
-}
-
-const define = <T>(schema: z.ZodType<T>, value: T): PreferenceDefinition<T> => ({ schema, default: value });
-
-export const PREFERENCE_DEFINITIONS = {
-  theme: define(z.enum(['system', 'light', 'dark']), 'system'),
-  /** A BCP 47 language tag such as `en`, `pt-BR` or `zh-Hant-TW`. */
-  language: define(
-    z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
-    'en',
-  ),
-  /** null: follow the series' own reading direction. */
-  'reader.direction_override': define(z.enum(['ltr', 'rtl', 'ttb', 'webtoon']).nullable(), null),
-  'reader.fit': define(z.enum(['width', 'height', 'original']), 'width'),
-  'reader.double_page': define(z.boolean(), false),
-  /** DECISIONS.md §Reader apps: pages fetched through OPDS page streaming advance progress; false for apps that prefetch whole books. */
-  'opds.pse_progress': define(z.boolean(), true),
-} satisfies Record<string, PreferenceDefinition<unknown>>;
-
-export type PreferenceKey = keyof typeof PREFERENCE_DEFINITIONS;
-/** The documented keys with their effective values, and every free-form key the user stored. */
-export type Preferences = { [K in PreferenceKey]: (typeof PREFERENCE_DEFINITIONS)[K]['default'] } & Record<
-  string,
-  unknown
->;
-export const PREFERENCE_KEYS = Object.keys(PREFERENCE_DEFINITIONS) as PreferenceKey[];
+import {
+  MAX_FREE_FORM_PREFERENCES,
+  MAX_PREFERENCE_KEY_LENGTH,
+  MAX_PREFERENCE_VALUE_BYTES,
+  PREFERENCE_DEFINITIONS,
+  PREFERENCE_KEY_PATTERN,
+  PREFERENCE_KEYS,
+  type PreferenceKey,
+  type Preferences,
+} from '../schemas/preference-definitions';
 
 export interface PreferenceView {
   key: string;

@@ -1,22 +1,25 @@
 /**
- * Reading progress (API.md §2 ReadProgress, §4 Reading progress): validation against the book's pages,
- * the percentage rule per format, and device attribution (API.md §2 API key): the API key when the
- * request used one, else a hash of the User-Agent so that devices of the same app merge.
+ * Reading progress (API.md §2 ReadProgress, §4 Reading progress): validation against the book's pages
+ * and the percentage rule per format (src/progress/rules.ts), and device attribution (API.md §2 API
+ * key): the API key when the request used one, else a hash of the User-Agent so that devices of the
+ * same app merge. A book the viewer may not see answers as an unknown one (404).
  */
 import { badRequest, notFound } from '../lib/errors';
 import { sha256Hex } from '../lib/encoding';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { toReadProgressDto } from '../mappers/book.mapper';
-import type { BooksRepository } from '../repositories/books.repository';
+import { completesAtPage, isPageInRange, lastPage, type PagedBook, progressFraction } from '../progress/rules';
+import type { BookPaging, BooksRepository } from '../repositories/books.repository';
 import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
+import type { Viewer } from '../repositories/visibility';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
 import type { ListResult } from './catalog-list';
 
-/** Who moves the progress: the user, the API key used (if any) and the client's User-Agent. */
+/** Who moves the progress: the viewer, the API key used (if any) and the client's User-Agent. */
 export interface ProgressActor {
-  userId: string;
+  viewer: Viewer;
   apiKey?: { id: string; name: string };
   userAgent: string | null;
 }
@@ -49,9 +52,9 @@ export class ReadProgressService {
     private readonly series: SeriesRepository,
   ) {}
 
-  async get(userId: string, bookId: string): Promise<ReadProgressDto> {
-    await this.paging(bookId);
-    const record = await this.progress.get(userId, bookId);
+  async get(viewer: Viewer, bookId: string): Promise<ReadProgressDto> {
+    await this.paging(viewer, bookId);
+    const record = await this.progress.get(viewer, bookId);
     if (!record) throw notFound('Read progress');
     return toReadProgressDto(record);
   }
@@ -61,28 +64,23 @@ export class ReadProgressService {
    * positions, not images); every other book's percentage is currentPage / pageCount.
    */
   async update(actor: ProgressActor, bookId: string, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    const book = await this.paging(bookId);
+    const book = await this.paging(actor.viewer, bookId);
     if (book.pageCount < 1) {
       throw badRequest('The book has no pages yet (it has not been analyzed)', [
         { path: 'current_page', message: 'the book has no pages yet' },
       ]);
     }
-    if (body.current_page > book.pageCount) {
+    if (!isPageInRange(body.current_page, book.pageCount)) {
       throw badRequest(`current_page must be between 1 and ${book.pageCount}`, [
         { path: 'current_page', message: `must be between 1 and ${book.pageCount}` },
       ]);
     }
-    const reflowable = book.fileFormat === 'epub' && book.epubLayout !== 'image';
-    const percentage =
-      reflowable && body.progress_percentage !== undefined
-        ? body.progress_percentage
-        : body.current_page / book.pageCount;
     const record = await this.progress.upsert({
-      userId: actor.userId,
+      userId: actor.viewer.userId,
       bookId,
       currentPage: body.current_page,
       completed: body.is_completed,
-      progressPercentage: percentage,
+      progressPercentage: progressFraction(book, body.current_page, body.progress_percentage),
       ...(await deviceOf(actor)),
       // PUT replaces the position: a locator not sent again would point at a place the reader left.
       locator: body.locator ?? null,
@@ -95,20 +93,17 @@ export class ReadProgressService {
    * A reader app's position (KOReader sync, the Readium progression API): the page, completion, the
    * reflowable percentage and the locator, validated against the book like PUT /books/{id}/progress.
    */
-  async record(actor: ProgressActor, bookId: string, position: ReaderPosition): Promise<ReadProgressRecord> {
-    const book = await this.paging(bookId);
-    const pageCount = Math.max(book.pageCount, 1);
-    if (!Number.isInteger(position.currentPage) || position.currentPage < 1 || position.currentPage > pageCount) {
-      throw badRequest(`The page must be between 1 and ${pageCount}`);
+  async record(actor: ProgressActor, book: PagedBook & { id: string }, position: ReaderPosition) {
+    const pages = lastPage(book.pageCount);
+    if (!isPageInRange(position.currentPage, pages)) {
+      throw badRequest(`The page must be between 1 and ${pages}`);
     }
-    const reflowable = book.fileFormat === 'epub' && book.epubLayout !== 'image';
     return this.progress.upsert({
-      userId: actor.userId,
-      bookId,
+      userId: actor.viewer.userId,
+      bookId: book.id,
       currentPage: position.currentPage,
       completed: position.completed,
-      progressPercentage:
-        reflowable && position.percentage !== undefined ? position.percentage : position.currentPage / pageCount,
+      progressPercentage: progressFraction(book, position.currentPage, position.percentage),
       ...(await deviceOf(actor)),
       locator: position.locator ?? null,
       now: position.at ?? nowIso(),
@@ -119,44 +114,42 @@ export class ReadProgressService {
    * A page read through OPDS page streaming (DECISIONS.md §Reader apps): progress moves forward to it,
    * never back; the last page marks the book completed.
    */
-  async advanceTo(actor: ProgressActor, bookId: string, page: number, known?: { pageCount: number }): Promise<void> {
-    // A caller that has just read the book's page count (the streaming route, to check the page) passes it.
-    const book = known ?? (await this.paging(bookId));
-    if (book.pageCount < 1 || page < 1 || page > book.pageCount) return;
+  async advanceTo(actor: ProgressActor, book: PagedBook & { id: string }, page: number): Promise<void> {
+    if (!isPageInRange(page, book.pageCount)) return;
     await this.progress.advance({
-      userId: actor.userId,
-      bookId,
+      userId: actor.viewer.userId,
+      bookId: book.id,
       currentPage: page,
-      completed: page === book.pageCount,
-      progressPercentage: page / book.pageCount,
+      completed: completesAtPage(page, book.pageCount),
+      progressPercentage: progressFraction(book, page),
       ...(await deviceOf(actor)),
       now: nowIso(),
     });
   }
 
-  /** The stored progress with the device that wrote it, or undefined; 404 for an unknown book. */
-  async find(userId: string, bookId: string): Promise<ReadProgressRecord | undefined> {
-    await this.paging(bookId);
-    return this.progress.get(userId, bookId);
+  /** The stored progress with the device that wrote it, or undefined. */
+  async find(viewer: Viewer, book: { id: string }): Promise<ReadProgressRecord | undefined> {
+    return this.progress.get(viewer, book.id);
   }
 
   /** The book's page facts (page count, format, EPUB layout); 404 for an unknown book. */
-  async bookPaging(bookId: string) {
-    return this.paging(bookId);
+  async bookPaging(viewer: Viewer, bookId: string): Promise<BookPaging> {
+    return this.paging(viewer, bookId);
   }
 
   /** The book a reader app means by a KOReader document hash (readerHash, any case), if any. */
-  async bookWithReaderHash(hash: string): Promise<{ id: string } | undefined> {
-    return this.books.findByReaderHash(hash);
+  async bookWithReaderHash(viewer: Viewer, hash: string): Promise<BookPaging | undefined> {
+    const found = await this.books.findByReaderHash(viewer, hash);
+    return found && this.books.getPaging(viewer, found.id);
   }
 
   /** POST /books/{id}/read: completed on the last page. */
   async markRead(actor: ProgressActor, bookId: string): Promise<ReadProgressDto> {
-    const book = await this.paging(bookId);
+    const book = await this.paging(actor.viewer, bookId);
     const record = await this.progress.upsert({
-      userId: actor.userId,
+      userId: actor.viewer.userId,
       bookId,
-      currentPage: Math.max(book.pageCount, 1),
+      currentPage: lastPage(book.pageCount),
       completed: true,
       progressPercentage: 1,
       ...(await deviceOf(actor)),
@@ -166,29 +159,33 @@ export class ReadProgressService {
   }
 
   /** DELETE /books/{id}/progress and POST /books/{id}/unread: the book becomes unread. */
-  async clear(userId: string, bookId: string): Promise<void> {
-    await this.paging(bookId);
-    await this.progress.delete(userId, bookId);
+  async clear(viewer: Viewer, bookId: string): Promise<void> {
+    await this.paging(viewer, bookId);
+    await this.progress.delete(viewer, bookId);
   }
 
-  async list(userId: string, page: PageRequest): Promise<ListResult<ReadProgressDto>> {
-    const { rows, total } = await this.progress.listForUser(userId, page.pageSize, page.offset);
+  async list(viewer: Viewer, page: PageRequest): Promise<ListResult<ReadProgressDto>> {
+    const { rows, total } = await this.progress.listForUser(viewer, page.pageSize, page.offset);
     return { data: rows.map(toReadProgressDto), total };
   }
 
   async markSeriesRead(actor: ProgressActor, seriesId: string): Promise<void> {
-    if (!(await this.series.exists(seriesId))) throw notFound('Series');
-    await this.progress.markSeriesRead(seriesId, { userId: actor.userId, ...(await deviceOf(actor)), now: nowIso() });
+    if (!(await this.series.exists(actor.viewer, seriesId))) throw notFound('Series');
+    await this.progress.markSeriesRead(seriesId, {
+      userId: actor.viewer.userId,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
   }
 
-  async markSeriesUnread(userId: string, seriesId: string): Promise<void> {
-    if (!(await this.series.exists(seriesId))) throw notFound('Series');
-    await this.progress.clearSeries(userId, seriesId);
+  async markSeriesUnread(viewer: Viewer, seriesId: string): Promise<void> {
+    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+    await this.progress.clearSeries(viewer.userId, seriesId);
   }
 
   /** The book's page facts; deleted books count (their progress is kept). */
-  private async paging(bookId: string) {
-    const book = await this.books.getPaging(bookId);
+  private async paging(viewer: Viewer, bookId: string): Promise<BookPaging> {
+    const book = await this.books.getPaging(viewer, bookId);
     if (!book) throw notFound('Book');
     return book;
   }

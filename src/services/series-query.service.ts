@@ -1,23 +1,24 @@
 /**
- * Series lists, search and details for the requesting user (API.md §4 Series; DECISIONS.md §Lists):
- * turns query parameters and filter bodies into repository queries and maps rows to Series responses.
+ * Series lists, search and details for the viewer (API.md §4 Series; DECISIONS.md §Lists): turns query
+ * parameters and filter bodies into repository queries and maps rows to Series responses.
  */
-import { compileCondition } from '../catalog/filters';
-import { seriesFilterFields } from '../catalog/filter-fields';
 import { parseSort, type Sort } from '../catalog/sort';
 import { notFound } from '../lib/errors';
 import type { PageRequest } from '../lib/pagination';
 import { toSeriesDto } from '../mappers/series.mapper';
+import { type FilterNode, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
 import { RELEVANCE, type SortKey } from '../repositories/catalog-page';
 import { toMatchExpression } from '../repositories/search-index';
-import { type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
 import {
   SERIES_SORT_FIELDS,
   type SeriesRepository,
   type SeriesSortField,
   seriesSortKeys,
 } from '../repositories/series.repository';
+import type { Viewer } from '../repositories/visibility';
 import type { SeriesDto } from '../schemas/series.schema';
+import type { LibraryScope } from './book-query.service';
+import { checkedCondition, type ListFilter, type ListResult, type SortParams, searchTerms } from './catalog-list';
 
 const BY_NAME: Sort<SeriesSortField> = { field: 'name', direction: 'asc' };
 const EMPTY = { data: [], total: 0 };
@@ -27,7 +28,7 @@ export class SeriesQueryService {
 
   /** GET /series and POST /series/list. With a text search and no explicit sort, best matches first. */
   async list(
-    userId: string,
+    viewer: Viewer,
     params: SortParams & { libraryId?: string },
     page: PageRequest,
     filter: ListFilter = {},
@@ -35,45 +36,44 @@ export class SeriesQueryService {
     const sort = parseSort(params, SERIES_SORT_FIELDS, BY_NAME);
     const match = searchTerms(filter.fullTextSearch);
     if (match === null) return EMPTY;
-    const keys = match && !params.sort ? RELEVANCE : seriesSortKeys(sort.field, sort.direction, userId);
-    const condition = filter.condition ? compileCondition(filter.condition, seriesFilterFields(userId)) : undefined;
-    return this.run(userId, page, keys, { libraryId: params.libraryId, condition, match });
+    const keys = match && !params.sort ? RELEVANCE : seriesSortKeys(sort.field, sort.direction, viewer);
+    const condition = checkedCondition(filter, SERIES_FILTER_FIELDS);
+    return this.run(viewer, page, keys, { libraryId: params.libraryId, filter: condition, match });
   }
 
   /** POST /series/search: ranked by relevance (DECISIONS.md §Lists). */
-  async search(userId: string, body: { query: string; libraryId?: string }, page: PageRequest) {
+  async search(viewer: Viewer, body: { query: string; libraryId?: string }, page: PageRequest) {
     const match = toMatchExpression(body.query);
     if (match === null) return EMPTY;
-    return this.run(userId, page, RELEVANCE, { libraryId: body.libraryId, match });
+    return this.run(viewer, page, RELEVANCE, { libraryId: body.libraryId, match });
   }
 
-  async recentlyAdded(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return this.run(userId, page, seriesSortKeys('date_added', 'desc', userId), { libraryId });
+  async recentlyAdded(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return this.run(viewer, page, seriesSortKeys('date_added', 'desc', viewer), scope);
   }
 
-  async recentlyUpdated(userId: string, libraryId: string | undefined, page: PageRequest) {
-    return this.run(userId, page, seriesSortKeys('date_updated', 'desc', userId), { libraryId });
+  async recentlyUpdated(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return this.run(viewer, page, seriesSortKeys('date_updated', 'desc', viewer), scope);
   }
 
-  async inProgress(userId: string, libraryId: string | undefined, page: PageRequest): Promise<ListResult<SeriesDto>> {
-    const { rows, total } = await this.series.listInProgress(userId, libraryId, page.pageSize, page.offset);
+  async inProgress(viewer: Viewer, scope: LibraryScope, page: PageRequest): Promise<ListResult<SeriesDto>> {
+    const { rows, total } = await this.series.listInProgress(viewer, scope.libraryId, page.pageSize, page.offset);
     return { data: rows.map(toSeriesDto), total };
   }
 
-  async get(id: string, userId: string): Promise<SeriesDto> {
-    const row = await this.series.getById(id, userId);
+  async get(viewer: Viewer, id: string): Promise<SeriesDto> {
+    const row = await this.series.getById(viewer, id);
     if (!row) throw notFound('Series');
     return toSeriesDto(row);
   }
 
   private async run(
-    userId: string,
+    viewer: Viewer,
     page: PageRequest,
     keys: SortKey[],
-    scope: { libraryId?: string; condition?: ReturnType<typeof compileCondition>; match?: string },
+    scope: { libraryId?: string; filter?: FilterNode; match?: string },
   ): Promise<ListResult<SeriesDto>> {
-    const { rows, total } = await this.series.list({
-      userId,
+    const { rows, total } = await this.series.list(viewer, {
       ...scope,
       keys,
       limit: page.pageSize,

@@ -3,38 +3,12 @@
  * default. Only values that differ from the default are stored; every change is recorded in history.
  * Values may come in the string form Codex clients send (`"true"`, `"25"`), converted to the type.
  */
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { badRequest, issuesToDetails, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { parseTypedValue } from '../lib/string-values';
 import type { SettingChange, SettingsRepository } from '../repositories/settings.repository';
-
-interface SettingDefinition<T> {
-  schema: z.ZodType<T>;
-  default: T;
-  description: string;
-}
-
-const define = <T>(schema: z.ZodType<T>, value: T, description: string): SettingDefinition<T> => ({
-  schema,
-  default: value,
-  description,
-});
-
-export const SETTING_DEFINITIONS = {
-  'auth.registration_enabled': define(z.boolean(), false, 'Anyone may create an account with POST /auth/register.'),
-  'auth.email_verification_required': define(
-    z.boolean(),
-    false,
-    'New registered accounts stay inactive until their e-mail address is verified.',
-  ),
-  'auth.session_lifetime_hours': define(z.number().int().min(1).max(8760), 24, 'Lifetime of a session token.'),
-  'auth.default_role': define(z.enum(['reader', 'maintainer']), 'reader', 'Role given to self-registered users.'),
-  'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
-} satisfies Record<string, SettingDefinition<unknown>>;
-
-export type SettingKey = keyof typeof SETTING_DEFINITIONS;
-export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFINITIONS)[K]['default'];
+import { SETTING_DEFINITIONS, type SettingKey, type SettingValue } from '../schemas/setting-definitions';
 
 export interface SettingView {
   key: SettingKey;

@@ -2,26 +2,31 @@
  * Background tasks seen from the API (API.md §4 Tasks, Duplicates; DECISIONS.md §Tasks): listing,
  * stats, cancellation, and queueing analysis, duplicate and purge work.
  */
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { books, duplicateGroups, series, TASK_STATUSES, TASK_TYPES } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import { conflict, notFound } from '../lib/errors';
 import type { NamedObjects } from '../lib/named-objects';
 import { nowIso } from '../lib/ids';
 import { toTaskDto, toTaskProgressEvent } from '../mappers/task.mapper';
 import type { LibrariesRepository } from '../repositories/libraries.repository';
-import type { TaskFilter, TasksRepository, TaskStatus, TaskType } from '../repositories/tasks.repository';
-import type { DuplicateGroupDto, TaskDto } from '../schemas/task.schema';
+import type { DuplicatesRepository } from '../repositories/duplicates.repository';
+import {
+  TASK_STATUSES,
+  TASK_TYPES,
+  type TaskFilter,
+  type TasksRepository,
+  type TaskStatus,
+  type TaskType,
+} from '../repositories/tasks.repository';
+import type { TaskDto } from '../schemas/task.schema';
 import type { NewTask } from '../tasks/task-handler';
 import { enqueueTask, type TaskRunnerRpc } from '../tasks/task-queue';
 import type { LibraryScanRpc } from '../scanning/scan-store';
 
 export class TasksService {
   constructor(
-    private readonly db: Database,
     private readonly tasks: TasksRepository,
     private readonly libraries: LibrariesRepository,
+    private readonly duplicates: DuplicatesRepository,
     private readonly runner: NamedObjects<TaskRunnerRpc>,
     private readonly scans: NamedObjects<LibraryScanRpc>,
     private readonly events: EventPublisher,
@@ -84,32 +89,24 @@ export class TasksService {
   }
 
   async analyzeBook(bookId: string, createdBy: string) {
-    const book = await this.db
-      .select({ id: books.id, libraryId: books.libraryId })
-      .from(books)
-      .where(and(eq(books.id, bookId), isNull(books.deletedAt)))
-      .get();
-    if (!book) throw notFound('Book');
+    const libraryId = await this.libraries.ofLiveBook(bookId);
+    if (!libraryId) throw notFound('Book');
     return this.enqueue({
       type: 'analyze_book',
       uniqueKey: `analyze_book:${bookId}`,
-      libraryId: book.libraryId,
+      libraryId,
       targetId: bookId,
       createdBy,
     });
   }
 
   async analyzeSeries(seriesId: string, createdBy: string) {
-    const found = await this.db
-      .select({ id: series.id, libraryId: series.libraryId })
-      .from(series)
-      .where(and(eq(series.id, seriesId), isNull(series.deletedAt)))
-      .get();
-    if (!found) throw notFound('Series');
+    const libraryId = await this.libraries.ofLiveSeries(seriesId);
+    if (!libraryId) throw notFound('Series');
     return this.enqueue({
       type: 'analyze_series',
       uniqueKey: `analyze_series:${seriesId}`,
-      libraryId: found.libraryId,
+      libraryId,
       targetId: seriesId,
       createdBy,
     });
@@ -125,62 +122,8 @@ export class TasksService {
     });
   }
 
-  /**
-   * Undismissed groups that still have two or more live copies, a page at a time. Membership is
-   * counted against live books, so a copy soft-deleted since the last duplicate scan drops out at once.
-   */
-  async listDuplicates(offset: number, limit: number): Promise<{ data: DuplicateGroupDto[]; total: number }> {
-    const liveCopies = sql`(select count(*) from json_each(${duplicateGroups.bookIds}) as member
-      join ${books} on ${books.id} = member.value where ${books.deletedAt} is null)`;
-    const where = and(isNull(duplicateGroups.dismissedAt), sql`${liveCopies} > 1`);
-    const [groups, totalRow] = await Promise.all([
-      this.db
-        .select()
-        .from(duplicateGroups)
-        .where(where)
-        .orderBy(duplicateGroups.createdAt, duplicateGroups.id)
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: count() }).from(duplicateGroups).where(where).get(),
-    ]);
-    const ids = [...new Set(groups.flatMap((g) => g.bookIds))];
-    const rows = ids.length
-      ? await this.db
-          .select({
-            id: books.id,
-            title: books.title,
-            path: books.path,
-            libraryId: books.libraryId,
-            seriesId: books.seriesId,
-          })
-          .from(books)
-          .where(and(inArray(books.id, ids), isNull(books.deletedAt)))
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return {
-      total: totalRow?.n ?? 0,
-      data: groups.map((g) => {
-        const live = g.bookIds.filter((id) => byId.has(id));
-        return {
-          id: g.id,
-          fileHash: g.fileHash,
-          fileSize: g.fileSize,
-          bookIds: live,
-          books: live.map((id) => byId.get(id)).filter((b) => b !== undefined),
-          createdAt: g.createdAt,
-          updatedAt: g.updatedAt,
-        };
-      }),
-    };
-  }
-
   /** Dismissing hides the group; the books are never touched. */
   async dismissDuplicate(id: string): Promise<void> {
-    const rows = await this.db
-      .update(duplicateGroups)
-      .set({ dismissedAt: nowIso() })
-      .where(and(eq(duplicateGroups.id, id), isNull(duplicateGroups.dismissedAt)))
-      .returning({ id: duplicateGroups.id });
-    if (rows.length === 0) throw notFound('Duplicate group');
+    if (!(await this.duplicates.dismiss(id, nowIso()))) throw notFound('Duplicate group');
   }
 }

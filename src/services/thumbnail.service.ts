@@ -19,7 +19,9 @@ import {
 } from '../pages/media-response';
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
-import { bookThumbnailKey, generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
+import type { Viewer } from '../repositories/visibility';
+import { bookThumbnailKey } from '../storage/cache-keys';
+import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
 export interface ThumbnailServiceDeps {
@@ -37,30 +39,30 @@ type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | 
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
 
-  async forBook(bookId: string, ifNoneMatch?: string): Promise<MediaResponse> {
-    const book = await this.deps.repo.fullBook(bookId);
+  async forBook(viewer: Viewer, bookId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+    const book = await this.deps.repo.fullBook(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
     return this.bookCover(book, ifNoneMatch);
   }
 
-  async forSeries(seriesId: string, ifNoneMatch?: string): Promise<MediaResponse> {
-    const series = await this.deps.repo.series(seriesId);
+  async forSeries(viewer: Viewer, seriesId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+    const series = await this.deps.repo.series(viewer, seriesId);
     if (!series || series.deletedAt) throw notFound(`Series ${seriesId}`);
-    return this.seriesCover(series, ifNoneMatch);
+    return this.seriesCover(viewer, series, ifNoneMatch);
   }
 
-  async forLibrary(libraryId: string, ifNoneMatch?: string): Promise<MediaResponse> {
+  async forLibrary(viewer: Viewer, libraryId: string, ifNoneMatch?: string): Promise<MediaResponse> {
     if (!(await this.deps.repo.library(libraryId))) throw notFound(`Library ${libraryId}`);
     // Followed on every request rather than read from libraries.thumbnail_key, which keeps whichever
     // series a thumbnail task happened to finish first, even after that series is gone.
-    const first = await this.deps.repo.firstSeriesOfLibrary(libraryId);
-    return first ? this.seriesCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
+    const first = await this.deps.repo.firstSeriesOfLibrary(viewer, libraryId);
+    return first ? this.seriesCover(viewer, first, ifNoneMatch) : placeholder(ifNoneMatch);
   }
 
-  private async seriesCover(series: SeriesRef, ifNoneMatch: string | undefined): Promise<MediaResponse> {
+  private async seriesCover(viewer: Viewer, series: SeriesRef, ifNoneMatch: string | undefined) {
     const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
-    const first = await this.deps.repo.firstBookOfSeries(series.id);
+    const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
     return first ? this.bookCover(first, ifNoneMatch) : placeholder(ifNoneMatch);
   }
 

@@ -11,7 +11,7 @@ import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { NewUser, UserRecord, UsersRepository } from '../repositories/users.repository';
-import type { AuthService } from './auth.service';
+import type { AccountsService } from './accounts.service';
 
 export interface CreateUserInput {
   username: string;
@@ -28,7 +28,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
-    private readonly auth: AuthService,
+    private readonly accounts: AccountsService,
   ) {}
 
   async list(page: PageRequest): Promise<{ items: UserRecord[]; total: number }> {
@@ -45,7 +45,7 @@ export class UsersService {
   async create(actor: Principal, input: CreateUserInput): Promise<UserRecord> {
     assertCanGrant(actor, input.role, input.customPermissions);
     // An admin vouches for the address; such accounts never go through e-mail verification.
-    return this.auth.createUser({ ...input, emailVerified: true });
+    return this.accounts.createUser({ ...input, emailVerified: true });
   }
 
   async update(actor: Principal, id: string, input: UpdateUserInput): Promise<UserRecord> {
@@ -57,7 +57,7 @@ export class UsersService {
     const isActive = input.isActive ?? user.isActive;
     assertCanGrant(actor, role, customPermissions);
     const takesAdminAway = isActiveAdmin(user) && !(role === 'admin' && isActive);
-    await this.auth.assertUnique(input.username, input.email, user.id);
+    await this.accounts.assertUnique(input.username, input.email, user.id);
 
     // Cached Basic checks are keyed by username and password: a rename must retire them too.
     const accessChanged =

@@ -1,21 +1,17 @@
 /**
  * Thumbnails (issue 3 point 7): a book's is its cover (page 1 unless the file names another) with the
  * longest side at `thumbnails.max_size` (400 px), rendered by the native-image worker and stored once
- * in the CACHE bucket; a series shows its first book's, a library its first series'.
+ * in the CACHE bucket; a series shows its first book's in reading order, a library its first series'.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { bookPages, books, libraries, series } from '../db/schema';
 import type { EventPublisher } from '../events/events';
 import type { PageLocator } from '../media/container';
 import type { RendererClient } from '../media/image-renderer';
-import { openStoredPage } from '../pages/page-source';
-import type { BookRow } from '../repositories/catalog-writer.repository';
+import { openStoredPage } from '../storage/page-source';
+import { type BookRow, CatalogWriter } from '../repositories/catalog-writer.repository';
+import { CoversRepository } from '../repositories/covers.repository';
 import type { PageImage } from '../scanning/book-details';
-
-/** Where book thumbnails live in the CACHE bucket; the rest of the key is the book's id. */
-export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
-export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
+import { bookThumbnailKey } from '../storage/cache-keys';
 
 /** The page a thumbnail is made from when the book names no cover: its first. */
 export interface FirstPage {
@@ -32,22 +28,17 @@ export async function generateBookThumbnail(
   book: BookRow,
   maxSide: number,
 ): Promise<boolean> {
-  const firstPage = await db
-    .select()
-    .from(bookPages)
-    .where(eq(bookPages.bookId, book.id))
-    .orderBy(asc(bookPages.number))
-    .limit(1)
-    .get();
+  const covers = new CoversRepository(db);
+  const firstPage = await covers.firstPage(book.id);
   const key = await renderBookThumbnail(env, renderer, book, firstPage as FirstPage | undefined, maxSide);
   if (!key) return false;
-  await thumbnailRecorded(db, book.id, key, new Date().toISOString());
+  await new CatalogWriter(db).thumbnailRecorded(book.id, key, new Date().toISOString());
   return true;
 }
 
 /**
  * Renders a book's thumbnail into the CACHE bucket and returns its key (null: no image to show);
- * recording it on the book is the caller's (thumbnailRecorded), so many books can be recorded at once.
+ * recording it on the book is the caller's (CatalogWriter#thumbnailRecorded), so many books can be recorded at once.
  * `cover`: the cover's bytes when the caller already read them (the consumers' one read of the file);
  * otherwise the cover is read here.
  */
@@ -97,32 +88,18 @@ async function renderStoredCover(
     : renderer.thumbnail(page.image.bytes, page.image.mediaType, maxSide);
 }
 
-/** The statement that points a book at its new thumbnail. */
-export const thumbnailRecorded = (db: Database, bookId: string, key: string, at: string) =>
-  db.update(books).set({ thumbnailKey: key, thumbnailUpdatedAt: at }).where(eq(books.id, bookId));
-
-/** Points a series (and its library, if it has none) at the first book's thumbnail. */
+/** Points a series (and its library, if it has none) at its first book's thumbnail (reading order). */
 export async function refreshSeriesThumbnail(db: Database, events: EventPublisher, seriesId: string): Promise<void> {
-  const first = await db
-    .select({ key: books.thumbnailKey, libraryId: books.libraryId })
-    .from(books)
-    .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
-    .orderBy(asc(books.sortKey))
-    .limit(1)
-    .get();
-  const current = await db.select().from(series).where(eq(series.id, seriesId)).get();
+  const covers = new CoversRepository(db);
+  const [first, current] = await Promise.all([covers.seriesCoverBook(seriesId), covers.series(seriesId)]);
   if (!first?.key || !current || current.hasCustomCover) return;
   const now = new Date().toISOString();
   if (current.thumbnailKey !== first.key || !current.thumbnailUpdatedAt) {
-    await db.update(series).set({ thumbnailKey: first.key, thumbnailUpdatedAt: now }).where(eq(series.id, seriesId));
+    await covers.pointSeriesAt(seriesId, first.key, now);
   }
   events.publish({ type: 'cover_updated', entity_type: 'series', entity_id: seriesId, library_id: first.libraryId });
-  const library = await db.select().from(libraries).where(eq(libraries.id, first.libraryId)).get();
-  if (library && !library.thumbnailKey) {
-    await db
-      .update(libraries)
-      .set({ thumbnailKey: first.key, thumbnailUpdatedAt: now })
-      .where(eq(libraries.id, library.id));
-    events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: library.id, library_id: library.id });
+  if (await covers.pointLibraryWithoutCoverAt(first.libraryId, first.key, now)) {
+    const libraryId = first.libraryId;
+    events.publish({ type: 'cover_updated', entity_type: 'library', entity_id: libraryId, library_id: libraryId });
   }
 }

@@ -56,7 +56,13 @@ describe('registration switch (DECISIONS.md §Auth: off by default → 403)', ()
     const login = await api('/auth/login', { json: { username: 'reader.one', password: NEW_USER.password } });
     expect(login.status).toBe(200);
     const me = await api('/auth/me', { auth: { token: login.body.access_token } });
-    expect(me.body).toMatchObject({ username: 'Reader.One', role: 'reader', isActive: true, authMethod: 'session' });
+    expect(me.body).toMatchObject({
+      username: 'Reader.One',
+      role: 'reader',
+      isActive: true,
+      authMethod: 'session',
+      hasPassword: true,
+    });
     expect(me.body.effectivePermissions).not.toContain('UsersRead');
   });
 });

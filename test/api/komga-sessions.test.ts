@@ -1,6 +1,6 @@
 /**
  * Issue 10 "Done when": a Mihon session and a Komelia session replayed request by request, with the
- * credentials each client really sends (../shared/notes/komga-clients.md §4.1, §4.2): Mihon's extension
+ * credentials each client really sends (docs/notes/komga-clients.md §4.1, §4.2): Mihon's extension
  * sends Basic only after a 401 challenge and then lives on the session cookie, which its tracker
  * (no credentials of its own) shares; Komelia signs in on users/me with remember-me and, after a
  * restart, has only the `komga-remember-me` cookie. Also the auth rules behind them

@@ -49,7 +49,7 @@ describe('scheduled scans (API.md §2 scanning_config)', () => {
       scanning_config: { enabled: true, cron_schedule: null, default_mode: 'normal', scan_on_start: true },
     });
     await putObject('onstart/A/a.cbz', await makeCbz(1));
-    const { runStartupScans } = await import('../../src/scanning/scheduled-scans');
+    const { runStartupScans } = await import('../../src/services/scheduled-scans');
     const { createD1Database } = await import('../../src/db/client');
     const db = createD1Database(env.DB);
     expect(await runStartupScans(db, env, 'version-1')).toEqual([onStart]);

@@ -94,6 +94,31 @@ describe('stored thumbnails (API.md §4, DECISIONS.md §Books)', () => {
   });
 });
 
+describe('a series’ cover is its first book in reading order (issue 23: one definition of "first book")', () => {
+  it('shows the number-1 book’s cover when the file names sort the other way', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    // File-name order puts issue 2 first; reading order (the number) puts issue 1 first.
+    await putObject('comics/Gamma/A - Gamma 2.cbz', cbzOf(jpeg(500, 500, { seed: 5 })));
+    await putObject('comics/Gamma/B - Gamma 1.cbz', cbzOf(jpeg(400, 600, { seed: 6 })));
+    const scanned = await scan(auth, libraryId);
+    await waitForTasks(auth, libraryId, { since: scanned.completedAt });
+    const books = await booksByFileName(auth, libraryId);
+    const gamma = (await seriesByTitle(auth, libraryId)).Gamma;
+    const ordered = await api(`/series/${gamma.id}/books`, { auth });
+    expect(ordered.body.data.map((b: { number: number }) => b.number)).toEqual([1, 2]);
+
+    const issueOne = await fetchRaw(`/books/${books['B - Gamma 1.cbz'].id}/thumbnail`, { auth });
+    const issueTwo = await fetchRaw(`/books/${books['A - Gamma 2.cbz'].id}/thumbnail`, { auth });
+    expect(imageSize(issueOne.bytes)).toEqual({ width: 267, height: 400 });
+    expect(imageSize(issueTwo.bytes)).toEqual({ width: 400, height: 400 });
+    const cover = await fetchRaw(`/series/${gamma.id}/thumbnail`, { auth });
+    expect(cover.status).toBe(200);
+    expect(sameBytes(cover.bytes, issueOne.bytes)).toBe(true);
+    expect(cover.headers.get('ETag')).toBe(issueOne.headers.get('ETag'));
+  });
+});
+
 describe('thumbnails generated on demand (API.md §6 cover_updated)', () => {
   it('renders a missing cover at the current thumbnails.max_size, stores it and announces it', async () => {
     const { auth, books, series } = await scannedLibrary();

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md §Reader apps and ../shared/spec/opds/README.md: every OPDS 1.2 feed kind validates with
+ * DECISIONS.md §Reader apps and test/vendor/opds/README.md: every OPDS 1.2 feed kind validates with
  * `jing` in the README's three steps (the feed without its PSE links against opds.rnc, each PSE link
  * alone against opds-pse-1.2.rnc, the OpenSearch description against opensearch-1.1.rnc), and real
  * client libraries read what Longbox serves: Readium's r2-opds-js (what Thorium runs) for OPDS 1, OPDS 2,
@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LongboxServer, startServer } from '../support/dev-server';
 
 const require = createRequire(import.meta.url);
-const SPEC = path.resolve(__dirname, '../../../shared/spec/opds');
+/** The grammars, vendored with their origin and licence (test/vendor/opds/README.md). */
+const SPEC = path.resolve(__dirname, '../vendor/opds');
 const HAS_JING = spawnSync('jing', [], { encoding: 'utf8' }).error === undefined;
 if (!HAS_JING) console.warn('jing is not installed: the OPDS schema validation is skipped (apt-get install jing)');
 
@@ -122,7 +123,7 @@ function jing(schema: string, xml: string, name: string) {
   return { status: result.status, output: result.stdout };
 }
 
-describe.skipIf(!HAS_JING)('jing validates every OPDS 1.2 document (../shared/spec/opds/README.md three steps)', () => {
+describe.skipIf(!HAS_JING)('jing validates every OPDS 1.2 document (test/vendor/opds/README.md three steps)', () => {
   it('each feed kind without its PSE links, each PSE link alone, and the OpenSearch description', async () => {
     let pseLinks = 0;
     for (const [name, route] of Object.entries(atomFeeds())) {

@@ -16,9 +16,9 @@
  */
 import { z } from 'zod';
 
-const int = z.number().int();
-const instant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(s), 'an Instant');
-const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const int = z.number().int();
+export const instant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(s), 'an Instant');
+export const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /** Mihon (explicitNulls = false): a nullable field may be absent. */
 const mihonNullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
@@ -344,6 +344,23 @@ export const KomeliaUser = z.object({
   labelsExclude: z.array(z.string()),
   ageRestriction: z.object({ age: int, restriction: z.enum(['ALLOW_ONLY', 'EXCLUDE']) }).nullable(),
 });
+
+/**
+ * A Komga thumbnail DTO (`ThumbnailSeriesDto`, `ThumbnailBookDto`, `ThumbnailSeriesCollectionDto`,
+ * `ThumbnailReadListDto`) = komga-client's `Komga*Thumbnail`: every field required, the owner under its own key.
+ */
+export const komgaThumbnail = <K extends string>(ownerKey: K) =>
+  z
+    .object({
+      id: z.string(),
+      type: z.string(),
+      selected: z.boolean(),
+      mediaType: z.string(),
+      fileSize: int,
+      width: int,
+      height: int,
+    })
+    .extend({ [ownerKey]: z.string() } as Record<K, z.ZodString>);
 
 /** Parses like the client would and reports the first field it would choke on. */
 export function expectParses<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {

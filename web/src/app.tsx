@@ -7,7 +7,6 @@
  */
 import { useSignalEffect } from '@preact/signals';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
-import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { Header } from './components/header';
 import { t } from './i18n';
@@ -97,13 +96,5 @@ function Splash(): preact.JSX.Element {
     <div class="splash" aria-busy="true">
       {t('app.loading')}
     </div>
-  );
-}
-
-export function Main({ children, wide = false }: { children: ComponentChildren; wide?: boolean }) {
-  return (
-    <main id="main" class={wide ? 'page page--wide' : 'page'} tabIndex={-1}>
-      {children}
-    </main>
   );
 }

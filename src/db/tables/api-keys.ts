@@ -1,14 +1,12 @@
 import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { createdAt, id, timestamp } from './columns';
+import { cascadingReference, createdAt, id, timestamp } from './columns';
 import { users } from './users';
 
 export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     name: text('name').notNull(),
     /** The 8-character lookup part of `lbx_<prefix>_<secret>`, stored plain. */
     prefix: text('prefix').notNull(),

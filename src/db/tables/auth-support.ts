@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { createdAt, id } from './columns';
+import { cascadingReference, createdAt, id } from './columns';
 import { users } from './users';
 
 /** Failed-login counters per username and per client address (fixed window). */
@@ -14,9 +14,7 @@ export const emailVerificationTokens = sqliteTable(
   {
     /** SHA-256 of the token sent by mail; the token itself is never stored. */
     tokenHash: text('token_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     expiresAt: text('expires_at').notNull(),
     createdAt: createdAt(),
   },

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { createdAt, id, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
 import { series } from './series';
 
@@ -13,12 +13,8 @@ export const books = sqliteTable(
   'books',
   {
     id: id(),
-    libraryId: text('library_id')
-      .notNull()
-      .references(() => libraries.id, { onDelete: 'cascade' }),
-    seriesId: text('series_id')
-      .notNull()
-      .references(() => series.id, { onDelete: 'cascade' }),
+    libraryId: cascadingReference('library_id', () => libraries.id),
+    seriesId: cascadingReference('series_id', () => series.id),
     /** Full object key in the LIBRARY bucket. */
     path: text('path').notNull(),
     fileName: text('file_name').notNull(),
@@ -103,9 +99,7 @@ export const books = sqliteTable(
 export const bookPages = sqliteTable(
   'book_pages',
   {
-    bookId: text('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
+    bookId: cascadingReference('book_id', () => books.id),
     number: integer('number').notNull(),
     fileName: text('file_name').notNull(),
     mediaType: text('media_type').notNull(),
@@ -122,9 +116,7 @@ export const bookPages = sqliteTable(
 export const bookTerms = sqliteTable(
   'book_terms',
   {
-    bookId: text('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
+    bookId: cascadingReference('book_id', () => books.id),
     kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
     value: text('value').notNull(),
   },

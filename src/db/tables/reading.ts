@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { books } from './books';
-import { id } from './columns';
+import { cascadingReference, id } from './columns';
 import { users } from './users';
 
 /** A user's progress in a book (API.md §2 ReadProgress), with the device that last moved it. */
@@ -8,12 +8,8 @@ export const readProgress = sqliteTable(
   'read_progress',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    bookId: text('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
+    bookId: cascadingReference('book_id', () => books.id),
     currentPage: integer('current_page').notNull(),
     completed: integer('completed', { mode: 'boolean' }).notNull().default(false),
     completedAt: text('completed_at'),
@@ -40,12 +36,8 @@ export const readProgress = sqliteTable(
 export const wantToRead = sqliteTable(
   'want_to_read',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    bookId: text('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
+    bookId: cascadingReference('book_id', () => books.id),
     createdAt: text('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.bookId] })],

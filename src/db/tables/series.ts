@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { createdAt, id, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
 
 /**
@@ -12,9 +12,7 @@ export const series = sqliteTable(
   'series',
   {
     id: id(),
-    libraryId: text('library_id')
-      .notNull()
-      .references(() => libraries.id, { onDelete: 'cascade' }),
+    libraryId: cascadingReference('library_id', () => libraries.id),
     /** Folder prefix the series was grouped from (or the book key for a root-level book). */
     path: text('path'),
     /** Grouping key: folder path, or metadata series name when metadata regroups. Unique per library. */
@@ -58,9 +56,7 @@ export const series = sqliteTable(
 export const seriesTerms = sqliteTable(
   'series_terms',
   {
-    seriesId: text('series_id')
-      .notNull()
-      .references(() => series.id, { onDelete: 'cascade' }),
+    seriesId: cascadingReference('series_id', () => series.id),
     kind: text('kind', { enum: ['genre', 'tag'] }).notNull(),
     value: text('value').notNull(),
   },

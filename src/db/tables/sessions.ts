@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { createdAt, id } from './columns';
+import { cascadingReference, createdAt, id } from './columns';
 import { users } from './users';
 
 /** A login session; the session token's `sid` names a row here, and logout deletes it. */
@@ -7,9 +7,7 @@ export const sessions = sqliteTable(
   'sessions',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     userAgent: text('user_agent'),
     clientAddress: text('client_address'),
     createdAt: createdAt(),

@@ -1,12 +1,11 @@
 import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { cascadingReference } from './columns';
 import { users } from './users';
 
 export const userPreferences = sqliteTable(
   'user_preferences',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     key: text('key').notNull(),
     value: text('value', { mode: 'json' }).notNull(),
     updatedAt: text('updated_at').notNull(),

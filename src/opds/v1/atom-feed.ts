@@ -4,7 +4,7 @@
  * stream links, the OpenSearch description, and errors as Atom feeds. Every href is absolute.
  */
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
-import { bookFileUrl, type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
 import { element, text, XML_DECLARATION } from '../xml';
 
@@ -12,8 +12,8 @@ export const OPDS1_BASE = '/opds/v1.2';
 export const NAVIGATION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const ACQUISITION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
 export const OPENSEARCH_TYPE = 'application/opensearchdescription+xml';
-export const PSE_NAMESPACE = 'http://vaemendis.net/opds-pse/ns';
-export const PSE_STREAM_REL = 'http://vaemendis.net/opds-pse/stream';
+const PSE_NAMESPACE = 'http://vaemendis.net/opds-pse/ns';
+const PSE_STREAM_REL = 'http://vaemendis.net/opds-pse/stream';
 
 const NAMESPACES = {
   xmlns: 'http://www.w3.org/2005/Atom',
@@ -30,33 +30,24 @@ const link = (rel: string, href: string, type?: string, extra: Record<string, st
 
 const author = (name: string) => element('author', {}, text('name', name));
 
-export class AtomFeedWriter {
-  /** `origin` is the request's (scheme, host, port): links must resolve from any client. */
-  constructor(private readonly origin: string) {}
-
-  url(path: string, query: Record<string, string | number> = {}): string {
-    const url = new URL(`${OPDS1_BASE}/${path}`, this.origin);
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-    return url.toString();
+export class AtomFeedWriter extends CatalogLinks {
+  constructor(origin: string) {
+    super(origin, OPDS1_BASE);
   }
 
   feed(feed: CatalogFeed): string {
     const type = feedType(feed.kind);
-    const pageUrl = (page: number) =>
-      this.url(feed.path, { ...feed.query, ...(feed.paging ? { page, pageSize: feed.paging.pageSize } : {}) });
+    const { self, paging: pages } = this.feedLinks(feed);
     const links = [
-      link('self', feed.paging ? pageUrl(feed.paging.page) : this.url(feed.path, feed.query), type),
+      link('self', self, type),
       link('start', this.url('catalog'), NAVIGATION_TYPE, { title: 'Longbox' }),
       link('search', this.url('opensearch.xml'), OPENSEARCH_TYPE, { title: 'Search' }),
       link('alternate', new URL('/opds/v2.0/catalog', this.origin).toString(), 'application/opds+json'),
+      ...pages.map(({ rel, href }) => link(rel, href, type)),
     ];
     const paging: string[] = [];
     if (feed.paging) {
       const { page, pageSize, total } = feed.paging;
-      const last = lastPageOf(feed.paging);
-      links.push(link('first', pageUrl(1), type), link('last', pageUrl(last), type));
-      if (page > 1) links.push(link('previous', pageUrl(Math.min(page - 1, last)), type));
-      if (page < last) links.push(link('next', pageUrl(page + 1), type));
       paging.push(
         text('opensearch:totalResults', String(total)),
         text('opensearch:itemsPerPage', String(pageSize)),

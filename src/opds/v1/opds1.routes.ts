@@ -10,8 +10,8 @@ import { AppError, badRequest } from '../../lib/errors';
 import { nowIso } from '../../lib/ids';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
-import { progressActor } from '../../routes/progress/actor';
-import { sendMedia } from '../../routes/pages/send-media';
+import { progressActor, requestViewer } from '../../http/progress-actor';
+import { sendMedia } from '../../http/send-media';
 import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
 import type { CatalogFeed } from '../catalog-model';
 import { advanceStreamedProgress } from '../streamed-progress';
@@ -56,7 +56,7 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
       { path: 'pageNumber', message: 'must be a whole number counted from 0' },
     ]);
   }
-  const book = await c.get('services').readProgress.bookPaging(bookId);
+  const book = await c.get('services').readProgress.bookPaging(requestViewer(c), bookId);
   const index = Number(raw);
   if (index >= book.pageCount) {
     throw badRequest(`Page ${raw} is past the end: the book has ${book.pageCount} pages, numbered from 0`, [
@@ -64,7 +64,7 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
     ]);
   }
   const result = await servePage(c, bookId, index + 1);
-  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), bookId, index + 1, book);
+  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), book, index + 1);
   return sendMedia(c, result);
 });
 

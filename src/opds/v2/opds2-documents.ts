@@ -7,7 +7,7 @@
 import { BOOK_FILE_MEDIA_TYPES } from '../../services/book-file.service';
 import type { ReadProgressRecord } from '../../repositories/read-progress.repository';
 import type { BookPageEntry } from '../../schemas/page.schema';
-import { bookFileUrl, type CatalogFeed, lastPageOf, type NavigationItem, type Publication } from '../catalog-model';
+import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, streamedPageType } from '../page-streaming';
 
 export const OPDS2_BASE = '/opds/v2.0';
@@ -16,7 +16,7 @@ export const PUBLICATION_TYPE = 'application/opds-publication+json';
 export const AUTH_DOCUMENT_TYPE = 'application/opds-authentication+json';
 export const DIVINA_TYPE = 'application/divina+json';
 export const PROGRESSION_TYPE = 'application/vnd.readium.progression+json';
-export const PROGRESSION_REL = 'http://www.cantook.com/api/progression';
+const PROGRESSION_REL = 'http://www.cantook.com/api/progression';
 export const AUTH_DOCUMENT_REL = 'http://opds-spec.org/auth/document';
 const WEBPUB_CONTEXT = 'https://readium.org/webpub-manifest/context.jsonld';
 const DIVINA_PROFILE = 'https://readium.org/webpub-manifest/profiles/divina';
@@ -31,39 +31,24 @@ export interface Opds2Link {
   height?: number;
 }
 
-export class Opds2Writer {
-  constructor(private readonly origin: string) {}
-
-  url(path: string, query: Record<string, string | number> = {}): string {
-    const url = new URL(`${OPDS2_BASE}/${path}`, this.origin);
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-    return url.toString();
+export class Opds2Writer extends CatalogLinks {
+  constructor(origin: string) {
+    super(origin, OPDS2_BASE);
   }
 
   feed(feed: CatalogFeed) {
-    const pageUrl = (page: number) =>
-      this.url(feed.path, { ...feed.query, ...(feed.paging ? { page, pageSize: feed.paging.pageSize } : {}) });
+    const { self, paging } = this.feedLinks(feed);
     const links: Opds2Link[] = [
-      {
-        rel: 'self',
-        href: feed.paging ? pageUrl(feed.paging.page) : this.url(feed.path, feed.query),
-        type: OPDS2_TYPE,
-      },
+      { rel: 'self', href: self, type: OPDS2_TYPE },
       { rel: 'start', href: this.url('catalog'), type: OPDS2_TYPE, title: 'Longbox' },
       // RFC 6570 template, as Thorium expands it.
       { rel: 'search', href: `${this.url('search')}{?query}`, type: OPDS2_TYPE, templated: true },
       { rel: AUTH_DOCUMENT_REL, href: this.url('auth'), type: AUTH_DOCUMENT_TYPE },
+      ...paging.map(({ rel, href }) => ({ rel, href, type: OPDS2_TYPE })),
     ];
     const metadata: Record<string, unknown> = { title: feed.title, modified: feed.updated };
     if (feed.paging) {
       const { page, pageSize, total } = feed.paging;
-      const last = lastPageOf(feed.paging);
-      links.push(
-        { rel: 'first', href: pageUrl(1), type: OPDS2_TYPE },
-        { rel: 'last', href: pageUrl(last), type: OPDS2_TYPE },
-      );
-      if (page > 1) links.push({ rel: 'previous', href: pageUrl(Math.min(page - 1, last)), type: OPDS2_TYPE });
-      if (page < last) links.push({ rel: 'next', href: pageUrl(page + 1), type: OPDS2_TYPE });
       Object.assign(metadata, { numberOfItems: total, itemsPerPage: pageSize, currentPage: page });
     }
     const document: Record<string, unknown> = { metadata, links };

@@ -7,13 +7,14 @@
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { PROGRESS_READ, PROGRESS_WRITE } from '../../auth/permissions';
 import type { AppEnv } from '../../env';
 import { AppError, badRequest, issuesToDetails } from '../../lib/errors';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
-import { progressActor } from '../../routes/progress/actor';
-import { sendMedia } from '../../routes/pages/send-media';
-import { CATALOG_FEED_ROUTES, userOf } from '../catalog-feed-routes';
+import { progressActor, requestViewer } from '../../http/progress-actor';
+import { sendMedia } from '../../http/send-media';
+import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
 import { hasImagePages } from '../page-streaming';
 import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import {
@@ -28,8 +29,6 @@ import {
 import { ProgressionBodySchema } from './progression.schema';
 import { putProgression } from './progression.service';
 
-const READ_PROGRESS = ['ProgressRead', 'BooksRead'] as const;
-const WRITE_PROGRESS = ['ProgressWrite', 'BooksWrite'] as const;
 const MAX_PROGRESSION_BYTES = 64 * 1024;
 
 const writer = (c: Context<AppEnv>) => new Opds2Writer(new URL(c.req.url).origin);
@@ -66,18 +65,18 @@ for (const route of CATALOG_FEED_ROUTES) {
 }
 
 opds2Router.get('/books/:id', readerAppAuth('BooksRead'), async (c) =>
-  json(c, writer(c).publication(await catalog(c).publication(userOf(c), idParam(c))), PUBLICATION_TYPE),
+  json(c, writer(c).publication(await catalog(c).publication(requestViewer(c), idParam(c))), PUBLICATION_TYPE),
 );
 
 opds2Router.get('/books/:id/manifest', readerAppAuth('PagesRead'), async (c) => {
-  const publication = await catalog(c).publication(userOf(c), idParam(c));
+  const publication = await catalog(c).publication(requestViewer(c), idParam(c));
   if (!hasImagePages(publication.book, publication.extras)) {
     throw new AppError(
       'UnprocessableEntity',
       'This book has no page images (a reflowable EPUB, or its analysis failed): open its file instead',
     );
   }
-  const pages = await c.get('services').pages.list(publication.book.id);
+  const pages = await c.get('services').pages.list(requestViewer(c), publication.book.id);
   return json(c, writer(c).divina(publication, pages), DIVINA_TYPE);
 });
 
@@ -92,12 +91,13 @@ opds2Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
   return sendMedia(c, await servePage(c, idParam(c), Number(raw)));
 });
 
-opds2Router.get('/books/:id/progression', readerAppAuth(READ_PROGRESS), async (c) => {
+opds2Router.get('/books/:id/progression', readerAppAuth(PROGRESS_READ), async (c) => {
   const bookId = idParam(c);
+  const viewer = requestViewer(c);
   const progress = c.get('services').readProgress;
-  const record = await progress.find(userOf(c), bookId);
+  const record = await progress.find(viewer, await progress.bookPaging(viewer, bookId));
   if (!record) return c.body(null, 204);
-  const publication = await catalog(c).publication(userOf(c), bookId);
+  const publication = await catalog(c).publication(viewer, bookId);
   const imagePages = hasImagePages(publication.book, publication.extras);
   return json(
     c,
@@ -108,7 +108,7 @@ opds2Router.get('/books/:id/progression', readerAppAuth(READ_PROGRESS), async (c
 
 opds2Router.put(
   '/books/:id/progression',
-  readerAppAuth(WRITE_PROGRESS),
+  readerAppAuth(PROGRESS_WRITE),
   bodyLimit({
     maxSize: MAX_PROGRESSION_BYTES,
     onError: () => {

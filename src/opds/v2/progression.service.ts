@@ -6,6 +6,14 @@
  * is a conflict (409), so a device that was offline cannot overwrite newer reading.
  */
 import { badRequest, conflict } from '../../lib/errors';
+import {
+  completesAtFraction,
+  completesAtPage,
+  isPageInRange,
+  isReflowable,
+  lastPage,
+  pageAtFraction,
+} from '../../progress/rules';
 import type { ProgressActor, ReadProgressService } from '../../services/read-progress.service';
 import type { ProgressionBody } from './progression.schema';
 
@@ -15,8 +23,8 @@ export async function putProgression(
   bookId: string,
   body: ProgressionBody,
 ): Promise<void> {
-  const book = await progress.bookPaging(bookId);
-  const stored = await progress.find(actor.userId, bookId);
+  const book = await progress.bookPaging(actor.viewer, bookId);
+  const stored = await progress.find(actor.viewer, book);
   const modified = Date.parse(body.modified);
   if (stored && modified < Date.parse(stored.updatedAt)) {
     throw conflict(`The progression is older (${body.modified}) than the one stored (${stored.updatedAt})`);
@@ -24,20 +32,19 @@ export async function putProgression(
   // The client's clock dates the record, but never into the future: that would block every later write.
   const at = new Date(Math.min(modified, Date.now())).toISOString();
   const { position, totalProgression, progression, fragments } = body.locator.locations;
-  const pageCount = Math.max(book.pageCount, 1);
-  const reflowable = book.fileFormat === 'epub' && book.epubLayout !== 'image';
-  if (!reflowable) {
+  const pageCount = lastPage(book.pageCount);
+  if (!isReflowable(book)) {
     if (position === undefined) {
       throw badRequest('locator.locations.position is required for a book with page images', [
         { path: 'locator.locations.position', message: 'is required' },
       ]);
     }
-    if (position > pageCount) {
+    if (!isPageInRange(position, pageCount)) {
       throw badRequest(`locator.locations.position must be between 1 and ${pageCount}`, [
         { path: 'locator.locations.position', message: `must be between 1 and ${pageCount}` },
       ]);
     }
-    await progress.record(actor, bookId, { currentPage: position, completed: position === pageCount, at });
+    await progress.record(actor, book, { currentPage: position, completed: completesAtPage(position, pageCount), at });
     return;
   }
   const fraction = totalProgression ?? progression;
@@ -46,9 +53,9 @@ export async function putProgression(
       { path: 'locator.locations.totalProgression', message: 'is required' },
     ]);
   }
-  await progress.record(actor, bookId, {
-    currentPage: Math.min(pageCount, Math.max(1, Math.ceil(fraction * pageCount))),
-    completed: fraction >= 1,
+  await progress.record(actor, book, {
+    currentPage: pageAtFraction(fraction, pageCount),
+    completed: completesAtFraction(fraction),
     percentage: fraction,
     locator: fragments?.[0] ?? null,
     at,

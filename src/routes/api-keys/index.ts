@@ -1,26 +1,32 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { createRouter } from '../../http/router';
 import { toApiKeyDto, toCreatedApiKeyDto } from '../../mappers/api-key.mapper';
-import { createRouter } from '../../lib/router';
-import * as routes from './api-keys.routes';
+import { noContent } from '../handlers';
+import { contracts as routes } from './api-keys.routes';
+
+/** Every key route acts on the caller's own keys. */
+const ownKeys = (c: Context<AppEnv>) => ({ keys: c.get('services').apiKeys, owner: c.get('principal') });
 
 export const apiKeysRouter = createRouter()
   .openapi(routes.listApiKeys, async (c) => {
-    const keys = await c.get('services').apiKeys.list(c.get('principal'));
-    return c.json(keys.map(toApiKeyDto), 200);
+    const { keys, owner } = ownKeys(c);
+    return c.json((await keys.list(owner)).map(toApiKeyDto), 200);
   })
   .openapi(routes.createApiKey, async (c) => {
-    const { record, key } = await c.get('services').apiKeys.create(c.get('principal'), c.req.valid('json'));
+    const { keys, owner } = ownKeys(c);
+    const { record, key } = await keys.create(owner, c.req.valid('json'));
     return c.json(toCreatedApiKeyDto(record, key), 201);
   })
   .openapi(routes.getApiKey, async (c) => {
-    const record = await c.get('services').apiKeys.get(c.get('principal'), c.req.valid('param').id);
-    return c.json(toApiKeyDto(record), 200);
+    const { keys, owner } = ownKeys(c);
+    return c.json(toApiKeyDto(await keys.get(owner, c.req.valid('param').id)), 200);
   })
   .openapi(routes.updateApiKey, async (c) => {
-    const { id } = c.req.valid('param');
-    const record = await c.get('services').apiKeys.update(c.get('principal'), id, c.req.valid('json'));
-    return c.json(toApiKeyDto(record), 200);
+    const { keys, owner } = ownKeys(c);
+    return c.json(toApiKeyDto(await keys.update(owner, c.req.valid('param').id, c.req.valid('json'))), 200);
   })
   .openapi(routes.deleteApiKey, async (c) => {
-    await c.get('services').apiKeys.delete(c.get('principal'), c.req.valid('param').id);
-    return c.body(null, 204);
+    const { keys, owner } = ownKeys(c);
+    return noContent(c, keys.delete(owner, c.req.valid('param').id));
   });

@@ -1,9 +1,10 @@
+import { hasPassword } from '../../auth/password';
 import type { Permission } from '../../auth/permissions';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { toUserDto } from '../../mappers/user.mapper';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
-import { clientInfo } from '../client-info';
-import * as routes from './auth.routes';
+import { clientInfo } from '../../http/client-info';
+import { contracts as routes } from './auth.routes';
 
 export const authRouter = createRouter()
   .openapi(routes.login, async (c) => {
@@ -12,7 +13,7 @@ export const authRouter = createRouter()
     setSessionCookie(c, session.access_token, session.expires_in);
     return c.json(session, 200);
   })
-  .openapi(routes.register, async (c) => c.json(await c.get('services').auth.register(c.req.valid('json')), 201))
+  .openapi(routes.register, async (c) => c.json(await c.get('services').accounts.register(c.req.valid('json')), 201))
   .openapi(routes.logout, async (c) => {
     await c.get('services').auth.logout(c.get('principal'));
     clearSessionCookie(c);
@@ -26,20 +27,21 @@ export const authRouter = createRouter()
         authMethod: principal.method,
         effectivePermissions: [...principal.permissions].sort() as Permission[],
         apiKey: principal.apiKey ?? null,
+        hasPassword: hasPassword(principal.user),
       },
       200,
     );
   })
   .openapi(routes.verifyEmail, async (c) => {
-    await c.get('services').auth.verifyEmail(c.req.valid('json').token);
+    await c.get('services').accounts.verifyEmail(c.req.valid('json').token);
     return c.json({ message: 'E-mail address verified; the account is active' }, 200);
   })
   .openapi(routes.resendVerification, async (c) => {
-    await c.get('services').auth.resendVerification(c.req.valid('json').email);
+    await c.get('services').accounts.resendVerification(c.req.valid('json').email);
     return c.json({ message: 'If the address belongs to an unverified account, a new e-mail is on its way' }, 202);
   })
   .openapi(routes.changePassword, async (c) => {
     const body = c.req.valid('json');
-    await c.get('services').auth.changePassword(c.get('principal'), body.current_password, body.new_password);
+    await c.get('services').accounts.changePassword(c.get('principal'), body.current_password, body.new_password);
     return c.json({ message: 'Password changed; your other sessions have ended' }, 200);
   });

@@ -1,6 +1,3 @@
-import { createRoute } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonContent } from '../../lib/openapi-responses';
-import { authenticate } from '../../middleware/authenticate';
 import {
   BookListQuerySchema,
   BookPageSchema,
@@ -10,77 +7,33 @@ import {
 import { FilterBodySchema } from '../../schemas/filter.schema';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { PostListQuerySchema } from '../../schemas/series.schema';
+import type { z } from '@hono/zod-openapi';
+import { type Access, type ContractBuilders, contractsFor, json, optionalJsonBody } from '../contract';
 
-const tags = ['Books'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
+const books = contractsFor('Books');
+const SORT_FIELDS =
+  'Sort fields: title, number, file_size, page_count, created_at, modified_at. Default: title, or reading ' +
+  'order (number) when series_id is given.';
 
-const bookPage = (description: string) => ({
-  200: jsonContent(BookPageSchema, description),
-  ...errorResponses(400, ...AUTH_ERRORS),
-});
+/** GET lists in a fixed order scoped by `library_id` only, of one resource's pages (also the series'). */
+export const fixedOrderLists =
+  <S extends z.ZodType>(builders: ContractBuilders, access: Access, page: S) =>
+  <const P extends string>(path: P, summary: string) =>
+    builders.get(path, access, {
+      summary,
+      query: LibraryScopedPageQuerySchema,
+      200: json(page, summary),
+      errors: [400],
+    });
+const fixedOrderList = fixedOrderLists(books, 'BooksRead', BookPageSchema);
 
-/** A GET list of books scoped by `library_id` only, in a fixed order. */
-const fixedOrderList = (path: string, summary: string) =>
-  createRoute({
-    method: 'get',
-    path,
-    tags,
-    security,
-    summary,
-    middleware: [authenticate('BooksRead')] as const,
-    request: { query: LibraryScopedPageQuerySchema },
-    responses: bookPage(summary),
-  });
-
-export const listBooks = createRoute({
-  method: 'get',
-  path: '/books',
-  tags,
-  security,
-  summary: 'List books (BooksRead)',
-  description:
-    'Sort fields: title, number, file_size, page_count, created_at, modified_at. Default: title, or reading ' +
-    'order (number) when series_id is given.',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { query: BookListQuerySchema },
-  responses: bookPage('A page of books'),
-});
-
-export const filterBooks = createRoute({
-  method: 'post',
-  path: '/books/list',
-  tags,
-  security,
-  summary: 'List books matching a condition and/or full-text search (BooksRead)',
-  middleware: [authenticate('BooksRead')] as const,
-  request: {
-    query: PostListQuerySchema,
-    body: { required: false, content: { 'application/json': { schema: FilterBodySchema } } },
-  },
-  responses: bookPage('A page of matching books'),
-});
-
-export const booksInProgress = fixedOrderList(
-  '/books/in-progress',
-  'Books the user is reading, latest activity first (BooksRead)',
-);
-export const booksOnDeck = fixedOrderList(
-  '/books/on-deck',
-  'Next unread book of each series where the user completed a book and has none in progress (BooksRead)',
-);
-export const booksRecentlyAdded = fixedOrderList('/books/recently-added', 'Books, newest first (BooksRead)');
-export const booksRecentlyRead = fixedOrderList(
-  '/books/recently-read',
-  'Books the user completed, most recent first (BooksRead)',
-);
-
-export const getBook = createRoute({
-  method: 'get',
-  path: '/books/{id}',
-  tags,
-  security,
-  summary: 'A book, including a soft-deleted one (BooksRead)',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { params: IdParamSchema },
-  responses: { 200: jsonContent(BookSchema, 'The book'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  listBooks: books.get('/books', 'BooksRead', { summary: 'List books (BooksRead)', description: SORT_FIELDS, query: BookListQuerySchema, 200: json(BookPageSchema, 'A page of books'), errors: [400] }),
+  filterBooks: books.post('/books/list', 'BooksRead', { summary: 'List books matching a condition and/or full-text search (BooksRead)', query: PostListQuerySchema, body: optionalJsonBody(FilterBodySchema), 200: json(BookPageSchema, 'A page of matching books'), errors: [400] }),
+  booksInProgress: fixedOrderList('/books/in-progress', 'Books the user is reading, latest activity first (BooksRead)'),
+  booksOnDeck: fixedOrderList('/books/on-deck', 'Next unread book of each series where the user completed a book and has none in progress (BooksRead)'),
+  booksRecentlyAdded: fixedOrderList('/books/recently-added', 'Books, newest first (BooksRead)'),
+  booksRecentlyRead: fixedOrderList('/books/recently-read', 'Books the user completed, most recent first (BooksRead)'),
+  getBook: books.get('/books/{id}', 'BooksRead', { summary: 'A book, including a soft-deleted one (BooksRead)', params: IdParamSchema, 200: json(BookSchema, 'The book'), errors: [400, 404] }),
+};

@@ -8,7 +8,7 @@ import type { Requirement } from '../../auth/permissions';
 import type { EventStream } from '../../events/events';
 import { EVENT_HUB_NAME } from '../../events/publisher';
 import { errorResponses, SECURITY } from '../../lib/openapi-responses';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { authenticate } from '../../middleware/authenticate';
 
 const LastEventIdHeader = z.object({

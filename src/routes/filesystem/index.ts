@@ -1,6 +1,6 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { MAX_BROWSE_LIMIT } from '../../schemas/filesystem.schema';
-import * as routes from './filesystem.routes';
+import { contracts as routes } from './filesystem.routes';
 
 export const filesystemRouter = createRouter()
   .openapi(routes.browse, async (c) => {

@@ -1,6 +1,5 @@
 import { createRoute, type z } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { jsonContent } from '../../lib/openapi-responses';
 import { type HealthCheckSchema, HealthSchema } from '../../schemas/system.schema';
 import { VERSION } from '../../version';
@@ -27,7 +26,7 @@ async function check(run: () => Promise<unknown>): Promise<z.infer<typeof Health
 
 export const healthRouter = createRouter().openapi(getHealth, async (c) => {
   const [database, storage] = await Promise.all([
-    check(() => c.get('services').db.run(sql`select 1`)),
+    check(() => c.get('services').repositories.health.ping()),
     check(() => c.env.LIBRARY.list({ limit: 1 })),
   ]);
   const healthy = database.status === 'ok' && storage.status === 'ok';

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { AppError, badRequest, issuesToDetails, summarizeIssues } from '../../lib/errors';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { authenticate } from '../../middleware/authenticate';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { CompleteMultipartBodySchema, MAX_PART_NUMBER } from '../../schemas/upload.schema';

@@ -1,6 +1,7 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
+import { noContent } from '../handlers';
 import { filesRouter } from './files';
-import * as routes from './libraries.routes';
+import { contracts as routes } from './libraries.routes';
 
 export const librariesRouter = createRouter()
   .openapi(routes.listLibraries, async (c) => c.json(await c.get('services').libraries.list(), 200))
@@ -11,8 +12,5 @@ export const librariesRouter = createRouter()
   .openapi(routes.updateLibrary, async (c) =>
     c.json(await c.get('services').libraries.update(c.req.valid('param').id, c.req.valid('json')), 200),
   )
-  .openapi(routes.deleteLibrary, async (c) => {
-    await c.get('services').libraries.delete(c.req.valid('param').id);
-    return c.body(null, 204);
-  })
+  .openapi(routes.deleteLibrary, async (c) => noContent(c, c.get('services').libraries.delete(c.req.valid('param').id)))
   .route('/', filesRouter);

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, SECURITY } from '../../lib/openapi-responses';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { authenticate } from '../../middleware/authenticate';
 import { MetricsSchema } from '../../schemas/system.schema';
 import { collectMetrics, toPrometheus } from '../../services/metrics.service';

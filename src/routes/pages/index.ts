@@ -1,21 +1,23 @@
 /** Page list, page images and file downloads: thin handlers over the page and book-file services. */
-import { createRouter } from '../../lib/router';
-import * as routes from './pages.routes';
-import { sendMedia } from './send-media';
+import { createRouter } from '../../http/router';
+import { requestViewer } from '../../http/progress-actor';
+import { contracts as routes } from './pages.routes';
+import { sendMedia } from '../../http/send-media';
 
 export const pagesRouter = createRouter()
-  .openapi(routes.listPages, async (c) => c.json(await c.get('services').pages.list(c.req.valid('param').id), 200))
+  .openapi(routes.listPages, async (c) =>
+    c.json(await c.get('services').pages.list(requestViewer(c), c.req.valid('param').id), 200),
+  )
   .openapi(routes.getPage, async (c) => {
     const { book_id, page_number } = c.req.valid('param');
-    const query = c.req.valid('query');
-    const result = await c.get('services').pages.image(book_id, page_number, query, {
+    const result = await c.get('services').pages.image(requestViewer(c), book_id, page_number, c.req.valid('query'), {
       ifNoneMatch: c.req.header('If-None-Match'),
       origin: new URL(c.req.url).origin,
     });
     return sendMedia(c, result);
   })
   .openapi(routes.getBookFile, async (c) => {
-    const result = await c.get('services').bookFiles.download(c.req.valid('param').id, {
+    const result = await c.get('services').bookFiles.download(requestViewer(c), c.req.valid('param').id, {
       method: c.req.method,
       range: c.req.header('Range'),
       ifRange: c.req.header('If-Range'),

@@ -1,5 +1,6 @@
-import { createRouter } from '../../lib/router';
-import * as routes from './preferences.routes';
+import { createRouter } from '../../http/router';
+import { noContent } from '../handlers';
+import { contracts as routes } from './preferences.routes';
 
 export const preferencesRouter = createRouter()
   .openapi(routes.listPreferences, async (c) =>
@@ -10,7 +11,6 @@ export const preferencesRouter = createRouter()
     const { value } = c.req.valid('json');
     return c.json(await c.get('services').preferences.set(c.get('principal').user.id, key, value), 200);
   })
-  .openapi(routes.resetPreference, async (c) => {
-    await c.get('services').preferences.reset(c.get('principal').user.id, c.req.valid('param').key);
-    return c.body(null, 204);
-  });
+  .openapi(routes.resetPreference, async (c) =>
+    noContent(c, c.get('services').preferences.reset(c.get('principal').user.id, c.req.valid('param').key)),
+  );

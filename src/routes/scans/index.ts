@@ -1,5 +1,5 @@
-import { createRouter } from '../../lib/router';
-import * as routes from './scans.routes';
+import { createRouter } from '../../http/router';
+import { contracts as routes } from './scans.routes';
 
 export const scansRouter = createRouter()
   .openapi(routes.startScan, async (c) => {

@@ -1,6 +1,6 @@
-import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { createRouter } from '../../lib/router';
-import * as routes from './settings.routes';
+import { paged } from '../handlers';
+import { createRouter } from '../../http/router';
+import { contracts as routes } from './settings.routes';
 
 export const settingsRouter = createRouter()
   .openapi(routes.listSettings, async (c) => c.json(await c.get('services').settings.list(), 200))
@@ -18,10 +18,9 @@ export const settingsRouter = createRouter()
   .openapi(routes.resetSetting, async (c) =>
     c.json(await c.get('services').settings.reset(c.req.valid('param').key, c.get('principal').user.id), 200),
   )
-  .openapi(routes.getSettingHistory, async (c) => {
-    const page = toPageRequest(c.req.valid('query'));
-    const { items, total } = await c
-      .get('services')
-      .settings.history(c.req.valid('param').key, page.offset, page.pageSize);
-    return c.json(pageEnvelope(c.req.url, page, items, total), 200);
-  });
+  .openapi(
+    ...paged(routes.getSettingHistory, async ({ services, param }, page) => {
+      const { items, total } = await services.settings.history(param.key, page.offset, page.pageSize);
+      return { data: items, total };
+    }),
+  );

@@ -1,7 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
+import { z } from '@hono/zod-openapi';
 import { GetPageQuerySchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import {
   BulkUpdateSettingsBodySchema,
   SettingHistoryPageSchema,
@@ -9,78 +7,18 @@ import {
   SettingSchema,
   UpdateSettingBodySchema,
 } from '../../schemas/settings.schema';
+import { contractsFor, json } from '../contract';
 
-const tags = ['Settings'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
-const requireAdmin = authenticate('SystemAdmin');
+const settings = contractsFor('Settings');
+const ADMIN = 'SystemAdmin';
+const setting = json(SettingSchema, 'The setting');
 
-export const listSettings = createRoute({
-  method: 'get',
-  path: '/admin/settings',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'Every setting with its value and default (SystemAdmin)',
-  responses: { 200: jsonContent(z.array(SettingSchema), 'All settings'), ...errorResponses(...AUTH_ERRORS) },
-});
-
-export const getSetting = createRoute({
-  method: 'get',
-  path: '/admin/settings/{key}',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'One setting (SystemAdmin)',
-  request: { params: SettingKeyParamSchema },
-  responses: { 200: jsonContent(SettingSchema, 'The setting'), ...errorResponses(...AUTH_ERRORS, 404) },
-});
-
-export const updateSetting = createRoute({
-  method: 'put',
-  path: '/admin/settings/{key}',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'Change one setting; the change is recorded in its history (SystemAdmin)',
-  request: { params: SettingKeyParamSchema, body: jsonBody(UpdateSettingBodySchema) },
-  responses: { 200: jsonContent(SettingSchema, 'The setting'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
-});
-
-export const bulkUpdateSettings = createRoute({
-  method: 'post',
-  path: '/admin/settings/bulk',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'Change several settings at once, all or nothing (SystemAdmin)',
-  request: { body: jsonBody(BulkUpdateSettingsBodySchema) },
-  responses: {
-    200: jsonContent(z.array(SettingSchema), 'The changed settings, in request order'),
-    ...errorResponses(400, ...AUTH_ERRORS, 404),
-  },
-});
-
-export const resetSetting = createRoute({
-  method: 'post',
-  path: '/admin/settings/{key}/reset',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'Put a setting back to its default (SystemAdmin)',
-  request: { params: SettingKeyParamSchema },
-  responses: { 200: jsonContent(SettingSchema, 'The setting'), ...errorResponses(...AUTH_ERRORS, 404) },
-});
-
-export const getSettingHistory = createRoute({
-  method: 'get',
-  path: '/admin/settings/{key}/history',
-  tags,
-  security,
-  middleware: [requireAdmin] as const,
-  summary: 'Changes of one setting, newest first (SystemAdmin)',
-  request: { params: SettingKeyParamSchema, query: GetPageQuerySchema },
-  responses: {
-    200: jsonContent(SettingHistoryPageSchema, 'A page of changes'),
-    ...errorResponses(400, ...AUTH_ERRORS, 404),
-  },
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  listSettings: settings.get('/admin/settings', ADMIN, { summary: 'Every setting with its value and default (SystemAdmin)', 200: json(z.array(SettingSchema), 'All settings') }),
+  getSetting: settings.get('/admin/settings/{key}', ADMIN, { summary: 'One setting (SystemAdmin)', params: SettingKeyParamSchema, 200: setting, errors: [404] }),
+  updateSetting: settings.put('/admin/settings/{key}', ADMIN, { summary: 'Change one setting; the change is recorded in its history (SystemAdmin)', params: SettingKeyParamSchema, body: UpdateSettingBodySchema, 200: setting, errors: [400, 404] }),
+  bulkUpdateSettings: settings.post('/admin/settings/bulk', ADMIN, { summary: 'Change several settings at once, all or nothing (SystemAdmin)', body: BulkUpdateSettingsBodySchema, 200: json(z.array(SettingSchema), 'The changed settings, in request order'), errors: [400, 404] }),
+  resetSetting: settings.post('/admin/settings/{key}/reset', ADMIN, { summary: 'Put a setting back to its default (SystemAdmin)', params: SettingKeyParamSchema, 200: setting, errors: [404] }),
+  getSettingHistory: settings.get('/admin/settings/{key}/history', ADMIN, { summary: 'Changes of one setting, newest first (SystemAdmin)', params: SettingKeyParamSchema, query: GetPageQuerySchema, 200: json(SettingHistoryPageSchema, 'A page of changes'), errors: [400, 404] }),
+};

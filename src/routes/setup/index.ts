@@ -1,11 +1,11 @@
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
 import { setSessionCookie } from '../../auth/session-cookie';
-import { clientInfo } from '../client-info';
-import { getSetupStatus, initializeSetup } from './setup.routes';
+import { clientInfo } from '../../http/client-info';
+import { contracts as routes } from './setup.routes';
 
 export const setupRouter = createRouter()
-  .openapi(getSetupStatus, async (c) => c.json(await c.get('services').setup.status(), 200))
-  .openapi(initializeSetup, async (c) => {
+  .openapi(routes.getSetupStatus, async (c) => c.json(await c.get('services').setup.status(), 200))
+  .openapi(routes.initializeSetup, async (c) => {
     const session = await c.get('services').setup.initialize(c.req.valid('json'), clientInfo(c));
     setSessionCookie(c, session.access_token, session.expires_in);
     return c.json(session, 201);

@@ -1,23 +1,10 @@
-import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
 import { LoginResponseSchema, SetupInitializeBodySchema, SetupStatusSchema } from '../../schemas/auth.schema';
+import { contractsFor, json } from '../contract';
 
-export const getSetupStatus = createRoute({
-  method: 'get',
-  path: '/setup/status',
-  tags: ['Setup'],
-  summary: 'Whether initial setup is needed',
-  responses: { 200: jsonContent(SetupStatusSchema, 'Setup status') },
-});
+const setup = contractsFor('Setup');
 
-export const initializeSetup = createRoute({
-  method: 'post',
-  path: '/setup/initialize',
-  tags: ['Setup'],
-  summary: 'Create the initial admin user and sign in',
-  request: { body: jsonBody(SetupInitializeBodySchema) },
-  responses: {
-    201: jsonContent(LoginResponseSchema, 'Admin created; its session'),
-    ...errorResponses(400, 409),
-  },
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  getSetupStatus: setup.get('/setup/status', 'public', { summary: 'Whether initial setup is needed', 200: json(SetupStatusSchema, 'Setup status') }),
+  initializeSetup: setup.post('/setup/initialize', 'public', { summary: 'Create the initial admin user and sign in', body: SetupInitializeBodySchema, 201: json(LoginResponseSchema, 'Admin created; its session'), errors: [400, 409] }),
+};

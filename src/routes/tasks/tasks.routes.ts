@@ -1,127 +1,38 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, SECURITY } from '../../lib/openapi-responses';
+import { z } from '@hono/zod-openapi';
+import type { Permission } from '../../auth/permissions';
 import { GetPageQuerySchema, pageEnvelopeSchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import { DuplicateGroupSchema, TaskListQuerySchema, TaskSchema, TaskStatsSchema } from '../../schemas/task.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const security = SECURITY;
+const tasks = contractsFor('Tasks');
+const duplicates = contractsFor('Duplicates');
 const IdParams = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 const QueuedSchema = z.object({ task: TaskSchema, created: z.boolean() }).openapi('QueuedTask');
+const queued = json(QueuedSchema, 'Queued (or already queued)');
+const EMPTY_TRASH =
+  'Books whose files left the bucket stay in the catalog, soft-deleted with their reading progress, so a ' +
+  'file that comes back is restored. Emptying the trash removes those rows, their progress and their ' +
+  'cached thumbnails and page renditions. The files in the bucket are never touched.';
 
-export const listTasks = createRoute({
-  method: 'get',
-  path: '/tasks',
-  tags: ['Tasks'],
-  security,
-  summary: 'Background tasks, newest first',
-  middleware: [authenticate('TasksRead')] as const,
-  request: { query: GetPageQuerySchema.extend(TaskListQuerySchema.shape) },
-  responses: {
-    200: jsonContent(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks'),
-    ...errorResponses(400, 401, 403),
-  },
-});
+/** POST …/{id}/<action>: queues a task for one book, series or library. */
+const queueFor = <const P extends string>(
+  path: P,
+  tag: string,
+  access: Permission,
+  summary: string,
+  description?: string,
+) => contractsFor(tag).post(path, access, { summary, description, params: IdParams, 202: queued, errors: [400, 404] });
 
-export const taskStats = createRoute({
-  method: 'get',
-  path: '/tasks/stats',
-  tags: ['Tasks'],
-  security,
-  summary: 'Task counts by status and type',
-  middleware: [authenticate('TasksRead')] as const,
-  responses: { 200: jsonContent(TaskStatsSchema, 'Counts'), ...errorResponses(401, 403) },
-});
-
-export const getTask = createRoute({
-  method: 'get',
-  path: '/tasks/{id}',
-  tags: ['Tasks'],
-  security,
-  summary: 'One task',
-  middleware: [authenticate('TasksRead')] as const,
-  request: { params: IdParams },
-  responses: { 200: jsonContent(TaskSchema, 'Task'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const cancelTask = createRoute({
-  method: 'post',
-  path: '/tasks/{id}/cancel',
-  tags: ['Tasks'],
-  security,
-  summary: 'Cancel a pending or running task',
-  middleware: [authenticate('TasksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 200: jsonContent(TaskSchema, 'Cancelled'), ...errorResponses(400, 401, 403, 404, 409) },
-});
-
-export const analyzeBook = createRoute({
-  method: 'post',
-  path: '/books/{id}/analyze',
-  tags: ['Books'],
-  security,
-  summary: 'Queue a re-analysis of the book file',
-  middleware: [authenticate('BooksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const analyzeSeries = createRoute({
-  method: 'post',
-  path: '/series/{id}/analyze',
-  tags: ['Series'],
-  security,
-  summary: 'Queue a re-analysis of every book in the series',
-  middleware: [authenticate('SeriesWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const emptyTrash = createRoute({
-  method: 'post',
-  path: '/libraries/{id}/empty-trash',
-  tags: ['Libraries'],
-  security,
-  summary: 'Queue purge_deleted: remove the soft-deleted books and series of the library for good',
-  description:
-    'Books whose files left the bucket stay in the catalog, soft-deleted with their reading progress, so a ' +
-    'file that comes back is restored. Emptying the trash removes those rows, their progress and their ' +
-    'cached thumbnails and page renditions. The files in the bucket are never touched.',
-  middleware: [authenticate('LibrariesWrite')] as const,
-  request: { params: IdParams },
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(400, 401, 403, 404) },
-});
-
-export const listDuplicates = createRoute({
-  method: 'get',
-  path: '/duplicates',
-  tags: ['Duplicates'],
-  security,
-  summary: 'Groups of books with identical content (same fileHash), dismissed groups hidden',
-  middleware: [authenticate('BooksRead')] as const,
-  request: { query: GetPageQuerySchema },
-  responses: {
-    200: jsonContent(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups'),
-    ...errorResponses(400, 401, 403),
-  },
-});
-
-export const scanDuplicates = createRoute({
-  method: 'post',
-  path: '/duplicates/scan',
-  tags: ['Duplicates'],
-  security,
-  summary: 'Queue a duplicate scan',
-  middleware: [authenticate('TasksWrite')] as const,
-  responses: { 202: jsonContent(QueuedSchema, 'Queued (or already queued)'), ...errorResponses(401, 403) },
-});
-
-export const dismissDuplicate = createRoute({
-  method: 'delete',
-  path: '/duplicates/{id}',
-  tags: ['Duplicates'],
-  security,
-  summary: 'Dismiss a duplicate group (never deletes books)',
-  middleware: [authenticate('BooksWrite')] as const,
-  request: { params: IdParams },
-  responses: { 204: { description: 'Dismissed' }, ...errorResponses(400, 401, 403, 404) },
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  listTasks: tasks.get('/tasks', 'TasksRead', { summary: 'Background tasks, newest first', query: GetPageQuerySchema.extend(TaskListQuerySchema.shape), 200: json(pageEnvelopeSchema(TaskSchema, 'TaskPage'), 'Tasks'), errors: [400] }),
+  taskStats: tasks.get('/tasks/stats', 'TasksRead', { summary: 'Task counts by status and type', 200: json(TaskStatsSchema, 'Counts') }),
+  getTask: tasks.get('/tasks/{id}', 'TasksRead', { summary: 'One task', params: IdParams, 200: json(TaskSchema, 'Task'), errors: [400, 404] }),
+  cancelTask: tasks.post('/tasks/{id}/cancel', 'TasksWrite', { summary: 'Cancel a pending or running task', params: IdParams, 200: json(TaskSchema, 'Cancelled'), errors: [400, 404, 409] }),
+  analyzeBook: queueFor('/books/{id}/analyze', 'Books', 'BooksWrite', 'Queue a re-analysis of the book file'),
+  analyzeSeries: queueFor('/series/{id}/analyze', 'Series', 'SeriesWrite', 'Queue a re-analysis of every book in the series'),
+  emptyTrash: queueFor('/libraries/{id}/empty-trash', 'Libraries', 'LibrariesWrite', 'Queue purge_deleted: remove the soft-deleted books and series of the library for good', EMPTY_TRASH),
+  listDuplicates: duplicates.get('/duplicates', 'BooksRead', { summary: 'Groups of books with identical content (same fileHash), dismissed groups hidden', query: GetPageQuerySchema, 200: json(pageEnvelopeSchema(DuplicateGroupSchema, 'DuplicateGroupPage'), 'Groups'), errors: [400] }),
+  scanDuplicates: duplicates.post('/duplicates/scan', 'TasksWrite', { summary: 'Queue a duplicate scan', 202: queued }),
+  dismissDuplicate: duplicates.delete('/duplicates/{id}', 'BooksWrite', { summary: 'Dismiss a duplicate group (never deletes books)', params: IdParams, 204: empty('Dismissed'), errors: [400, 404] }),
+};

@@ -1,20 +1,21 @@
 /** Book, series and library covers: thin handlers over the thumbnail service. */
-import { createRouter } from '../../lib/router';
-import { sendMedia } from '../pages/send-media';
-import * as routes from './thumbnails.routes';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { createRouter } from '../../http/router';
+import type { ThumbnailService } from '../../services/thumbnail.service';
+import { sendMedia } from '../../http/send-media';
+import { requestViewer } from '../../http/progress-actor';
+import { contracts as routes } from './thumbnails.routes';
+
+type Cover = 'forBook' | 'forSeries' | 'forLibrary';
+
+/** The handler of a cover route: the cover of `{id}` as the thumbnail service finds it for the caller. */
+const cover = (kind: Cover) => async (c: Context<AppEnv>) => {
+  const thumbnails: ThumbnailService = c.get('services').thumbnails;
+  return sendMedia(c, await thumbnails[kind](requestViewer(c), c.req.param('id') ?? '', c.req.header('If-None-Match')));
+};
 
 export const thumbnailsRouter = createRouter()
-  .openapi(routes.bookThumbnail, async (c) => {
-    const result = await c.get('services').thumbnails.forBook(c.req.valid('param').id, c.req.header('If-None-Match'));
-    return sendMedia(c, result);
-  })
-  .openapi(routes.seriesThumbnail, async (c) => {
-    const result = await c.get('services').thumbnails.forSeries(c.req.valid('param').id, c.req.header('If-None-Match'));
-    return sendMedia(c, result);
-  })
-  .openapi(routes.libraryThumbnail, async (c) => {
-    const result = await c
-      .get('services')
-      .thumbnails.forLibrary(c.req.valid('param').id, c.req.header('If-None-Match'));
-    return sendMedia(c, result);
-  });
+  .openapi(routes.bookThumbnail, cover('forBook'))
+  .openapi(routes.seriesThumbnail, cover('forSeries'))
+  .openapi(routes.libraryThumbnail, cover('forLibrary'));

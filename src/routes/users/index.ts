@@ -1,14 +1,15 @@
-import { pageEnvelope, toPageRequest } from '../../lib/pagination';
-import { createRouter } from '../../lib/router';
+import { createRouter } from '../../http/router';
+import { noContent, paged } from '../handlers';
 import { toUserDto } from '../../mappers/user.mapper';
-import * as routes from './users.routes';
+import { contracts as routes } from './users.routes';
 
 export const usersRouter = createRouter()
-  .openapi(routes.listUsers, async (c) => {
-    const page = toPageRequest(c.req.valid('query'));
-    const { items, total } = await c.get('services').users.list(page);
-    return c.json(pageEnvelope(c.req.url, page, items.map(toUserDto), total), 200);
-  })
+  .openapi(
+    ...paged(routes.listUsers, async ({ services }, page) => {
+      const { items, total } = await services.users.list(page);
+      return { data: items.map(toUserDto), total };
+    }),
+  )
   .openapi(routes.createUser, async (c) => {
     const user = await c.get('services').users.create(c.get('principal'), c.req.valid('json'));
     return c.json(toUserDto(user), 201);
@@ -21,7 +22,6 @@ export const usersRouter = createRouter()
     const user = await c.get('services').users.update(c.get('principal'), id, c.req.valid('json'));
     return c.json(toUserDto(user), 200);
   })
-  .openapi(routes.deleteUser, async (c) => {
-    await c.get('services').users.delete(c.get('principal'), c.req.valid('param').id);
-    return c.body(null, 204);
-  });
+  .openapi(routes.deleteUser, async (c) =>
+    noContent(c, c.get('services').users.delete(c.get('principal'), c.req.valid('param').id)),
+  );

@@ -1,71 +1,21 @@
-import { createRoute } from '@hono/zod-openapi';
-import { AUTH_ERRORS, errorResponses, jsonBody, jsonContent } from '../../lib/openapi-responses';
 import { GetPageQuerySchema, pageEnvelopeSchema } from '../../lib/pagination';
-import { authenticate } from '../../middleware/authenticate';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { CreateUserBodySchema, UpdateUserBodySchema, UserSchema } from '../../schemas/user.schema';
+import { contractsFor, empty, json } from '../contract';
 
-const tags = ['Users'];
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { basicAuth: [] }];
+const users = contractsFor('Users');
+const UPDATE =
+  'A new password, role, custom permissions or active flag takes effect on the next request, including for ' +
+  'the user’s API keys and cached Basic credentials. A new password or a deactivation ends the user’s sessions. ' +
+  'The last active admin cannot be demoted or deactivated (409).';
 
 export const UserPageSchema = pageEnvelopeSchema(UserSchema, 'UserPage');
 
-export const listUsers = createRoute({
-  method: 'get',
-  path: '/users',
-  tags,
-  security,
-  summary: 'List users (UsersRead)',
-  middleware: [authenticate('UsersRead')] as const,
-  request: { query: GetPageQuerySchema },
-  responses: { 200: jsonContent(UserPageSchema, 'A page of users'), ...errorResponses(400, ...AUTH_ERRORS) },
-});
-
-export const createUser = createRoute({
-  method: 'post',
-  path: '/users',
-  tags,
-  security,
-  summary: 'Create a user (UsersWrite)',
-  middleware: [authenticate('UsersWrite')] as const,
-  request: { body: jsonBody(CreateUserBodySchema) },
-  responses: { 201: jsonContent(UserSchema, 'The new user'), ...errorResponses(400, ...AUTH_ERRORS, 409) },
-});
-
-export const getUser = createRoute({
-  method: 'get',
-  path: '/users/{id}',
-  tags,
-  security,
-  summary: 'A user (UsersRead)',
-  middleware: [authenticate('UsersRead')] as const,
-  request: { params: IdParamSchema },
-  responses: { 200: jsonContent(UserSchema, 'The user'), ...errorResponses(400, ...AUTH_ERRORS, 404) },
-});
-
-export const updateUser = createRoute({
-  method: 'put',
-  path: '/users/{id}',
-  tags,
-  security,
-  summary: 'Change a user (UsersWrite); omitted fields stay as they are',
-  description:
-    'A new password, role, custom permissions or active flag takes effect on the next request, including for ' +
-    'the user’s API keys and cached Basic credentials. A new password or a deactivation ends the user’s sessions. ' +
-    'The last active admin cannot be demoted or deactivated (409).',
-  middleware: [authenticate('UsersWrite')] as const,
-  request: { params: IdParamSchema, body: jsonBody(UpdateUserBodySchema) },
-  responses: { 200: jsonContent(UserSchema, 'The updated user'), ...errorResponses(400, ...AUTH_ERRORS, 404, 409) },
-});
-
-export const deleteUser = createRoute({
-  method: 'delete',
-  path: '/users/{id}',
-  tags,
-  security,
-  summary: 'Delete a user with their sessions, API keys, progress and preferences (UsersDelete)',
-  description: 'The last active admin cannot be deleted (409).',
-  middleware: [authenticate('UsersDelete')] as const,
-  request: { params: IdParamSchema },
-  responses: { 204: { description: 'Deleted' }, ...errorResponses(400, ...AUTH_ERRORS, 404, 409) },
-});
+// biome-ignore format: a table of endpoints, one per line
+export const contracts = {
+  listUsers: users.get('/users', 'UsersRead', { summary: 'List users (UsersRead)', query: GetPageQuerySchema, 200: json(UserPageSchema, 'A page of users'), errors: [400] }),
+  createUser: users.post('/users', 'UsersWrite', { summary: 'Create a user (UsersWrite)', body: CreateUserBodySchema, 201: json(UserSchema, 'The new user'), errors: [400, 409] }),
+  getUser: users.get('/users/{id}', 'UsersRead', { summary: 'A user (UsersRead)', params: IdParamSchema, 200: json(UserSchema, 'The user'), errors: [400, 404] }),
+  updateUser: users.put('/users/{id}', 'UsersWrite', { summary: 'Change a user (UsersWrite); omitted fields stay as they are', description: UPDATE, params: IdParamSchema, body: UpdateUserBodySchema, 200: json(UserSchema, 'The updated user'), errors: [400, 404, 409] }),
+  deleteUser: users.delete('/users/{id}', 'UsersDelete', { summary: 'Delete a user with their sessions, API keys, progress and preferences (UsersDelete)', description: 'The last active admin cannot be deleted (409).', params: IdParamSchema, 204: empty('Deleted'), errors: [400, 404, 409] }),
+};

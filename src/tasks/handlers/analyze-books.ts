@@ -2,22 +2,17 @@
  * analyze_book and analyze_series (POST /books/{id}/analyze, POST /series/{id}/analyze): re-read the
  * file(s) from R2 as a deep scan would, then complete the deferred details at once.
  */
-import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
-import { books, libraries, series } from '../../db/schema';
 import { queueBookWork } from '../../ingest/book-work';
-import { CatalogWriter } from '../../repositories/catalog-writer.repository';
-import { formatOfKey } from '../../scanning/book-keys';
+import { BookWorkRepository } from '../../repositories/book-work.repository';
+import { type BookRow, CatalogWriter } from '../../repositories/catalog-writer.repository';
+import { LibrariesRepository } from '../../repositories/libraries.repository';
 import { completeBookDetails } from '../../scanning/book-details';
 import { importBook } from '../../scanning/book-importer';
+import { formatOfKey } from '../../scanning/book-keys';
 import type { TaskContext, TaskHandler } from '../task-handler';
-import type { BookRow } from '../../repositories/catalog-writer.repository';
 
 async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promise<void> {
-  const library = await db
-    .select({ id: libraries.id, path: libraries.path })
-    .from(libraries)
-    .where(eq(libraries.id, book.libraryId))
-    .get();
+  const library = await new LibrariesRepository(db).getRecord(book.libraryId);
   const head = await env.LIBRARY.head(book.path);
   if (!library || !head) return; // gone since: the next scan soft-deletes it
   const now = new Date().toISOString();
@@ -31,17 +26,17 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
     now,
   );
   // A re-analysis keeps the book in its series; regrouping is the scanner's job.
-  const owner = await db.select({ title: series.title }).from(series).where(eq(series.id, book.seriesId)).get();
+  const seriesTitle = (await writer.seriesTitle(book.seriesId)) ?? '';
   await writer.run(
     writer.bookStatements(
       { ...imported.row, seriesId: book.seriesId },
       imported.pages,
       imported.terms,
       false,
-      owner?.title ?? '',
+      seriesTitle,
     ),
   );
-  const fresh = await db.select().from(books).where(eq(books.id, book.id)).get();
+  const fresh = await new BookWorkRepository(db).book(book.id);
   if (fresh && !fresh.analysisError) {
     await completeBookDetails(db, env.LIBRARY, fresh);
     // A replaced file lost its thumbnail: the book-work queue makes the new one.
@@ -56,11 +51,7 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
 export const analyzeBook: TaskHandler = {
   priority: 20,
   async run(task, ctx) {
-    const book = await ctx.db
-      .select()
-      .from(books)
-      .where(eq(books.id, task.targetId ?? ''))
-      .get();
+    const book = await new BookWorkRepository(ctx.db).book(task.targetId ?? '');
     if (!book || book.deletedAt) {
       return { done: true, progress: { current: 0, total: 0, message: 'The book no longer exists' } };
     }
@@ -73,26 +64,14 @@ export const analyzeSeries: TaskHandler = {
   priority: 15,
   async run(task, ctx) {
     const seriesId = task.targetId ?? '';
+    const work = new BookWorkRepository(ctx.db);
     let after = String(task.payload.after ?? '');
     let processed = Number(task.payload.processed ?? 0);
     // Counted once, at the first slice, so progress has a denominator.
     const total =
-      typeof task.payload.total === 'number'
-        ? task.payload.total
-        : ((
-            await ctx.db
-              .select({ n: count() })
-              .from(books)
-              .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)))
-              .get()
-          )?.n ?? 0);
+      typeof task.payload.total === 'number' ? task.payload.total : await work.countLiveBooksOfSeries(seriesId);
     for (let first = true; first || Date.now() < ctx.deadline; first = false) {
-      const [book] = await ctx.db
-        .select()
-        .from(books)
-        .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt), gt(books.id, after)))
-        .orderBy(asc(books.id))
-        .limit(1);
+      const book = await work.nextLiveBookOfSeries(seriesId, after);
       if (!book)
         return {
           done: true,

@@ -4,10 +4,8 @@
  * of purged books goes with them, which is why soft deletion alone never does this; it runs when an
  * admin empties a library's trash (POST /libraries/{id}/empty-trash).
  */
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { bookPages, books, bookTerms, readProgress, series, wantToRead } from '../../db/schema';
-import { removeCachedImages } from '../../pages/cached-images';
-import { deleteSearchRow } from '../../repositories/search-index';
+import { CatalogWriter } from '../../repositories/catalog-writer.repository';
+import { removeCachedImages } from '../../storage/cached-images';
 import type { TaskHandler } from '../task-handler';
 
 const PAGE = 90;
@@ -15,36 +13,22 @@ const PAGE = 90;
 export const purgeDeleted: TaskHandler = {
   priority: 1,
   async run(task, { db, env, deadline }) {
-    const libraryFilter = task.libraryId ? eq(books.libraryId, task.libraryId) : undefined;
+    const writer = new CatalogWriter(db);
     let purged = Number(task.payload.purged ?? 0);
     // At least one round per slice, however small the budget.
     for (let first = true; first || Date.now() < deadline; first = false) {
-      const doomed = await db
-        .select({ id: books.id })
-        .from(books)
-        .where(and(isNotNull(books.deletedAt), libraryFilter))
-        .limit(PAGE);
-      if (doomed.length === 0) {
-        await db
-          .delete(series)
-          .where(and(isNotNull(series.deletedAt), task.libraryId ? eq(series.libraryId, task.libraryId) : undefined));
+      const ids = await writer.trashedBookIds(task.libraryId, PAGE);
+      if (ids.length === 0) {
+        await writer.purgeTrashedSeries(task.libraryId);
         return {
           done: true,
           progress: { current: purged, total: purged, message: `${purged} deleted books purged` },
           result: { purged },
         };
       }
-      const ids = doomed.map((d) => d.id);
       // Images first: a slice cut short in between finds the same rows again next time, so nothing is left behind.
       await removeCachedImages(env.CACHE, ids);
-      await db.batch([
-        ...ids.map((id) => deleteSearchRow(db, 'book', id)),
-        db.delete(bookPages).where(inArray(bookPages.bookId, ids)),
-        db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
-        db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
-        db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
-        db.delete(books).where(inArray(books.id, ids)),
-      ] as unknown as Parameters<typeof db.batch>[0]);
+      await writer.purgeBooks(ids);
       purged += ids.length;
     }
     return {

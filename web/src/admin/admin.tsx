@@ -1,6 +1,6 @@
 /** Administration: one screen per concern, chosen by the path (/admin/<section>). */
 import { useLocation } from 'preact-iso';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { t } from '../i18n';
 import type { MessageKey } from '../i18n/messages';
 import { ApiKeysSection } from './api-keys';

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
 import type { ApiKey, CreatedApiKey } from '../api/types';
-import { AdminTable } from '../components/admin-table';
+import { AsyncAdminTable } from '../components/admin-table';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
@@ -91,27 +91,27 @@ export function ApiKeysSection() {
           {t('app.create')}
         </button>
       </form>
-      <Async state={keys}>
-        {(list) => (
-          <AdminTable columns={[t('admin.keyName'), t('admin.keyPrefix'), t('admin.permissions'), t('admin.lastUsed')]}>
-            {list.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.key_prefix}</code>
-                </td>
-                <td>{key.permissions.join(', ')}</td>
-                <td>{key.last_used_at ?? '—'}</td>
-                <td>
-                  <button type="button" class="button button--small button--danger" onClick={() => void revoke(key)}>
-                    {t('admin.revoke')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+      <AsyncAdminTable
+        state={keys}
+        items={(list) => list}
+        columns={[t('admin.keyName'), t('admin.keyPrefix'), t('admin.permissions'), t('admin.lastUsed')]}
+      >
+        {(key) => (
+          <tr key={key.id}>
+            <td>{key.name}</td>
+            <td>
+              <code>{key.key_prefix}</code>
+            </td>
+            <td>{key.permissions.join(', ')}</td>
+            <td>{key.last_used_at ?? '—'}</td>
+            <td>
+              <button type="button" class="button button--small button--danger" onClick={() => void revoke(key)}>
+                {t('admin.revoke')}
+              </button>
+            </td>
+          </tr>
         )}
-      </Async>
+      </AsyncAdminTable>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { get, post, put } from '../api/client';
 import type { Page, Setting, SettingHistoryEntry } from '../api/types';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { t } from '../i18n';
+import { SingleSignOnSummary } from './single-sign-on';
 
 export function SettingsSection() {
   const settings = useAsync((signal) => get<Setting[]>('/admin/settings', { signal }), []);
@@ -11,6 +12,7 @@ export function SettingsSection() {
     <Async state={settings}>
       {(list) => (
         <div class="stack">
+          <SingleSignOnSummary />
           {list.map((setting) => (
             <SettingRow key={setting.key} setting={setting} onSaved={settings.reload} />
           ))}

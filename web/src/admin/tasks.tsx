@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { Page, Task, TaskProgressEvent } from '../api/types';
-import { AdminTable } from '../components/admin-table';
-import { Async, ErrorMessage, useAsync } from '../components/async';
+import { AsyncAdminTable } from '../components/admin-table';
+import { ErrorMessage, useAsync } from '../components/async';
 import { ProgressBar } from '../components/cards';
 import { t } from '../i18n';
 import { subscribe } from '../state/live';
@@ -28,56 +28,52 @@ export function TasksSection() {
   return (
     <div class="stack">
       <ErrorMessage error={error} />
-      <Async state={tasks}>
-        {(page) => (
-          <AdminTable
-            columns={[t('admin.taskType'), t('admin.taskStatus'), t('admin.taskProgress'), t('admin.taskCreated')]}
-          >
-            {page.data.map((task) => {
-              const update = live[task.id];
-              const status = update?.status ?? task.status;
-              const progress = update?.progress ?? task.progress;
-              return (
-                <tr key={task.id} data-task-status={status}>
-                  <td>{task.type}</td>
-                  <td>
-                    <span
-                      class={
-                        status === 'failed' ? 'badge badge--bad' : status === 'completed' ? 'badge badge--ok' : 'badge'
-                      }
-                    >
-                      {status}
-                    </span>
-                    {task.error && <div class="muted">{task.error}</div>}
-                  </td>
-                  <td>
-                    {progress.total > 0 && (
-                      <ProgressBar fraction={progress.current / progress.total} label={task.type} />
-                    )}
-                    <span class="muted">
-                      {progress.current}/{progress.total} {progress.message}
-                    </span>
-                  </td>
-                  <td>{new Date(task.createdAt).toLocaleString()}</td>
-                  <td>
-                    {(status === 'running' || status === 'pending') && (
-                      <button
-                        type="button"
-                        class="button button--small"
-                        onClick={() =>
-                          void post(`/tasks/${task.id}/cancel`).then(tasks.reload, (failure) => setError(failure))
-                        }
-                      >
-                        {t('app.cancel')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </AdminTable>
-        )}
-      </Async>
+      <AsyncAdminTable
+        state={tasks}
+        items={(page) => page.data}
+        columns={[t('admin.taskType'), t('admin.taskStatus'), t('admin.taskProgress'), t('admin.taskCreated')]}
+      >
+        {(task) => {
+          const update = live[task.id];
+          const status = update?.status ?? task.status;
+          const progress = update?.progress ?? task.progress;
+          return (
+            <tr key={task.id} data-task-status={status}>
+              <td>{task.type}</td>
+              <td>
+                <span
+                  class={
+                    status === 'failed' ? 'badge badge--bad' : status === 'completed' ? 'badge badge--ok' : 'badge'
+                  }
+                >
+                  {status}
+                </span>
+                {task.error && <div class="muted">{task.error}</div>}
+              </td>
+              <td>
+                {progress.total > 0 && <ProgressBar fraction={progress.current / progress.total} label={task.type} />}
+                <span class="muted">
+                  {progress.current}/{progress.total} {progress.message}
+                </span>
+              </td>
+              <td>{new Date(task.createdAt).toLocaleString()}</td>
+              <td>
+                {(status === 'running' || status === 'pending') && (
+                  <button
+                    type="button"
+                    class="button button--small"
+                    onClick={() =>
+                      void post(`/tasks/${task.id}/cancel`).then(tasks.reload, (failure) => setError(failure))
+                    }
+                  >
+                    {t('app.cancel')}
+                  </button>
+                )}
+              </td>
+            </tr>
+          );
+        }}
+      </AsyncAdminTable>
     </div>
   );
 }

@@ -2,8 +2,8 @@
 import { useState } from 'preact/hooks';
 import { del, get, post, put } from '../api/client';
 import type { Page, User } from '../api/types';
-import { AdminTable } from '../components/admin-table';
-import { Async, ErrorMessage, useAsync } from '../components/async';
+import { AsyncAdminTable } from '../components/admin-table';
+import { ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
@@ -67,67 +67,67 @@ export function UsersSection() {
         </form>
       )}
       <ErrorMessage error={error} />
-      <Async state={users}>
-        {(page) => (
-          <AdminTable columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active')]}>
-            {page.data.map((user) => (
-              <tr key={user.id}>
-                <td>{user.username}</td>
-                <td>{user.email}</td>
-                <td>
-                  <select
-                    class="select select--small"
-                    aria-label={t('admin.roleOf', { name: user.username })}
-                    value={user.role}
-                    onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
-                  >
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={t('admin.activeOf', { name: user.username })}
-                    checked={user.isActive}
-                    onChange={(event) =>
-                      void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
+      <AsyncAdminTable
+        state={users}
+        items={(page) => page.data}
+        columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active')]}
+      >
+        {(user) => (
+          <tr key={user.id}>
+            <td>{user.username}</td>
+            <td>{user.email}</td>
+            <td>
+              <select
+                class="select select--small"
+                aria-label={t('admin.roleOf', { name: user.username })}
+                value={user.role}
+                onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={t('admin.activeOf', { name: user.username })}
+                checked={user.isActive}
+                onChange={(event) =>
+                  void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
+                }
+              />
+            </td>
+            <td class="toolbar">
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => {
+                  const password = prompt(t('admin.newPasswordFor', { name: user.username }));
+                  if (password) void act(() => put(`/users/${user.id}`, { password }));
+                }}
+              >
+                {t('admin.setPassword')}
+              </button>
+              {user.id !== currentUser.value?.id && (
+                <button
+                  type="button"
+                  class="button button--small button--danger"
+                  onClick={() => {
+                    if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
+                      void act(() => del(`/users/${user.id}`));
                     }
-                  />
-                </td>
-                <td class="toolbar">
-                  <button
-                    type="button"
-                    class="button button--small"
-                    onClick={() => {
-                      const password = prompt(t('admin.newPasswordFor', { name: user.username }));
-                      if (password) void act(() => put(`/users/${user.id}`, { password }));
-                    }}
-                  >
-                    {t('admin.setPassword')}
-                  </button>
-                  {user.id !== currentUser.value?.id && (
-                    <button
-                      type="button"
-                      class="button button--small button--danger"
-                      onClick={() => {
-                        if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
-                          void act(() => del(`/users/${user.id}`));
-                        }
-                      }}
-                    >
-                      {t('app.delete')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+                  }}
+                >
+                  {t('app.delete')}
+                </button>
+              )}
+            </td>
+          </tr>
         )}
-      </Async>
+      </AsyncAdminTable>
     </div>
   );
 }

@@ -14,6 +14,13 @@ import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
 import type { SeriesSchema } from '../../../src/schemas/series.schema';
 import type { SettingHistoryEntrySchema, SettingSchema } from '../../../src/schemas/settings.schema';
+import type {
+  BrowserSessionSchema,
+  LinkedIdentitySchema,
+  OidcLoginResponseSchema,
+  OidcProvidersSchema,
+  SsoConfigurationSchema,
+} from '../../../src/schemas/sso.schema';
 import type { HealthSchema, MetricsSchema } from '../../../src/schemas/system.schema';
 import type { DuplicateGroupSchema, TaskSchema } from '../../../src/schemas/task.schema';
 import type { UserSchema } from '../../../src/schemas/user.schema';
@@ -42,6 +49,11 @@ export type Task = z.infer<typeof TaskSchema>;
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type Metrics = z.infer<typeof MetricsSchema>;
+export type SignInOptions = z.infer<typeof OidcProvidersSchema>;
+export type OidcLoginResponse = z.infer<typeof OidcLoginResponseSchema>;
+export type BrowserSession = z.infer<typeof BrowserSessionSchema>;
+export type LinkedIdentity = z.infer<typeof LinkedIdentitySchema>;
+export type SsoConfiguration = z.infer<typeof SsoConfigurationSchema>;
 /** The progress events of /tasks/stream and /scans/stream (API.md §6). */
 export type TaskProgressEvent = Extract<DomainEvent, { type: 'task_progress' }>;
 export type ScanProgressEvent = Extract<DomainEvent, { type: 'scan_progress' }>;

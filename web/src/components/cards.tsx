@@ -4,6 +4,7 @@
  * cookie, and `coverVersion` refetches them when the server announces a new cover.
  */
 import { apiUrl } from '../api/client';
+import { readFraction } from '../../../src/progress/rules';
 import type { Book, Series } from '../api/types';
 import { t } from '../i18n';
 import { coverVersion } from '../state/live';
@@ -24,15 +25,6 @@ export function Cover({ kind, id, alt = '' }: { kind: 'books' | 'series' | 'libr
   );
 }
 
-/** 0..1 of the book read, from the user's progress. */
-export function readFraction(book: Book): number {
-  const progress = book.readProgress;
-  if (!progress) return 0;
-  if (progress.completed) return 1;
-  if (progress.progressPercentage !== null) return progress.progressPercentage;
-  return book.pageCount > 0 ? progress.currentPage / book.pageCount : 0;
-}
-
 export function ProgressBar({ fraction, label }: { fraction: number; label: string }) {
   const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
   return (
@@ -50,7 +42,7 @@ export function ProgressBar({ fraction, label }: { fraction: number; label: stri
 }
 
 export function BookCard({ book, showSeries = false }: { book: Book; showSeries?: boolean }) {
-  const fraction = readFraction(book);
+  const fraction = readFraction(book.readProgress, book.pageCount);
   return (
     <a class="card-link" href={`/books/${book.id}`} data-book-id={book.id}>
       <Cover kind="books" id={book.id} />

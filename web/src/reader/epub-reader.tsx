@@ -6,15 +6,15 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { completesAtFraction, pageAtFraction } from '../../../src/progress/rules';
 import type { Book } from '../api/types';
 import { t } from '../i18n';
 import { offlineFile } from '../offline/offline-library';
 import { BlobSource, HttpRangeSource, makeEpubLoader } from './epub-range-loader';
 import type { FoliateBook, TocItem } from 'foliate-js/epub.js';
-import { OfflineButton } from './offline-button';
 import { bookFileUrl } from './page-url';
 import { progressSaver } from './reader-api';
-import { HelpSheet } from './comic-reader';
+import { HelpSheet, MenuBar, SettingsPanel } from './reader-menu';
 import { useKeys, useWakeLock } from './use-viewport';
 
 export interface EpubSettings {
@@ -26,6 +26,8 @@ export interface EpubSettings {
 }
 
 const SETTINGS_KEY = 'longbox.reader.epub';
+/** foliate-js reports where the last screen starts, which never reaches 1: within this of the end is the end. */
+const END_SLACK = 0.005;
 const DEFAULTS: EpubSettings = { flow: 'paginated', font: 'publisher', size: 100, theme: 'light', incognito: false };
 const THEMES = {
   light: { bg: '#ffffff', fg: '#1b1e26', link: '#2563c9' },
@@ -124,12 +126,11 @@ export function EpubReader({ book, start }: EpubReaderProps) {
         // The first relocations come from opening the book: saving them would overwrite the saved place.
         if (!restored) return;
         const fraction = Math.min(1, Math.max(0, detail.fraction ?? 0));
-        const pageCount = Math.max(1, book.pageCount);
         progressSaver.save(
           book.id,
           {
-            currentPage: Math.min(pageCount, Math.max(1, Math.ceil(fraction * pageCount))),
-            completed: fraction >= 0.995,
+            currentPage: pageAtFraction(fraction, book.pageCount),
+            completed: completesAtFraction(fraction, END_SLACK),
             percentage: fraction,
             ...(detail.cfi ? { locator: detail.cfi } : {}),
           },
@@ -216,21 +217,18 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       </div>
       {panel === 'menu' && (
         <>
-          <header class="rd-bar rd-top">
-            <button
-              type="button"
-              class="rd-button"
-              onClick={() => route(`/books/${book.id}`)}
-              aria-label={t('reader.backToBook')}
-            >
-              ←
-            </button>
-            <h1 class="rd-title">{book.title}</h1>
+          <MenuBar title={book.title} onBack={() => route(`/books/${book.id}`)}>
             <button type="button" class="rd-button" onClick={() => setPanel('toc')}>
               {t('reader.epub.toc')}
             </button>
-          </header>
-          <section class="rd-panel" aria-label={t('reader.settings')}>
+          </MenuBar>
+          <SettingsPanel
+            book={book}
+            kind="epub"
+            offlineUrls={() => [bookFileUrl(book.id)]}
+            incognito={settings.incognito}
+            onIncognito={(incognito) => update({ incognito })}
+          >
             <label>
               {t('reader.epub.flow')}
               <select
@@ -276,16 +274,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
                 <option value="dark">{t('reader.epub.theme.dark')}</option>
               </select>
             </label>
-            <label class="rd-check">
-              <input
-                type="checkbox"
-                checked={settings.incognito}
-                onChange={(e) => update({ incognito: (e.currentTarget as HTMLInputElement).checked })}
-              />
-              {t('reader.incognito')}
-            </label>
-            <OfflineButton book={book} kind="epub" urls={() => [bookFileUrl(book.id)]} />
-          </section>
+          </SettingsPanel>
         </>
       )}
       {panel === 'toc' && (

@@ -60,3 +60,15 @@ export function planPreload(
 export function nearEnd(views: readonly View[], current: number, ahead: number): boolean {
   return current >= views.length - 1 - ahead;
 }
+
+/** Every image URL of the book as this device shows it now: what "download for offline" keeps. */
+export function allViewUrls(
+  bookId: string,
+  views: readonly View[],
+  pages: ReadonlyMap<number, PageGeometry>,
+  fit: FitMode,
+  viewport: Viewport,
+  mode: ReadingMode,
+): string[] {
+  return [...new Set(views.flatMap((view) => viewUrls(bookId, view, pages, fit, viewport, mode)))];
+}

@@ -5,6 +5,7 @@
  * read.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { completesAtPage, lastPage } from '../../../src/progress/rules';
 import type { Book, BookPageEntry } from '../api/types';
 import { t } from '../i18n';
 import { sizeView, type Viewport } from './fit';
@@ -84,17 +85,19 @@ export function WebtoonStrip(props: WebtoonStripProps) {
     const segmentIndex = segments.findIndex((s) => s.book.id === current.bookId);
     const segment = segments[segmentIndex];
     if (!segment) return;
-    const last = current.page >= segment.book.pageCount;
     progressSaver.save(
       segment.book.id,
-      { currentPage: Math.min(current.page, segment.book.pageCount), completed: last },
+      {
+        currentPage: Math.min(current.page, segment.book.pageCount),
+        completed: completesAtPage(current.page, segment.book.pageCount),
+      },
       { incognito: props.incognito },
     );
     if (segmentIndex > 0) {
       const previous = segments[segmentIndex - 1]!.book;
       progressSaver.save(
         previous.id,
-        { currentPage: previous.pageCount, completed: true },
+        { currentPage: lastPage(previous.pageCount), completed: true },
         { incognito: props.incognito },
       );
     }

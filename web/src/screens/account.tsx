@@ -1,18 +1,50 @@
-/** The signed-in user's account: who they are, and changing their password (PUT /auth/password). */
+/**
+ * The signed-in user's account: who they are, their linked sign-ins, and changing their password
+ * (PUT /auth/password) — offered only to an account that has one (`GET /auth/me`'s `hasPassword`): one
+ * that single sign-on created signs in through its provider instead.
+ */
 import { useState } from 'preact/hooks';
-import { put } from '../api/client';
-import { Main } from '../app';
-import { ErrorMessage } from '../components/async';
+import { get, put } from '../api/client';
+import { Main } from '../components/page-main';
+import { Async, ErrorMessage, useAsync } from '../components/async';
 import { checkRepeat, NewPasswordFields } from '../components/account-fields';
 import { Field } from '../components/field';
 import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
+import { LinkedIdentities } from './linked-identities';
 
 export function AccountScreen() {
-  const [done, setDone] = useState(false);
   const user = currentUser.value;
+  const me = useAsync((signal) => get<{ hasPassword: boolean }>('/auth/me', { signal }), []);
 
+  return (
+    <Main>
+      <h1>{t('nav.account')}</h1>
+      {user && (
+        <p>
+          <strong>{user.username}</strong> · {user.email} · {user.role}
+        </p>
+      )}
+      <LinkedIdentities />
+      <Async state={me}>
+        {({ hasPassword }) =>
+          hasPassword ? (
+            <ChangePasswordForm />
+          ) : (
+            <section class="card form narrow" data-no-password>
+              <h2>{t('auth.password')}</h2>
+              <p class="muted">{t('account.noPassword')}</p>
+            </section>
+          )
+        }
+      </Async>
+    </Main>
+  );
+}
+
+function ChangePasswordForm() {
+  const [done, setDone] = useState(false);
   const { error, busy, onSubmit } = useFormAction(async (form, element) => {
     setDone(false);
     checkRepeat(form, 'new_password');
@@ -25,33 +57,25 @@ export function AccountScreen() {
   });
 
   return (
-    <Main>
-      <h1>{t('nav.account')}</h1>
-      {user && (
-        <p>
-          <strong>{user.username}</strong> · {user.email} · {user.role}
+    <form class="card form narrow" onSubmit={onSubmit}>
+      <h2>{t('auth.changePassword')}</h2>
+      <Field
+        label={t('auth.currentPassword')}
+        name="current_password"
+        type="password"
+        autoComplete="current-password"
+        required
+      />
+      <NewPasswordFields name="new_password" label={t('auth.newPassword')} />
+      <ErrorMessage error={error} />
+      {done && (
+        <p class="notice" role="status">
+          {t('auth.passwordChanged')}
         </p>
       )}
-      <form class="card form narrow" onSubmit={onSubmit}>
-        <h2>{t('auth.changePassword')}</h2>
-        <Field
-          label={t('auth.currentPassword')}
-          name="current_password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-        <NewPasswordFields name="new_password" label={t('auth.newPassword')} />
-        <ErrorMessage error={error} />
-        {done && (
-          <p class="notice" role="status">
-            {t('auth.passwordChanged')}
-          </p>
-        )}
-        <button class="button button--primary" type="submit" disabled={busy}>
-          {t('auth.changePassword')}
-        </button>
-      </form>
-    </Main>
+      <button class="button button--primary" type="submit" disabled={busy}>
+        {t('auth.changePassword')}
+      </button>
+    </form>
   );
 }

@@ -5,9 +5,10 @@
  * comes back into view.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { readFraction } from '../../../src/progress/rules';
 import { ApiError, apiUrl, get, post } from '../api/client';
 import type { Book, Page, ReadProgress } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Cover, ProgressBar } from '../components/cards';
 import { t } from '../i18n';
@@ -103,7 +104,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
     <Main>
       <Async state={book}>
         {(info) => {
-          const fraction = progress?.completed ? 1 : progress ? progress.currentPage / Math.max(1, info.pageCount) : 0;
+          const fraction = readFraction(progress, info.pageCount);
           return (
             <div class="detail">
               <div class="detail__cover">

@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { get } from '../api/client';
 import type { Book, Page, Series } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, SeriesCard } from '../components/cards';
 import { t } from '../i18n';

@@ -1,7 +1,7 @@
 /** The libraries the user can see, each opening its series grid; "All" opens every series. */
 import { get } from '../api/client';
 import type { Library } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { Cover } from '../components/cards';
 import { t } from '../i18n';

@@ -1,4 +1,4 @@
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { t } from '../i18n';
 
 export function NotFoundScreen() {

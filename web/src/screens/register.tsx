@@ -1,6 +1,6 @@
 /** Creating an account, when the server allows registration (setting auth.registration_enabled). */
 import { post } from '../api/client';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
 import { checkRepeat, NewAccountFields, NewPasswordFields } from '../components/account-fields';
 import { useFormAction } from '../components/form-action';

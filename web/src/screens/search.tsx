@@ -6,7 +6,7 @@ import { useLocation } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api/client';
 import type { Book, Page, Series } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { BookCard, SeriesCard } from '../components/cards';
 import { t } from '../i18n';

@@ -6,7 +6,7 @@
 import { useLocation } from 'preact-iso';
 import { get, post } from '../api/client';
 import type { Library, Page, Series } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { CardPlaceholder, SeriesCard } from '../components/cards';
 import { VirtualGrid } from '../components/virtual-grid';

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { Book, Page, Series } from '../api/types';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
 import { t } from '../i18n';

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { post } from '../api/client';
 import type { LoginResponse } from '../api/types';
 import { LibraryForm } from '../admin/library-form';
-import { Main } from '../app';
+import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
 import { checkRepeat, NewAccountFields, NewPasswordFields } from '../components/account-fields';
 import { useFormAction } from '../components/form-action';

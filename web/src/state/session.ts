@@ -15,6 +15,8 @@ interface StoredSession {
   token: string;
   user: SessionUser;
   expiresAt: number;
+  /** Set when Cloudflare Access signed the browser in: signing out must end the Access session too. */
+  via?: 'password' | 'cookie' | 'cloudflare_access';
 }
 
 function load(): StoredSession | null {
@@ -48,11 +50,12 @@ function clear(): void {
   localStorage.removeItem(STORAGE_KEY);
 }
 
-export function signIn(response: LoginResponse): void {
+export function signIn(response: LoginResponse, via: StoredSession['via'] = 'password'): void {
   const stored: StoredSession = {
     token: response.access_token,
     user: response.user,
     expiresAt: Date.now() + response.expires_in * 1000,
+    via,
   };
   localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
   sessionExpired.value = false;
@@ -63,11 +66,17 @@ export async function login(username: string, password: string): Promise<void> {
   signIn(await post<LoginResponse>('/auth/login', { username, password }));
 }
 
+/** Ends the Access session (Cloudflare answers this path on every Access-guarded host). */
+const ACCESS_LOGOUT = '/cdn-cgi/access/logout';
+
 export async function logout(): Promise<void> {
+  const via = session.value?.via;
   try {
     await post('/auth/logout');
   } finally {
     clear();
-    navigate('/login', { replace: true });
+    // Under Cloudflare Access the login screen would sign the same identity straight back in.
+    if (via === 'cloudflare_access') location.assign(ACCESS_LOGOUT);
+    else navigate('/login', { replace: true });
   }
 }

@@ -1,0 +1,131 @@
+/**
+ * The composition root: the per-request service graph, built once by the request-context middleware from the
+ * bindings and handed to handlers as `c.get('services')`. Each service receives only what it uses. It sits
+ * above the services (docs/ARCHITECTURE.md) because it also builds the protocol services of OPDS and KOReader.
+ */
+import type { Role } from './auth/permissions';
+import type { Config } from './config/config';
+import type { Database } from './db/client';
+import { ApiKeysRepository } from './repositories/api-keys.repository';
+import { DuplicatesRepository } from './repositories/duplicates.repository';
+import { EmailOutboxRepository } from './repositories/email-outbox.repository';
+import { HealthRepository } from './repositories/health.repository';
+import { LibrariesRepository } from './repositories/libraries.repository';
+import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
+import { PreferencesRepository } from './repositories/preferences.repository';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { SettingsRepository } from './repositories/settings.repository';
+import { UsersRepository } from './repositories/users.repository';
+import { createEventPublisher } from './events/publisher';
+import { TasksRepository } from './repositories/tasks.repository';
+import { ApiKeysService } from './services/api-keys.service';
+import { ScanService } from './services/scan.service';
+import { TasksService } from './services/tasks.service';
+import { AccountsService } from './services/accounts.service';
+import { AuthenticationService } from './services/authentication.service';
+import { createCatalogReadServices } from './services/catalog-read.services';
+import { createMediaServices } from './services/media.services';
+import { EmailVerification } from './services/email-verification';
+import { LoginThrottle } from './services/login-throttle';
+import { OutboxMailer } from './services/mailer';
+import { serverSecret } from './services/server-secret';
+import { SettingsService } from './services/settings.service';
+import { SetupService } from './services/setup.service';
+import { UsersService } from './services/users.service';
+import { FilesystemService } from './services/filesystem.service';
+import { LibrariesService } from './services/libraries.service';
+import { UploadsService } from './services/uploads.service';
+import { PreferencesService } from './services/preferences.service';
+import { OpdsCatalogService } from './opds/opds-catalog.service';
+import { BookExtrasRepository } from './repositories/book-extras.repository';
+import { KosyncService } from './koreader/kosync.service';
+import { readSingleSignOnConfig } from './auth/single-sign-on-config';
+import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
+import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
+import { passwordSignInAllowed, SingleSignOnService } from './services/single-sign-on.service';
+import { SsoAccountsService } from './services/sso-accounts.service';
+
+export interface ServiceDeps {
+  db: Database;
+  config: Config;
+  /** The object identifying this deployment's bindings (caches keyed per env). */
+  env: Env;
+  defer: (work: Promise<unknown>) => void;
+}
+
+export function createServices({ db, config, env, defer }: ServiceDeps) {
+  const repositories = {
+    users: new UsersRepository(db),
+    sessions: new SessionsRepository(db),
+    apiKeys: new ApiKeysRepository(db),
+    settings: new SettingsRepository(db),
+    libraries: new LibrariesRepository(db),
+    health: new HealthRepository(db),
+  };
+  const settings = new SettingsService(repositories.settings);
+  const secret = () => serverSecret(env, config.LONGBOX_AUTH__SECRET, repositories.settings);
+  const mailer = new OutboxMailer(new EmailOutboxRepository(db));
+  const sso = readSingleSignOnConfig(env);
+  const passwordSignIn = (role: Role) => passwordSignInAllowed(sso, role);
+  const auth = new AuthenticationService({
+    users: repositories.users,
+    sessions: repositories.sessions,
+    apiKeys: repositories.apiKeys,
+    settings,
+    throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
+    secret,
+    passwordSignIn,
+    defer,
+  });
+  const accounts = new AccountsService({
+    users: repositories.users,
+    sessions: repositories.sessions,
+    settings,
+    verification: new EmailVerification(repositories.users, mailer),
+    passwordSignIn,
+  });
+  const ssoAccounts = new SsoAccountsService(repositories.users, new OidcIdentitiesRepository(db), accounts, auth);
+  const events = createEventPublisher(env.EVENT_HUB, defer);
+  const tasksRepository = new TasksRepository(db);
+  const libraries = new LibrariesService(repositories.libraries, events);
+  const catalogRead = createCatalogReadServices(db);
+  return {
+    db,
+    repositories,
+    settings,
+    auth,
+    accounts,
+    mailer,
+    setup: new SetupService(repositories.users, settings, accounts, auth),
+    ssoAccounts,
+    singleSignOn: new SingleSignOnService({
+      config: sso,
+      pending: new OidcPendingLoginsRepository(db),
+      accounts: ssoAccounts,
+      authentication: auth,
+    }),
+    users: new UsersService(repositories.users, repositories.sessions, accounts),
+    apiKeys: new ApiKeysService(repositories.apiKeys, secret),
+    preferences: new PreferencesService(new PreferencesRepository(db)),
+    libraries,
+    uploads: new UploadsService(libraries, env.LIBRARY),
+    filesystem: new FilesystemService(env.LIBRARY, config.LONGBOX_STORAGE__BUCKET_NAME),
+    events,
+    scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
+    tasks: new TasksService(
+      tasksRepository,
+      repositories.libraries,
+      new DuplicatesRepository(db),
+      env.TASK_RUNNER,
+      env.LIBRARY_SCAN,
+      events,
+    ),
+    ...catalogRead,
+    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
+    kosync: new KosyncService(catalogRead.readProgress),
+    ...createMediaServices({ db, env, settings, events, defer }),
+    secret,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,15 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { type Viewer, viewerOf } from '../repositories/visibility';
+import type { ProgressActor } from '../services/read-progress.service';
+import { clientInfo } from './client-info';
+
+/** The signed-in caller as a reader of the catalog: what every catalog read of the request answers for. */
+export function requestViewer(c: Context<AppEnv>): Viewer {
+  return viewerOf(c.get('principal'));
+}
+
+/** The caller as a progress writer: viewer, API key used (device attribution) and User-Agent. */
+export function progressActor(c: Context<AppEnv>): ProgressActor {
+  return { viewer: requestViewer(c), apiKey: c.get('principal').apiKey, userAgent: clientInfo(c).userAgent };
+}

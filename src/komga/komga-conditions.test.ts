@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../lib/errors';
+import {
+  authorParams,
+  bookQueryCondition,
+  fromKomgaSearch,
+  listParam,
+  mediaStatusLeaf,
+  readStatusLeaf,
+  seriesQueryCondition,
+  seriesStatusCondition,
+} from './komga-conditions';
+
+const query =
+  (params: Record<string, string[]>) =>
+  (name: string): string[] =>
+    params[name] ?? [];
+
+const badRequest = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(400);
+    return (error as AppError).message;
+  }
+  throw new Error('expected a 400');
+};
+
+describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia search bodies)', () => {
+  it('maps read statuses in any case and refuses unknown ones', () => {
+    expect(readStatusLeaf('in_progress')).toEqual({ readStatus: { operator: 'is', value: 'in_progress' } });
+    expect(readStatusLeaf('READ', 'isNot')).toEqual({ readStatus: { operator: 'isNot', value: 'read' } });
+    expect(badRequest(() => readStatusLeaf('SKIMMED'))).toContain('SKIMMED');
+  });
+
+  it('matches a Komga series status against the free-text statuses meaning it; ONGOING also without one', () => {
+    const ended = seriesStatusCondition('ended') as { anyOf: unknown[] };
+    expect(ended.anyOf).toContainEqual({ status: { operator: 'is', value: 'completed' } });
+    expect(ended.anyOf).not.toContainEqual({ status: { operator: 'isNull' } });
+    const ongoing = seriesStatusCondition('ONGOING') as { anyOf: unknown[] };
+    expect(ongoing.anyOf).toContainEqual({ status: { operator: 'isNull' } });
+    const notEnded = seriesStatusCondition('ENDED', true) as { allOf: unknown[] };
+    expect(notEnded.allOf).toContainEqual({ status: { operator: 'isNot', value: 'finished' } });
+    expect(badRequest(() => seriesStatusCondition('PAUSED_FOREVER'))).toContain('PAUSED_FOREVER');
+  });
+
+  it('maps media statuses to the analysis error flag; statuses Longbox cannot tell apart do not narrow', () => {
+    expect(mediaStatusLeaf('ERROR')).toEqual({ hasError: { operator: 'is', value: 'true' } });
+    expect(mediaStatusLeaf('ready', 'isNot')).toEqual({ hasError: { operator: 'isNot', value: 'false' } });
+    expect(mediaStatusLeaf('UNKNOWN')).toBeUndefined();
+    expect(badRequest(() => mediaStatusLeaf('BROKEN'))).toContain('BROKEN');
+  });
+
+  it('reads list parameters repeated or comma-separated, as Spring binds them', () => {
+    expect(listParam(['a,b', ' c ', '', 'd,'])).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('ANDs Mihon query parameters and ORs the values of one parameter', () => {
+    expect(seriesQueryCondition(query({}))).toBeUndefined();
+    expect(seriesQueryCondition(query({ genre: ['Action'] }))).toEqual({ genre: { operator: 'is', value: 'Action' } });
+    expect(seriesQueryCondition(query({ library_id: ['l1,l2'], read_status: ['UNREAD'] }))).toEqual({
+      allOf: [
+        { anyOf: [{ libraryId: { operator: 'is', value: 'l1' } }, { libraryId: { operator: 'is', value: 'l2' } }] },
+        { readStatus: { operator: 'is', value: 'unread' } },
+      ],
+    });
+    expect(bookQueryCondition(query({ media_status: ['UNKNOWN'], tag: ['x'] }))).toEqual({
+      tag: { operator: 'is', value: 'x' },
+    });
+  });
+
+  it('translates a Komelia search body, dropping fields Longbox has no data for', () => {
+    const body = {
+      allOf: [
+        { readStatus: { operator: 'is', value: 'IN_PROGRESS' } },
+        { title: { operator: 'beginsWith', value: 'One' } },
+        { ageRating: { operator: 'is', value: '12' } },
+      ],
+    };
+    expect(fromKomgaSearch(body, 'series')).toEqual({
+      allOf: [
+        { readStatus: { operator: 'is', value: 'in_progress' } },
+        { name: { operator: 'beginsWith', value: 'One' } },
+      ],
+    });
+    expect(fromKomgaSearch({ title: { operator: 'contains', value: 'x' } }, 'book')).toEqual({
+      title: { operator: 'contains', value: 'x' },
+    });
+    expect(fromKomgaSearch({ deleted: { operator: 'isFalse' } }, 'book')).toBeUndefined();
+    expect(fromKomgaSearch(undefined, 'book')).toBeUndefined();
+  });
+
+  it('answers malformed or unsupported search bodies with a 400 naming the place', () => {
+    expect(badRequest(() => fromKomgaSearch({ allOf: {} }, 'series'))).toContain('condition.allOf');
+    expect(badRequest(() => fromKomgaSearch({ a: 1, b: 2 }, 'series'))).toContain('exactly one key');
+    expect(badRequest(() => fromKomgaSearch({ genre: { operator: 'is', value: 'x' } }, 'book'))).toContain('genre');
+    expect(badRequest(() => fromKomgaSearch({ tag: { operator: 'matches', value: 'x' } }, 'book'))).toContain(
+      'matches',
+    );
+    let deep: unknown = { tag: { operator: 'is', value: 'x' } };
+    for (let i = 0; i < 12; i++) deep = { allOf: [deep] };
+    expect(badRequest(() => fromKomgaSearch(deep, 'book'))).toContain('nest');
+  });
+
+  it('splits author=<name>,<role> at the last comma, the name keeping its own commas', () => {
+    expect(authorParams(['Doe, John,Writer', 'Anonymous', ' ,penciller'])).toEqual([
+      { name: 'Doe, John', role: 'writer' },
+      { name: 'Anonymous' },
+    ]);
+  });
+});

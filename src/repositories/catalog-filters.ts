@@ -1,0 +1,254 @@
+/**
+ * The filterable fields of series and books (API.md §4 Advanced filtering, DECISIONS.md §Lists) and the
+ * SQL each operator means, compiled from a condition tree that src/catalog/filters.ts has already
+ * checked. String fields compare case-insensitively (SQLite NOCASE/LIKE fold ASCII); genre and tag are
+ * multi-valued (one row per term), so `is` means "has that term" and `isNull` "has none". readStatus is
+ * about the viewer. Values are bound parameters, never spliced into the SQL text.
+ */
+import { and, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { books, series } from '../db/schema';
+import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import type { Viewer } from './visibility';
+
+export const FILTER_OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** Operator sets per kind of field (DECISIONS.md §Lists). */
+export const STRING_OPERATORS: readonly FilterOperator[] = FILTER_OPERATORS;
+export const ID_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
+export const ENUM_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
+
+export const READ_STATUSES = ['unread', 'in_progress', 'read'] as const;
+export type ReadStatus = (typeof READ_STATUSES)[number];
+
+/** A checked condition: a field test, or all/any of several. */
+export type FilterNode = FilterTest | { allOf: FilterNode[] } | { anyOf: FilterNode[] };
+
+export interface FilterTest {
+  field: string;
+  operator: FilterOperator;
+  /** Absent for isNull/isNotNull; lower-cased for fields with a fixed set of values. */
+  value?: string;
+}
+
+/**
+ * A test that holds exactly for the rows whose id is in `ids` (a SELECT of ids, e.g. the books having a
+ * genre). `anyOf` over such tests becomes one `id IN (a UNION ALL b)`: a single list SQLite builds once
+ * and drives the row lookups from, where `id IN (a) OR id IN (b)` is evaluated branch by branch.
+ */
+export class IdSet {
+  constructor(
+    readonly rowId: SQLWrapper,
+    readonly ids: SQL,
+  ) {}
+}
+
+export type FieldTest = SQL | IdSet;
+
+/** The test as a predicate on the row. */
+export function asPredicate(test: FieldTest): SQL {
+  return test instanceof IdSet ? sql`${test.rowId} IN (${test.ids})` : test;
+}
+
+export interface FilterField {
+  operators: readonly FilterOperator[];
+  /** When set, `value` must be one of these (compared case-insensitively, passed on lower-cased). */
+  values?: readonly string[];
+  /** What is true for rows where `field operator value` holds; `isNot` is not derived, fields say it. */
+  toSql(operator: FilterOperator, value: string | undefined, viewer: Viewer): FieldTest;
+  /** Its tests look the row up in other tables (terms, the viewer's progress) rather than read its columns. */
+  readsOtherTables?: boolean;
+}
+
+export type FilterFields = Readonly<Record<string, FilterField>>;
+
+/**
+ * A compiled condition. `narrowsToIds`: every matching row is in an id list the condition names (the
+ * condition is such a list, or all of a set of tests one of which is): a query can start from that list
+ * and look the rows up, rather than visit every row.
+ */
+export interface CompiledCondition {
+  where: SQL;
+  narrowsToIds: boolean;
+}
+
+interface Compiled {
+  test: FieldTest;
+  narrowsToIds: boolean;
+  readsOtherTables: boolean;
+}
+
+export function compileFilter(node: FilterNode, fields: FilterFields, viewer: Viewer): CompiledCondition {
+  const { test, narrowsToIds } = compileNode(node, fields, viewer);
+  return { where: asPredicate(test), narrowsToIds };
+}
+
+function compileNode(node: FilterNode, fields: FilterFields, viewer: Viewer): Compiled {
+  if ('allOf' in node) {
+    const compiled = node.allOf.map((child) => compileNode(child, fields, viewer));
+    // SQLite tests a row's conditions in the order written: the row's own columns first, so that
+    // lookups in other tables only run for rows those let through.
+    const ordered = [...compiled.filter((c) => !c.readsOtherTables), ...compiled.filter((c) => c.readsOtherTables)];
+    return {
+      test: and(...ordered.map((c) => asPredicate(c.test))) as SQL,
+      narrowsToIds: compiled.some((c) => c.narrowsToIds),
+      readsOtherTables: compiled.some((c) => c.readsOtherTables),
+    };
+  }
+  if ('anyOf' in node) {
+    const compiled = node.anyOf.map((child) => compileNode(child, fields, viewer));
+    const test = anyOf(compiled.map((c) => c.test));
+    return { test, narrowsToIds: test instanceof IdSet, readsOtherTables: compiled.some((c) => c.readsOtherTables) };
+  }
+  const field = fields[node.field];
+  if (!field) throw new Error(`unchecked filter field '${node.field}'`);
+  const test = field.toSql(node.operator, node.value, viewer);
+  return { test, narrowsToIds: test instanceof IdSet, readsOtherTables: field.readsOtherTables === true };
+}
+
+/** `anyOf`: one id list when every branch is one (UNION ALL: `IN` drops the duplicates), else OR. */
+function anyOf(tests: FieldTest[]): FieldTest {
+  const [first] = tests;
+  if (first instanceof IdSet && tests.every((test) => test instanceof IdSet)) {
+    return new IdSet(
+      first.rowId,
+      sql.join(
+        tests.map((test) => (test as IdSet).ids),
+        sql` UNION ALL `,
+      ),
+    );
+  }
+  return or(...tests.map(asPredicate)) as SQL;
+}
+
+// ---- fields ----------------------------------------------------------------------------------------
+
+/** `%`, `_` and the escape character itself are literal in the user's text. */
+function likePattern(value: string, mode: 'contains' | 'beginsWith'): string {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
+}
+
+/** The SQL for a string operator applied to `target` (a column, or `value` of a term row). */
+function stringTest(target: SQLWrapper, operator: FilterOperator, value: string | undefined): SQL {
+  switch (operator) {
+    case 'is':
+      return sql`${target} = ${value} COLLATE NOCASE`;
+    case 'contains':
+      return sql`${target} LIKE ${likePattern(value ?? '', 'contains')} ESCAPE '\\'`;
+    case 'beginsWith':
+      return sql`${target} LIKE ${likePattern(value ?? '', 'beginsWith')} ESCAPE '\\'`;
+    default:
+      throw new Error(`stringTest does not handle ${operator}`);
+  }
+}
+
+/** A nullable text column; an empty string counts as null, and `isNot` keeps rows without a value. */
+function stringColumn(column: SQLWrapper): FilterField {
+  return {
+    operators: STRING_OPERATORS,
+    toSql(operator, value) {
+      if (operator === 'isNull') return sql`(${column} IS NULL OR ${column} = '')`;
+      if (operator === 'isNotNull') return sql`(${column} IS NOT NULL AND ${column} <> '')`;
+      if (operator === 'isNot') return sql`(${column} IS NULL OR ${column} <> ${value} COLLATE NOCASE)`;
+      return stringTest(column, operator, value);
+    },
+  };
+}
+
+function idColumn(column: SQLWrapper): FilterField {
+  return {
+    operators: ID_OPERATORS,
+    toSql: (operator, value) => (operator === 'is' ? sql`${column} = ${value}` : sql`${column} <> ${value}`),
+  };
+}
+
+/** Genre/tag of a series or book: the owners having a matching term (or, negated, the others). */
+function termField(kind: 'genre' | 'tag', owner: 'series' | 'book'): FilterField {
+  const ownerId = owner === 'series' ? series.id : books.id;
+  const owners = (test: SQL) =>
+    owner === 'series'
+      ? sql`SELECT st.series_id FROM series_terms st WHERE st.kind = ${kind} AND ${test}`
+      : sql`SELECT bt.book_id FROM book_terms bt WHERE bt.kind = ${kind} AND ${test}`;
+  const value = sql.raw(owner === 'series' ? 'st.value' : 'bt.value');
+  return {
+    operators: STRING_OPERATORS,
+    readsOtherTables: true,
+    toSql(operator, text) {
+      if (operator === 'isNull') return sql`${ownerId} NOT IN (${owners(sql`1`)})`;
+      if (operator === 'isNotNull') return new IdSet(ownerId, owners(sql`1`));
+      if (operator === 'isNot') return sql`${ownerId} NOT IN (${owners(stringTest(value, 'is', text))})`;
+      return new IdSet(ownerId, owners(stringTest(value, operator, text)));
+    },
+  };
+}
+
+function enumField(
+  values: readonly string[],
+  is: (value: string, viewer: Viewer) => FieldTest,
+  readsOtherTables = false,
+): FilterField {
+  return {
+    operators: ENUM_OPERATORS,
+    values,
+    readsOtherTables,
+    toSql: (operator, value, viewer) =>
+      operator === 'is' ? is(value as string, viewer) : sql`NOT (${asPredicate(is(value as string, viewer))})`,
+  };
+}
+
+/**
+ * Read state is computed from the viewer's own progress rows, not per catalog row: SQLite builds each
+ * list once (an index-only read of the user's rows) and tests membership, instead of probing
+ * read_progress for every book or series. The user's rows reach their books through the covering
+ * live-books index.
+ */
+const liveBooksIndex = sql.raw(`INDEXED BY ${BOOKS_LIVE_CATALOG_INDEX}`);
+
+/** Series with progress (any state) on a live book. */
+const seriesWithProgress = (viewer: Viewer) =>
+  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
+    WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL`;
+
+/** Series whose live books are all completed (and that have one). */
+const seriesRead = (viewer: Viewer) =>
+  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
+    WHERE rp.user_id = ${viewer.userId} AND rp.completed = 1 AND b.deleted_at IS NULL GROUP BY b.series_id
+    HAVING count(*) = (SELECT count(*) FROM books lb WHERE lb.series_id = b.series_id AND lb.deleted_at IS NULL)`;
+
+/** Series read state: read = every live book completed; unread = no progress on any. */
+function seriesReadStatus(status: ReadStatus, viewer: Viewer): FieldTest {
+  if (status === 'unread') return sql`${series.id} NOT IN (${seriesWithProgress(viewer)})`;
+  if (status === 'read') return new IdSet(series.id, seriesRead(viewer));
+  return sql`(${series.id} IN (${seriesWithProgress(viewer)}) AND ${series.id} NOT IN (${seriesRead(viewer)}))`;
+}
+
+/** Book read state: read = completed, in_progress = progress not completed, unread = none. */
+function bookReadStatus(status: ReadStatus, viewer: Viewer): FieldTest {
+  const progress = sql`SELECT rp.book_id FROM read_progress rp WHERE rp.user_id = ${viewer.userId}`;
+  if (status === 'unread') return sql`${books.id} NOT IN (${progress})`;
+  return new IdSet(books.id, sql`${progress} AND rp.completed = ${status === 'read' ? 1 : 0}`);
+}
+
+export const SERIES_FILTER_FIELDS: FilterFields = {
+  libraryId: idColumn(series.libraryId),
+  genre: termField('genre', 'series'),
+  tag: termField('tag', 'series'),
+  status: stringColumn(series.status),
+  publisher: stringColumn(series.publisher),
+  language: stringColumn(series.language),
+  name: stringColumn(series.title),
+  readStatus: enumField(READ_STATUSES, (value, viewer) => seriesReadStatus(value as ReadStatus, viewer), true),
+};
+
+export const BOOK_FILTER_FIELDS: FilterFields = {
+  libraryId: idColumn(books.libraryId),
+  seriesId: idColumn(books.seriesId),
+  genre: termField('genre', 'book'),
+  tag: termField('tag', 'book'),
+  title: stringColumn(books.title),
+  readStatus: enumField(READ_STATUSES, (value, viewer) => bookReadStatus(value as ReadStatus, viewer), true),
+  hasError: enumField(['true', 'false'], (value) =>
+    value === 'true' ? sql`${books.analysisError} IS NOT NULL` : sql`${books.analysisError} IS NULL`,
+  ),
+};

@@ -1,0 +1,227 @@
+/**
+ * What Komga's DTOs show beyond Longbox's own Series and Book responses (genres, tags, authors, the
+ * viewer's read counts, the position of a book in reading order…), read from the same tables with the
+ * same fragments (catalog-sql.ts) for a page of ids the API's list services chose, and the term lists
+ * Komga's filter sheets load. Nothing is stored for the Komga API: these are reads, for a viewer, of
+ * what visibility.ts lets it see.
+ */
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../db/client';
+import { books, libraries, readProgress, series } from '../db/schema';
+import {
+  AUTHOR_NAME,
+  AUTHOR_ROLE,
+  type Author,
+  firstBookOf,
+  inIds,
+  parseAuthors,
+  progressColumns,
+  progressOf,
+  readCountsOf,
+  readingOrder,
+} from './catalog-sql';
+import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+
+/** The `books b` and `series s` of the raw statements below, for their visibility conditions. */
+const liveBook = alias(books, 'b');
+const liveSeries = alias(series, 's');
+
+/** A JSON array column (json_group_array) as a list, nulls left out. */
+const jsonList = <T>(value: unknown): T[] => {
+  const parsed = typeof value === 'string' && value !== '' ? (JSON.parse(value) as unknown) : [];
+  return Array.isArray(parsed) ? (parsed.filter((v) => v !== null) as T[]) : [];
+};
+
+const list = <T>(query: SQL) => sql<T[]>`${query}`.mapWith((value) => jsonList<T>(value));
+
+/** The first book (reading order) with a summary: its summary and number (Komga's booksMetadata). */
+function firstBookSummary(value: unknown): { summary: string; number: string } | null {
+  const [summary, number] = jsonList<unknown>(value);
+  return typeof summary === 'string' ? { summary, number: number === undefined ? '' : String(number) } : null;
+}
+
+const summarised = alias(books, 'summarised');
+
+function seriesColumns(viewer: Viewer) {
+  const withSummary = firstBookOf(series.id, (b) => sql`${b.summary} IS NOT NULL AND ${b.summary} <> ''`);
+  return {
+    id: series.id,
+    libraryId: series.libraryId,
+    title: series.title,
+    titleSort: series.titleSort,
+    summary: series.summary,
+    publisher: series.publisher,
+    language: series.language,
+    status: series.status,
+    readingDirection: series.readingDirection,
+    /** The direction most of the series' books state (ComicInfo Manga), used when the series has none. */
+    booksReadingDirection: sql<string | null>`(SELECT b.reading_direction FROM books b WHERE b.series_id = ${series.id}
+      AND b.deleted_at IS NULL AND b.reading_direction IS NOT NULL
+      GROUP BY b.reading_direction ORDER BY count(*) DESC LIMIT 1)`,
+    libraryReadingDirection: libraries.defaultReadingDirection,
+    year: series.year,
+    createdAt: series.createdAt,
+    updatedAt: series.updatedAt,
+    deletedAt: series.deletedAt,
+    fileLastModified: sql<
+      string | null
+    >`(SELECT max(b.file_modified_at) FROM books b WHERE b.series_id = ${series.id})`,
+    bookSummary: sql`(SELECT json_array(${summarised.summary}, coalesce(${summarised.number}, ${summarised.chapter}))
+      FROM ${books} AS ${sql.raw('summarised')} WHERE ${summarised.id} = ${withSummary})`.mapWith(firstBookSummary),
+    readCounts: readCountsOf(viewer, series.id),
+    genres: list<string>(
+      sql`(SELECT json_group_array(st.value) FROM series_terms st WHERE st.series_id = ${series.id} AND st.kind = 'genre')`,
+    ),
+    tags: list<string>(
+      sql`(SELECT json_group_array(st.value) FROM series_terms st WHERE st.series_id = ${series.id} AND st.kind = 'tag')`,
+    ),
+    bookTags:
+      list<string>(sql`(SELECT json_group_array(DISTINCT bt.value) FROM book_terms bt JOIN books b ON b.id = bt.book_id
+      WHERE b.series_id = ${series.id} AND b.deleted_at IS NULL AND bt.kind = 'tag')`),
+    authors: sql`(SELECT json_group_array(DISTINCT json_object('name', ${AUTHOR_NAME}, 'role', ${AUTHOR_ROLE}))
+      FROM books b, json_each(b.authors) a WHERE b.series_id = ${series.id} AND b.deleted_at IS NULL)`.mapWith(
+      parseAuthors,
+    ),
+  };
+}
+
+/** The books whose place in reading order `pos` numbers (aliased: `books` is the listed one). */
+const ordered = alias(books, 'ordered');
+
+function bookColumns() {
+  return {
+    id: books.id,
+    seriesId: books.seriesId,
+    seriesTitle: series.title,
+    libraryId: books.libraryId,
+    title: books.title,
+    summary: books.summary,
+    number: books.number,
+    chapter: books.chapter,
+    fileName: books.fileName,
+    fileFormat: books.fileFormat,
+    fileSize: books.fileSize,
+    fileModifiedAt: books.fileModifiedAt,
+    fileHash: books.fileHash,
+    pageCount: books.pageCount,
+    epubLayout: books.epubLayout,
+    analysisError: books.analysisError,
+    year: books.year,
+    authors: sql`${books.authors}`.mapWith(parseAuthors),
+    tags: list<string>(
+      sql`(SELECT json_group_array(bt.value) FROM book_terms bt WHERE bt.book_id = ${books.id} AND bt.kind = 'tag')`,
+    ),
+    createdAt: books.createdAt,
+    updatedAt: books.updatedAt,
+    deletedAt: books.deletedAt,
+    progress: progressColumns,
+  };
+}
+
+export type KomgaSeriesRow = Awaited<ReturnType<KomgaCatalogRepository['series']>>[number];
+export type KomgaBookRow = Awaited<ReturnType<KomgaCatalogRepository['books']>>[number];
+
+/** Rows in the order of `ids`; ids not found are left out. */
+function inOrder<Row extends { id: string }>(ids: readonly string[], rows: Row[]): Row[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export class KomgaCatalogRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Series by id (deleted ones too: Komga shows them as `deleted`), in the order given. */
+  async series(viewer: Viewer, ids: readonly string[]) {
+    const rows = await this.db
+      .select(seriesColumns(viewer))
+      .from(series)
+      .innerJoin(libraries, eq(libraries.id, series.libraryId))
+      .where(and(inIds(series.id, ids), visibleSeries(viewer, series)));
+    return inOrder(ids, rows);
+  }
+
+  /** Books by id, in the order given, with their 1-based place among their series' live books. */
+  async books(viewer: Viewer, ids: readonly string[]) {
+    const scope = sql`${ordered.seriesId} IN (SELECT ${books.seriesId} FROM ${books} WHERE ${inIds(books.id, ids)})`;
+    return inOrder(ids, await this.bookRows(viewer, inIds(books.id, ids), scope));
+  }
+
+  /** Every live book of a series in reading order (the tracker works on the whole series). */
+  async liveBooksOfSeries(viewer: Viewer, seriesId: string) {
+    const rows = await this.bookRows(
+      viewer,
+      and(eq(books.seriesId, seriesId), sql`${books.deletedAt} IS NULL`) as SQL,
+      eq(ordered.seriesId, seriesId),
+    );
+    return rows.sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  }
+
+  /**
+   * Komga book rows: `position` numbers the live books of the series `positionScope` names in reading
+   * order (one window over each series, null for a deleted book).
+   */
+  private async bookRows(viewer: Viewer, where: SQL, positionScope: SQL) {
+    const positions = this.db.$with('pos').as(
+      this.db
+        .select({
+          id: sql<string>`${ordered.id}`.as('book_id'),
+          position: sql<number>`row_number() OVER (PARTITION BY ${ordered.seriesId}
+            ORDER BY ${sql.join(readingOrder(ordered), sql`, `)})`.as('position'),
+        })
+        .from(ordered)
+        .where(and(sql`${ordered.deletedAt} IS NULL`, positionScope)),
+    );
+    const rows = await this.db
+      .with(positions)
+      .select({ ...bookColumns(), position: sql<number | null>`"pos"."position"` })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .leftJoin(positions, sql`"pos"."book_id" = ${books.id}`)
+      .leftJoin(readProgress, progressOf(viewer, books.id))
+      .where(and(where, visibleBooks(viewer, books)));
+    return rows.map((row) => ({ ...row, position: row.position === null ? null : Number(row.position) }));
+  }
+
+  /** Series with a live book credited to any of these authors (name case-insensitive; role when given). */
+  async seriesWithAuthors(viewer: Viewer, authors: ReadonlyArray<{ name: string; role?: string }>) {
+    if (authors.length === 0) return new Set<string>();
+    // One JSON parameter however many authors are asked for (D1 binds at most 100 parameters).
+    const wanted = JSON.stringify(authors.map(({ name, role }) => ({ name, role: role ?? null })));
+    const rows = await this.db.all<{ id: string }>(sql`
+      SELECT DISTINCT b.series_id AS id FROM books b, json_each(b.authors) a
+      WHERE b.deleted_at IS NULL AND ${visibleBooks(viewer, liveBook)} AND EXISTS (
+        SELECT 1 FROM json_each(${wanted}) w WHERE ${AUTHOR_NAME} = json_extract(w.value, '$.name') COLLATE NOCASE
+          AND (json_extract(w.value, '$.role') IS NULL OR ${AUTHOR_ROLE} = json_extract(w.value, '$.role')))`);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Distinct genre or tag values of the live series and books the viewer sees, sorted case-insensitively. */
+  async terms(viewer: Viewer, kind: 'genre' | 'tag'): Promise<string[]> {
+    const rows = await this.db.all<{ value: string }>(sql`
+      SELECT value FROM (
+        SELECT st.value AS value FROM series_terms st JOIN series s ON s.id = st.series_id
+          WHERE st.kind = ${kind} AND s.deleted_at IS NULL AND ${visibleSeries(viewer, liveSeries)}
+        UNION
+        SELECT bt.value AS value FROM book_terms bt JOIN books b ON b.id = bt.book_id
+          WHERE bt.kind = ${kind} AND b.deleted_at IS NULL AND ${visibleBooks(viewer, liveBook)}
+      ) GROUP BY value COLLATE NOCASE ORDER BY value COLLATE NOCASE`);
+    return rows.map((r) => r.value);
+  }
+
+  async publishers(viewer: Viewer): Promise<string[]> {
+    const rows = await this.db.all<{ value: string }>(sql`
+      SELECT s.publisher AS value FROM series s
+      WHERE s.deleted_at IS NULL AND s.publisher IS NOT NULL AND s.publisher <> '' AND ${visibleSeries(viewer, liveSeries)}
+      GROUP BY s.publisher COLLATE NOCASE ORDER BY s.publisher COLLATE NOCASE`);
+    return rows.map((r) => r.value);
+  }
+
+  async authors(viewer: Viewer): Promise<Author[]> {
+    return this.db.all<Author>(sql`
+      SELECT DISTINCT ${AUTHOR_NAME} AS name, ${AUTHOR_ROLE} AS role
+      FROM books b, json_each(b.authors) a
+      WHERE b.deleted_at IS NULL AND ${AUTHOR_NAME} IS NOT NULL AND ${visibleBooks(viewer, liveBook)}
+      ORDER BY name COLLATE NOCASE, role`);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Handler shapes the routes share: every paginated list (API.md §2 Paginated envelope, §4 Pagination
+ * parameters: the page the query asks for, the service's page of results for the caller, the envelope
+ * with its links) and every action answered with 204. A route file says only which service call it makes.
+ */
+import type { RouteConfig, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { type PageRequest, pageEnvelope, toPageRequest } from '../lib/pagination';
+import type { Viewer } from '../repositories/visibility';
+import type { ListResult } from '../services/catalog-list';
+import type { Services } from '../composition-root';
+import { requestViewer } from '../http/progress-actor';
+
+type QueryOf<R> = R extends { request: { query: infer S extends z.ZodType } } ? z.output<S> : never;
+type ParamsOf<R> = R extends { request: { params: infer S extends z.ZodType } } ? z.output<S> : undefined;
+type JsonOf<R> = R extends {
+  request: { body: { content: { 'application/json': { schema: infer S extends z.ZodType } } } };
+}
+  ? z.output<S>
+  : undefined;
+
+/** What a list is made from: the request's services and viewer, its query, path parameters and JSON body. */
+export interface ListRequest<R> {
+  services: Services;
+  viewer: Viewer;
+  query: QueryOf<R>;
+  body: JsonOf<R>;
+  /** The path parameters, when the path has some. */
+  param: ParamsOf<R>;
+  /** `library_id` of the query, as the fixed-order lists take it. */
+  scope: { libraryId?: string };
+}
+
+/** `.openapi(...paged(route, (request, page) => service call))`: the route and its handler. */
+export function paged<R extends RouteConfig, T>(
+  route: R,
+  list: (request: ListRequest<R>, page: PageRequest) => Promise<ListResult<T>>,
+) {
+  const handler = async (c: Context<AppEnv, string, any>) => {
+    const query = c.req.valid('query') as QueryOf<R> & { page?: string; pageSize?: string; library_id?: string };
+    const page = toPageRequest(query);
+    const request: ListRequest<R> = {
+      services: c.get('services'),
+      viewer: requestViewer(c),
+      query,
+      body: (route.request?.body ? c.req.valid('json') : undefined) as JsonOf<R>,
+      param: (route.request?.params ? c.req.valid('param') : undefined) as ParamsOf<R>,
+      scope: { libraryId: query.library_id },
+    };
+    const { data, total } = await list(request, page);
+    return c.json(pageEnvelope(c.req.url, page, data, total), 200);
+  };
+  return [route, handler] as const;
+}
+
+type ScopedList<T> = (viewer: Viewer, scope: { libraryId?: string }, page: PageRequest) => Promise<ListResult<T>>;
+/** The methods of a service that list in a fixed order, scoped by library only. */
+type ScopedListMethod<S> = { [M in keyof S]: S[M] extends ScopedList<unknown> ? M : never }[keyof S];
+type ItemOf<F> = F extends ScopedList<infer T> ? T : never;
+
+/** A fixed-order list (in progress, on deck, recently…): `service.method(viewer, {libraryId}, page)`. */
+export function scopedList<R extends RouteConfig, K extends keyof Services, M extends ScopedListMethod<Services[K]>>(
+  route: R,
+  service: K,
+  method: M,
+) {
+  return paged(route, ({ services, viewer, scope }, page) =>
+    (services[service][method] as ScopedList<ItemOf<Services[K][M]>>).call(services[service], viewer, scope, page),
+  );
+}
+
+/** An action without a response body: 204 once it is done. */
+export async function noContent(c: Context<AppEnv, string, any>, action: Promise<unknown>) {
+  await action;
+  return c.body(null, 204);
+}

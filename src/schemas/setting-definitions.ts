@@ -1,0 +1,33 @@
+/**
+ * The admin settings (API.md §4 Settings): a closed registry of keys, each with its value schema, default
+ * and description. Below the wire schemas (settings.schema.ts) and the service that stores the values, so
+ * the consumers, the schema and its type importers read one definition and need nothing else.
+ */
+import { z } from '@hono/zod-openapi';
+
+interface SettingDefinition<T> {
+  schema: z.ZodType<T>;
+  default: T;
+  description: string;
+}
+
+const define = <T>(schema: z.ZodType<T>, value: T, description: string): SettingDefinition<T> => ({
+  schema,
+  default: value,
+  description,
+});
+
+export const SETTING_DEFINITIONS = {
+  'auth.registration_enabled': define(z.boolean(), false, 'Anyone may create an account with POST /auth/register.'),
+  'auth.email_verification_required': define(
+    z.boolean(),
+    false,
+    'New registered accounts stay inactive until their e-mail address is verified.',
+  ),
+  'auth.session_lifetime_hours': define(z.number().int().min(1).max(8760), 24, 'Lifetime of a session token.'),
+  'auth.default_role': define(z.enum(['reader', 'maintainer']), 'reader', 'Role given to self-registered users.'),
+  'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
+} satisfies Record<string, SettingDefinition<unknown>>;
+
+export type SettingKey = keyof typeof SETTING_DEFINITIONS;
+export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFINITIONS)[K]['default'];

@@ -1,0 +1,231 @@
+/**
+ * Authentication (API.md §5): signing in with a password, the sessions that follow, and resolving a request's
+ * credentials — session tokens, API keys and HTTP Basic — to a `Principal` whose effective permissions are
+ * computed per request. Every way of signing in ends in `createSession` (password login, first-run setup,
+ * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
+ */
+import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
+import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
+import { effectivePermissions, type Role } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+import { signSessionToken, verifySessionToken } from '../auth/session-token';
+import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
+import { unauthorized } from '../lib/errors';
+import { newId, nowIso } from '../lib/ids';
+import { toLoginUser } from '../mappers/user.mapper';
+import type { ApiKeysRepository } from '../repositories/api-keys.repository';
+import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { UserRecord, UsersRepository } from '../repositories/users.repository';
+import type { LoginResponse } from '../schemas/auth.schema';
+import { BasicAuthCache } from './basic-auth-cache';
+import type { LoginThrottle } from './login-throttle';
+import type { SettingsService } from './settings.service';
+
+/** Basic checks under way in this isolate, by keyed credential hash. */
+const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
+
+/** `last_used_at` is written at most this often per key: no database write on every request. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/** Where a request comes from, as sessions and the login throttle record it. */
+export interface ClientInfo {
+  address: string | null;
+  userAgent: string | null;
+}
+
+export interface AuthenticationDeps {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+  settings: SettingsService;
+  throttle: LoginThrottle;
+  secret: () => Promise<string>;
+  /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
+  passwordSignIn: (role: Role) => boolean;
+  /** Runs work after the response (ctx.waitUntil). */
+  defer: (work: Promise<unknown>) => void;
+}
+
+export class AuthenticationService {
+  constructor(private readonly deps: AuthenticationDeps) {}
+
+  // ---- signing in -------------------------------------------------------------------------
+
+  async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+    const { throttle } = this.deps;
+    await throttle.reserve(username, client.address);
+    const user = await this.checkPassword(username, password);
+    if (!user) throw unauthorized('Invalid username or password');
+    await throttle.recordSuccess(username, client.address);
+    this.assertPasswordSignIn(user);
+    return this.signIn(user, client);
+  }
+
+  /**
+   * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
+   * account is refused, then the session is issued and the sign-in recorded.
+   */
+  async signIn(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    this.assertActive(user);
+    const response = await this.createSession(user, client);
+    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
+    return response;
+  }
+
+  /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
+  async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    const hours = await this.deps.settings.value('auth.session_lifetime_hours');
+    const lifetimeSeconds = hours * 3600;
+    const sessionId = newId();
+    const now = new Date();
+    await this.deps.sessions.create({
+      id: sessionId,
+      userId: user.id,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      clientAddress: client.address,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
+    });
+    const token = await signSessionToken(
+      { userId: user.id, sessionId, role: user.role },
+      await this.deps.secret(),
+      lifetimeSeconds,
+    );
+    return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
+  }
+
+  /** Verifies a password with constant work whether or not the user exists, or has a password. */
+  private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
+    const user = await this.deps.users.getByUsername(username);
+    const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
+    const ok = await verifyPassword(password, hash);
+    return ok && hash === user?.passwordHash ? user : undefined;
+  }
+
+  private assertPasswordSignIn(user: UserRecord): void {
+    if (!this.deps.passwordSignIn(user.role)) {
+      throw unauthorized('Password sign-in is turned off on this server: use single sign-on, or an API key');
+    }
+  }
+
+  /** An inactive account signs in no way: not with a password, a token, an API key or single sign-on. */
+  assertActive(user: UserRecord): void {
+    if (!user.isActive) {
+      throw unauthorized(
+        user.emailVerified ? 'This account is disabled' : 'This account is not active yet: verify your e-mail address',
+      );
+    }
+  }
+
+  // ---- authenticating a request --------------------------------------------------------------
+
+  /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
+  async authenticate(
+    headers: { authorization?: string; apiKey?: string },
+    clientAddress: string | null = null,
+  ): Promise<Principal | null> {
+    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim());
+    const authorization = headers.authorization?.trim();
+    if (!authorization) return null;
+    const space = authorization.indexOf(' ');
+    const scheme = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
+    const value = space < 0 ? '' : authorization.slice(space + 1).trim();
+    if (scheme === 'bearer') {
+      if (!value) throw unauthorized('Empty bearer token');
+      return looksLikeApiKey(value) ? this.fromApiKey(value) : this.fromSessionToken(value);
+    }
+    if (scheme === 'basic') return this.fromBasic(value, clientAddress);
+    throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
+  }
+
+  private async fromSessionToken(token: string): Promise<Principal> {
+    const claims = await verifySessionToken(token, await this.deps.secret());
+    if (!claims) throw unauthorized('Invalid or expired session token');
+    const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
+    if (!found) throw unauthorized('Session has ended; log in again');
+    const { session, user } = found;
+    this.assertActive(user);
+    return {
+      user,
+      method: 'session',
+      sessionId: session.id,
+      permissions: effectivePermissions(user.role, user.customPermissions),
+    };
+  }
+
+  private async fromApiKey(key: string): Promise<Principal> {
+    const parsed = parseApiKey(key);
+    if (!parsed) throw unauthorized('Invalid API key format');
+    const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
+    // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
+    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
+    const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
+    if (!found || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
+    const { key: record, owner: user } = found;
+    const now = Date.now();
+    if (record.expiresAt && Date.parse(record.expiresAt) <= now) throw unauthorized('API key has expired');
+    this.assertActive(user);
+    if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_WRITE_INTERVAL_MS) {
+      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, new Date(now).toISOString()));
+    }
+    return {
+      user,
+      method: 'api_key',
+      apiKey: { id: record.id, name: record.name },
+      permissions: effectivePermissions(user.role, user.customPermissions, record.permissions),
+    };
+  }
+
+  private async fromBasic(encoded: string, clientAddress: string | null): Promise<Principal> {
+    let decoded: string;
+    try {
+      decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
+    } catch {
+      throw unauthorized('Malformed Basic credentials');
+    }
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized('Malformed Basic credentials');
+    const username = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    // Reader apps that only speak Basic send `api:<API key>`.
+    if (username.toLowerCase() === 'api') return this.fromApiKey(password);
+
+    const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
+    const cached = BasicAuthCache.get(cacheKey);
+    if (cached) {
+      const user = await this.deps.users.getById(cached.userId);
+      // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
+      const sameName = user?.username.toLowerCase() === username.toLowerCase();
+      if (user && sameName && user.authVersion === cached.authVersion && user.isActive) {
+        return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+      }
+      BasicAuthCache.delete(cacheKey);
+    }
+    // A reader app opening a book fires many page requests at once with the same credentials: they
+    // share one password check, so they neither pay the hash many times nor use up the throttle.
+    let pending = basicChecksInFlight.get(cacheKey);
+    if (!pending) {
+      pending = this.checkBasic(username, password, clientAddress, cacheKey).finally(() =>
+        basicChecksInFlight.delete(cacheKey),
+      );
+      basicChecksInFlight.set(cacheKey, pending);
+    }
+    const user = await pending;
+    return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+  }
+
+  private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {
+    await this.deps.throttle.reserve(username, clientAddress);
+    const user = await this.checkPassword(username, password);
+    if (!user) throw unauthorized('Invalid username or password');
+    await this.deps.throttle.recordSuccess(username, clientAddress);
+    this.assertActive(user);
+    this.assertPasswordSignIn(user);
+    BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
+    return user;
+  }
+}
