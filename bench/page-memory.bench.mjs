@@ -21,14 +21,18 @@ import { residentBytes, stackProcesses, startLongbox } from './lib/longbox-stack
 import { setupAdminClient } from './lib/admin-client.mjs';
 import { environmentLines, markdownTable, ROOT, writeSection } from './lib/report.mjs';
 import { seedComicLibrary } from './lib/seed-library.mjs';
+import { SMOKE, sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const BOOKS = Number(process.env.LONGBOX_PAGE_MEMORY_BOOKS ?? 400);
-const REQUESTS = Number(process.env.LONGBOX_PAGE_MEMORY_REQUESTS ?? 10_000);
-const STEP = Number(process.env.LONGBOX_PAGE_MEMORY_STEP ?? 1000);
-const WRITE = REQUESTS >= 10_000;
+// A smoke run (BENCH_SMOKE=1): 4 books (200 pages), 100 requests per server sampled every 50.
+const BOOKS = Number(process.env.LONGBOX_PAGE_MEMORY_BOOKS ?? sized(400, 4));
+const REQUESTS = Number(process.env.LONGBOX_PAGE_MEMORY_REQUESTS ?? sized(10_000, 100));
+const STEP = Number(process.env.LONGBOX_PAGE_MEMORY_STEP ?? sized(1000, 50));
+/** Smaller runs only print (a smoke run goes through writeSection, which writes nothing then). */
+const WRITE = REQUESTS >= 10_000 || SMOKE;
 const CONCURRENCY = 4;
+/** Pages requested between the two heap snapshots (other pages than the RSS-sampled ones). */
 const RETENTION_REQUESTS = Math.min(2000, REQUESTS);
 const MiB = 1024 ** 2;
 const mib = (bytes) => (bytes / MiB).toFixed(0);
@@ -79,7 +83,7 @@ async function main() {
     await server.stop();
     const pages = seeded.books.flatMap((b) => Array.from({ length: b.pageCount }, (_, i) => [b.id, i + 1]));
     if (pages.length < REQUESTS + RETENTION_REQUESTS)
-      throw new Error(`${pages.length} pages for ${REQUESTS} distinct requests`);
+      throw new Error(`${pages.length} pages for ${REQUESTS + RETENTION_REQUESTS} distinct requests`);
 
     for (const [label, edgeCache] of [
       ['Longbox, edge page cache on', 'true'],
@@ -229,7 +233,7 @@ async function main() {
   const retentionTable = markdownTable(
     ['heap node (type:constructor)', 'count change', 'self size change KiB', 'size at the end KiB'],
     diffSummaries(retention.first, retention.last, 10).map((r) => [
-      `\`${r.key}\``,
+      `\`${r.key.replaceAll('|', '\\|')}\``,
       r.count,
       (r.size / 1024).toFixed(0),
       (r.after / 1024).toFixed(0),

@@ -15,15 +15,18 @@ import { residentBytes, stackProcesses, startLongbox } from './lib/longbox-stack
 import { setupAdminClient } from './lib/admin-client.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { listBooks, seedComicLibrary } from './lib/seed-library.mjs';
+import { SMOKE, sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const MINUTES = Number(process.env.LONGBOX_SOAK_MINUTES ?? 30);
-const BOOKS = Number(process.env.LONGBOX_SOAK_BOOKS ?? 400);
+// A smoke run (BENCH_SMOKE=1): one minute, 4 books, 5 streams, a rescan half a minute in.
+const MINUTES = Number(process.env.LONGBOX_SOAK_MINUTES ?? sized(30, 1));
+const BOOKS = Number(process.env.LONGBOX_SOAK_BOOKS ?? sized(400, 4));
 const RATE = Number(process.env.LONGBOX_SOAK_RATE ?? 12);
-const SSE_STREAMS = Number(process.env.LONGBOX_SOAK_SSE ?? 200);
-const RESCAN_MINUTES = Number(process.env.LONGBOX_SOAK_RESCAN_MINUTES ?? 5);
-const WRITE = MINUTES >= 30;
+const SSE_STREAMS = Number(process.env.LONGBOX_SOAK_SSE ?? sized(200, 5));
+const RESCAN_MINUTES = Number(process.env.LONGBOX_SOAK_RESCAN_MINUTES ?? sized(5, 1));
+/** Shorter runs only print (a smoke run goes through writeSection, which writes nothing then). */
+const WRITE = MINUTES >= 30 || SMOKE;
 /** Requests in flight at most; a tick that finds this many waiting skips its request (counted). */
 const MAX_IN_FLIGHT = 32;
 const SAMPLE_MS = 10_000;

@@ -10,12 +10,17 @@ import { connectInspector } from './lib/inspector.mjs';
 import { residentBytes, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { SMOKE, sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
-const SUBSCRIBERS = Number(process.env.LONGBOX_FANOUT_SUBSCRIBERS ?? 1000);
-const EVENTS = Number(process.env.LONGBOX_FANOUT_EVENTS ?? 20);
-const WRITE = SUBSCRIBERS >= 1000;
+// A smoke run (BENCH_SMOKE=1): 20 subscribers, 3 events, a short wait after they close.
+const SUBSCRIBERS = Number(process.env.LONGBOX_FANOUT_SUBSCRIBERS ?? sized(1000, 20));
+const EVENTS = Number(process.env.LONGBOX_FANOUT_EVENTS ?? sized(20, 3));
+/** Smaller runs only print (a smoke run goes through writeSection, which writes nothing then). */
+const WRITE = SUBSCRIBERS >= 1000 || SMOKE;
+/** Longer than two keep-alive intervals (15 s): see the wait after the subscribers close. */
+const AFTER_CLOSE_MS = sized(35_000, 1_000);
 const TARGET_P99_MS = 250;
 const OPEN_AT_ONCE = 50;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -117,16 +122,20 @@ async function main() {
       const latencies = times.map((t) => t.perf - sent);
       all.push(...latencies);
       // From the event's own timestamp (set by the publisher once the write committed; same machine clock).
-      fromPublish.push(...times.map((t) => t.wall - t.published));
+      const published = times.map((t) => t.wall - t.published);
+      fromPublish.push(...published);
       rows.push({
         n,
         delivered: times.length,
+        request: requestMs.at(-1),
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         max: Math.max(...latencies),
+        publishP50: percentile(published, 50),
+        publishP99: percentile(published, 99),
       });
       console.log(
-        `event ${n + 1}: ${times.length} delivered, p50 ${rows.at(-1).p50.toFixed(0)} ms, p99 ${rows.at(-1).p99.toFixed(0)} ms`,
+        `event ${n + 1}: ${times.length} delivered, from the POST p50 ${rows.at(-1).p50.toFixed(0)} / p99 ${rows.at(-1).p99.toFixed(0)} ms, from publication p50 ${rows.at(-1).publishP50.toFixed(0)} / p99 ${rows.at(-1).publishP99.toFixed(0)} ms`,
       );
       await sleep(1000);
     }
@@ -134,9 +143,9 @@ async function main() {
 
     for (const s of subscribers) s.close();
     await Promise.all(subscribers.map((s) => s.pump));
-    // Longer than two keep-alive intervals (15 s): the hub learns that a client left when it next writes to
-    // its stream (a keep-alive at the latest) and drops it then.
-    await sleep(35_000);
+    // The hub learns that a client left when it next writes to its stream (a keep-alive at the latest) and
+    // drops it then.
+    await sleep(AFTER_CLOSE_MS);
     const after = await memory();
     inspector.close();
     await server.stop();
@@ -154,11 +163,10 @@ async function main() {
         'events',
         'deliveries',
         'missing',
-        'p50 ms',
-        'p99 ms',
-        'max ms',
+        'from publication p50 / p99 ms',
+        'from the POST p50 / p99 / max ms',
         'POST /libraries p50 ms',
-        'target p99',
+        'target: p99 from publication',
       ],
       [
         [
@@ -166,13 +174,22 @@ async function main() {
           EVENTS,
           all.length,
           missing,
-          p50.toFixed(0),
-          p99.toFixed(0),
-          Math.max(...all).toFixed(0),
+          `${publishP50.toFixed(0)} / ${publishP99.toFixed(0)}`,
+          `${p50.toFixed(0)} / ${p99.toFixed(0)} / ${Math.max(...all).toFixed(0)}`,
           percentile(requestMs, 50).toFixed(0),
-          `${p99 <= TARGET_P99_MS ? 'meets' : 'MISSES'} ≤ ${TARGET_P99_MS} ms`,
+          `${publishP99 <= TARGET_P99_MS ? 'meets' : 'MISSES'} ≤ ${TARGET_P99_MS} ms`,
         ],
       ],
+    );
+    const perEvent = markdownTable(
+      ['event', 'delivered', 'POST ms', 'from publication p50 / p99 ms', 'from the POST p50 / p99 / max ms'],
+      rows.map((r) => [
+        r.n + 1,
+        r.delivered,
+        r.request.toFixed(0),
+        `${r.publishP50.toFixed(0)} / ${r.publishP99.toFixed(0)}`,
+        `${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} / ${r.max.toFixed(0)}`,
+      ]),
     );
     const memoryTable = markdownTable(
       ['', 'API isolate heap (after GC)', 'API runtime workerd RSS', 'dev proxy workerd RSS'],
@@ -187,6 +204,7 @@ async function main() {
       ],
     );
     console.log(deliveryTable);
+    console.log(perEvent);
     console.log(memoryTable);
     if (!WRITE) return;
     writeSection(
@@ -197,19 +215,19 @@ async function main() {
         'events one second apart, each caused by a POST /libraries (→ `library_created`). **Delivery** is the time until',
         "a subscriber has parsed the frame, for every subscriber and event, measured from the event's publication",
         "(its `timestamp`, set by the publisher once the library's row is committed; the server and the clients share",
-        'the machine\'s clock) and, as an upper bound, from sending the POST that causes it (which includes the',
+        "the machine's clock) and, as an upper bound, from sending the POST that causes it (which includes the",
         "request's own work). All clients run in the one Node process of the benchmark, so the last of 1,000 frames",
         "also waits for the client's own event loop.",
         '',
         deliveryTable,
         '',
-        'Per event, from sending the POST:',
+        'Per event:',
         '',
         perEvent,
         '',
         "**Memory per subscriber**: the API isolate's JS heap, where the EventHub Durable Object keeps its",
         'subscribers (a forced GC, then `Runtime.getHeapUsage` through the inspector), and the RSS of the workerd',
-        'that runs the worker and of the dev proxy that holds each client\'s connection; "after all closed" (35 s',
+        `that runs the worker and of the dev proxy that holds each client's connection; "after all closed" (${AFTER_CLOSE_MS / 1000} s`,
         'later) shows what the hub keeps of streams whose clients went away: it learns of a departure when its next',
         'write to that stream fails (a keep-alive every 15 s at the latest) and drops the stream then.',
         '',

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from './wrangler-dev.mjs';
+import { freePort, killOnInterrupt } from './wrangler-dev.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,6 +48,8 @@ export async function startLongbox({ sources, data, env = {}, readyTimeoutMs = 1
       ...env,
     },
   });
+  // start.mjs runs in its own process group with its two wranglers: an interrupted bench ends them all.
+  child.once('exit', killOnInterrupt(child.pid));
   const batches = [];
   let tail = '';
   let partial = '';

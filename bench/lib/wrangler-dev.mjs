@@ -34,6 +34,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * Puts the process group of `pid` (a detached child) among those killed if the bench is interrupted; the
+ * returned function takes it off again once it has been stopped. startWranglerDev does this for its servers.
+ */
+export function killOnInterrupt(pid) {
+  running.add(pid);
+  return () => running.delete(pid);
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
