@@ -97,7 +97,10 @@ async function main() {
         body: JSON.stringify({ username: 'bench-admin', password: 'bench-password-42' }),
       });
       const auth = { Authorization: `Bearer ${(await login.json()).access_token}` };
-      const inspector = await connectInspector(server.inspectorPort);
+      const inspector = await connectInspector(server.inspectorPort, {
+        // An idle isolate answers the inspector only once it has something to run (bench/lib/inspector.mjs).
+        wake: () => fetch(`${server.url}/api/v1/health`).then((res) => res.arrayBuffer()),
+      });
       const rss = rssSampler(server.pid);
       const urls = pages.slice(0, REQUESTS).map(([id, n]) => `${server.url}/api/v1/books/${id}/pages/${n}`);
       const result = await drive(urls, auth, async () => {

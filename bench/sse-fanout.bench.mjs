@@ -77,7 +77,10 @@ async function main() {
     const api = `${server.url}/api/v1`;
     const { auth, call } = await setupAdminClient(api);
     const processes = stackProcesses(server.pid).filter((p) => p.role === 'api' && p.kind !== 'other');
-    const inspector = await connectInspector(server.inspectorPort);
+    const inspector = await connectInspector(server.inspectorPort, {
+      // An idle isolate answers the inspector only once it has something to run (bench/lib/inspector.mjs).
+      wake: () => fetch(`${api}/health`).then((res) => res.arrayBuffer()),
+    });
     const memory = async () => {
       await inspector.collectGarbage();
       const heap = (await inspector.heapUsage()).usedSize;

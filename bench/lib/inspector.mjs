@@ -2,8 +2,15 @@
 // the worker's isolate in workerd): the isolate's JS heap use, a forced garbage collection, and heap snapshots
 // summarised by constructor, so two snapshots taken some traffic apart show what the isolate kept.
 
-/** Connects to ws://127.0.0.1:<port>/ws (wrangler's inspector proxy) and enables the heap profiler. */
-export async function connectInspector(port, { timeoutMs = 30_000 } = {}) {
+/**
+ * Connects to ws://127.0.0.1:<port>/ws (wrangler's inspector proxy) and enables the heap profiler.
+ *
+ * workerd dispatches inspector commands to an isolate only when the isolate has something to run: an idle one
+ * leaves a command waiting until its next request or timer (`npm start`'s cron tick, up to a minute later).
+ * `wake`, if given, is called every 250 ms while a command is unanswered — a cheap request to the worker
+ * (GET /api/v1/health) — so a sample taken between two rounds of traffic is answered at once.
+ */
+export async function connectInspector(port, { timeoutMs = 30_000, wake } = {}) {
   // The inspector proxy accepts DevTools from its allowed origins only, loopback among them.
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { Origin: 'http://127.0.0.1' } });
   await new Promise((resolve, reject) => {
@@ -32,17 +39,23 @@ export async function connectInspector(port, { timeoutMs = 30_000 } = {}) {
   const send = (method, params = {}, timeout = timeoutMs) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
+      const waking = wake ? setInterval(() => wake().catch(() => {}), 250) : undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearInterval(waking);
+      };
       const timer = setTimeout(() => {
         pending.delete(id);
+        done();
         reject(new Error(`${method} timed out`));
       }, timeout);
       pending.set(id, {
         resolve: (v) => {
-          clearTimeout(timer);
+          done();
           resolve(v);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          done();
           reject(e);
         },
       });

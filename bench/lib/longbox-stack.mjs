@@ -24,7 +24,19 @@ export async function mapLimited(count, limit, fn) {
  * both processes answer. Lines other than access logs are kept (tail) and the consumers' "batch done"
  * lines are parsed into `batches`. `vars` become LONGBOX_* environment variables (both workers get them).
  */
-export async function startLongbox({ sources, data, env = {}, readyTimeoutMs = 180_000 }) {
+export async function startLongbox(options) {
+  try {
+    return await startOnce(options);
+  } catch (error) {
+    // wrangler picks some of its ports itself (the dev registry's direct sockets) and can lose one to another
+    // process starting on the busy machine at the same moment: one more try.
+    if (!String(error).includes('Address already in use')) throw error;
+    console.warn('npm start lost a port to another process; starting it again');
+    return startOnce(options);
+  }
+}
+
+async function startOnce({ sources, data, env = {}, readyTimeoutMs = 180_000 }) {
   const [port, jobsPort, inspectorPort, jobsInspectorPort] = [
     await freePort(),
     await freePort(),
@@ -70,18 +82,32 @@ export async function startLongbox({ sources, data, env = {}, readyTimeoutMs = 1
   child.stderr.on('data', read);
   const url = `http://127.0.0.1:${port}`;
   const jobsUrl = `http://127.0.0.1:${jobsPort}`;
+  /** Whether any process of start.mjs's group (its wranglers, their workerd) is still alive. */
+  const groupAlive = () => {
+    try {
+      process.kill(-child.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const waitForGroup = async (ms) => {
+    for (const deadline = Date.now() + ms; groupAlive() && Date.now() < deadline; ) await sleep(100);
+  };
+  // Stopped means every process gone, workerd included (it can outlive its wrangler by a moment): the next
+  // server a bench starts must not meet this one's sockets.
   const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (!groupAlive()) return;
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
       return;
     }
-    await Promise.race([exited, sleep(15_000)]);
+    await waitForGroup(15_000);
     try {
       process.kill(-child.pid, 'SIGKILL');
     } catch {}
+    await waitForGroup(5_000);
   };
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
