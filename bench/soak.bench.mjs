@@ -443,8 +443,10 @@ async function main() {
       "~200 MiB to the runtime's RSS for good, which would hide what this run measures).",
       `The runtime workerd went from ${mib(rssFirst)} MiB (minute ${first.length}) to ${mib(rssLast)} MiB and wrangler's dev proxy`,
       `from ${mib(proxyAt(first.at(-1)))} to ${mib(proxyAt(last.at(-1)))} MiB: the local runtime and its proxy, which grow the same way under a bare worker`,
-      'making the same R2 reads, or answering no-op requests (section "Memory under page traffic"); neither exists',
-      'on Cloudflare. Fixed on the way: `npm start` runs with the edge page cache off — its local simulator kept',
+      'making the same R2 reads, or answering no-op requests, and a Longbox page more than a bare read (its D1',
+      'reads through the local simulator, in the same workerd; outside the isolate\'s heap): section "Memory under',
+      'page traffic". None of that exists on Cloudflare. Fixed on the way: `npm start` runs with the edge page',
+      'cache off — its local simulator kept',
       'every page served in memory and on disk.',
     ];
     const errorLines = errors.slice(0, 15).map((e) => `  - minute ${minuteOf(e.at) + 1}: ${e.what}`);
