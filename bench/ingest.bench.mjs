@@ -5,8 +5,7 @@
 // rows report it. Meanwhile GET /series, GET /tasks and a page are requested in a loop (API latency during
 // ingest) and the workerd processes' memory is sampled. The reference in the same run: the bare cost of one
 // sequential read of every file from the same local R2 (bench/workers/r2-object.ts, GET /read-all).
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
@@ -15,7 +14,8 @@ import { book, distinctPages } from './lib/comic-library.mjs';
 import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
-import { freePort, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { mapLimited, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
 
 // LONGBOX_BENCH_BOOKS: a smaller benchmark library for a quick run (nothing is written);
@@ -35,15 +35,6 @@ const TARGET_PAGE_P99_MS = 500;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1e6;
-
-async function mapLimited(count, limit, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) await fn(next++);
-    }),
-  );
-}
 
 /** A realistic scanned page: 1988×3056, drawn panels over paper grain, JPEG q85 (~1 MB). */
 async function realisticPage(seed) {
@@ -83,103 +74,9 @@ function realisticBook(i, pages) {
   };
 }
 
-/** `npm start` from the snapshot, its output scanned for the consumers' per-batch lines. */
-async function startServer(sources, data) {
-  const [port, jobsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [sources.start], {
-    cwd: path.dirname(path.dirname(sources.start)),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      JOBS_PORT: String(jobsPort),
-      PERSIST_TO: data,
-      CI: 'true',
-      WRANGLER_SEND_METRICS: 'false',
-      LONGBOX_LOG__LEVEL: 'info',
-    },
-  });
-  const batches = [];
-  let tail = '';
-  let partial = '';
-  const read = (chunk) => {
-    const text = partial + chunk.toString();
-    const lines = text.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.includes('"batch done"')) {
-        const json = line.slice(line.indexOf('{'));
-        try {
-          batches.push({ at: Date.now(), ...JSON.parse(json) });
-        } catch {
-          // a line cut by the terminal formatting: not counted
-        }
-      } else if (!line.includes('"msg":"request"')) tail = (tail + line + '\n').slice(-20_000);
-    }
-  };
-  child.stdout.on('data', read);
-  child.stderr.on('data', read);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const up = await Promise.all([
-      fetch(`${url}/api/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-      fetch(`http://127.0.0.1:${jobsPort}/`).then(
-        (r) => r.status === 404,
-        () => false,
-      ),
-    ]);
-    if (up.every(Boolean)) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not start:\n${tail}`);
-    await sleep(500);
-  }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    await Promise.race([exited, sleep(15_000)]);
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
-  };
-  return { url, pid: child.pid, batches, stop, tail: () => tail };
-}
-
-/** The workerd processes under `rootPid`, by role (the jobs one runs consumers/wrangler.toml). */
+/** The workerd processes of `npm start` (each process's runtime and its dev proxy), by role. */
 function workerdProcesses(rootPid) {
-  const parents = new Map();
-  const commands = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' '));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const ancestors = (pid) => {
-    const chain = [];
-    for (let p = parents.get(pid); p && p > 1; p = parents.get(p)) chain.push(p);
-    return chain;
-  };
-  const found = [];
-  for (const [pid, command] of commands) {
-    if (!command.includes('workerd serve')) continue;
-    const chain = ancestors(pid);
-    if (!chain.includes(rootPid)) continue;
-    found.push({ pid, role: chain.some((p) => commands.get(p)?.includes('consumers/wrangler.toml')) ? 'jobs' : 'api' });
-  }
-  return found;
+  return stackProcesses(rootPid).filter((p) => p.kind === 'runtime' || p.kind === 'proxy');
 }
 
 /** Resident memory of the workerd processes, by role. */
@@ -222,7 +119,7 @@ async function main() {
   try {
     const sources = snapshotSources(path.join(state, 'sources'));
     const data = path.join(state, 'data');
-    server = await startServer(sources, data);
+    server = await startLongbox({ sources, data });
     const processes = workerdProcesses(server.pid);
     const api = `${server.url}/api/v1`;
     const { auth, call } = await setupAdminClient(api);

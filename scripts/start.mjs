@@ -43,7 +43,10 @@ const migrate = spawnSync(
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // LONGBOX_* variables of this environment reach both workers (e.g. LONGBOX_LOG__LEVEL=debug npm start).
-const vars = Object.entries(process.env)
+// The edge page cache is off unless asked for: one machine has no edge to be near, and the local Cache API
+// simulator keeps every page served on disk and grows the runtime's memory with each one (issue 21,
+// docs/BENCHMARKS.md "Memory under page traffic").
+const vars = Object.entries({ LONGBOX_PAGES__EDGE_CACHE: 'false', ...process.env })
   .filter(([key]) => key.startsWith('LONGBOX_'))
   .flatMap(([key, value]) => ['--var', `${key}:${value}`]);
 const renderer = existsSync(path.join(root, 'renderer/wrangler.toml')) ? ['-c', 'renderer/wrangler.toml'] : [];
@@ -66,7 +69,10 @@ const dev = (name, configs, listen, extra = []) => {
 let stopping = false;
 let cronTimer;
 const local = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-const children = [dev('api', ['-c', 'wrangler.toml'], port, ['--test-scheduled'])];
+// INSPECTOR_PORT / JOBS_INSPECTOR_PORT: where each process's DevTools inspector listens (benchmarks read the
+// isolates' heap through it); unset, wrangler picks one.
+const inspector = (name) => (process.env[name] ? ['--inspector-port', process.env[name]] : []);
+const children = [dev('api', ['-c', 'wrangler.toml'], port, ['--test-scheduled', ...inspector('INSPECTOR_PORT')])];
 // The jobs process starts once the API answers: two runtimes starting at once can race for the same
 // loopback port (a runtime restart re-binds the port it had), and the consumers need the API's EventHub.
 for (const deadline = Date.now() + 120_000; !stopping && Date.now() < deadline; ) {
@@ -77,7 +83,10 @@ for (const deadline = Date.now() + 120_000; !stopping && Date.now() < deadline; 
   if (ready) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-if (!stopping) children.push(dev('jobs', ['-c', 'consumers/wrangler.toml', ...renderer], jobsPort));
+if (!stopping)
+  children.push(
+    dev('jobs', ['-c', 'consumers/wrangler.toml', ...renderer], jobsPort, inspector('JOBS_INSPECTOR_PORT')),
+  );
 
 // wrangler dev does not fire cron triggers by itself: tick the worker's scheduled handler once a minute,
 // as Cloudflare would, so cron_schedule scans and the re-queue of lost book work happen locally too.

@@ -7,6 +7,7 @@ import { consumeQueue } from '../consumers/book-work.consumer';
 import { createApp } from '../src/app';
 import { readConfig } from '../src/config/config';
 import { createEventPublisher } from '../src/events/publisher';
+import { withInjectedFaults } from '../src/fault-injection/platform-faults';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { requeueLostBookWork } from '../src/ingest/requeue';
 import { createLogger } from '../src/lib/logger';
@@ -36,13 +37,17 @@ function checkStartupScans(env: Env, ctx: ExecutionContext): void {
   );
 }
 
+// Every handler sees the environment through withInjectedFaults: the environment itself, unless a test
+// installed a fault injector (docs/RELIABILITY.md, "Faults").
 export default {
-  fetch(request, env, ctx) {
+  fetch(request, rawEnv, ctx) {
+    const env = withInjectedFaults(rawEnv);
     readConfig(env);
     checkStartupScans(env, ctx);
     return app.fetch(request, env, ctx);
   },
-  async scheduled(controller, env, ctx) {
+  async scheduled(controller, rawEnv, ctx) {
+    const env = withInjectedFaults(rawEnv);
     checkStartupScans(env, ctx);
     const config = readConfig(env);
     const db = await defaultDatabaseFactory(env);
@@ -72,5 +77,5 @@ export default {
   },
   // The book-work consumers run in the longbox-jobs worker (consumers/wrangler.toml); a deployment that
   // wants one worker only attaches the queues here instead. Tests consume here.
-  queue: consumeQueue,
+  queue: (batch, env, ctx) => consumeQueue(batch, withInjectedFaults(env), ctx),
 } satisfies ExportedHandler<Env>;

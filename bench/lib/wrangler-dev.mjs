@@ -34,6 +34,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * Puts the process group of `pid` (a detached child) among those killed if the bench is interrupted; the
+ * returned function takes it off again once it has been stopped. startWranglerDev does this for its servers.
+ */
+export function killOnInterrupt(pid) {
+  running.add(pid);
+  return () => running.delete(pid);
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -136,7 +145,7 @@ export async function startWranglerDev({
     try {
       const res = await fetch(url + readyPath);
       await res.arrayBuffer();
-      if (res.status === readyStatus) return { url, stop, output: () => output };
+      if (res.status === readyStatus) return { url, pid: child.pid, stop, output: () => output };
     } catch {
       // not listening yet
     }

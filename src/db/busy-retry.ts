@@ -7,6 +7,8 @@
  * never answers SQLITE_BUSY; there this wrapper only forwards.
  */
 
+import { aroundD1Calls } from './d1-calls';
+
 const ATTEMPTS = 50;
 const FIRST_DELAY_MS = 2;
 const MAX_DELAY_MS = 100;
@@ -24,48 +26,6 @@ async function retrying<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * The D1 surface wrapped here, declared locally: this module is also type-checked by projects without
- * the Workers types (the web app reaches src/db through shared schemas).
- */
-interface Statement {
-  bind(...values: unknown[]): Statement;
-  first(column?: string): Promise<unknown>;
-  run(): Promise<unknown>;
-  all(): Promise<unknown>;
-  raw(options?: unknown): Promise<unknown>;
-}
-interface D1Like {
-  prepare(query: string): Statement;
-  batch(statements: Statement[]): Promise<unknown>;
-  exec(query: string): Promise<unknown>;
-  dump?: () => unknown;
-  withSession?: (constraint?: string) => unknown;
-}
-
-/** The real statements behind wrapped ones: D1's batch() accepts only its own objects. */
-const originals = new WeakMap<Statement, Statement>();
-
-function wrapStatement(statement: Statement): Statement {
-  const wrapped: Statement = {
-    bind: (...values) => wrapStatement(statement.bind(...values)),
-    first: (column) => retrying(() => (column === undefined ? statement.first() : statement.first(column))),
-    run: () => retrying(() => statement.run()),
-    all: () => retrying(() => statement.all()),
-    raw: (options) => retrying(() => statement.raw(options)),
-  };
-  originals.set(wrapped, statement);
-  return wrapped;
-}
-
 export function retryWhenBusy<Binding>(binding: Binding): Binding {
-  const d1 = binding as unknown as D1Like;
-  const wrapped: D1Like = {
-    prepare: (query) => wrapStatement(d1.prepare(query)),
-    batch: (statements) => retrying(() => d1.batch(statements.map((s) => originals.get(s) ?? s))),
-    exec: (query) => retrying(() => d1.exec(query)),
-    dump: () => d1.dump?.(),
-    withSession: (constraint) => d1.withSession?.(constraint),
-  };
-  return wrapped as unknown as Binding;
+  return aroundD1Calls(binding, (call) => retrying(call));
 }

@@ -10,6 +10,7 @@
  * A batch goes through three steps: load (the books and pages, settling messages with nothing to do), work
  * (each book's read and thumbnail, ten at once), record (one D1 batch, then the outcomes and new covers).
  */
+import { readConfig } from '../config/config';
 import type { Database } from '../db/client';
 import type { DomainEvent, EventPublisher } from '../events/events';
 import { mapLimited } from '../lib/concurrency';
@@ -164,7 +165,9 @@ async function workOnBook(deps: BookWorkDeps, job: BookJob, pages: PageToMeasure
       ? coverLocatorOf(job.book, first)
       : undefined;
     const cover = coverLocator && pages.find((page) => sameLocator(page.locator, coverLocator));
-    job.details = await readBookDetails(deps.env.LIBRARY, job.book, pages, job.stats, cover);
+    // A read that stalls is given up after the configured time and retried, rather than holding the batch.
+    const stallMs = readConfig(deps.env).LONGBOX_INGEST__READ_STALL_SECONDS * 1000;
+    job.details = await readBookDetails(deps.env.LIBRARY, job.book, pages, job.stats, cover, { stallMs });
     job.detailsMs = Date.now() - started;
     job.book = withDetails(job.book, job.details, now);
   }

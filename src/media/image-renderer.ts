@@ -124,7 +124,27 @@ export interface RendererClient {
   renderPdfPage(request: PdfPageRequest): Promise<RenderedPdfPage>;
 }
 
-function unwrap<T>(result: RenderResult<T>): T {
+/**
+ * The renderer could not be asked at all: the service binding's call itself failed (the worker is not
+ * deployed or not running, the connection was lost, it was reset). Its own failures come back as values, so
+ * a rejected call always means this. A 503 to clients; a retry for queue consumers (issue 21).
+ */
+export class RendererUnavailable extends AppError {
+  constructor(cause: unknown) {
+    super('ServiceUnavailable', 'The image renderer is unavailable; try again shortly, or request the original page', {
+      headers: { 'Retry-After': '5' },
+    });
+    this.cause = cause;
+  }
+}
+
+async function unwrap<T>(call: () => Promise<RenderResult<T>>): Promise<T> {
+  let result: RenderResult<T>;
+  try {
+    result = await call();
+  } catch (error) {
+    throw new RendererUnavailable(error);
+  }
   if (result.ok) return result.value;
   throw new ImageRenderError(result.code, result.message);
 }
@@ -132,11 +152,11 @@ function unwrap<T>(result: RenderResult<T>): T {
 /** Client over the service binding: `createRendererClient(env.RENDERER)`. */
 export function createRendererClient(binding: ImageRendererRpc): RendererClient {
   return {
-    transform: async (input, inputType, options) => unwrap(await binding.transform(input, inputType, options)),
-    thumbnail: async (input, inputType, maxSide, options) =>
-      unwrap(await binding.thumbnail(input, inputType, maxSide, options)),
-    probe: async (input) => unwrap(await binding.probe(input)),
-    renderPdfPage: async (request) => unwrap(await binding.renderPdfPage(request)),
+    transform: (input, inputType, options) => unwrap(() => binding.transform(input, inputType, options)),
+    thumbnail: (input, inputType, maxSide, options) =>
+      unwrap(() => binding.thumbnail(input, inputType, maxSide, options)),
+    probe: (input) => unwrap(() => binding.probe(input)),
+    renderPdfPage: (request) => unwrap(() => binding.renderPdfPage(request)),
   };
 }
 

@@ -1,11 +1,13 @@
 /**
  * Every failure leaves as `{ error, message, details }` (DECISIONS.md §Errors). Unknown errors are
- * logged with the request id and answered with a generic 500: no stack trace or internals leak.
+ * logged with the request id and answered with a generic 500: no stack trace or internals leak. A failure
+ * of the platform that may pass (lib/platform-errors.ts) is a 503 with Retry-After instead.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../env';
 import { AppError, type ErrorBody } from '../lib/errors';
+import { isTransientPlatformError, RETRY_AFTER_SECONDS } from '../lib/platform-errors';
 
 function fromHttpException(error: HTTPException): AppError {
   switch (error.status) {
@@ -40,6 +42,22 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof HTTPException) return errorResponse(c, fromHttpException(error));
   const logger = c.get('logger');
   const fields = { error: error.message, stack: error.stack, method: c.req.method, path: c.req.path };
+  if (isTransientPlatformError(error)) {
+    // Storage or a service that may be back in a moment (issue 21): the client is told to retry. The log
+    // names the platform's own error, not a wrapper's text (drizzle's carries the statement and its values).
+    if (logger)
+      logger.warn('platform unavailable', { error: rootCause(error), method: c.req.method, path: c.req.path });
+    return errorResponse(
+      c,
+      new AppError(
+        'ServiceUnavailable',
+        'Storage or a service Longbox relies on is briefly unavailable; try again in a few seconds',
+        {
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        },
+      ),
+    );
+  }
   if (logger) logger.error('unhandled error', fields);
   else console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', ...fields }));
   const requestId = c.get('requestId');
@@ -50,6 +68,12 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
       `An unexpected error occurred${requestId ? ` (request id ${requestId})` : ''}; it has been logged`,
     ),
   );
+}
+
+function rootCause(error: Error): string {
+  let root: unknown = error;
+  for (let depth = 0; depth < 5 && root instanceof Error && root.cause !== undefined; depth++) root = root.cause;
+  return root instanceof Error ? root.message : String(root);
 }
 
 export function handleNotFound(c: Context<AppEnv>): Response {

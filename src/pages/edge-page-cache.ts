@@ -25,6 +25,11 @@ const TTL_SECONDS = 30 * 24 * 3600;
 const KEY_PATH = '/__longbox/edge-cache/pages';
 /** The cache may answer without the Content-Length it was given: the size travels in a header of our own. */
 const SIZE_HEADER = 'X-Longbox-Page-Size';
+/**
+ * How long filling the cache may take. R2 hands over a 4 MiB page in well under a second; a fill still
+ * running after this is a stalled read, given up so it stops holding the R2 stream (issue 21).
+ */
+export const EDGE_CACHE_FILL_MS = 10_000;
 
 export interface EdgeCachedPage {
   body: ReadableStream<Uint8Array>;
@@ -34,6 +39,7 @@ export interface EdgeCachedPage {
 
 export interface EdgePageCache {
   match(key: string): Promise<EdgeCachedPage | null>;
+  /** Keeps the page if its body delivers exactly `size` bytes in time; a broken or stalled read keeps nothing. */
   put(key: string, page: EdgeCachedPage): Promise<void>;
 }
 
@@ -58,13 +64,64 @@ export function edgePageCache(): EdgePageCache | null {
       return { body: hit.body, size, mediaType: hit.headers.get('Content-Type') ?? 'application/octet-stream' };
     },
     async put(key, page) {
+      // Only a whole page is kept: the cache stores what it was given even when the stream broke part-way
+      // (measured locally, issue 21), and a cut page would then be served for as long as it stays cached.
+      const bytes = await wholeBody(page.body, page.size, EDGE_CACHE_FILL_MS);
+      if (!bytes) return;
       const headers = {
         'Content-Type': page.mediaType,
         'Content-Length': String(page.size),
         [SIZE_HEADER]: String(page.size),
         'Cache-Control': `public, max-age=${TTL_SECONDS}, immutable`,
       };
-      await cache.put(key, new Response(page.body, { headers }));
+      await cache.put(key, new Response(bytes, { headers }));
     },
   };
+}
+
+/** The body's `size` bytes, or null when it fails, ends early, runs long or takes longer than `deadlineMs`. */
+async function wholeBody(
+  body: ReadableStream<Uint8Array>,
+  size: number,
+  deadlineMs: number,
+): Promise<Uint8Array | null> {
+  const byob = byobReader(body);
+  const reader = byob ?? body.getReader();
+  // Cancelling ends the pending read (done), and with it the R2 stream once the reader's side let go too.
+  const deadline = setTimeout(() => reader.cancel().catch(() => {}), deadlineMs);
+  try {
+    if (byob) {
+      // A byte stream (R2's, and what the page paths make of it) fills the page in one native read; asking
+      // for one byte more tells a body that runs long from one that ends where it should.
+      const { value } = await byob.readAtLeast(size + 1, new Uint8Array(size + 1));
+      if (value?.length === size) return value;
+      await byob.cancel().catch(() => {});
+      return null;
+    }
+    const bytes = new Uint8Array(size);
+    let filled = 0;
+    for (;;) {
+      const { done, value } = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+      if (done) break;
+      if (filled + value.length > size) {
+        await reader.cancel();
+        return null;
+      }
+      bytes.set(value, filled);
+      filled += value.length;
+    }
+    return filled === size ? bytes : null;
+  } catch {
+    return null; // the read failed part-way
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return body.getReader({ mode: 'byob' });
+  } catch {
+    return null; // a stream of chunks made in JavaScript (a page cut from an archive by a container)
+  }
 }

@@ -69,10 +69,17 @@ export async function readBookDetails(
   pages: PageToMeasure[],
   stats: OnePassStats = { requests: 0, fallbackReads: 0 },
   keep?: PageToMeasure,
+  options: { stallMs?: number } = {},
 ): Promise<BookDetails> {
   let pass: Awaited<ReturnType<typeof openOnePassReader>> | undefined;
   try {
-    pass = await openOnePassReader(bucket, book.path, book.etag, () => r2RangeReader(bucket, book.path, book.fileSize));
+    pass = await openOnePassReader(
+      bucket,
+      book.path,
+      book.etag,
+      () => r2RangeReader(bucket, book.path, book.fileSize),
+      options,
+    );
     const container = containerFor(book.fileFormat);
     const ordered = [...pages].sort((a, b) => locatorOffset(a.locator) - locatorOffset(b.locator));
     const sizes: Array<[number, number, number, string | null]> = [];

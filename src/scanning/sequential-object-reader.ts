@@ -26,6 +26,17 @@ const MAX_SEQUENTIAL_READ = 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 /** What one pull of a stream cut from the pass takes (well under MAX_SEQUENTIAL_READ). */
 const STREAM_PIECE_BYTES = 256 * 1024;
+/**
+ * A read that brings no bytes for this long is a stalled R2 stream (issue 21): the pass fails with a
+ * storage error, so the consumer retries that one book instead of holding its whole batch until the
+ * platform's wall-time limit ends it and every book of the batch is retried.
+ */
+export const DEFAULT_READ_STALL_MS = 30_000;
+
+/** R2 stopped sending the object part-way: an error that may pass (the message is retried). */
+export class StorageReadStalled extends Error {
+  override readonly name = 'StorageReadStalled';
+}
 
 export interface OnePassStats {
   /** R2 GETs made: the one streaming GET plus fallback ranged GETs. */
@@ -57,6 +68,7 @@ export async function openOnePassReader(
   key: string,
   etag: string,
   fallback: () => Promise<RangeReader>,
+  { stallMs = DEFAULT_READ_STALL_MS }: { stallMs?: number } = {},
 ): Promise<OnePassReader> {
   const object = await bucket.get(key, { onlyIf: { etagMatches: etag } });
   if (!object) throw new BookAnalysisError('file_missing', 'The file no longer exists in storage');
@@ -99,9 +111,22 @@ export async function openOnePassReader(
     return advancing;
   };
 
+  /** The read, or a StorageReadStalled (and the stream cancelled) when no bytes came for `stallMs`. */
+  const untilStalled = <T>(read: Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new StorageReadStalled(`R2 sent no bytes of ${key} for ${stallMs / 1000} s`);
+        source.cancel(error).catch(() => {});
+        reject(error);
+      }, stallMs);
+    });
+    return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
+  };
+
   const takeNextChunk = async (): Promise<boolean> => {
     if (!ended) {
-      const { done, value } = await source.readAtLeast(CHUNK_BYTES, new Uint8Array(CHUNK_BYTES));
+      const { done, value } = await untilStalled(source.readAtLeast(CHUNK_BYTES, new Uint8Array(CHUNK_BYTES)));
       ended = done || !value || value.length === 0;
       if (value && value.length > 0) {
         take(value);

@@ -1,4 +1,5 @@
 /** Serving a book's bytes (API.md §4 Pages and thumbnails, DECISIONS.md §Storage download) for the service graph. */
+import { readConfig } from '../config/config';
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
 import { createRendererClient, type RendererClient } from '../media/image-renderer';
@@ -31,7 +32,7 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
       library: env.LIBRARY,
       cache: env.CACHE,
       renderer,
-      edgeCache: edgePageCache(),
+      edgeCache: readConfig(env).LONGBOX_PAGES__EDGE_CACHE ? edgePageCache() : null,
       defer,
     }),
     bookFiles: new BookFileService(repo, env.LIBRARY),
