@@ -27,6 +27,12 @@ export const PERMISSIONS = [
   'SystemAdmin',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'CollectionsWrite',
+  'CollectionsDelete',
+  'ReadListsRead',
+  'ReadListsWrite',
+  'ReadListsDelete',
 ] as const;
 
 export const PermissionSchema = z.enum(PERMISSIONS).openapi('Permission');
@@ -43,6 +49,8 @@ const READER: readonly Permission[] = [
   'PagesRead',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'ReadListsRead',
   'ApiKeysRead',
   'ApiKeysWrite',
   'ApiKeysDelete',
@@ -57,6 +65,10 @@ const MAINTAINER: readonly Permission[] = [
   'BooksDelete',
   'TasksRead',
   'TasksWrite',
+  'CollectionsWrite',
+  'CollectionsDelete',
+  'ReadListsWrite',
+  'ReadListsDelete',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

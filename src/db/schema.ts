@@ -3,6 +3,7 @@ export * from './tables/api-keys';
 export * from './tables/auth-support';
 export * from './tables/books';
 export * from './tables/libraries';
+export * from './tables/lists';
 export * from './tables/reading';
 export * from './tables/series';
 export * from './tables/sessions';

@@ -7,13 +7,31 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
-import { bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
+import {
+  bookPages,
+  bookStoryArcs,
+  books,
+  bookTerms,
+  collectionSeries,
+  readListBooks,
+  readProgress,
+  series,
+  seriesTerms,
+  wantToRead,
+} from '../db/schema';
 import { newId } from '../lib/ids';
 import { deleteSearchRow, insertSearchRow, upsertSearchRow } from './search-index';
 
 export type BookRow = typeof books.$inferSelect;
 export type NewBookRow = typeof books.$inferInsert;
 export type PageRow = typeof bookPages.$inferInsert;
+/** What a book's file lists about it: genres and tags, and the story arcs it is part of (ComicInfo StoryArc). */
+export interface BookTerms {
+  genres: string[];
+  tags: string[];
+  storyArcs?: Array<{ name: string; number: number | null }>;
+}
+
 /** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
 export type Statement = BatchItem<'sqlite'>;
 
@@ -126,7 +144,7 @@ export class CatalogWriter {
   bookStatements(
     row: NewBookRow & { id: string },
     pages: PageRow[],
-    terms: { genres: string[]; tags: string[] },
+    terms: BookTerms,
     isNew: boolean,
     seriesTitle: string,
   ): Statement[] {
@@ -137,6 +155,7 @@ export class CatalogWriter {
       statements.push(this.db.update(books).set(row).where(eq(books.id, row.id)));
       statements.push(this.db.delete(bookPages).where(eq(bookPages.bookId, row.id)));
       statements.push(this.db.delete(bookTerms).where(eq(bookTerms.bookId, row.id)));
+      statements.push(this.db.delete(bookStoryArcs).where(eq(bookStoryArcs.bookId, row.id)));
     }
     for (const part of chunk(pages, PAGES_PER_INSERT)) statements.push(this.insertPages(row.id, part));
     const termRows = [
@@ -148,6 +167,9 @@ export class CatalogWriter {
     });
     for (const part of chunk(termRows, Math.floor(MAX_PARAMS / 3)))
       statements.push(this.db.insert(bookTerms).values(part));
+    const arcs = (terms.storyArcs ?? []).map((arc) => ({ bookId: row.id, name: arc.name, number: arc.number }));
+    for (const part of chunk(arcs, Math.floor(MAX_PARAMS / 3)))
+      statements.push(this.db.insert(bookStoryArcs).values(part).onConflictDoNothing());
     const search = {
       entityType: 'book' as const,
       entityId: row.id,
@@ -260,15 +282,25 @@ export class CatalogWriter {
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
+      this.db.delete(bookStoryArcs).where(inArray(bookStoryArcs.bookId, ids)),
+      this.db.delete(readListBooks).where(inArray(readListBooks.bookId, ids)),
       this.db.delete(books).where(inArray(books.id, ids)),
     ]);
   }
 
-  /** Removes soft-deleted series (of one library, or all) for good. */
+  /** Removes soft-deleted series (of one library, or all) for good, with their places in lists and queues. */
   async purgeTrashedSeries(libraryId: string | null): Promise<void> {
-    await this.db
-      .delete(series)
+    const trashed = this.db
+      .select({ id: series.id })
+      .from(series)
       .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
+    await this.runAtomically([
+      this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, trashed)),
+      this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, trashed)),
+      this.db
+        .delete(series)
+        .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined)),
+    ]);
   }
 
   // ---- scans -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { isBookAnalysisError } from '../media/errors';
 import { analyzeBook } from '../media';
 import { naturalSortKey } from '../media/natural-sort';
 import { r2RangeReader } from '../media/range-reader';
-import type { BookRow, NewBookRow, PageRow } from '../repositories/catalog-writer.repository';
+import type { BookRow, BookTerms, NewBookRow, PageRow } from '../repositories/catalog-writer.repository';
 import { type KeyParts, splitKey } from './book-keys';
 import { cachedRangeReader } from './cached-range-reader';
 import { parseNumbers } from './number-parsing';
@@ -28,7 +28,7 @@ export interface ImportedBook {
   /** Row without seriesId (known only once the series exists). */
   row: Omit<NewBookRow, 'seriesId'> & { id: string };
   pages: PageRow[];
-  terms: { genres: string[]; tags: string[] };
+  terms: BookTerms;
   isNew: boolean;
   error: string | null;
 }
@@ -73,7 +73,11 @@ export async function importBook(
       height: null,
       locator: page.locator,
     })),
-    terms: { genres: analysis?.metadata.genres ?? [], tags: analysis?.metadata.tags ?? [] },
+    terms: {
+      genres: analysis?.metadata.genres ?? [],
+      tags: analysis?.metadata.tags ?? [],
+      storyArcs: analysis?.metadata.storyArcs ?? [],
+    },
     isNew: !existing,
     error,
   };

@@ -14,6 +14,8 @@ const READER_PERMISSIONS = [
   'SystemHealth',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'ReadListsRead',
 ];
 const KEY_PATTERN = /^lbx_([a-z0-9]{8})_[A-Za-z0-9]{32,}$/;
 
