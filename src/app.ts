@@ -55,8 +55,12 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   return app;
 }
 
-/** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */
+/**
+ * `PUT /libraries/{id}/files/...` streams book files into R2, and a ComicRack reading list may be larger than a
+ * JSON body: both have their own size rules.
+ */
 function isStreamingUpload(path: string, method: string): boolean {
+  if (method === 'POST' && path === `${API_PREFIX}/readlists/import/cbl`) return true;
   return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
 }
 

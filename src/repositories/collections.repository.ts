@@ -25,9 +25,14 @@ export type CollectionRow = CollectionRecord & { memberCount: number; visibleCou
 
 const member = alias(series, 'member');
 const MEMBER = sql.raw('member');
+/**
+ * The outer collection's id, qualified: drizzle writes a single-table select's columns bare, and a bare "id"
+ * inside the member subqueries would be the member series' id.
+ */
+const COLLECTION_ID = sql.raw('"collections"."id"');
 
 /** Live members of the collection `c` (a column holding its id); `visibleTo` counts only those the viewer sees. */
-function memberCount(collectionId: SQL | typeof collections.id, visibleTo?: Viewer): SQL<number> {
+function memberCount(collectionId: SQL, visibleTo?: Viewer): SQL<number> {
   return sql<number>`(SELECT count(*) FROM ${collectionSeries} JOIN ${series} AS ${MEMBER}
     ON ${member.id} = ${collectionSeries.seriesId}
     WHERE ${collectionSeries.collectionId} = ${collectionId} AND ${member.deletedAt} IS NULL
@@ -36,8 +41,8 @@ function memberCount(collectionId: SQL | typeof collections.id, visibleTo?: View
 
 /** What the viewer may see of a collection: it has a visible member, no member at all, or a rule. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${collections.rule} IS NOT NULL OR ${memberCount(collections.id, viewer)} > 0
-    OR ${memberCount(collections.id)} = 0)`;
+  return sql`(${collections.rule} IS NOT NULL OR ${memberCount(COLLECTION_ID, viewer)} > 0
+    OR ${memberCount(COLLECTION_ID)} = 0)`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -49,8 +54,8 @@ const columns = (viewer: Viewer) => ({
   pinnedToHome: collections.pinnedToHome,
   createdAt: collections.createdAt,
   updatedAt: collections.updatedAt,
-  memberCount: memberCount(collections.id),
-  visibleCount: memberCount(collections.id, viewer),
+  memberCount: memberCount(COLLECTION_ID),
+  visibleCount: memberCount(COLLECTION_ID, viewer),
 });
 
 export interface CollectionListQuery {
@@ -84,7 +89,7 @@ export class CollectionsRepository {
       query.pinned ? eq(collections.pinnedToHome, true) : undefined,
       query.libraryId
         ? sql`EXISTS (SELECT 1 FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
-          WHERE ${collectionSeries.collectionId} = ${collections.id} AND ${member.libraryId} = ${query.libraryId}
+          WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.libraryId} = ${query.libraryId}
           AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`
         : undefined,
     );

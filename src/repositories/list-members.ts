@@ -63,7 +63,7 @@ export class ListMembers {
     return [
       this.db
         .insert(this.members.table)
-        .select(sql`SELECT ${listId}, p.value ->> 0, p.value ->> 1 FROM json_each(${rows}) p`)
+        .select(sql`SELECT ${listId}, p.value ->> 0, p.value ->> 1 FROM json_each(${rows}) p WHERE true`)
         .onConflictDoNothing() as unknown as Statement,
     ];
   }
@@ -72,13 +72,16 @@ export class ListMembers {
     return this.db.delete(this.members.table).where(and(eq(this.members.listId, listId), eq(this.members.memberId, memberId)));
   }
 
-  /** One INSERT … SELECT over json_each: (list, member, start + index), skipping members already there. */
+  /**
+ * One INSERT … SELECT over json_each: (list, member, start + index), skipping members already there. (`WHERE
+ * true` keeps SQLite from reading the upsert's ON as a join constraint: its documented parsing ambiguity.)
+ */
   private insert(listId: string, ids: readonly string[], start: number | ReturnType<typeof sql>): Statement[] {
     if (ids.length === 0) return [];
     return [
       this.db
         .insert(this.members.table)
-        .select(sql`SELECT ${listId}, m.value, ${start} + m.key FROM json_each(${JSON.stringify(ids)}) m`)
+        .select(sql`SELECT ${listId}, m.value, ${start} + m.key FROM json_each(${JSON.stringify(ids)}) m WHERE true`)
         .onConflictDoNothing() as unknown as Statement,
     ];
   }

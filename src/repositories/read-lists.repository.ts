@@ -21,8 +21,10 @@ export type ReadListRow = ReadListRecord & { memberCount: number; visibleCount: 
 
 const member = alias(books, 'member');
 const MEMBER = sql.raw('member');
+/** The outer read list's id, qualified (a bare "id" inside the member subqueries would be the member book's). */
+const READ_LIST_ID = sql.raw('"read_lists"."id"');
 
-function memberCount(readListId: SQL | typeof readLists.id, visibleTo?: Viewer): SQL<number> {
+function memberCount(readListId: SQL, visibleTo?: Viewer): SQL<number> {
   return sql<number>`(SELECT count(*) FROM ${readListBooks} JOIN ${books} AS ${MEMBER}
     ON ${member.id} = ${readListBooks.bookId}
     WHERE ${readListBooks.readListId} = ${readListId} AND ${member.deletedAt} IS NULL
@@ -31,7 +33,7 @@ function memberCount(readListId: SQL | typeof readLists.id, visibleTo?: Viewer):
 
 /** A list the viewer may see: it has a visible book, or no book at all. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${memberCount(readLists.id, viewer)} > 0 OR ${memberCount(readLists.id)} = 0)`;
+  return sql`(${memberCount(READ_LIST_ID, viewer)} > 0 OR ${memberCount(READ_LIST_ID)} = 0)`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -41,8 +43,8 @@ const columns = (viewer: Viewer) => ({
   ordered: readLists.ordered,
   createdAt: readLists.createdAt,
   updatedAt: readLists.updatedAt,
-  memberCount: memberCount(readLists.id),
-  visibleCount: memberCount(readLists.id, viewer),
+  memberCount: memberCount(READ_LIST_ID),
+  visibleCount: memberCount(READ_LIST_ID, viewer),
 });
 
 /** Sort orders of read-list lists. */
@@ -89,7 +91,7 @@ export class ReadListsRepository {
       query.search ? sql`instr(lower(${readLists.name}), lower(${query.search})) > 0` : undefined,
       query.libraryId
         ? sql`EXISTS (SELECT 1 FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
-          WHERE ${readListBooks.readListId} = ${readLists.id} AND ${member.libraryId} = ${query.libraryId}
+          WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.libraryId} = ${query.libraryId}
           AND ${member.deletedAt} IS NULL AND ${visibleBooks(viewer, member)})`
         : undefined,
     );

@@ -100,7 +100,7 @@ export class WantToReadRepository {
     const inserted = await this.db
       .insert(wantToRead)
       .select(
-        sql`SELECT ${userId}, i.value ->> 1, i.value ->> 0, ${now}, ${next} + i.key FROM json_each(${rows}) i`,
+        sql`SELECT ${userId}, i.value ->> 1, i.value ->> 0, ${now}, ${next} + i.key FROM json_each(${rows}) i WHERE true`,
       )
       .onConflictDoNothing()
       .returning({ userId: wantToRead.userId });

@@ -14,7 +14,7 @@ import { authenticate } from '../middleware/authenticate';
 /** Who may call: a permission (or any of several), any signed-in caller, or anyone. */
 export type Access = Requirement | 'signed-in' | 'public';
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Response = RouteConfig['responses'][number];
 type RequestBody = NonNullable<NonNullable<RouteConfig['request']>['body']>;
 
@@ -107,7 +107,7 @@ export function contractsFor(tag: string) {
     <const M extends Method>(method: M) =>
     <const P extends string, const F extends RouteFacts>(path: P, access: Access, facts: F) =>
       contract(tag, method, path, access, facts);
-  return { get: of('get'), post: of('post'), put: of('put'), delete: of('delete') };
+  return { get: of('get'), post: of('post'), put: of('put'), patch: of('patch'), delete: of('delete') };
 }
 
 /** A JSON response: its schema and what it is. */

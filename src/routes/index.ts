@@ -19,6 +19,7 @@ import { scansRouter } from './scans';
 import { tasksRouter } from './tasks';
 import { pagesRouter } from './pages';
 import { thumbnailsRouter } from './thumbnails';
+import { listsRouter } from './lists';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -41,4 +42,5 @@ export const apiRouters: Router[] = [
   progressRouter,
   pagesRouter,
   thumbnailsRouter,
+  listsRouter,
 ];

@@ -165,6 +165,12 @@ export class ReadListsService {
     return toBookDto(row);
   }
 
+  /** What the list's cover shows: its first book the viewer may see; null when it has none. */
+  async cover(viewer: Viewer, id: string): Promise<{ kind: 'book'; id: string } | null> {
+    const [book] = (await this.books(viewer, id, { page: 1, pageSize: 1, offset: 0 })).data;
+    return book ? { kind: 'book', id: book.id } : null;
+  }
+
   /** The read list as the viewer sees it: 404 when unknown or made only of books hidden from the viewer. */
   async row(viewer: Viewer, id: string): Promise<ReadListRow> {
     const row = await this.deps.readLists.get(viewer, id);

@@ -59,6 +59,18 @@ export class ThumbnailService {
     return first ? this.seriesCover(viewer, first, ifNoneMatch) : placeholder(ifNoneMatch);
   }
 
+  /** A collection's or read list's cover: its first member the viewer sees (found by the list), or the placeholder. */
+  async forListMember(
+    viewer: Viewer,
+    member: { kind: 'series' | 'book'; id: string } | null,
+    ifNoneMatch?: string,
+  ): Promise<MediaResponse> {
+    if (!member) return placeholder(ifNoneMatch);
+    return member.kind === 'series'
+      ? this.forSeries(viewer, member.id, ifNoneMatch)
+      : this.forBook(viewer, member.id, ifNoneMatch);
+  }
+
   private async seriesCover(viewer: Viewer, series: SeriesRef, ifNoneMatch: string | undefined) {
     const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
