@@ -17,6 +17,7 @@ import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
 import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
+import { registerListRoutes } from './komga-lists.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -37,6 +38,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
   registerCatalogRoutes(app);
+  registerListRoutes(app);
   registerMediaRoutes(app);
   return app;
 }

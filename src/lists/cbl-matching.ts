@@ -33,19 +33,18 @@ export function seriesTitles(entry: Pick<CblEntry, 'series' | 'volume'>): string
 }
 
 /** Komga's number comparison key: leading zeros stripped, case ignored ("001" = "1", "1a" = "1A"). */
-export const numberKey = (number: string) => number.trim().replace(/^0+(?=.)/, '').toLowerCase();
+export const numberKey = (number: string) =>
+  number
+    .trim()
+    .replace(/^0+(?=.)/, '')
+    .toLowerCase();
 
 /** A stored number (a chapter such as 12.5, or an issue number) as a reading list writes it. */
 export const numberText = (value: number | null): string | null => (value === null ? null : String(value));
 
 /** The best candidate for the entry among `candidates` (books of series whose titles might be meant). */
 export function matchEntry(entry: CblEntry, candidates: readonly CblCandidate[]): CblMatch {
-  const titles = seriesTitles(entry).map((title) => title.toLowerCase());
-  const wanted = numberKey(entry.number);
-  const fitting = candidates.filter(
-    (book) =>
-      titles.includes(book.seriesTitle.toLowerCase()) && book.number !== null && numberKey(book.number) === wanted,
-  );
+  const fitting = fittingBooks(entry, candidates);
   if (fitting.length === 0) return { book: null, alsoMatched: 0 };
   const scored = fitting.map((book, order) => ({ book, order, score: score(entry, book) }));
   scored.sort((a, b) => compareScores(b.score, a.score) || a.order - b.order);
@@ -54,9 +53,20 @@ export function matchEntry(entry: CblEntry, candidates: readonly CblCandidate[])
   return { book: best!.book, alsoMatched: tied };
 }
 
+/** Every candidate Komga's rules let the entry mean (its `matches`), in the candidates' order. */
+export function fittingBooks(entry: CblEntry, candidates: readonly CblCandidate[]): CblCandidate[] {
+  const titles = seriesTitles(entry).map((title) => title.toLowerCase());
+  const wanted = numberKey(entry.number);
+  return candidates.filter(
+    (book) =>
+      titles.includes(book.seriesTitle.toLowerCase()) && book.number !== null && numberKey(book.number) === wanted,
+  );
+}
+
 /** What makes one fitting book a better guess than another, most important first. */
 function score(entry: CblEntry, book: CblCandidate): number[] {
-  const volumeTitle = entry.volume !== null && book.seriesTitle.toLowerCase() === `${entry.series} (${entry.volume})`.toLowerCase();
+  const volumeTitle =
+    entry.volume !== null && book.seriesTitle.toLowerCase() === `${entry.series} (${entry.volume})`.toLowerCase();
   return [
     entry.volume !== null && book.seriesYear === entry.volume ? 1 : 0,
     entry.year !== null && book.year === entry.year ? 1 : 0,

@@ -59,8 +59,8 @@ const columns = (viewer: Viewer) => ({
 });
 
 export interface CollectionListQuery {
-  /** Only collections holding a series of this library the viewer may see. */
-  libraryId?: string;
+  /** Only collections holding a series of one of these libraries the viewer may see. */
+  libraryIds?: readonly string[];
   /** Name contains (case-insensitive). */
   search?: string;
   /** Only collections pinned to home. */
@@ -87,9 +87,9 @@ export class CollectionsRepository {
       shownTo(viewer),
       query.search ? sql`instr(lower(${collections.name}), lower(${query.search})) > 0` : undefined,
       query.pinned ? eq(collections.pinnedToHome, true) : undefined,
-      query.libraryId
+      query.libraryIds?.length
         ? sql`EXISTS (SELECT 1 FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
-          WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.libraryId} = ${query.libraryId}
+          WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${inIds(member.libraryId, query.libraryIds)}
           AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`
         : undefined,
     );

@@ -69,13 +69,15 @@ export class ListMembers {
   }
 
   remove(listId: string, memberId: string): Statement {
-    return this.db.delete(this.members.table).where(and(eq(this.members.listId, listId), eq(this.members.memberId, memberId)));
+    return this.db
+      .delete(this.members.table)
+      .where(and(eq(this.members.listId, listId), eq(this.members.memberId, memberId)));
   }
 
   /**
- * One INSERT … SELECT over json_each: (list, member, start + index), skipping members already there. (`WHERE
- * true` keeps SQLite from reading the upsert's ON as a join constraint: its documented parsing ambiguity.)
- */
+   * One INSERT … SELECT over json_each: (list, member, start + index), skipping members already there. (`WHERE
+   * true` keeps SQLite from reading the upsert's ON as a join constraint: its documented parsing ambiguity.)
+   */
   private insert(listId: string, ids: readonly string[], start: number | ReturnType<typeof sql>): Statement[] {
     if (ids.length === 0) return [];
     return [

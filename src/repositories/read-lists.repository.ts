@@ -55,7 +55,8 @@ export const READ_LIST_SORTS = {
 } as const;
 
 export interface ReadListListQuery {
-  libraryId?: string;
+  /** Only lists holding a book of one of these libraries the viewer may see. */
+  libraryIds?: readonly string[];
   search?: string;
   sort?: { field: keyof typeof READ_LIST_SORTS; direction: 'asc' | 'desc' };
   limit: number;
@@ -89,9 +90,9 @@ export class ReadListsRepository {
     const where = and(
       shownTo(viewer),
       query.search ? sql`instr(lower(${readLists.name}), lower(${query.search})) > 0` : undefined,
-      query.libraryId
+      query.libraryIds?.length
         ? sql`EXISTS (SELECT 1 FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
-          WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.libraryId} = ${query.libraryId}
+          WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${inIds(member.libraryId, query.libraryIds)}
           AND ${member.deletedAt} IS NULL AND ${visibleBooks(viewer, member)})`
         : undefined,
     );
@@ -180,7 +181,12 @@ export class ReadListsRepository {
     const rows = await this.db
       .select({ id: readLists.id, name: readLists.name })
       .from(readLists)
-      .where(inIds(sql`lower(${readLists.name})`, names.map((name) => name.toLowerCase())));
+      .where(
+        inIds(
+          sql`lower(${readLists.name})`,
+          names.map((name) => name.toLowerCase()),
+        ),
+      );
     return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
   }
 
@@ -234,7 +240,13 @@ export class ReadListsRepository {
           visibleSeries(viewer, series),
         ),
       )
-      .orderBy(asc(series.titleSort), sql`${books.number} IS NULL`, asc(books.number), asc(books.sortKey), asc(books.id));
+      .orderBy(
+        asc(series.titleSort),
+        sql`${books.number} IS NULL`,
+        asc(books.number),
+        asc(books.sortKey),
+        asc(books.id),
+      );
   }
 
   /**

@@ -95,7 +95,9 @@ export class WantToReadRepository {
   /** Queues the items at the end, in order; items already queued keep their place. Returns how many were added. */
   async add(userId: string, items: readonly QueuedItem[], now: string): Promise<number> {
     if (items.length === 0) return 0;
-    const rows = JSON.stringify(items.map((item) => [item.kind === 'series' ? item.id : null, item.kind === 'book' ? item.id : null]));
+    const rows = JSON.stringify(
+      items.map((item) => [item.kind === 'series' ? item.id : null, item.kind === 'book' ? item.id : null]),
+    );
     const next = sql`(SELECT coalesce(${max(wantToRead.position)}, -1) + 1 FROM ${wantToRead} WHERE ${wantToRead.userId} = ${userId})`;
     const inserted = await this.db
       .insert(wantToRead)
@@ -120,6 +122,11 @@ export class WantToReadRepository {
     await this.db
       .update(wantToRead)
       .set({ position: sql`(SELECT o.key FROM json_each(${JSON.stringify(orderedIds)}) o WHERE o.value = ${itemId})` })
-      .where(and(eq(wantToRead.userId, userId), sql`${itemId} IN (SELECT value FROM json_each(${JSON.stringify(orderedIds)}))`));
+      .where(
+        and(
+          eq(wantToRead.userId, userId),
+          sql`${itemId} IN (SELECT value FROM json_each(${JSON.stringify(orderedIds)}))`,
+        ),
+      );
   }
 }

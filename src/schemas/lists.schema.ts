@@ -35,7 +35,12 @@ const smartFields = {
     .enum(SMART_TARGETS)
     .optional()
     .openapi({ description: 'What a smart collection lists: series (default) or books' }),
-  fullTextSearch: z.string().max(500).nullable().optional().openapi({ description: 'A smart collection’s search terms' }),
+  fullTextSearch: z
+    .string()
+    .max(500)
+    .nullable()
+    .optional()
+    .openapi({ description: 'A smart collection’s search terms' }),
   sort: z
     .string()
     .max(100)
@@ -170,7 +175,10 @@ export const CblImportReportSchema = z
   .object({
     name: z.string().openapi({ description: 'The reading list’s Name' }),
     dryRun: z.boolean(),
-    readListId: z.uuid().nullable().openapi({ description: 'The list created or updated; null on a dry run or when nothing matched' }),
+    readListId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The list created or updated; null on a dry run or when nothing matched' }),
     created: z.boolean(),
     updated: z.boolean().openapi({ description: 'A read list of that name existed: its books were replaced' }),
     matched: z.number().int(),

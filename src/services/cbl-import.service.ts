@@ -27,7 +27,11 @@ export class CblImportService {
 
   /** The file read (a 400 with the reason when it is not a reading list) and every entry matched. */
   async match(viewer: Viewer, bytes: Uint8Array): Promise<CblMatches> {
-    const list = readCbl(bytes);
+    return this.matchList(viewer, readCbl(bytes));
+  }
+
+  /** Every entry of a reading list already read matched against the books the viewer may see. */
+  async matchList(viewer: Viewer, list: CblReadingList): Promise<CblMatches> {
     const titles = list.entries.flatMap(seriesTitles);
     const candidates = (await this.readLists.cblCandidates(viewer, titles)).map(
       (row): CblCandidate => ({ ...row, number: numberText(row.number) }),

@@ -17,7 +17,12 @@ import { BOOK_SORT_FIELDS } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
 import type { CollectionChanges, CollectionRow, CollectionsRepository } from '../repositories/collections.repository';
 import type { SmartRule } from '../db/tables/lists';
-import { COLLECTION_ORDER, SERIES_SORT_FIELDS, type SeriesRepository, seriesSortKeys } from '../repositories/series.repository';
+import {
+  COLLECTION_ORDER,
+  SERIES_SORT_FIELDS,
+  type SeriesRepository,
+  seriesSortKeys,
+} from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { BookDto } from '../schemas/book.schema';
 import type { CollectionDto, CreateCollectionBody, UpdateCollectionBody } from '../schemas/lists.schema';
@@ -45,15 +50,26 @@ export class CollectionsService {
 
   async list(
     viewer: Viewer,
-    query: { libraryId?: string; search?: string; pinned?: boolean },
+    query: { libraryIds?: readonly string[]; search?: string; pinned?: boolean },
     page: PageRequest,
   ): Promise<ListResult<CollectionDto>> {
-    const { rows, total } = await this.deps.collections.list(viewer, {
-      ...query,
-      limit: page.pageSize,
-      offset: page.offset,
-    });
+    const { rows, total } = await this.rows(viewer, query, page);
     return { data: rows.map(toCollectionDto), total };
+  }
+
+  /** A page of the collections the viewer may see, as rows (the Komga API shows them its own way). */
+  rows(
+    viewer: Viewer,
+    query: { libraryIds?: readonly string[]; search?: string; pinned?: boolean },
+    page: PageRequest,
+  ) {
+    return this.deps.collections.list(viewer, { ...query, limit: page.pageSize, offset: page.offset });
+  }
+
+  /** Every collection holding a series, as rows (404 when the series is unknown or hidden). */
+  async rowsOfSeries(viewer: Viewer, seriesId: string) {
+    if (!(await this.deps.series.exists(viewer, seriesId))) throw notFound('Series');
+    return this.deps.collections.ofSeries(viewer, seriesId, SMART_MEMBERS_LIMIT, 0);
   }
 
   async get(viewer: Viewer, id: string): Promise<CollectionDto> {
@@ -163,10 +179,14 @@ export class CollectionsService {
   /** Adds series after the last one; series already there keep their place. */
   async addSeries(viewer: Viewer, id: string, seriesIds: string[]): Promise<CollectionDto> {
     await this.manual(viewer, id);
-    if (seriesIds.length === 0) throw badRequest('seriesIds must name at least one series', [{ path: 'seriesIds', message: 'empty' }]);
+    if (seriesIds.length === 0)
+      throw badRequest('seriesIds must name at least one series', [{ path: 'seriesIds', message: 'empty' }]);
     await this.checkSeries(viewer, seriesIds);
     const { collections } = this.deps;
-    await collections.run([...collections.members.append(id, seriesIds), collections.update(id, { updatedAt: nowIso() })]);
+    await collections.run([
+      ...collections.members.append(id, seriesIds),
+      collections.update(id, { updatedAt: nowIso() }),
+    ]);
     this.publish('collection_updated', id, await collections.members.all(id));
     return this.get(viewer, id);
   }
@@ -182,7 +202,10 @@ export class CollectionsService {
     const current = await collections.members.all(id);
     const visible = await series.visibleIds(viewer, current);
     const members = replaceVisibleMembers(current, (member) => !visible.has(member), seriesIds);
-    await collections.run([...collections.members.replace(id, members), collections.update(id, { updatedAt: nowIso() })]);
+    await collections.run([
+      ...collections.members.replace(id, members),
+      collections.update(id, { updatedAt: nowIso() }),
+    ]);
     this.publish('collection_updated', id, members);
     return this.get(viewer, id);
   }
@@ -207,7 +230,10 @@ export class CollectionsService {
     for (const row of rows) {
       if (row.rule?.target !== 'series') continue;
       const page = await this.series(viewer, row.id, { page: 1, pageSize: SMART_MEMBERS_LIMIT, offset: 0 });
-      ids.set(row.id, page.data.map((s) => s.id));
+      ids.set(
+        row.id,
+        page.data.map((s) => s.id),
+      );
     }
     return ids;
   }
@@ -233,11 +259,13 @@ export class CollectionsService {
 
   private async manual(viewer: Viewer, id: string): Promise<CollectionRow> {
     const row = await this.row(viewer, id);
-    if (row.rule) throw conflict('A smart collection’s series come from its condition: they cannot be added or removed');
+    if (row.rule)
+      throw conflict('A smart collection’s series come from its condition: they cannot be added or removed');
     return row;
   }
 
-  private async checkSeries(viewer: Viewer, seriesIds: readonly string[]): Promise<void> {
+  /** Every id a series the viewer may see, each named once: else a 400 naming them. */
+  async checkSeries(viewer: Viewer, seriesIds: readonly string[]): Promise<void> {
     checkMemberIds(seriesIds, await this.deps.series.visibleIds(viewer, seriesIds), 'seriesIds', 'series');
   }
 

@@ -24,6 +24,9 @@ import type { BookDto } from '../schemas/book.schema';
 import type { CreateReadListBody, ReadListDto, UpdateReadListBody } from '../schemas/lists.schema';
 import type { ListResult } from './catalog-list';
 
+/** Read lists holding one book, read at once for Komga's unpaged answer. */
+const MEMBERS_LIMIT = 10_000;
+
 export interface ReadListsDeps {
   readLists: ReadListsRepository;
   books: BooksRepository;
@@ -34,8 +37,24 @@ export class ReadListsService {
   constructor(private readonly deps: ReadListsDeps) {}
 
   async list(viewer: Viewer, query: Omit<ReadListListQuery, 'limit' | 'offset'>, page: PageRequest) {
-    const { rows, total } = await this.deps.readLists.list(viewer, { ...query, limit: page.pageSize, offset: page.offset });
+    const { rows, total } = await this.rows(viewer, query, page);
     return { data: rows.map(toReadListDto), total };
+  }
+
+  /** A page of the read lists the viewer may see, as rows (the Komga API shows them its own way). */
+  rows(viewer: Viewer, query: Omit<ReadListListQuery, 'limit' | 'offset'>, page: PageRequest) {
+    return this.deps.readLists.list(viewer, { ...query, limit: page.pageSize, offset: page.offset });
+  }
+
+  /** Every read list holding a book, as rows (404 when the book is unknown or hidden). */
+  async rowsOfBook(viewer: Viewer, bookId: string) {
+    if ((await this.deps.books.visibleIds(viewer, [bookId])).size === 0) throw notFound('Book');
+    return this.deps.readLists.ofBook(viewer, bookId, MEMBERS_LIMIT, 0);
+  }
+
+  /** The read list of that name whatever its case, if any (any viewer's: names are unique for everyone). */
+  idOfName(name: string): Promise<string | undefined> {
+    return this.deps.readLists.idByName(name);
   }
 
   async get(viewer: Viewer, id: string): Promise<ReadListDto> {
@@ -53,7 +72,10 @@ export class ReadListsService {
     const bookIds = body.bookIds ?? [];
     await this.assertNameFree(body.name);
     await this.checkBooks(viewer, bookIds);
-    const id = await this.insert({ name: body.name, summary: body.summary ?? '', ordered: body.ordered ?? true }, bookIds);
+    const id = await this.insert(
+      { name: body.name, summary: body.summary ?? '', ordered: body.ordered ?? true },
+      bookIds,
+    );
     return this.get(viewer, id);
   }
 
@@ -63,7 +85,10 @@ export class ReadListsService {
     const now = nowIso();
     const { readLists } = this.deps;
     await readLists
-      .run([readLists.create({ id, ...list, createdAt: now, updatedAt: now }), ...readLists.members.replace(id, bookIds)])
+      .run([
+        readLists.create({ id, ...list, createdAt: now, updatedAt: now }),
+        ...readLists.members.replace(id, bookIds),
+      ])
       .catch(rethrowDuplicateName);
     this.publish('read_list_created', id, [...bookIds]);
     return id;
@@ -104,7 +129,8 @@ export class ReadListsService {
 
   async addBooks(viewer: Viewer, id: string, bookIds: string[]): Promise<ReadListDto> {
     await this.row(viewer, id);
-    if (bookIds.length === 0) throw badRequest('bookIds must name at least one book', [{ path: 'bookIds', message: 'empty' }]);
+    if (bookIds.length === 0)
+      throw badRequest('bookIds must name at least one book', [{ path: 'bookIds', message: 'empty' }]);
     await this.checkBooks(viewer, bookIds);
     const { readLists } = this.deps;
     await readLists.run([...readLists.members.append(id, bookIds), readLists.update(id, { updatedAt: nowIso() })]);
@@ -129,7 +155,10 @@ export class ReadListsService {
     const current = await readLists.members.all(id);
     const visible = await books.visibleIds(viewer, current);
     const members = replaceVisibleMembers(current, (member) => !visible.has(member), bookIds);
-    await readLists.run([...readLists.members.replace(id, members), readLists.update(id, { ...changes, updatedAt: nowIso() })]);
+    await readLists.run([
+      ...readLists.members.replace(id, members),
+      readLists.update(id, { ...changes, updatedAt: nowIso() }),
+    ]);
     this.publish('read_list_updated', id, members);
   }
 
@@ -137,7 +166,8 @@ export class ReadListsService {
     await this.row(viewer, id);
     const { readLists } = this.deps;
     const visible = await this.deps.books.visibleIds(viewer, [bookId]);
-    if (visible.size === 0 || !(await readLists.members.all(id)).includes(bookId)) throw notFound('Book in this read list');
+    if (visible.size === 0 || !(await readLists.members.all(id)).includes(bookId))
+      throw notFound('Book in this read list');
     await readLists.run([readLists.members.remove(id, bookId), readLists.update(id, { updatedAt: nowIso() })]);
     this.publish('read_list_updated', id, await readLists.members.all(id));
   }
@@ -189,7 +219,11 @@ export class ReadListsService {
     }
   }
 
-  private publish(type: 'read_list_created' | 'read_list_updated' | 'read_list_deleted', id: string, bookIds: string[]) {
+  private publish(
+    type: 'read_list_created' | 'read_list_updated' | 'read_list_deleted',
+    id: string,
+    bookIds: string[],
+  ) {
     this.deps.events.publish({ type, read_list_id: id, book_ids: bookIds });
   }
 }

@@ -15,11 +15,23 @@ describe('collections', () => {
   it('creates, lists, orders, edits and deletes a collection of series', async () => {
     const { auth } = await setupAdmin();
     const library = await seedLibrary();
-    const [a, b, c] = await Promise.all(['Akira', 'Blame!', 'Claymore'].map((title) => seedSeries(library, { title })));
+    type Seeded = Awaited<ReturnType<typeof seedSeries>>;
+    const [a, b, c] = (await Promise.all(
+      ['Akira', 'Blame!', 'Claymore'].map((title) => seedSeries(library, { title })),
+    )) as [Seeded, Seeded, Seeded];
 
-    const created = await api('/collections', { auth, json: { name: 'Favourites', ordered: true, seriesIds: [c.id, a.id] } });
+    const created = await api('/collections', {
+      auth,
+      json: { name: 'Favourites', ordered: true, seriesIds: [c.id, a.id] },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Favourites', ordered: true, automatic: false, seriesCount: 2, filtered: false });
+    expect(created.body).toMatchObject({
+      name: 'Favourites',
+      ordered: true,
+      automatic: false,
+      seriesCount: 2,
+      filtered: false,
+    });
     const id = created.body.id;
 
     const members = await api(`/collections/${id}/series`, { auth });
@@ -34,7 +46,9 @@ describe('collections', () => {
     expect(names((await api(`/collections/${id}/series`, { auth })).body)).toEqual(['Claymore', 'Akira', 'Blame!']);
 
     // Replace = reorder.
-    expect((await api(`/collections/${id}/series`, { auth, method: 'PUT', json: { seriesIds: [b.id, c.id, a.id] } })).status).toBe(204);
+    expect(
+      (await api(`/collections/${id}/series`, { auth, method: 'PUT', json: { seriesIds: [b.id, c.id, a.id] } })).status,
+    ).toBe(204);
     expect(names((await api(`/collections/${id}/series`, { auth })).body)).toEqual(['Blame!', 'Claymore', 'Akira']);
 
     // Unordered collections list their series by name.
@@ -75,11 +89,19 @@ describe('collections', () => {
     expect(refused.details?.[0]?.path).toBe('seriesIds');
     expect((await api('/collections', { auth })).body.total).toBe(0);
 
-    const repeated = expectError(await api('/collections', { auth, json: { name: 'Twice', seriesIds: [s.id, s.id] } }), 400, 'BadRequest');
+    const repeated = expectError(
+      await api('/collections', { auth, json: { name: 'Twice', seriesIds: [s.id, s.id] } }),
+      400,
+      'BadRequest',
+    );
     expect(repeated.message).toContain(s.id);
 
     const ok = await api('/collections', { auth, json: { name: 'Good', seriesIds: [s.id] } });
-    expectError(await api(`/collections/${ok.body.id}/series`, { auth, method: 'PUT', json: { seriesIds: [unknown] } }), 400, 'BadRequest');
+    expectError(
+      await api(`/collections/${ok.body.id}/series`, { auth, method: 'PUT', json: { seriesIds: [unknown] } }),
+      400,
+      'BadRequest',
+    );
     expect(ok.body.seriesCount).toBe(1);
     expect((await api(`/collections/${ok.body.id}`, { auth })).body.seriesCount).toBe(1);
     expectError(await api('/collections', { auth, json: { name: '  ' } }), 400, 'BadRequest');
@@ -94,7 +116,11 @@ describe('collections', () => {
     expect((await api('/collections', { auth, json: { name: 'Marvel' } })).status).toBe(201);
     expectError(await api('/collections', { auth, json: { name: 'MARVEL' } }), 409, 'Conflict');
     const other = await api('/collections', { auth, json: { name: 'DC' } });
-    expectError(await api(`/collections/${other.body.id}`, { auth, method: 'PATCH', json: { name: 'marvel' } }), 409, 'Conflict');
+    expectError(
+      await api(`/collections/${other.body.id}`, { auth, method: 'PATCH', json: { name: 'marvel' } }),
+      409,
+      'Conflict',
+    );
   });
 
   it('lets readers read but not write; maintainers write', async () => {
@@ -152,7 +178,11 @@ describe('smart collections', () => {
 
     // A smart collection's series come from its condition only.
     const s = await seedSeries(library, { title: 'Manual' });
-    expectError(await api(`/collections/${smart.body.id}/series`, { auth, json: { seriesIds: [s.id] } }), 409, 'Conflict');
+    expectError(
+      await api(`/collections/${smart.body.id}/series`, { auth, json: { seriesIds: [s.id] } }),
+      409,
+      'Conflict',
+    );
   });
 
   it('lists books with a books target', async () => {
@@ -173,18 +203,31 @@ describe('smart collections', () => {
   it('refuses an invalid condition with the field path', async () => {
     const { auth } = await setupAdmin();
     const unknownField = expectError(
-      await api('/collections', { auth, json: { name: 'Bad', condition: { colour: { operator: 'is', value: 'red' } } } }),
+      await api('/collections', {
+        auth,
+        json: { name: 'Bad', condition: { colour: { operator: 'is', value: 'red' } } },
+      }),
       400,
       'BadRequest',
     );
     expect(JSON.stringify(unknownField.details)).toContain('colour');
     const badOperator = expectError(
-      await api('/collections', { auth, json: { name: 'Bad', condition: { allOf: [{ title: { operator: 'between', value: 'a' } }] } } }),
+      await api('/collections', {
+        auth,
+        json: { name: 'Bad', condition: { allOf: [{ title: { operator: 'between', value: 'a' } }] } },
+      }),
       400,
       'BadRequest',
     );
     expect(badOperator.details?.some((d) => d.path.includes('allOf'))).toBe(true);
-    expectError(await api('/collections', { auth, json: { name: 'Bad sort', condition: { title: { operator: 'isNotNull' } }, sort: 'colour,asc' } }), 400, 'BadRequest');
+    expectError(
+      await api('/collections', {
+        auth,
+        json: { name: 'Bad sort', condition: { title: { operator: 'isNotNull' } }, sort: 'colour,asc' },
+      }),
+      400,
+      'BadRequest',
+    );
     expect((await api('/collections', { auth })).body.total).toBe(0);
   });
 });

@@ -1,6 +1,13 @@
 /** Want-to-read: each user's queue of series and books (docs/DECISIONS.md §Organise and share). */
 import { describe, expect, it } from 'vitest';
 import { seedLibrary, seedSeriesWithBooks, seedWantToRead } from '../support/catalog-factory';
+
+/** A series with its books as a tuple of `count` (so the test may index them). */
+async function seriesOf(library: { id: string }, count: number, title: string) {
+  const seeded = await seedSeriesWithBooks(library, count, { title });
+  const books = seeded.books.map((book) => ({ id: book.id }));
+  return { series: seeded.series, books: books as [{ id: string }, { id: string }, ...Array<{ id: string }>] };
+}
 import { createUser, login, setupAdmin } from '../support/factories';
 import { api, expectError } from '../support/http';
 
@@ -8,13 +15,18 @@ describe('want to read', () => {
   it('queues series and books per user, in order, and a queued series shows wantToRead', async () => {
     const { auth, userId } = await setupAdmin();
     const library = await seedLibrary();
-    const a = await seedSeriesWithBooks(library, 2, { title: 'Alpha' });
-    const b = await seedSeriesWithBooks(library, 1, { title: 'Beta' });
+    const a = await seriesOf(library, 2, 'Alpha');
+    const b = await seriesOf(library, 1, 'Beta');
     await seedWantToRead(userId, b.books[0].id); // a row from before series could be queued
 
     const added = await api('/want-to-read', { auth, json: { seriesId: a.series.id } });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ itemType: 'series', seriesId: a.series.id, bookId: null, series: { title: 'Alpha' } });
+    expect(added.body).toMatchObject({
+      itemType: 'series',
+      seriesId: a.series.id,
+      bookId: null,
+      series: { title: 'Alpha' },
+    });
     expect((await api('/want-to-read', { auth, json: { seriesId: a.series.id } })).status).toBe(200);
     expect((await api('/want-to-read', { auth, json: { bookId: a.books[1].id } })).status).toBe(201);
 
@@ -26,7 +38,9 @@ describe('want to read', () => {
     expect((await api(`/series/${b.series.id}`, { auth })).body.wantToRead).toBe(false);
     expect((await api(`/books/${a.books[1].id}`, { auth })).body.wantToRead).toBe(true);
 
-    expect((await api('/want-to-read/order', { auth, method: 'PUT', json: { ids: [a.books[1].id] } })).status).toBe(204);
+    expect((await api('/want-to-read/order', { auth, method: 'PUT', json: { ids: [a.books[1].id] } })).status).toBe(
+      204,
+    );
     expect((await api('/want-to-read', { auth })).body.data.map((e: { id: string }) => e.id)).toEqual([
       a.books[1].id,
       b.books[0].id,
@@ -48,7 +62,7 @@ describe('want to read', () => {
   it('adds in bulk and refuses bad input without queueing anything', async () => {
     const { auth } = await setupAdmin();
     const library = await seedLibrary();
-    const a = await seedSeriesWithBooks(library, 2, { title: 'Alpha' });
+    const a = await seriesOf(library, 2, 'Alpha');
     const unknown = crypto.randomUUID();
     const refused = expectError(
       await api('/want-to-read/bulk', { auth, json: { seriesIds: [a.series.id], bookIds: [unknown] } }),
@@ -57,10 +71,20 @@ describe('want to read', () => {
     );
     expect(refused.message).toContain(unknown);
     expect((await api('/want-to-read', { auth })).body.total).toBe(0);
-    const bulk = await api('/want-to-read/bulk', { auth, json: { seriesIds: [a.series.id], bookIds: [a.books[0].id] } });
+    const bulk = await api('/want-to-read/bulk', {
+      auth,
+      json: { seriesIds: [a.series.id], bookIds: [a.books[0].id] },
+    });
     expect(bulk.body).toEqual({ added: 2, alreadyPresent: 0 });
-    expect((await api('/want-to-read/bulk', { auth, json: { bookIds: [a.books[0].id] } })).body).toEqual({ added: 0, alreadyPresent: 1 });
-    expectError(await api('/want-to-read', { auth, json: { seriesId: a.series.id, bookId: a.books[0].id } }), 400, 'BadRequest');
+    expect((await api('/want-to-read/bulk', { auth, json: { bookIds: [a.books[0].id] } })).body).toEqual({
+      added: 0,
+      alreadyPresent: 1,
+    });
+    expectError(
+      await api('/want-to-read', { auth, json: { seriesId: a.series.id, bookId: a.books[0].id } }),
+      400,
+      'BadRequest',
+    );
     expectError(await api('/want-to-read', { auth, json: {} }), 400, 'BadRequest');
     expectError(await api('/want-to-read', { auth, json: { bookId: unknown } }), 400, 'BadRequest');
     expectError(await api('/want-to-read/order', { auth, method: 'PUT', json: { ids: [unknown] } }), 400, 'BadRequest');

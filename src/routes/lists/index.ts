@@ -10,6 +10,7 @@ import { noContent, paged } from '../handlers';
 import { contracts as routes } from './lists.routes';
 
 const services = (c: Context<AppEnv>) => c.get('services');
+const listOf = (id: string | undefined) => (id ? [id] : undefined);
 
 // Fixed paths (/readlists/import/cbl, /want-to-read/bulk) are registered before the `{id}` routes.
 export const listsRouter = createRouter()
@@ -17,7 +18,7 @@ export const listsRouter = createRouter()
     ...paged(routes.listCollections, ({ services, viewer, query }, page) =>
       services.collections.list(
         viewer,
-        { libraryId: query.library_id, search: query.search, pinned: query.pinned === 'true' },
+        { libraryIds: listOf(query.library_id), search: query.search, pinned: query.pinned === 'true' },
         page,
       ),
     ),
@@ -72,7 +73,7 @@ export const listsRouter = createRouter()
   )
   .openapi(
     ...paged(routes.listReadLists, ({ services, viewer, query }, page) =>
-      services.readLists.list(viewer, { libraryId: query.library_id, search: query.search }, page),
+      services.readLists.list(viewer, { libraryIds: listOf(query.library_id), search: query.search }, page),
     ),
   )
   .openapi(routes.createReadList, async (c) =>
