@@ -14,6 +14,7 @@ import { inIds } from './catalog-sql';
 import { ListMembers } from './list-members';
 import { type Viewer, visibleSeries } from './visibility';
 
+export type { SmartRule } from '../db/tables/lists';
 export type CollectionRecord = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
 export type CollectionChanges = Partial<

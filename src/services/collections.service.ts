@@ -15,8 +15,12 @@ import { toCollectionDto } from '../mappers/lists.mapper';
 import { toSeriesDto } from '../mappers/series.mapper';
 import { BOOK_SORT_FIELDS } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
-import type { CollectionChanges, CollectionRow, CollectionsRepository } from '../repositories/collections.repository';
-import type { SmartRule } from '../db/tables/lists';
+import type {
+  CollectionChanges,
+  CollectionRow,
+  CollectionsRepository,
+  SmartRule,
+} from '../repositories/collections.repository';
 import {
   COLLECTION_ORDER,
   SERIES_SORT_FIELDS,

@@ -79,6 +79,8 @@ export interface ComicInfo {
   Tags?: string;
   Manga?: string;
   LanguageISO?: string;
+  StoryArc?: string;
+  StoryArcNumber?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {
