@@ -124,7 +124,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ),
     ...catalogRead,
     ...lists,
-    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
+    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,

@@ -46,6 +46,19 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
     build: async (c) => catalog(c).keepReading(viewer(c), pageOf(c)),
   },
   { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(viewer(c), pageOf(c)) },
+  { path: '/want-to-read', need: PROGRESS_READ, build: async (c) => catalog(c).wantToRead(viewer(c), pageOf(c)) },
+  { path: '/collections', need: 'CollectionsRead', build: async (c) => catalog(c).collections(viewer(c), pageOf(c)) },
+  {
+    path: '/collections/:id',
+    need: 'CollectionsRead',
+    build: async (c) => catalog(c).collection(viewer(c), idParam(c), pageOf(c)),
+  },
+  { path: '/readlists', need: 'ReadListsRead', build: async (c) => catalog(c).readLists(viewer(c), pageOf(c)) },
+  {
+    path: '/readlists/:id',
+    need: 'ReadListsRead',
+    build: async (c) => catalog(c).readList(viewer(c), idParam(c), pageOf(c)),
+  },
   {
     path: '/search',
     need: 'BooksRead',
