@@ -11,6 +11,7 @@ import type { Book, Page, ReadProgress } from '../api/types';
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Cover, ProgressBar } from '../components/cards';
+import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 
@@ -146,11 +147,13 @@ export function BookScreen({ bookId }: { bookId: string }) {
                       {t('series.markRead')}
                     </button>
                   )}
+                  <WantToReadToggle kind="book" id={info.id} queued={info.wantToRead ?? false} />
                   <a class="button" href={apiUrl(`/books/${info.id}/file`)} download>
                     {t('book.download')}
                   </a>
                 </div>
                 <ErrorMessage error={error} />
+                <AddToList kind="readlist" ids={() => [info.id]} />
                 {info.summary && <p class="summary">{info.summary}</p>}
                 <dl class="facts">
                   <dt>{t('book.format')}</dt>

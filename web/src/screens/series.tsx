@@ -5,6 +5,7 @@ import type { Book, Page, Series } from '../api/types';
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
+import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 
@@ -64,6 +65,11 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 <button type="button" class="button" onClick={() => void mark('unread')}>
                   {t('series.markUnread')}
                 </button>
+                <WantToReadToggle kind="series" id={info.id} queued={info.wantToRead ?? false} />
+              </div>
+              <div class="toolbar">
+                <AddToList kind="collection" ids={() => [info.id]} />
+                <AddToList kind="readlist" ids={() => (books.data?.data ?? []).map((book) => book.id)} />
               </div>
               <ErrorMessage error={error} />
             </div>
