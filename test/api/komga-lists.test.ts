@@ -42,7 +42,7 @@ import {
   MihonSeriesDto,
 } from '../support/komga-client-dtos';
 import { authHeaders, type Credentials } from '../support/http';
-import { komga, komgaLibrary } from '../support/komga';
+import { komga, komgaEventStream, komgaLibrary } from '../support/komga';
 
 const step = (steps: readonly ClientStep[], name: string) => {
   const found = steps.find((s) => s.step === name);
@@ -435,26 +435,8 @@ describe('ComicRack match and list events', () => {
   it('sends Collection* and ReadList* events with every field komga-client requires', async () => {
     const { admin } = await komgaLibrary();
     const { seriesId, bookId } = await catalog(admin.auth);
-    const response = await SELF.fetch('http://longbox.test/komga/sse/v1/events', { headers: authHeaders(admin.auth) });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const pump = (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        text += decoder.decode(value, { stream: true });
-      }
-    })().catch(() => {});
-    const waitFor = async (event: string) => {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const frame = text.split('\n\n').find((f) => f.includes(`event: ${event}\n`));
-        if (frame) return JSON.parse(frame.slice(frame.indexOf('data: ') + 6));
-        if (Date.now() > deadline) throw new Error(`no ${event} event in:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const events = await komgaEventStream(admin.auth);
+    const waitFor = events.waitFor;
     const auth = admin.auth;
     const collection = (
       await komga('/api/v1/collections', { auth, json: komeliaCreateCollection('C', [seriesId('Saga')]) })
@@ -482,7 +464,6 @@ describe('ComicRack match and list events', () => {
     });
     await komga(`/api/v1/readlists/${list.id}`, { auth, method: 'DELETE' });
     expect(KomgaReadListEvent.parse(await waitFor('ReadListDeleted')).readListId).toBe(list.id);
-    await reader.cancel().catch(() => {});
-    await pump;
+    await events.close();
   });
 });

@@ -55,7 +55,7 @@ describeWithChromium('collections and read lists in the web app', () => {
 
   /** Two series per viewport, so one run's reading does not decide where the other's "Read in order" starts. */
   const SERIES = { phone: ['Iron Meadow', 'Quiet Engines'], desktop: ['Salt & Signal', 'Wandering Kites'] } as const;
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const booksOf = (series: string) =>
     Object.keys(showcase.books)
       .filter((title) => title.startsWith(`${series} `))
@@ -71,7 +71,7 @@ describeWithChromium('collections and read lists in the web app', () => {
       const initial = [...booksOf(first), ...booksOf(second)];
 
       await page.goto(`${server.url}/readlists`);
-      await page.getByRole('link', { name: new RegExp(escape(name)) }).click();
+      await page.getByRole('link', { name: new RegExp(literal(name)) }).click();
       await expect.poll(() => listTitles(page), WAIT).toEqual(initial);
 
       // The last book moves to the top.
