@@ -43,18 +43,19 @@ const SMART_RULE = {
 };
 
 /**
- * A read list of LIST_BOOKS books spread over the catalog (every 200th live book, so its books come from
- * many series, in an order of their own) and the smart collection, written into the stopped worker's D1.
+ * A read list of LIST_BOOKS books spread evenly over the catalog (so its books come from many series, in an
+ * order of their own) and the smart collection, written into the stopped worker's D1.
  */
 async function addLists(database) {
   const { DatabaseSync } = await import('node:sqlite');
   const db = new DatabaseSync(database);
   const now = new Date().toISOString();
-  const books = db
-    .prepare(`SELECT id FROM books WHERE deleted_at IS NULL ORDER BY id LIMIT ?`)
-    .all(LIST_BOOKS * 200)
-    .map((row) => row.id)
-    .filter((_, i) => i % 200 === 0);
+  const live = db
+    .prepare('SELECT id FROM books WHERE deleted_at IS NULL ORDER BY id')
+    .all()
+    .map((row) => row.id);
+  const step = Math.max(1, Math.floor(live.length / LIST_BOOKS));
+  const books = live.filter((_, i) => i % step === 0).slice(0, LIST_BOOKS);
   const readListId = randomUUID();
   const smartId = randomUUID();
   db.exec('BEGIN');

@@ -126,6 +126,9 @@ export class KomgaLists {
   }
 
   async collectionSeries(viewer: Viewer, id: string, paging: KomgaPaging) {
+    // A smart collection of books has no series to show Komga's clients (its seriesIds are empty too).
+    const row = await this.services.collections.row(viewer, id);
+    if (row.rule?.target === 'books') return springPage([], 0, paging);
     const { data, total } = await this.services.collections.series(viewer, id, paging.request);
     return this.komga.seriesPage(
       viewer,

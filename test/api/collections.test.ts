@@ -1,7 +1,7 @@
 /** Collections and smart collections (docs/DECISIONS.md §Organise and share, §Collections and read lists). */
 import { describe, expect, it } from 'vitest';
 import { seedLibrary, seedSeries, seedSeriesWithBooks, softDeleteSeries } from '../support/catalog-factory';
-import { createUser, login, setupAdmin } from '../support/factories';
+import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 
 async function readerAuth(admin: Credentials, role = 'reader') {
@@ -133,6 +133,17 @@ describe('collections', () => {
     expectError(await api('/collections', { auth: reader, json: { name: 'Nope' } }), 403, 'Forbidden');
     expectError(await api(`/collections/${made.body.id}`, { auth: reader, method: 'DELETE' }), 403, 'Forbidden');
     expectError(await api('/collections'), 401, 'Unauthorized');
+  });
+
+  it('are readable with the keys reader apps were given before lists existed (SeriesRead, BooksRead)', async () => {
+    const { auth } = await setupAdmin();
+    const key = await createApiKey(auth, { name: 'Phone', permissions: ['LibrariesRead', 'SeriesRead', 'BooksRead'] });
+    const app = { apiKey: key.key };
+    expect((await api('/collections', { auth: app })).status).toBe(200);
+    expect((await api('/readlists', { auth: app })).status).toBe(200);
+    expectError(await api('/collections', { auth: app, json: { name: 'x' } }), 403, 'Forbidden');
+    const seriesOnly = await createApiKey(auth, { name: 'Narrow', permissions: ['SeriesRead'] });
+    expectError(await api('/readlists', { auth: { apiKey: seriesOnly.key } }), 403, 'Forbidden');
   });
 
   it('leaves out series that are gone from lists and counts', async () => {
