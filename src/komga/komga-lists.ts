@@ -127,7 +127,7 @@ export class KomgaLists {
 
   async collectionSeries(viewer: Viewer, id: string, paging: KomgaPaging) {
     // A smart collection of books has no series to show Komga's clients (its seriesIds are empty too).
-    const row = await this.services.collections.row(viewer, id);
+    const row = await this.services.collections.record(viewer, id);
     if (row.rule?.target === 'books') return springPage([], 0, paging);
     const { data, total } = await this.services.collections.series(viewer, id, paging.request);
     return this.komga.seriesPage(
@@ -221,7 +221,7 @@ export class KomgaLists {
   }
 
   private async orderedBooks(viewer: Viewer, id: string) {
-    await this.services.readLists.row(viewer, id);
+    await this.services.readLists.record(viewer, id);
     const ids = (await this.services.readLists.visibleBookIds(viewer, [id])).get(id) ?? [];
     return this.komga.booksInOrder(viewer, ids);
   }

@@ -12,6 +12,7 @@ import { collectionSeries, collections, series } from '../db/schema';
 import type { Statement } from './catalog-writer.repository';
 import { inIds } from './catalog-sql';
 import { ListMembers } from './list-members';
+import { type MemberCounts, toMemberCounts } from './list-members';
 import { type Viewer, visibleSeries } from './visibility';
 
 export type { SmartRule } from '../db/tables/lists';
@@ -32,18 +33,23 @@ const MEMBER = sql.raw('member');
  */
 const COLLECTION_ID = sql.raw('"collections"."id"');
 
-/** Live members of the collection `c` (a column holding its id); `visibleTo` counts only those the viewer sees. */
-function memberCount(collectionId: SQL, visibleTo?: Viewer): SQL<number> {
-  return sql<number>`(SELECT count(*) FROM ${collectionSeries} JOIN ${series} AS ${MEMBER}
-    ON ${member.id} = ${collectionSeries.seriesId}
-    WHERE ${collectionSeries.collectionId} = ${collectionId} AND ${member.deletedAt} IS NULL
-    ${visibleTo ? sql`AND ${visibleSeries(visibleTo, member)}` : sql``})`.mapWith(Number);
+/** The live members of the outer collection, and how many of them the viewer may see: one walk of its members. */
+function memberCounts(viewer: Viewer): SQL<MemberCounts> {
+  return sql`(SELECT json_array(count(*), coalesce(sum(CASE WHEN ${visibleSeries(viewer, member)} THEN 1 ELSE 0 END), 0))
+    FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
+    WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
 }
 
-/** What the viewer may see of a collection: it has a visible member, no member at all, or a rule. */
+/** The outer collection has a live member (one the viewer may see, when given): stops at the first. */
+function hasMember(visibleTo?: Viewer): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
+    WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.deletedAt} IS NULL
+    ${visibleTo ? sql`AND ${visibleSeries(visibleTo, member)}` : sql``})`;
+}
+
+/** What the viewer may see of a collection: it has a rule, a visible member, or no member at all. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${collections.rule} IS NOT NULL OR ${memberCount(COLLECTION_ID, viewer)} > 0
-    OR ${memberCount(COLLECTION_ID)} = 0)`;
+  return sql`(${collections.rule} IS NOT NULL OR ${hasMember(viewer)} OR NOT ${hasMember()})`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -55,9 +61,10 @@ const columns = (viewer: Viewer) => ({
   pinnedToHome: collections.pinnedToHome,
   createdAt: collections.createdAt,
   updatedAt: collections.updatedAt,
-  memberCount: memberCount(COLLECTION_ID),
-  visibleCount: memberCount(COLLECTION_ID, viewer),
+  counts: memberCounts(viewer),
 });
+
+const withCounts = <T extends { counts: MemberCounts }>({ counts, ...row }: T) => ({ ...row, ...counts });
 
 export interface CollectionListQuery {
   /** Only collections holding a series of one of these libraries the viewer may see. */
@@ -104,13 +111,23 @@ export class CollectionsRepository {
         .offset(query.offset),
       this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
     ]);
-    return { rows, total: count?.n ?? 0 };
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 
   /** One collection, when the viewer may see it. */
   async get(viewer: Viewer, id: string): Promise<CollectionRow | undefined> {
-    return this.db
+    const row = await this.db
       .select(columns(viewer))
+      .from(collections)
+      .where(and(eq(collections.id, id), shownTo(viewer)))
+      .get();
+    return row && withCounts(row);
+  }
+
+  /** One collection's own row, when the viewer may see it (no member counts: what reading its members needs). */
+  async find(viewer: Viewer, id: string): Promise<CollectionRecord | undefined> {
+    return this.db
+      .select()
       .from(collections)
       .where(and(eq(collections.id, id), shownTo(viewer)))
       .get();
@@ -134,7 +151,7 @@ export class CollectionsRepository {
         .offset(offset),
       this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
     ]);
-    return { rows, total: count?.n ?? 0 };
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 
   /**

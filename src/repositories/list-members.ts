@@ -9,6 +9,18 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import type { Statement } from './catalog-writer.repository';
 
+/** A list's live members, and how many of them a viewer may see. */
+export interface MemberCounts {
+  memberCount: number;
+  visibleCount: number;
+}
+
+/** The `json_array(all, visible)` a member-count subquery answers. */
+export function toMemberCounts(value: unknown): MemberCounts {
+  const [all = 0, visible = 0] = typeof value === 'string' ? (JSON.parse(value) as number[]) : [];
+  return { memberCount: Number(all), visibleCount: Number(visible) };
+}
+
 /** Where a list's members are: the table and its list, member and position columns. */
 export interface MemberTable {
   table: SQLiteTable;

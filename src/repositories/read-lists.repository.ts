@@ -10,6 +10,7 @@ import { books, bookStoryArcs, readListBooks, readLists, series } from '../db/sc
 import type { Statement } from './catalog-writer.repository';
 import { inIds } from './catalog-sql';
 import { ListMembers } from './list-members';
+import { type MemberCounts, toMemberCounts } from './list-members';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 export type ReadListRecord = typeof readLists.$inferSelect;
@@ -24,16 +25,23 @@ const MEMBER = sql.raw('member');
 /** The outer read list's id, qualified (a bare "id" inside the member subqueries would be the member book's). */
 const READ_LIST_ID = sql.raw('"read_lists"."id"');
 
-function memberCount(readListId: SQL, visibleTo?: Viewer): SQL<number> {
-  return sql<number>`(SELECT count(*) FROM ${readListBooks} JOIN ${books} AS ${MEMBER}
-    ON ${member.id} = ${readListBooks.bookId}
-    WHERE ${readListBooks.readListId} = ${readListId} AND ${member.deletedAt} IS NULL
-    ${visibleTo ? sql`AND ${visibleBooks(visibleTo, member)}` : sql``})`.mapWith(Number);
+/** The live books of the outer read list, and how many of them the viewer may see: one walk of its books. */
+function memberCounts(viewer: Viewer): SQL<MemberCounts> {
+  return sql`(SELECT json_array(count(*), coalesce(sum(CASE WHEN ${visibleBooks(viewer, member)} THEN 1 ELSE 0 END), 0))
+    FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
+    WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
+}
+
+/** The outer read list has a live book (one the viewer may see, when given): stops at the first. */
+function hasMember(visibleTo?: Viewer): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
+    WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.deletedAt} IS NULL
+    ${visibleTo ? sql`AND ${visibleBooks(visibleTo, member)}` : sql``})`;
 }
 
 /** A list the viewer may see: it has a visible book, or no book at all. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${memberCount(READ_LIST_ID, viewer)} > 0 OR ${memberCount(READ_LIST_ID)} = 0)`;
+  return sql`(${hasMember(viewer)} OR NOT ${hasMember()})`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -43,9 +51,10 @@ const columns = (viewer: Viewer) => ({
   ordered: readLists.ordered,
   createdAt: readLists.createdAt,
   updatedAt: readLists.updatedAt,
-  memberCount: memberCount(READ_LIST_ID),
-  visibleCount: memberCount(READ_LIST_ID, viewer),
+  counts: memberCounts(viewer),
 });
+
+const withCounts = <T extends { counts: MemberCounts }>({ counts, ...row }: T) => ({ ...row, ...counts });
 
 /** Sort orders of read-list lists. */
 export const READ_LIST_SORTS = {
@@ -108,12 +117,22 @@ export class ReadListsRepository {
         .offset(query.offset),
       this.db.select({ n: sql<number>`count(*)` }).from(readLists).where(where),
     ]);
-    return { rows, total: count?.n ?? 0 };
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 
   async get(viewer: Viewer, id: string): Promise<ReadListRow | undefined> {
-    return this.db
+    const row = await this.db
       .select(columns(viewer))
+      .from(readLists)
+      .where(and(eq(readLists.id, id), shownTo(viewer)))
+      .get();
+    return row && withCounts(row);
+  }
+
+  /** One read list's own row, when the viewer may see it (no counts: what reading its books needs). */
+  async find(viewer: Viewer, id: string): Promise<ReadListRecord | undefined> {
+    return this.db
+      .select()
       .from(readLists)
       .where(and(eq(readLists.id, id), shownTo(viewer)))
       .get();
@@ -137,7 +156,7 @@ export class ReadListsRepository {
         .offset(offset),
       this.db.select({ n: sql<number>`count(*)` }).from(readLists).where(where),
     ]);
-    return { rows, total: count?.n ?? 0 };
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 
   /**

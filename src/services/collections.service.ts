@@ -17,6 +17,7 @@ import { BOOK_SORT_FIELDS } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
 import type {
   CollectionChanges,
+  CollectionRecord,
   CollectionRow,
   CollectionsRepository,
   SmartRule,
@@ -152,7 +153,7 @@ export class CollectionsService {
 
   /** The collection's series the viewer may see: its own order (or by name), or its rule's list. */
   async series(viewer: Viewer, id: string, page: PageRequest): Promise<ListResult<SeriesDto>> {
-    const collection = await this.row(viewer, id);
+    const collection = await this.record(viewer, id);
     const { rule } = collection;
     if (rule?.target === 'books') throw conflict('This smart collection lists books: GET …/books');
     if (rule) {
@@ -172,7 +173,7 @@ export class CollectionsService {
 
   /** A smart collection of books: its rule's book list for the viewer. */
   async books(viewer: Viewer, id: string, page: PageRequest): Promise<ListResult<BookDto>> {
-    const { rule } = await this.row(viewer, id);
+    const { rule } = await this.record(viewer, id);
     if (rule?.target !== 'books') throw conflict('This collection holds series: GET …/series');
     return this.deps.bookQuery.list(viewer, { sort: rule.sort ?? undefined }, page, {
       condition: rule.condition ?? undefined,
@@ -244,7 +245,7 @@ export class CollectionsService {
 
   /** What the collection's cover shows: its first series (or book) the viewer may see; null when none. */
   async cover(viewer: Viewer, id: string): Promise<{ kind: 'series' | 'book'; id: string } | null> {
-    const row = await this.row(viewer, id);
+    const row = await this.record(viewer, id);
     const first = { page: 1, pageSize: 1, offset: 0 };
     if (row.rule?.target === 'books') {
       const [book] = (await this.books(viewer, id, first)).data;
@@ -261,8 +262,15 @@ export class CollectionsService {
     return row;
   }
 
-  private async manual(viewer: Viewer, id: string): Promise<CollectionRow> {
-    const row = await this.row(viewer, id);
+  /** The collection's own row as the viewer sees it, without counting its series (404 as `row`). */
+  async record(viewer: Viewer, id: string): Promise<CollectionRecord> {
+    const row = await this.deps.collections.find(viewer, id);
+    if (!row) throw notFound('Collection');
+    return row;
+  }
+
+  private async manual(viewer: Viewer, id: string): Promise<CollectionRecord> {
+    const row = await this.record(viewer, id);
     if (row.rule)
       throw conflict('A smart collection’s series come from its condition: they cannot be added or removed');
     return row;

@@ -16,6 +16,7 @@ import type { FilterNode } from '../repositories/catalog-filters';
 import type {
   ReadListChanges,
   ReadListListQuery,
+  ReadListRecord,
   ReadListRow,
   ReadListsRepository,
 } from '../repositories/read-lists.repository';
@@ -117,7 +118,7 @@ export class ReadListsService {
 
   /** The list's books the viewer may see, in its order (or by release), narrowed by a checked filter. */
   async books(viewer: Viewer, id: string, page: PageRequest, filter?: FilterNode): Promise<ListResult<BookDto>> {
-    const list = await this.row(viewer, id);
+    const list = await this.record(viewer, id);
     const { rows, total } = await this.deps.books.listInReadList(
       viewer,
       id,
@@ -128,7 +129,7 @@ export class ReadListsService {
   }
 
   async addBooks(viewer: Viewer, id: string, bookIds: string[]): Promise<ReadListDto> {
-    await this.row(viewer, id);
+    await this.record(viewer, id);
     if (bookIds.length === 0)
       throw badRequest('bookIds must name at least one book', [{ path: 'bookIds', message: 'empty' }]);
     await this.checkBooks(viewer, bookIds);
@@ -143,7 +144,7 @@ export class ReadListsService {
    * from the viewer stay where they are (docs/DECISIONS.md §Organise and share).
    */
   async replaceBooks(viewer: Viewer, id: string, bookIds: readonly string[]): Promise<ReadListDto> {
-    await this.row(viewer, id);
+    await this.record(viewer, id);
     await this.checkBooks(viewer, bookIds);
     await this.writeVisibleBooks(viewer, id, bookIds);
     return this.get(viewer, id);
@@ -163,7 +164,7 @@ export class ReadListsService {
   }
 
   async removeBook(viewer: Viewer, id: string, bookId: string): Promise<void> {
-    await this.row(viewer, id);
+    await this.record(viewer, id);
     const { readLists } = this.deps;
     const visible = await this.deps.books.visibleIds(viewer, [bookId]);
     if (visible.size === 0 || !(await readLists.members.all(id)).includes(bookId))
@@ -179,7 +180,7 @@ export class ReadListsService {
 
   /** The book after (`step` 1) or before (-1) `bookId` in the list, as the viewer sees it; 404 at either end. */
   async sibling(viewer: Viewer, id: string, bookId: string, step: 1 | -1): Promise<string> {
-    await this.row(viewer, id);
+    await this.record(viewer, id);
     const ids = (await this.visibleBookIds(viewer, [id])).get(id) ?? [];
     const index = ids.indexOf(bookId);
     if (index < 0) throw notFound('Book in this read list');
@@ -204,6 +205,13 @@ export class ReadListsService {
   /** The read list as the viewer sees it: 404 when unknown or made only of books hidden from the viewer. */
   async row(viewer: Viewer, id: string): Promise<ReadListRow> {
     const row = await this.deps.readLists.get(viewer, id);
+    if (!row) throw notFound('Read list');
+    return row;
+  }
+
+  /** The read list's own row as the viewer sees it, without counting its books (404 as `row`). */
+  async record(viewer: Viewer, id: string): Promise<ReadListRecord> {
+    const row = await this.deps.readLists.find(viewer, id);
     if (!row) throw notFound('Read list');
     return row;
   }
