@@ -68,8 +68,12 @@ function isCoverUpload(path: string, method: string): boolean {
   return method === 'POST' && /^\/api\/v1\/(series|books)\/[^/]+\/cover$/.test(path);
 }
 
-/** `PUT /libraries/{id}/files/...` streams book files into R2 and has its own size rules. */
+/**
+ * `PUT /libraries/{id}/files/...` streams book files into R2, and a ComicRack reading list may be larger than a
+ * JSON body: both have their own size rules.
+ */
 function isStreamingUpload(path: string, method: string): boolean {
+  if (method === 'POST' && path === `${API_PREFIX}/readlists/import/cbl`) return true;
   return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
 }
 

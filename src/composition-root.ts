@@ -24,6 +24,7 @@ import { TasksService } from './services/tasks.service';
 import { AccountsService } from './services/accounts.service';
 import { AuthenticationService } from './services/authentication.service';
 import { createCatalogReadServices } from './services/catalog-read.services';
+import { createListServices } from './services/lists.services';
 import { createMediaServices } from './services/media.services';
 import { EmailVerification } from './services/email-verification';
 import { LoginThrottle } from './services/login-throttle';
@@ -92,6 +93,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
   const catalogRead = createCatalogReadServices(db);
+  const lists = createListServices(db, { ...catalogRead, events });
   return {
     db,
     repositories,
@@ -124,7 +126,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       events,
     ),
     ...catalogRead,
-    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, extras: new BookExtrasRepository(db) }),
+    ...lists,
+    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata: new MetadataService(new MetadataRepository(db), new CatalogWriter(db), events),
     ...createMediaServices({ db, env, settings, events, defer }),

@@ -25,7 +25,8 @@ interface PlanInput {
 const TIMED_RUNS = 7;
 
 /** Statements of the catalog itself; authentication's session/user lookups are left out. */
-const CATALOG = /\b(books|series|read_progress|catalog_search|book_terms|series_terms|want_to_read)\b/;
+const CATALOG =
+  /\b(books|series|read_progress|catalog_search|book_terms|series_terms|want_to_read|read_lists|read_list_books|collections|collection_series)\b/;
 
 async function main() {
   const [file, inputFile] = process.argv.slice(2) as [string, string];

@@ -27,6 +27,12 @@ export const PERMISSIONS = [
   'SystemAdmin',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'CollectionsWrite',
+  'CollectionsDelete',
+  'ReadListsRead',
+  'ReadListsWrite',
+  'ReadListsDelete',
 ] as const;
 
 export const PermissionSchema = z.enum(PERMISSIONS).openapi('Permission');
@@ -43,6 +49,8 @@ const READER: readonly Permission[] = [
   'PagesRead',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'ReadListsRead',
   'ApiKeysRead',
   'ApiKeysWrite',
   'ApiKeysDelete',
@@ -57,6 +65,10 @@ const MAINTAINER: readonly Permission[] = [
   'BooksDelete',
   'TasksRead',
   'TasksWrite',
+  'CollectionsWrite',
+  'CollectionsDelete',
+  'ReadListsWrite',
+  'ReadListsDelete',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
@@ -97,6 +109,13 @@ export type Requirement = Permission | readonly Permission[];
 /** DECISIONS.md §Roles: reading one's own progress needs ProgressRead or BooksRead; moving it ProgressWrite or BooksWrite. */
 export const PROGRESS_READ = ['ProgressRead', 'BooksRead'] as const satisfies Requirement;
 export const PROGRESS_WRITE = ['ProgressWrite', 'BooksWrite'] as const satisfies Requirement;
+/**
+ * Reading collections needs CollectionsRead or SeriesRead, read lists ReadListsRead or BooksRead: their members
+ * are series and books anyway, and reader-app keys made before lists existed (with SeriesRead and BooksRead)
+ * keep working in Mihon and Komelia, which load collections and read lists on every series and book page.
+ */
+export const COLLECTIONS_READ = ['CollectionsRead', 'SeriesRead'] as const satisfies Requirement;
+export const READ_LISTS_READ = ['ReadListsRead', 'BooksRead'] as const satisfies Requirement;
 
 export function satisfies(held: ReadonlySet<Permission>, need: Requirement): boolean {
   if (held.has('SystemAdmin')) return true;

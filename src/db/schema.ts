@@ -4,6 +4,7 @@ export * from './tables/auth-support';
 export * from './tables/books';
 export * from './tables/covers';
 export * from './tables/libraries';
+export * from './tables/lists';
 export * from './tables/reading';
 export * from './tables/series';
 export * from './tables/sessions';

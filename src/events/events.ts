@@ -11,13 +11,30 @@ export type EntityEventType =
   | 'series_deleted'
   | 'library_created'
   | 'library_updated'
-  | 'cover_updated';
+  | 'cover_updated'
+  | ListEventType;
+
+/** A collection's or a read list's life (docs/DECISIONS.md §Organise and share): its members as they are now. */
+export type ListEventType =
+  | 'collection_created'
+  | 'collection_updated'
+  | 'collection_deleted'
+  | 'read_list_created'
+  | 'read_list_updated'
+  | 'read_list_deleted';
 
 export type DomainEvent =
   | { type: 'book_created' | 'book_updated' | 'book_deleted'; book_id: string; series_id: string; library_id: string }
   | { type: 'series_created' | 'series_updated' | 'series_deleted'; series_id: string; library_id: string }
   | { type: 'library_created' | 'library_updated'; library_id: string }
   | { type: 'cover_updated'; entity_type: 'book' | 'series' | 'library'; entity_id: string; library_id: string }
+  | {
+      type: 'collection_created' | 'collection_updated' | 'collection_deleted';
+      collection_id: string;
+      /** Its series in order (none for a smart collection, whose members depend on who reads it). */
+      series_ids: string[];
+    }
+  | { type: 'read_list_created' | 'read_list_updated' | 'read_list_deleted'; read_list_id: string; book_ids: string[] }
   | {
       type: 'task_progress';
       task_id: string;

@@ -15,7 +15,6 @@ import { requestViewer } from '../http/progress-actor';
 import { jsonBody, type KomgaApp, komgaOf, need, pagingOf, queryValues } from './komga-http';
 import { springPage } from './komga-paging';
 import { toKomgaLibrary } from './komga.mappers';
-import { notFound } from '../lib/errors';
 
 /** Komga search bodies (`POST /series/list`, `POST /books/list`). */
 const SearchBodySchema = z.object({
@@ -76,10 +75,6 @@ export function registerCatalogRoutes(app: KomgaApp) {
     const condition = bookQueryCondition(query);
     return c.json(await komgaOf(c).seriesBooks(requestViewer(c), c.req.param('id'), paging, condition));
   });
-  app.get('/api/v1/series/:id/collections', need('SeriesRead'), async (c) => {
-    await komgaOf(c).getSeries(requestViewer(c), c.req.param('id'));
-    return c.json([]);
-  });
 
   // ---- books ----
   app.get('/api/v1/books', need('BooksRead'), async (c) => {
@@ -136,16 +131,6 @@ export function registerCatalogRoutes(app: KomgaApp) {
   });
   app.get('/api/v1/languages', need('SeriesRead'), async (c) => c.json([]));
   app.get('/api/v1/age-ratings', need('SeriesRead'), async (c) => c.json([]));
-  // Longbox has no collections or read lists: empty pages, and no such one exists.
-  for (const path of ['/api/v1/collections', '/api/v1/readlists']) {
-    app.get(path, need('SeriesRead'), async (c) => c.json(springPage([], 0, pagingOf(c))));
-  }
-  app.get('/api/v1/collections/:id/*', need('SeriesRead'), () => {
-    throw notFound('Collection');
-  });
-  app.get('/api/v1/readlists/:id/*', need('SeriesRead'), () => {
-    throw notFound('Read list');
-  });
 }
 
 /**

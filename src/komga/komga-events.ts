@@ -20,6 +20,16 @@ const NAMES: Record<string, string> = {
   library_deleted: 'LibraryDeleted',
 };
 
+/** Collection and read-list events carry their members in full: komga-client requires every field. */
+const LIST_NAMES: Record<string, string> = {
+  collection_created: 'CollectionAdded',
+  collection_updated: 'CollectionChanged',
+  collection_deleted: 'CollectionDeleted',
+  read_list_created: 'ReadListAdded',
+  read_list_updated: 'ReadListChanged',
+  read_list_deleted: 'ReadListDeleted',
+};
+
 /** The Komga event for one Longbox event; null for events Komga has no counterpart of. */
 export function toKomgaEvent(event: Data): { name: string; data: Data } | null {
   const type = String(event.type);
@@ -35,6 +45,12 @@ export function toKomgaEvent(event: Data): { name: string; data: Data } | null {
       return { name: 'ThumbnailSeriesAdded', data: { seriesId: event.entity_id, selected: true } };
     }
     return null;
+  }
+  const listName = LIST_NAMES[type];
+  if (listName) {
+    return event.collection_id
+      ? { name: listName, data: { collectionId: event.collection_id, seriesIds: event.series_ids ?? [] } }
+      : { name: listName, data: { readListId: event.read_list_id, bookIds: event.book_ids ?? [] } };
   }
   const name = NAMES[type];
   return name ? { name, data: ids } : null;

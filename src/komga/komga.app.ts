@@ -19,6 +19,7 @@ import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
 import { registerReadiumRoutes } from './komga-readium.routes';
 import { isThumbnailUpload, registerMetadataRoutes, THUMBNAIL_UPLOAD_LIMIT } from './komga-metadata.routes';
+import { registerListRoutes } from './komga-lists.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -40,6 +41,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
   registerCatalogRoutes(app);
+  registerListRoutes(app);
   registerMediaRoutes(app);
   registerReadiumRoutes(app);
   registerMetadataRoutes(app);

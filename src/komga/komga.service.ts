@@ -183,9 +183,21 @@ export class KomgaService {
     return row;
   }
 
-  private async bookPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
+  /** A page of books already chosen (and ordered) by a list service, in Komga's shape. */
+  async bookPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
     const rows = await this.catalog.books(viewer, ids);
     return springPage(rows.map(toKomgaBook), total, paging);
+  }
+
+  /** A page of series already chosen (and ordered) by a list service, in Komga's shape. */
+  async seriesPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
+    const rows = await this.catalog.series(viewer, ids);
+    return springPage(rows.map(toKomgaSeries), total, paging);
+  }
+
+  /** The books, in the order given, with the viewer's progress (a read list's tracker). */
+  booksInOrder(viewer: Viewer, ids: string[]): Promise<KomgaBookRow[]> {
+    return this.catalog.books(viewer, ids);
   }
 
   // ---- filter values ----------------------------------------------------------------------------------
@@ -269,7 +281,7 @@ export class KomgaService {
  * Komga `ReadProgressDtoDao`: counts, the unbroken run of completed books from the lowest numberSort
  * (its last numberSort for v2, its length for v1; 0 when the first book is unread) and the top numberSort.
  */
-function trackerProgress(books: Array<{ book: KomgaBookRow; sort: number }>) {
+export function trackerProgress(books: Array<{ book: KomgaBookRow; sort: number }>) {
   let read = 0;
   let inProgress = 0;
   let run = 0;

@@ -2,7 +2,7 @@
  * ComicInfo.xml (the Anansi/ComicRack schema) → book metadata. A ComicInfo that does not parse is
  * ignored: the pages are still readable, so the book is not failed for it.
  */
-import { type BookAuthor, type BookMetadata, emptyMetadata } from './container';
+import { type BookAuthor, type BookMetadata, emptyMetadata, type StoryArc } from './container';
 import { normalizeIsbn } from './isbn';
 import { parseWebLinks } from './web-links';
 import { attr, child, childText, children, parseXml } from './xml';
@@ -45,6 +45,22 @@ export function parseBookNumber(value: string | null): { number: number | null; 
   if (!text || !/^-?\d+(\.\d+)?$/.test(text)) return { number: null, chapter: null };
   const chapter = Number(text);
   return { number: Math.trunc(chapter), chapter };
+}
+
+/**
+ * `StoryArc` and `StoryArcNumber`, comma-separated and zipped by position (Komga's reading): `"Civil War,
+ * Heroes"` with `"3,1"` is book 3 of Civil War and book 1 of Heroes. An arc without a whole number beside it
+ * has none (it is appended to its read list); an arc named twice counts once.
+ */
+export function parseStoryArcs(arcs: string | null, numbers: string | null): StoryArc[] {
+  const positions = (numbers ?? '').split(',').map((n) => n.trim());
+  const seen = new Set<string>();
+  return (arcs ?? '').split(',').flatMap((raw, index) => {
+    const name = raw.trim();
+    if (name === '' || seen.has(name.toLowerCase())) return [];
+    seen.add(name.toLowerCase());
+    return [{ name, number: integer(positions[index] ?? null, 0, 1_000_000) }];
+  });
 }
 
 export interface ComicInfo {
@@ -92,6 +108,7 @@ export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {
     links: parseWebLinks(text('Web')),
     language: text('LanguageISO'),
     readingDirection: manga === 'YesAndRightToLeft' ? 'rtl' : manga === 'No' ? 'ltr' : null,
+    storyArcs: parseStoryArcs(text('StoryArc'), text('StoryArcNumber')),
   } satisfies Partial<BookMetadata>);
   const cover = children(child(root, 'Pages'), 'Page').find((page) => attr(page, 'Type') === 'FrontCover');
   return { metadata, coverIndex: integer(attr(cover, 'Image'), 0) };

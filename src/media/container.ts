@@ -40,6 +40,12 @@ export interface WebLink {
 }
 
 export type ReadingDirection = 'ltr' | 'rtl' | 'ttb' | 'webtoon';
+
+/** A story arc the book belongs to (ComicInfo StoryArc), at its number in the arc when the file gives one. */
+export interface StoryArc {
+  name: string;
+  number: number | null;
+}
 export type EpubLayout = 'image' | 'reflowable';
 
 /** Metadata the file itself carries (ComicInfo.xml, EPUB OPF, PDF /Info). null = not stated. */
@@ -78,6 +84,7 @@ export interface BookMetadata {
   readingDirection: ReadingDirection | null;
   /** EPUB only: image pages (fixed-layout / image-only) or reflowable text. */
   epubLayout: EpubLayout | null;
+  storyArcs: StoryArc[];
 }
 
 export interface BookAnalysis {
@@ -150,6 +157,7 @@ export function emptyMetadata(): BookMetadata {
     language: null,
     readingDirection: null,
     epubLayout: null,
+    storyArcs: [],
   };
 }
 

@@ -4,7 +4,7 @@
  * how a feed is written (Atom for 1.2, JSON for 2.0).
  */
 import type { Context } from 'hono';
-import { PROGRESS_READ, type Requirement } from '../auth/permissions';
+import { COLLECTIONS_READ, PROGRESS_READ, READ_LISTS_READ, type Requirement } from '../auth/permissions';
 import type { AppEnv } from '../env';
 import { badRequest } from '../lib/errors';
 import { toPageRequest } from '../lib/pagination';
@@ -46,6 +46,19 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
     build: async (c) => catalog(c).keepReading(viewer(c), pageOf(c)),
   },
   { path: '/on-deck', need: 'BooksRead', build: async (c) => catalog(c).onDeck(viewer(c), pageOf(c)) },
+  { path: '/want-to-read', need: PROGRESS_READ, build: async (c) => catalog(c).wantToRead(viewer(c), pageOf(c)) },
+  { path: '/collections', need: COLLECTIONS_READ, build: async (c) => catalog(c).collections(viewer(c), pageOf(c)) },
+  {
+    path: '/collections/:id',
+    need: COLLECTIONS_READ,
+    build: async (c) => catalog(c).collection(viewer(c), idParam(c), pageOf(c)),
+  },
+  { path: '/readlists', need: READ_LISTS_READ, build: async (c) => catalog(c).readLists(viewer(c), pageOf(c)) },
+  {
+    path: '/readlists/:id',
+    need: READ_LISTS_READ,
+    build: async (c) => catalog(c).readList(viewer(c), idParam(c), pageOf(c)),
+  },
   {
     path: '/search',
     need: 'BooksRead',

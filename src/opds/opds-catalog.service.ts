@@ -11,6 +11,9 @@ import type { BookQueryService } from '../services/book-query.service';
 import type { ListResult } from '../services/catalog-list';
 import type { LibrariesService } from '../services/libraries.service';
 import type { SeriesQueryService } from '../services/series-query.service';
+import type { CollectionsService } from '../services/collections.service';
+import type { ReadListsService } from '../services/read-lists.service';
+import type { WantToReadService } from '../services/want-to-read.service';
 import type { BookExtrasRepository } from '../repositories/book-extras.repository';
 import type { Viewer } from '../repositories/visibility';
 import {
@@ -43,6 +46,9 @@ export interface OpdsCatalogDeps {
   seriesQuery: SeriesQueryService;
   bookQuery: BookQueryService;
   extras: BookExtrasRepository;
+  collections: CollectionsService;
+  readLists: ReadListsService;
+  wantToRead: WantToReadService;
 }
 
 export class OpdsCatalogService {
@@ -71,6 +77,9 @@ export class OpdsCatalogService {
         item('recently-added', 'Recently added', 'The newest books', 'acquisition'),
         item('series', 'All series', 'Every series, A to Z', 'navigation'),
         item('libraries', 'Libraries', 'Browse one library', 'navigation'),
+        item('want-to-read', 'Want to read', 'The series and books you queued', 'acquisition'),
+        item('collections', 'Collections', 'Series gathered by theme', 'navigation'),
+        item('readlists', 'Read lists', 'Reading orders across series', 'navigation'),
       ],
       publications: [],
     };
@@ -195,6 +204,101 @@ export class OpdsCatalogService {
     ]);
     const feed = await this.acquisition(viewer, feedUrn(`search:${query}`), `Search: ${query}`, 'search', books, page);
     return { ...feed, query: { query }, navigation: series.data.map(seriesItem) };
+  }
+
+  /** The collections the viewer may see, by name (paged). */
+  async collections(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const { data, total } = await this.deps.collections.list(viewer, {}, page);
+    return {
+      id: feedUrn('collections'),
+      title: 'Collections',
+      path: 'collections',
+      kind: 'navigation',
+      updated: latest(data.map((c) => c.updatedAt)),
+      navigation: data.map((collection) => ({
+        id: uuidUrn(collection.id),
+        title: collection.name,
+        path: `collections/${collection.id}`,
+        // A smart collection of books lists them; every other collection lists series.
+        target: collection.automatic && collection.target === 'books' ? 'acquisition' : 'navigation',
+        summary: collection.summary ?? undefined,
+        updated: collection.updatedAt,
+      })),
+      publications: [],
+      paging: { page: page.page, pageSize: page.pageSize, total },
+    };
+  }
+
+  /** A collection: its series in its order (or what a smart collection finds); a smart one of books lists them. */
+  async collection(viewer: Viewer, id: string, page: PageRequest): Promise<CatalogFeed> {
+    const collection = await this.deps.collections.get(viewer, id);
+    const path = `collections/${id}`;
+    if (collection.automatic && collection.target === 'books') {
+      const books = await this.deps.collections.books(viewer, id, page);
+      return {
+        ...(await this.acquisition(viewer, uuidUrn(id), collection.name, path, books, page)),
+        updated: collection.updatedAt,
+      };
+    }
+    const series = await this.deps.collections.series(viewer, id, page);
+    return {
+      id: uuidUrn(id),
+      title: collection.name,
+      path,
+      kind: 'navigation',
+      updated: collection.updatedAt,
+      navigation: series.data.map(seriesItem),
+      publications: [],
+      paging: { page: page.page, pageSize: page.pageSize, total: series.total },
+    };
+  }
+
+  /** The read lists the viewer may see, by name (paged). */
+  async readLists(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const { data, total } = await this.deps.readLists.list(viewer, {}, page);
+    return {
+      id: feedUrn('readlists'),
+      title: 'Read lists',
+      path: 'readlists',
+      kind: 'navigation',
+      updated: latest(data.map((l) => l.updatedAt)),
+      navigation: data.map((list) => ({
+        id: uuidUrn(list.id),
+        title: list.name,
+        path: `readlists/${list.id}`,
+        target: 'acquisition',
+        summary: [`${list.bookCount} book${list.bookCount === 1 ? '' : 's'}`, list.summary].filter(Boolean).join('. '),
+        updated: list.updatedAt,
+      })),
+      publications: [],
+      paging: { page: page.page, pageSize: page.pageSize, total },
+    };
+  }
+
+  /** A read list's books in its order: an app reads them one after the other. */
+  async readList(viewer: Viewer, id: string, page: PageRequest): Promise<CatalogFeed> {
+    const [list, books] = await Promise.all([
+      this.deps.readLists.get(viewer, id),
+      this.deps.readLists.books(viewer, id, page),
+    ]);
+    const feed = await this.acquisition(viewer, uuidUrn(id), list.name, `readlists/${id}`, books, page);
+    return { ...feed, updated: list.updatedAt };
+  }
+
+  /** The viewer's queue: queued series (on the first page) link to their feeds, queued books are publications. */
+  async wantToRead(viewer: Viewer, page: PageRequest): Promise<CatalogFeed> {
+    const queue = await this.deps.wantToRead.list(viewer, page);
+    const books = queue.data.flatMap((entry) => (entry.book ? [entry.book] : []));
+    const series = queue.data.flatMap((entry) => (entry.series ? [entry.series] : []));
+    const feed = await this.acquisition(
+      viewer,
+      feedUrn('want-to-read'),
+      'Want to read',
+      'want-to-read',
+      { data: books, total: queue.total },
+      page,
+    );
+    return { ...feed, navigation: series.map(seriesItem) };
   }
 
   /** One book as a publication (OPDS 2 publication documents and manifests). */

@@ -6,11 +6,11 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { books, libraries, readProgress, series } from '../db/schema';
+import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type Viewer, visibleBooks } from './visibility';
 
@@ -187,6 +187,54 @@ export class BooksRepository {
     });
   }
 
+  /**
+   * A page of a read list's live books the viewer may see, in the order `keys` give (READ_LIST_ORDER, or
+   * RELEASE_ORDER for an unordered list), narrowed by a checked filter when given.
+   */
+  async listInReadList(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode) {
+    const compiled = filter ? compileFilter(filter, BOOK_FILTER_FIELDS, viewer) : undefined;
+    return this.read(viewer, {
+      id: books.id,
+      from: readListBooks,
+      joins: [
+        { table: books, on: eq(books.id, readListBooks.bookId) },
+        // RELEASE_ORDER sorts by the series' title.
+        { table: series, on: eq(series.id, books.seriesId) },
+      ],
+      where: and(
+        eq(readListBooks.readListId, readListId),
+        isNull(books.deletedAt),
+        visibleBooks(viewer, books),
+        compiled?.where,
+      ),
+      window,
+      countInPage: false,
+    });
+  }
+
+  /** Book responses of the given ids the viewer may see (live ones), in no particular order. */
+  async byIds(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const { rows } = await this.read(viewer, {
+      id: books.id,
+      from: books,
+      where: and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)),
+      window: { keys: [], limit: ids.length, offset: 0 },
+      countInPage: true,
+    });
+    return rows;
+  }
+
+  /** Which of the ids are live books the viewer may see. */
+  async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: books.id })
+      .from(books)
+      .where(and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)));
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** One book, deleted or not, with the viewer's progress. */
   async getById(viewer: Viewer, id: string) {
     const spec: ListSpec = {
@@ -237,5 +285,14 @@ export class BooksRepository {
     );
   }
 }
+
+/** A read list's own order (its positions), for `listInReadList`. */
+export const READ_LIST_ORDER: SortKey[] = [{ expr: sql`${readListBooks.position}`, direction: 'asc' }];
+
+/** An unordered read list's order, Komga's: by release (the book's year, undated last), then series and number. */
+export const RELEASE_ORDER: SortKey[] = [
+  ...nullsLast(sql`${books.year}`, 'asc'),
+  { expr: sql`${series.titleSort} COLLATE NOCASE`, direction: 'asc' },
+];
 
 export type BookRow = Awaited<ReturnType<BooksRepository['list']>>['rows'][number];

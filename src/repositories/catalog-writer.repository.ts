@@ -8,7 +8,19 @@ import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'dr
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { bookAuthors, bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
+import {
+  bookAuthors,
+  bookPages,
+  bookStoryArcs,
+  books,
+  bookTerms,
+  collectionSeries,
+  readListBooks,
+  readProgress,
+  series,
+  seriesTerms,
+  wantToRead,
+} from '../db/schema';
 import type { BookFileMetadata } from '../db/tables/books';
 import type { TermKind } from '../db/tables/metadata-values';
 import { newId } from '../lib/ids';
@@ -35,6 +47,12 @@ export type BookTerms = Record<TermKind, string[]>;
 export type BookChanges = Partial<Omit<NewBookRow, 'id' | 'libraryId' | 'seriesId'>>;
 export type SeriesChanges = Partial<Omit<typeof series.$inferInsert, 'id' | 'libraryId'>>;
 export type PageRow = typeof bookPages.$inferInsert;
+/** A story arc a book's file places it in (ComicInfo StoryArc/StoryArcNumber). */
+export interface StoryArcPlacement {
+  name: string;
+  number: number | null;
+}
+
 /** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
 export type Statement = BatchItem<'sqlite'>;
 
@@ -43,6 +61,8 @@ export type Statement = BatchItem<'sqlite'>;
  * book took 5 statements); the cap keeps each parameter far below D1's size limits.
  */
 const PAGES_PER_INSERT = 250;
+/** D1 binds at most 100 parameters per statement. */
+const MAX_PARAMS = 99;
 
 function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -158,10 +178,16 @@ export class CatalogWriter {
 
   /**
    * Statements that write one analysed book (insert, or replace what the file says) with its pages, terms,
-   * credits and search row. A replaced book keeps every field whose lock is set (metadata-sql.ts): the
-   * locks are tested in the statements themselves.
+   * credits, story-arc placements and search row. A replaced book keeps every field whose lock is set
+   * (metadata-sql.ts): the locks are tested in the statements themselves.
    */
-  bookStatements(row: NewBookRow & { id: string }, pages: PageRow[], terms: BookTerms, isNew: boolean): Statement[] {
+  bookStatements(
+    row: NewBookRow & { id: string },
+    pages: PageRow[],
+    terms: BookTerms,
+    isNew: boolean,
+    storyArcs: readonly StoryArcPlacement[] = [],
+  ): Statement[] {
     const statements: Statement[] = [];
     // A new book has no pages, terms or search row yet: deleting them first would be wasted statements.
     if (isNew) statements.push(this.db.insert(books).values(row));
@@ -173,9 +199,13 @@ export class CatalogWriter {
           .delete(bookTerms)
           .where(and(eq(bookTerms.bookId, row.id), sql`NOT ${bookTermLocked(sql`${bookTerms.kind}`, row.id)}`)),
       );
+      statements.push(this.db.delete(bookStoryArcs).where(eq(bookStoryArcs.bookId, row.id)));
     }
     for (const part of chunk(pages, PAGES_PER_INSERT)) statements.push(this.insertPages(row.id, part));
     statements.push(this.insertTerms(row.id, terms, isNew ? undefined : row.id));
+    const arcs = storyArcs.map((arc) => ({ bookId: row.id, name: arc.name, number: arc.number }));
+    for (const part of chunk(arcs, Math.floor(MAX_PARAMS / 3)))
+      statements.push(this.db.insert(bookStoryArcs).values(part).onConflictDoNothing());
     statements.push(...reindexBookAuthors(this.db, row.id, isNew));
     statements.push(...bookSearchRowStatements(this.db, row.id, isNew));
     return statements;
@@ -406,15 +436,25 @@ export class CatalogWriter {
       this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, ids)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
+      this.db.delete(bookStoryArcs).where(inArray(bookStoryArcs.bookId, ids)),
+      this.db.delete(readListBooks).where(inArray(readListBooks.bookId, ids)),
       this.db.delete(books).where(inArray(books.id, ids)),
     ]);
   }
 
-  /** Removes soft-deleted series (of one library, or all) for good. */
+  /** Removes soft-deleted series (of one library, or all) for good, with their places in lists and queues. */
   async purgeTrashedSeries(libraryId: string | null): Promise<void> {
-    await this.db
-      .delete(series)
+    const trashed = this.db
+      .select({ id: series.id })
+      .from(series)
       .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
+    await this.runAtomically([
+      this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, trashed)),
+      this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, trashed)),
+      this.db
+        .delete(series)
+        .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined)),
+    ]);
   }
 
   // ---- scans -------------------------------------------------------------------------------------

@@ -4,10 +4,13 @@ import type { Database } from '../db/client';
 import {
   bookAuthors,
   bookPages,
+  bookStoryArcs,
   books,
   bookTerms,
   covers,
+  collectionSeries,
   libraries,
+  readListBooks,
   readProgress,
   series,
   seriesAuthors,
@@ -26,7 +29,10 @@ const catalogSearch = sqliteTable('catalog_search', { libraryId: text('library_i
 export type { ScanningConfig } from '../db/tables/libraries';
 export type LibraryRecord = typeof libraries.$inferSelect;
 export type LibraryChanges = Partial<
-  Pick<LibraryRecord, 'name' | 'path' | 'scanningConfig' | 'defaultReadingDirection' | 'updatedAt'>
+  Pick<
+    LibraryRecord,
+    'name' | 'path' | 'scanningConfig' | 'defaultReadingDirection' | 'importStoryArcReadLists' | 'updatedAt'
+  >
 >;
 
 /** A library row with its live (not soft-deleted) series and book counts. */
@@ -95,15 +101,20 @@ export class LibrariesRepository {
   async delete(id: string): Promise<boolean> {
     const bookIds = this.db.select({ id: books.id }).from(books).where(eq(books.libraryId, id));
     const seriesIds = this.db.select({ id: series.id }).from(series).where(eq(series.libraryId, id));
-    const [, , , , , , , , , , , , deleted] = await this.db.batch([
+    // 17 statements; the last one's returned rows say whether the library existed.
+    const [, , , , , , , , , , , , , , , , deleted] = await this.db.batch([
       this.db.delete(bookPages).where(inArray(bookPages.bookId, bookIds)),
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, bookIds)),
       this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, bookIds)),
       // Their images in the CACHE bucket go with the hourly sweep (storage/cached-images.ts).
       this.db.delete(covers).where(or(inArray(covers.bookId, bookIds), inArray(covers.seriesId, seriesIds))),
+      this.db.delete(bookStoryArcs).where(inArray(bookStoryArcs.bookId, bookIds)),
+      this.db.delete(readListBooks).where(inArray(readListBooks.bookId, bookIds)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, bookIds)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, bookIds)),
       this.db.delete(books).where(eq(books.libraryId, id)),
+      this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, seriesIds)),
+      this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, seriesIds)),
       this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
       this.db.delete(seriesAuthors).where(inArray(seriesAuthors.seriesId, seriesIds)),
       this.db.delete(seriesTracking).where(inArray(seriesTracking.seriesId, seriesIds)),

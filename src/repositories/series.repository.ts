@@ -5,10 +5,10 @@
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { books, libraries, readProgress, series, seriesTracking } from '../db/schema';
+import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { readCountsOf } from './catalog-sql';
+import { inIds, readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type Viewer, visibleSeries } from './visibility';
 
@@ -55,7 +55,7 @@ export function seriesSortKeys(field: SeriesSortField, direction: SortKey['direc
   }
 }
 
-/** Columns of a Series response; `wantToRead` only for a detail (lists show null). */
+/** Columns of a Series response; `wantToRead` (the series itself is queued) only for a detail (lists show null). */
 function seriesColumns(viewer: Viewer, detail: boolean) {
   return {
     id: series.id,
@@ -84,14 +84,16 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
       providerVolumeCount: seriesTracking.providerVolumeCount,
     },
     readCounts: readCountsOf(viewer, series.id),
-    /** The viewer queued at least one of its live books. */
     wantToRead: (detail
-      ? sql`EXISTS (SELECT 1 FROM want_to_read w JOIN books b ON b.id = w.book_id
-      WHERE w.user_id = ${viewer.userId} AND b.series_id = ${series.id} AND b.deleted_at IS NULL)`
+      ? sql`EXISTS (SELECT 1 FROM ${wantToRead} WHERE ${wantToRead.userId} = ${viewer.userId}
+      AND ${wantToRead.seriesId} = ${series.id})`
       : sql`NULL`
     ).mapWith(Boolean) as SQL<boolean | null>,
   };
 }
+
+/** A collection's own order (the positions its writers gave), for `listInCollection`. */
+export const COLLECTION_ORDER: SortKey[] = [{ expr: sql`${collectionSeries.position}`, direction: 'asc' }];
 
 export type SeriesRow = Awaited<ReturnType<SeriesRepository['list']>>['rows'][number];
 
@@ -160,6 +162,54 @@ export class SeriesRepository {
       countInPage: true,
     };
     return (await this.read(viewer, spec, true)).rows[0];
+  }
+
+  /**
+   * A page of a collection's live series the viewer may see, in the order `keys` give (the collection's own
+   * order is `collection_series.position`: COLLECTION_ORDER), narrowed by a checked filter when given.
+   */
+  async listInCollection(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode) {
+    const compiled = filter ? compileFilter(filter, SERIES_FILTER_FIELDS, viewer) : undefined;
+    return this.read(viewer, {
+      id: series.id,
+      from: collectionSeries,
+      joins: [{ table: series, on: eq(series.id, collectionSeries.seriesId) }],
+      where: and(
+        eq(collectionSeries.collectionId, collectionId),
+        isNull(series.deletedAt),
+        visibleSeries(viewer, series),
+        compiled?.where,
+      ),
+      window,
+      countInPage: false,
+    });
+  }
+
+  /** Series responses of the given ids the viewer may see (live ones), in no particular order. */
+  async byIds(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const { rows } = await this.read(
+      viewer,
+      {
+        id: series.id,
+        from: series,
+        where: and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)),
+        window: { keys: [], limit: ids.length, offset: 0 },
+        countInPage: true,
+      },
+      true,
+    );
+    return rows;
+  }
+
+  /** Which of the ids are live series the viewer may see. */
+  async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: series.id })
+      .from(series)
+      .where(and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)));
+    return new Set(rows.map((row) => row.id));
   }
 
   /** The series is live and visible to the viewer. */

@@ -21,6 +21,7 @@ import { pagesRouter } from './pages';
 import { thumbnailsRouter } from './thumbnails';
 import { metadataRouter } from './metadata';
 import { bookCoversRouter, seriesCoversRouter } from './covers';
+import { listsRouter } from './lists';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -47,4 +48,5 @@ export const apiRouters: Router[] = [
   progressRouter,
   pagesRouter,
   thumbnailsRouter,
+  listsRouter,
 ];

@@ -15,6 +15,7 @@ import type {
   BookTerms,
   NewBookRow,
   PageRow,
+  StoryArcPlacement,
 } from '../repositories/catalog-writer.repository';
 import { type KeyParts, splitKey } from './book-keys';
 import { cachedRangeReader } from './cached-range-reader';
@@ -35,6 +36,8 @@ export interface ImportedBook {
   row: Omit<NewBookRow, 'seriesId'> & { id: string };
   pages: PageRow[];
   terms: BookTerms;
+  /** The story arcs the file places the book in (read lists on scan, when the library opts in). */
+  storyArcs: StoryArcPlacement[];
   isNew: boolean;
   error: string | null;
 }
@@ -81,6 +84,7 @@ export async function importBook(
       locator: page.locator,
     })),
     terms: stated.terms,
+    storyArcs: analysis?.metadata.storyArcs ?? [],
     isNew: !existing,
     error,
   };

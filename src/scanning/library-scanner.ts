@@ -18,6 +18,7 @@ import { importBook, type ListedObject } from './book-importer';
 import type { ScanState, ScanStore } from './scan-store';
 import { countSkipped, skipReason } from './skipped-files';
 import { sortTitle } from './series-grouping';
+import { importStoryArcReadLists } from '../lists/story-arc-import';
 
 /**
  * Files analysed per batch, and how many of them at once: a whole batch in flight hides R2 latency;
@@ -138,7 +139,7 @@ export class LibraryScanner {
     const seriesIds = await this.writer.ensureSeries(library.id, [...seeds.values()], now);
     const statements = imported.flatMap((book) => {
       const seriesId = seriesIds.get(book.group.groupKey)?.id as string;
-      return this.writer.bookStatements({ ...book.row, seriesId }, book.pages, book.terms, book.isNew);
+      return this.writer.bookStatements({ ...book.row, seriesId }, book.pages, book.terms, book.isNew, book.storyArcs);
     });
     await this.writer.run(statements);
     // Consumers start on these books while the scan goes on; books that failed analysis need nothing more.
@@ -223,12 +224,25 @@ export class LibraryScanner {
     }
   }
 
+  /** Story-arc read lists are a convenience: failing to make them must not fail the scan that read the books. */
+  private async importStoryArcs(libraryId: string): Promise<void> {
+    try {
+      await importStoryArcReadLists(this.deps.db, libraryId, this.deps.events);
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: 'error', msg: 'story arc read lists failed', libraryId, error: String(error) }),
+      );
+    }
+  }
+
   private async finish(state: ScanState, status: ScanState['status'], message: string | null): Promise<false> {
     const completedAt = new Date().toISOString();
     await this.refreshTouchedSeries(state.libraryId);
     if (status === 'completed') {
       await this.libraries.markScanned(state.libraryId, completedAt);
       this.deps.events.publish({ type: 'library_updated', library_id: state.libraryId });
+      const library = await this.libraries.getRecord(state.libraryId);
+      if (library?.importStoryArcReadLists) await this.importStoryArcs(library.id);
     }
     const done: ScanState = { ...state, status, phase: 'done', completedAt, message, cursor: null };
     this.deps.store.save(done);

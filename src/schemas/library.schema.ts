@@ -56,12 +56,18 @@ export type ScanningConfigInput = z.infer<typeof ScanningConfigInputSchema>;
 
 const LibraryNameSchema = z.string().trim().min(1, 'must not be empty').max(200).openapi({ example: 'Manga' });
 
+const ImportStoryArcsSchema = z.boolean().openapi({
+  description:
+    'Scans make read lists of the story arcs (ComicInfo StoryArc/StoryArcNumber) the books name; off by default',
+});
+
 export const CreateLibraryBodySchema = acceptTwins(
   z.strictObject({
     name: LibraryNameSchema,
     path: LibraryPathSchema,
     scanning_config: ScanningConfigInputSchema.optional(),
     defaultReadingDirection: ReadingDirectionSchema.optional(),
+    importStoryArcReadLists: ImportStoryArcsSchema.optional(),
   }),
 ).openapi('CreateLibraryRequest');
 export type CreateLibraryBody = z.infer<typeof CreateLibraryBodySchema>;
@@ -74,9 +80,11 @@ export const UpdateLibraryBodySchema = acceptTwins(
       path: LibraryPathSchema.optional(),
       scanning_config: ScanningConfigInputSchema.optional(),
       defaultReadingDirection: ReadingDirectionSchema.optional(),
+      importStoryArcReadLists: ImportStoryArcsSchema.optional(),
     })
     .refine((body) => Object.values(body).some((value) => value !== undefined), {
-      message: 'at least one of name, path, scanning_config, defaultReadingDirection is required',
+      message:
+        'at least one of name, path, scanning_config, defaultReadingDirection, importStoryArcReadLists is required',
     }),
 ).openapi('UpdateLibraryRequest');
 export type UpdateLibraryBody = z.infer<typeof UpdateLibraryBodySchema>;
@@ -88,6 +96,7 @@ export const LibrarySchema = z
     path: z.string().openapi({ description: "Key prefix in the library bucket ('' = whole bucket)" }),
     scanning_config: ScanningConfigSchema,
     defaultReadingDirection: ReadingDirectionSchema,
+    importStoryArcReadLists: ImportStoryArcsSchema,
     seriesCount: z.number().int().openapi({ description: 'Series in the library, excluding deleted ones' }),
     bookCount: z.number().int().openapi({ description: 'Books in the library, excluding deleted ones' }),
     lastScannedAt: z.string().nullable(),

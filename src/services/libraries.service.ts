@@ -55,6 +55,7 @@ export class LibrariesService {
         path: body.path,
         defaultReadingDirection: body.defaultReadingDirection ?? 'ltr',
         scanningConfig: mergeScanningConfig(DEFAULT_SCANNING_CONFIG, body.scanning_config),
+        importStoryArcReadLists: body.importStoryArcReadLists ?? false,
         thumbnailKey: null,
         thumbnailUpdatedAt: null,
         lastScannedAt: null,
@@ -73,6 +74,7 @@ export class LibrariesService {
     if (body.name !== undefined) changes.name = body.name;
     if (body.path !== undefined) changes.path = body.path;
     if (body.defaultReadingDirection !== undefined) changes.defaultReadingDirection = body.defaultReadingDirection;
+    if (body.importStoryArcReadLists !== undefined) changes.importStoryArcReadLists = body.importStoryArcReadLists;
     if (body.scanning_config !== undefined) {
       changes.scanningConfig = mergeScanningConfig(current.scanningConfig, body.scanning_config);
     }
@@ -138,6 +140,7 @@ export function toLibraryDto(library: LibraryWithCounts): LibraryDto {
     path: library.path,
     scanning_config: { ...DEFAULT_SCANNING_CONFIG, ...library.scanningConfig },
     defaultReadingDirection: library.defaultReadingDirection,
+    importStoryArcReadLists: library.importStoryArcReadLists,
     seriesCount: library.seriesCount,
     bookCount: library.bookCount,
     lastScannedAt: library.lastScannedAt,

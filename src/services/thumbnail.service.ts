@@ -81,6 +81,18 @@ export class ThumbnailService {
     return (first && (await this.seriesCover(viewer, first, ifNoneMatch))) ?? noCover(missing, ifNoneMatch);
   }
 
+  /** A collection's or read list's cover: its first member the viewer sees (found by the list), or the placeholder. */
+  async forListMember(
+    viewer: Viewer,
+    member: { kind: 'series' | 'book'; id: string } | null,
+    ifNoneMatch?: string,
+  ): Promise<MediaResponse> {
+    if (!member) return placeholder(ifNoneMatch);
+    return member.kind === 'series'
+      ? this.forSeries(viewer, member.id, ifNoneMatch)
+      : this.forBook(viewer, member.id, ifNoneMatch);
+  }
+
   /** The series' cover image; null when it has none. */
   private async seriesCover(viewer: Viewer, series: SeriesRef, ifNoneMatch: string | undefined) {
     const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;

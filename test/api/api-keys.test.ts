@@ -14,6 +14,8 @@ const READER_PERMISSIONS = [
   'SystemHealth',
   'ProgressRead',
   'ProgressWrite',
+  'CollectionsRead',
+  'ReadListsRead',
 ];
 const KEY_PATTERN = /^lbx_([a-z0-9]{8})_[A-Za-z0-9]{32,}$/;
 
@@ -237,7 +239,7 @@ describe('what a key may do (API.md §5 rules 4, 5, 6)', () => {
   it('an admin’s key with no permissions named holds every permission, SystemAdmin included', async () => {
     const admin = await setupAdmin();
     const key = await createApiKey(admin.auth);
-    expect(key.permissions).toHaveLength(22);
+    expect(key.permissions).toHaveLength(28);
     expect((await api('/admin/settings', { auth: { apiKey: key.key } })).status).toBe(200);
   });
 });

@@ -3,38 +3,19 @@
  * (Komga `infrastructure/sse`, komga-client `sse/KomgaEvent.kt`: LibraryAdded, SeriesAdded, BookAdded…
  * with camelCase ids), so Komelia refreshes when a scan adds books.
  */
-import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { setupAdmin } from '../support/factories';
-import { authHeaders } from '../support/http';
+import { komgaEventStream } from '../support/komga';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 
 describe('Komga server-sent events', () => {
   it('maps library, series, book and cover events to Komga events', async () => {
     const { auth } = await setupAdmin();
-    const response = await SELF.fetch('http://longbox.test/komga/sse/v1/events', { headers: authHeaders(auth) });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const pump = (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        text += decoder.decode(value, { stream: true });
-      }
-    })().catch(() => {});
-    const waitFor = async (event: string) => {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const frame = text.split('\n\n').find((f) => f.includes(`event: ${event}\n`));
-        if (frame) return JSON.parse(frame.slice(frame.indexOf('data: ') + 6));
-        if (Date.now() > deadline) throw new Error(`no ${event} event in:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const events = await komgaEventStream(auth);
+    expect(events.response.status).toBe(200);
+    expect(events.response.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
+    const waitFor = events.waitFor;
 
     const libraryId = await createLibrary(auth, { name: 'Events', path: 'events' });
     expect(await waitFor('LibraryAdded')).toEqual({ libraryId });
@@ -48,9 +29,8 @@ describe('Komga server-sent events', () => {
     expect(await waitFor('ThumbnailBookAdded')).toEqual({ bookId: book.bookId, selected: true });
     expect(await waitFor('ThumbnailSeriesAdded')).toEqual({ seriesId: series.seriesId, selected: true });
     // Longbox's snake_case event names never leak through.
-    expect(text).not.toMatch(/event: (book|series|library)_/);
+    expect(events.text()).not.toMatch(/event: (book|series|library)_/);
 
-    await reader.cancel().catch(() => {});
-    await pump;
+    await events.close();
   });
 });

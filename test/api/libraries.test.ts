@@ -33,6 +33,7 @@ describe('creating and reading libraries (API.md §2 Library, DECISIONS.md §Nam
       path: 'comics',
       scanning_config: { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false },
       defaultReadingDirection: 'ltr',
+      importStoryArcReadLists: false,
       seriesCount: 0,
       bookCount: 0,
       lastScannedAt: null,

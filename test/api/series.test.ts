@@ -6,6 +6,7 @@ import {
   seedProgress,
   seedSeries,
   seedSeriesWithBooks,
+  seedSeriesWantToRead,
   seedWantToRead,
   softDeleteSeries,
 } from '../support/catalog-factory';
@@ -234,7 +235,10 @@ describe('series detail and per-user fields (API.md §2 Series)', () => {
     });
     await seedProgress(admin.userId, books[0]!.id, { completed: true, currentPage: 20 });
     await seedProgress(admin.userId, books[1]!.id, { currentPage: 3 });
-    await seedWantToRead(admin.userId, books[2]!.id);
+    // A series' wantToRead is the series itself queued (DECISIONS.md §Organise and share); a queued book of
+    // it, as the other user has, does not make it true.
+    await seedSeriesWantToRead(admin.userId, series.id);
+    await seedWantToRead(other.id, books[2]!.id);
 
     const mine = await api(`/series/${series.id}`, { auth: admin.auth });
     expect(mine.status).toBe(200);

@@ -12,7 +12,7 @@ import { describeWithChromium, launchBrowser, newContext, type ViewportName } fr
 import { type LongboxServer, startServer } from '../support/dev-server';
 import type { Shot, ShotContext } from './support/shots';
 import { SCREENSHOT_DIR } from './support/screenshot-dir';
-import { readSome, seedShowcase } from './support/showcase';
+import { readSome, seedLists, seedShowcase } from './support/showcase';
 
 const OUT = SCREENSHOT_DIR;
 const modules = import.meta.glob<{ shots: Shot[] }>('./shots/*.ts', { eager: true });
@@ -26,7 +26,8 @@ describeWithChromium('screenshots of the web app', () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     const showcase = await seedShowcase(server.url);
     await readSome(server.url, showcase);
-    context = { baseUrl: server.url, showcase };
+    const { readListId } = await seedLists(server.url, showcase);
+    context = { baseUrl: server.url, showcase, readListId };
     mkdirSync(OUT, { recursive: true });
   });
   afterAll(async () => {

@@ -89,6 +89,26 @@ beforeAll(async () => {
   }
   for (const book of books) ids[book.title] = book.id;
   ids.series = books[0]?.seriesId ?? '';
+  // Collections, a read list in an order of its own, and a want-to-read queue (issue 19's feeds).
+  const made = async (route: string, body: object) => {
+    const response = await call('POST', route, body);
+    if (response.status !== 201 && response.status !== 200)
+      throw new Error(`${route}: ${response.status} ${response.text}`);
+    return JSON.parse(response.text).id as string;
+  };
+  ids.collection = await made('/api/v1/collections', { name: 'Space operas', seriesIds: [ids.series] });
+  ids.smart = await made('/api/v1/collections', {
+    name: 'Vaughan books',
+    target: 'books',
+    condition: { title: { operator: 'beginsWith', value: 'Chapter' } },
+  });
+  ids.readList = await made('/api/v1/readlists', {
+    name: 'Backwards',
+    summary: 'Saga & more, read backwards',
+    bookIds: [ids['Chapter 2'], ids['Chapter 1']],
+  });
+  await made('/api/v1/want-to-read', { seriesId: ids.series });
+  await made('/api/v1/want-to-read', { bookId: ids['Chapter 2'] });
   // A page read through streaming, so pse:lastRead and the keep-reading feed have something to show.
   const page = await call('GET', `/opds/v1.2/books/${ids['Chapter 1']}/pages/1?width=600`);
   expect(page.status).toBe(200);
@@ -112,6 +132,12 @@ function atomFeeds() {
     'keep reading': '/opds/v1.2/keep-reading',
     'on deck': '/opds/v1.2/on-deck',
     search: '/opds/v1.2/search?query=saga',
+    'want to read': '/opds/v1.2/want-to-read',
+    collections: '/opds/v1.2/collections',
+    collection: `/opds/v1.2/collections/${ids.collection}`,
+    'smart collection of books': `/opds/v1.2/collections/${ids.smart}`,
+    'read lists': '/opds/v1.2/readlists',
+    'read list': `/opds/v1.2/readlists/${ids.readList}`,
     'not found': '/opds/v1.2/series/00000000-0000-4000-8000-000000000000',
   };
 }
@@ -196,6 +222,39 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
     );
     expect(acquisition.TypeLink).toBe('application/vnd.comicbook+zip');
     expect(acquisition.Href).toBe(`${server.url}/api/v1/books/${ids['Chapter 1']}/file`);
+  });
+
+  it('collections, read lists and want-to-read: linked from the root, a read list in its own order', async () => {
+    const root = parseOpds1((await call('GET', '/opds/v1.2/catalog')).text);
+    expect(root.Entries.map((e: any) => e.Title)).toEqual(
+      expect.arrayContaining(['Want to read', 'Collections', 'Read lists']),
+    );
+    const lists = parseOpds1((await call('GET', '/opds/v1.2/readlists')).text);
+    expect(lists.Entries.map((e: any) => e.Title)).toEqual(['Backwards']);
+    const list = parseOpds1((await call('GET', `/opds/v1.2/readlists/${ids.readList}`)).text);
+    expect(list.Entries.map((e: any) => e.Title)).toEqual(['Chapter 2', 'Chapter 1']);
+    const converted = convertOpds1ToOpds2(list);
+    expect(converted.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2', 'Chapter 1']);
+    const collection = parseOpds1((await call('GET', `/opds/v1.2/collections/${ids.collection}`)).text);
+    expect(collection.Entries.map((e: any) => e.Title)).toEqual(['Saga']);
+    const queue = parseOpds1((await call('GET', '/opds/v1.2/want-to-read')).text);
+    expect(queue.Entries.map((e: any) => e.Title)).toEqual(['Saga', 'Chapter 2']);
+
+    const feed2 = TaJsonDeserialize(
+      JSON.parse((await call('GET', `/opds/v2.0/readlists/${ids.readList}`)).text),
+      OPDSFeed,
+    );
+    expect(feed2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2', 'Chapter 1']);
+    const collections2 = TaJsonDeserialize(JSON.parse((await call('GET', '/opds/v2.0/collections')).text), OPDSFeed);
+    expect(collections2.Navigation.map((n: any) => n.Title)).toEqual(['Space operas', 'Vaughan books']);
+    const smart2 = TaJsonDeserialize(
+      JSON.parse((await call('GET', `/opds/v2.0/collections/${ids.smart}`)).text),
+      OPDSFeed,
+    );
+    expect(smart2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 1', 'Chapter 2']);
+    const queue2 = TaJsonDeserialize(JSON.parse((await call('GET', '/opds/v2.0/want-to-read')).text), OPDSFeed);
+    expect(queue2.Navigation.map((n: any) => n.Title)).toEqual(['Saga']);
+    expect(queue2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2']);
   });
 
   it('OPDS-PSE attributes through opds-ts: pse:count, pse:lastRead (from 1), pse:lastReadDate', async () => {

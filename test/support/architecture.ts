@@ -39,6 +39,7 @@ export const FLOORS: ReadonlyArray<{ name: string; members: readonly string[] }>
       'src/auth',
       'src/events',
       'src/ingest',
+      'src/lists',
       'src/mappers',
       'src/media',
       'src/pages',

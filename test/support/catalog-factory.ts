@@ -197,7 +197,11 @@ export async function seedProgress(
 }
 
 export async function seedWantToRead(userId: string, bookId: string) {
-  await db.insert(wantToRead).values({ userId, bookId, createdAt: tick() });
+  await db.insert(wantToRead).values({ userId, bookId, addedAt: tick() });
+}
+
+export async function seedSeriesWantToRead(userId: string, seriesId: string) {
+  await db.insert(wantToRead).values({ userId, seriesId, addedAt: tick() });
 }
 
 export async function softDeleteBook(bookId: string) {

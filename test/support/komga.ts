@@ -97,3 +97,39 @@ export async function komgaLibrary() {
   await scan(admin.auth, libraryId);
   return { admin, libraryId };
 }
+
+/**
+ * `GET /komga/sse/v1/events` read as Komelia reads it: `waitFor(name)` returns the `data` of the first frame of
+ * that event (polling the text received so far); `close()` ends the stream.
+ */
+export async function komgaEventStream(auth: Credentials) {
+  const response = await SELF.fetch(`${KOMGA}/sse/v1/events`, { headers: authHeaders(auth) });
+  if (!response.body) throw new Error(`no event stream: ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })().catch(() => {});
+  return {
+    response,
+    text: () => text,
+    async waitFor(event: string) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const frame = text.split('\n\n').find((f) => f.includes(`event: ${event}\n`));
+        if (frame) return JSON.parse(frame.slice(frame.indexOf('data: ') + 6));
+        if (Date.now() > deadline) throw new Error(`no ${event} event in:\n${text}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      await reader.cancel().catch(() => {});
+      await pump;
+    },
+  };
+}

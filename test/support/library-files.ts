@@ -92,6 +92,8 @@ export interface ComicInfo {
   Web?: string;
   Count?: number;
   GTIN?: string;
+  StoryArc?: string;
+  StoryArcNumber?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {

@@ -26,6 +26,10 @@ const SeriesGridScreen = lazy(() => import('./screens/series-grid').then((module
 const SeriesScreen = lazy(() => import('./screens/series').then((module) => module.SeriesScreen));
 const BookScreen = lazy(() => import('./screens/book').then((module) => module.BookScreen));
 const SearchScreen = lazy(() => import('./screens/search').then((module) => module.SearchScreen));
+const CollectionsScreen = lazy(() => import('./screens/collections').then((module) => module.CollectionsScreen));
+const CollectionScreen = lazy(() => import('./screens/collections').then((module) => module.CollectionScreen));
+const ReadListsScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListsScreen));
+const ReadListScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListScreen));
 const AdminScreen = lazy(() => import('./admin/admin').then((module) => module.AdminScreen));
 
 export function App() {
@@ -82,6 +86,10 @@ function Shell() {
         <Route path="/series/:seriesId" component={SeriesScreen} />
         <Route path="/books/:bookId" component={BookScreen} />
         <Route path="/search" component={SearchScreen} />
+        <Route path="/collections" component={CollectionsScreen} />
+        <Route path="/collections/:collectionId" component={CollectionScreen} />
+        <Route path="/readlists" component={ReadListsScreen} />
+        <Route path="/readlists/:readListId" component={ReadListScreen} />
         <Route path="/admin/*" component={AdminScreen} />
         <Route path="/admin" component={AdminScreen} />
         <Route path="/read/:bookId" component={ReaderRoute} />

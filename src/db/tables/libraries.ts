@@ -1,4 +1,4 @@
-import { sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, id, timestamp, updatedAt } from './columns';
 
 export interface ScanningConfig {
@@ -20,6 +20,8 @@ export const libraries = sqliteTable(
       .notNull()
       .default('ltr'),
     scanningConfig: text('scanning_config', { mode: 'json' }).$type<ScanningConfig>().notNull(),
+    /** A scan makes read lists of the story arcs its books' ComicInfo names (off by default, as in Komga). */
+    importStoryArcReadLists: integer('import_story_arc_read_lists', { mode: 'boolean' }).notNull().default(false),
     thumbnailKey: text('thumbnail_key'),
     thumbnailUpdatedAt: timestamp('thumbnail_updated_at'),
     lastScannedAt: timestamp('last_scanned_at'),

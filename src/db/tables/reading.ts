@@ -1,6 +1,8 @@
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { books } from './books';
 import { cascadingReference, id } from './columns';
+import { series } from './series';
 import { users } from './users';
 
 /** A user's progress in a book (API.md §2 ReadProgress), with the device that last moved it. */
@@ -39,13 +41,25 @@ export const readProgress = sqliteTable(
   ],
 );
 
-/** Books a user queued to read (API.md §2 Book.wantToRead). */
+/**
+ * What a user queued to read (docs/DECISIONS.md §Organise and share): a series or a book, never both, in the
+ * user's own order (`position`, then when it was added). A series is queued as itself: its books are not.
+ */
 export const wantToRead = sqliteTable(
   'want_to_read',
   {
     userId: cascadingReference('user_id', () => users.id),
-    bookId: cascadingReference('book_id', () => books.id),
-    createdAt: text('created_at').notNull(),
+    bookId: text('book_id').references(() => books.id, { onDelete: 'cascade' }),
+    seriesId: text('series_id').references(() => series.id, { onDelete: 'cascade' }),
+    /** The column kept its first name: rows queued before series could be are kept as they were. */
+    addedAt: text('created_at').notNull(),
+    position: integer('position').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.bookId] })],
+  (t) => [
+    uniqueIndex('want_to_read_user_book_unique').on(t.userId, t.bookId).where(sql`book_id IS NOT NULL`),
+    uniqueIndex('want_to_read_user_series_unique').on(t.userId, t.seriesId).where(sql`series_id IS NOT NULL`),
+    // The user's queue in order: the want-to-read list's page walks it.
+    index('want_to_read_user_order_idx').on(t.userId, t.position, t.addedAt),
+    check('want_to_read_series_xor_book', sql`(book_id IS NULL) <> (series_id IS NULL)`),
+  ],
 );

@@ -27,7 +27,13 @@ async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promi
   );
   // A re-analysis keeps the book in its series; regrouping is the scanner's job.
   await writer.run(
-    writer.bookStatements({ ...imported.row, seriesId: book.seriesId }, imported.pages, imported.terms, false),
+    writer.bookStatements(
+      { ...imported.row, seriesId: book.seriesId },
+      imported.pages,
+      imported.terms,
+      false,
+      imported.storyArcs,
+    ),
   );
   const fresh = await new BookWorkRepository(db).book(book.id);
   if (fresh && !fresh.analysisError) {

@@ -8,6 +8,8 @@ import type { Showcase } from './showcase';
 export interface ShotContext {
   baseUrl: string;
   showcase: Showcase;
+  /** The showcase's read list (seedLists). */
+  readListId: string;
 }
 
 export interface Shot {

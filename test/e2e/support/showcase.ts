@@ -96,3 +96,34 @@ export async function readSome(baseUrl: string, showcase: Showcase): Promise<voi
 }
 
 export { ADMIN };
+
+/** Lists for the screenshots: a collection, a smart collection pinned to home, a read list across series. */
+export async function seedLists(baseUrl: string, showcase: Showcase): Promise<{ readListId: string }> {
+  const { token, series, books } = showcase;
+  const ids = (titles: string[], from: Record<string, { id: string }>) =>
+    titles.map((title) => from[title]?.id).filter((id): id is string => id !== undefined);
+  await call(baseUrl, 'POST', '/collections', {
+    token,
+    json: {
+      name: 'Sea stories',
+      ordered: true,
+      seriesIds: ids(['Harbor Lights', 'Salt & Signal', 'Wandering Kites'], series),
+    },
+  });
+  await call(baseUrl, 'POST', '/collections', {
+    token,
+    json: { name: 'Unread', condition: { readStatus: { operator: 'is', value: 'unread' } }, pinnedToHome: true },
+  });
+  const readList = await call(baseUrl, 'POST', '/readlists', {
+    token,
+    json: {
+      name: 'The long voyage',
+      summary: 'Harbor Lights and Salt & Signal, in story order.',
+      bookIds: ids(
+        ['Harbor Lights 001', 'Salt & Signal 001', 'Harbor Lights 002', 'Salt & Signal 002', 'Harbor Lights 003'],
+        books,
+      ),
+    },
+  });
+  return { readListId: readList.id };
+}

@@ -9,6 +9,7 @@ import type { LoginResponseSchema, SetupStatusSchema } from '../../../src/schema
 import type { BookSchema } from '../../../src/schemas/book.schema';
 import type { BrowseResultSchema } from '../../../src/schemas/filesystem.schema';
 import type { LibrarySchema } from '../../../src/schemas/library.schema';
+import type { CollectionSchema, ReadListSchema, WantToReadEntrySchema } from '../../../src/schemas/lists.schema';
 import type { BookPageEntrySchema } from '../../../src/schemas/page.schema';
 import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/schemas/read-progress.schema';
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
@@ -38,6 +39,9 @@ export type Series = z.infer<typeof SeriesSchema>;
 export type SeriesMetadata = z.infer<typeof SeriesMetadataSchema>;
 export type BookMetadata = z.infer<typeof BookMetadataSchema>;
 export type Library = z.infer<typeof LibrarySchema>;
+export type Collection = z.infer<typeof CollectionSchema>;
+export type ReadList = z.infer<typeof ReadListSchema>;
+export type WantToReadEntry = z.infer<typeof WantToReadEntrySchema>;
 export type BookPageEntry = z.infer<typeof BookPageEntrySchema>;
 export type ReadProgress = z.infer<typeof ReadProgressSchema>;
 export type UpdateProgressBody = z.input<typeof UpdateProgressBodySchema>;

@@ -24,6 +24,8 @@ export function Header() {
       <nav class="nav" aria-label={t('nav.menu')}>
         {link('/', t('nav.home'))}
         {link('/libraries', t('nav.libraries'))}
+        {link('/collections', t('nav.collections'))}
+        {link('/readlists', t('nav.readLists'))}
         {link('/search', t('nav.search'))}
         {isAdmin.value && link('/admin', t('nav.admin'))}
       </nav>

@@ -26,6 +26,10 @@ export const SERIES_BOOKS_QUERY = { pageSize: 500 } as const;
 export const fetchSeriesBooks = (seriesId: string) =>
   get<PageOfBooks>(`/series/${seriesId}/books`, { query: SERIES_BOOKS_QUERY }).then((page) => page.data);
 
+/** A read list's books in its order: the reader's next/previous when a book is read from the list. */
+export const fetchReadListBooks = (readListId: string) =>
+  get<PageOfBooks>(`/readlists/${readListId}/books`, { query: SERIES_BOOKS_QUERY }).then((page) => page.data);
+
 export async function fetchProgress(bookId: string): Promise<ServerProgress | null> {
   try {
     return await get<ServerProgress>(`/books/${bookId}/progress`);

@@ -71,7 +71,8 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   };
 
   const openBook = (target: Book | undefined) => {
-    if (target) route(`/read/${target.id}`);
+    // The query stays: a book read from a read list carries on through the list.
+    if (target) route(`/read/${target.id}${location.search}`);
   };
 
   const act = (action: ReaderAction) =>

@@ -3,6 +3,7 @@
  * then opens the comic reader (page images: cbz, cbr, PDF, image EPUBs) or the EPUB reader (reflowable
  * EPUBs, whose page list is empty and whose page images answer 422; DECISIONS.md §Books).
  */
+import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import type { Book } from '../api/types';
 import { errorText } from '../components/async';
@@ -12,7 +13,7 @@ import { ComicReader } from './comic-reader';
 import { buildViews, viewIndexOfPage } from './layout';
 import { viewUrls } from './preload';
 import { layoutOptions, loadSettings, readingModeFor } from './settings';
-import { type BookAndPages, fetchSeriesBooks, loadBookAndPages } from './book-requests';
+import { type BookAndPages, fetchReadListBooks, fetchSeriesBooks, loadBookAndPages } from './book-requests';
 import { peekEarlyLoad, takeEarlyLoad } from './early-load';
 import { startingPosition } from './reader-api';
 import { apiUrl } from '../api/client';
@@ -82,10 +83,12 @@ function loadOnce(bookId: string): Promise<Loaded> {
 }
 
 export function ReaderScreen({ bookId }: { bookId: string }) {
-  return <ReaderForBook key={bookId} bookId={bookId} />;
+  // `?readlist=<id>`: the book is read from a read list, whose order decides the next and previous book.
+  const readListId = useLocation().query.readlist;
+  return <ReaderForBook key={bookId} bookId={bookId} readListId={readListId} />;
 }
 
-function ReaderForBook({ bookId }: { bookId: string }) {
+function ReaderForBook({ bookId, readListId }: { bookId: string; readListId?: string }) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [seriesBooks, setSeriesBooks] = useState<Book[] | null>(null);
@@ -102,7 +105,7 @@ function ReaderForBook({ bookId }: { bookId: string }) {
         // the request does not share the connection and the server's time with it.
         void firstPageFetched().then(() => {
           if (cancelled) return;
-          fetchSeriesBooks(book.seriesId)
+          (readListId ? fetchReadListBooks(readListId) : fetchSeriesBooks(book.seriesId))
             .then((books) => !cancelled && setSeriesBooks(books))
             .catch(() => {});
           void refreshCached(bookId, apiUrl(`/books/${bookId}`)); // its progress opens the book offline

@@ -12,6 +12,7 @@ import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metada
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Cover, ProgressBar } from '../components/cards';
+import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 
@@ -149,6 +150,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
                       {t('series.markRead')}
                     </button>
                   )}
+                  <WantToReadToggle kind="book" id={info.id} queued={info.wantToRead ?? false} />
                   <a class="button" href={apiUrl(`/books/${info.id}/file`)} download>
                     {t('book.download')}
                   </a>
@@ -167,6 +169,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
                   />
                 )}
                 <ErrorMessage error={error} />
+                <AddToList kind="readlist" ids={() => [info.id]} />
                 {info.summary && <p class="summary">{info.summary}</p>}
                 {metadata.data && <MetadataFacts metadata={metadata.data} />}
                 <dl class="facts">

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { get } from '../api/client';
-import type { Book, Page, Series } from '../api/types';
+import type { Book, Collection, Page, Series, WantToReadEntry } from '../api/types';
 import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, SeriesCard } from '../components/cards';
@@ -24,6 +24,11 @@ export function HomeScreen() {
   const onDeck = useRow<Book>('/books/on-deck');
   const recentBooks = useRow<Book>('/books/recently-added');
   const recentSeries = useRow<Series>('/series/recently-updated');
+  const wantToRead = useRow<WantToReadEntry>('/want-to-read');
+  const pinned = useAsync(
+    (signal) => get<Page<Collection>>('/collections', { query: { pinned: true, pageSize: 20 }, signal }),
+    [catalogVersion.value],
+  );
   const loaded = [keepReading, onDeck, recentBooks, recentSeries].every((row) => row.data);
   const empty = loaded && recentBooks.data?.total === 0 && recentSeries.data?.total === 0;
 
@@ -37,6 +42,20 @@ export function HomeScreen() {
       <Row title={t('home.onDeck')} id="on-deck" state={onDeck} hideWhenEmpty>
         {(page) => page.data.map((book) => <BookCard key={book.id} book={book} showSeries />)}
       </Row>
+      <Row title={t('home.wantToRead')} id="want-to-read" state={wantToRead} hideWhenEmpty>
+        {(page) =>
+          page.data.map((entry) =>
+            entry.series ? (
+              <SeriesCard key={entry.id} series={entry.series} />
+            ) : entry.book ? (
+              <BookCard key={entry.id} book={entry.book} showSeries />
+            ) : null,
+          )
+        }
+      </Row>
+      {(pinned.data?.data ?? []).map((collection) => (
+        <PinnedRow key={collection.id} collection={collection} />
+      ))}
       <Row title={t('home.recentlyAdded')} id="recently-added" state={recentBooks} hideWhenEmpty={empty}>
         {(page) => page.data.map((book) => <BookCard key={book.id} book={book} showSeries />)}
       </Row>
@@ -44,6 +63,25 @@ export function HomeScreen() {
         {(page) => page.data.map((series) => <SeriesCard key={series.id} series={series} />)}
       </Row>
     </Main>
+  );
+}
+
+/** A smart collection pinned to home: its first series (or books), re-evaluated on every visit. */
+function PinnedRow({ collection }: { collection: Collection }) {
+  const members = collection.automatic && collection.target === 'books' ? 'books' : 'series';
+  const state = useRow<Series | Book>(`/collections/${collection.id}/${members}`);
+  return (
+    <Row title={collection.name} id={`collection-${collection.id}`} state={state} hideWhenEmpty>
+      {(page) =>
+        page.data.map((item) =>
+          'seriesId' in item ? (
+            <BookCard key={item.id} book={item as Book} showSeries />
+          ) : (
+            <SeriesCard key={item.id} series={item as Series} />
+          ),
+        )
+      }
+    </Row>
   );
 }
 

@@ -6,6 +6,7 @@ import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metada
 import { Main } from '../components/page-main';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
+import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 
@@ -76,6 +77,11 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                     {t('metadata.edit')}
                   </button>
                 )}
+                <WantToReadToggle kind="series" id={info.id} queued={info.wantToRead ?? false} />
+              </div>
+              <div class="toolbar">
+                <AddToList kind="collection" ids={() => [info.id]} />
+                <AddToList kind="readlist" ids={() => (books.data?.data ?? []).map((book) => book.id)} />
               </div>
               {editing && metadata.data && (
                 <EditMetadataDialog

@@ -31,6 +31,8 @@ function load(): StoredSession | null {
 export const session = signal<StoredSession | null>(load());
 export const currentUser = computed(() => session.value?.user ?? null);
 export const isAdmin = computed(() => session.value?.user.role === 'admin');
+/** Maintainers and admins write collections and read lists (docs/DECISIONS.md §Roles and permissions). */
+export const canEditLists = computed(() => ['admin', 'maintainer'].includes(session.value?.user.role ?? ''));
 /** Set when the server rejected our token, so the login screen can say why the user is there. */
 export const sessionExpired = signal(false);
 

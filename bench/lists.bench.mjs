@@ -1,0 +1,224 @@
+// Collections and read lists on a large catalog (issue 19, Performance): the first page of a 500-book read
+// list, a smart collection (a saved series condition) evaluated over the 100,000-book catalog, and the OPDS
+// read-list feeds, through the real worker over loopback with HTTP Basic `api:<key>` as reader apps send it.
+// Reference rows in the same run: GET /health and the API's own series list. Target: p99 ≤ 50 ms.
+// Query plans of every catalog statement the measured requests run (bench/lib/catalog-plans.ts).
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  capturePlans,
+  fetchJson,
+  fullTableScans,
+  planMarkdown,
+  postJson,
+  seedLargeCatalog,
+} from './lib/large-catalog.mjs';
+import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
+import { snapshotSources } from './lib/source-snapshot.mjs';
+import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+
+const LIST_BOOKS = sized(500, 30);
+const WARMUP = sized(20, 1);
+const ROUNDS = sized(200, 3);
+const TARGET_MS = 50;
+const TABLES = [
+  'books',
+  'series',
+  'read_progress',
+  'book_terms',
+  'series_terms',
+  'read_list_books',
+  'collection_series',
+];
+/** The smart collection: unfinished series with a genre, by name (the condition walks every live series). */
+const SMART_RULE = {
+  target: 'series',
+  condition: {
+    allOf: [{ readStatus: { operator: 'isNot', value: 'read' } }, { genre: { operator: 'is', value: 'Action' } }],
+  },
+  fullTextSearch: null,
+  sort: 'name,asc',
+};
+
+/**
+ * A read list of LIST_BOOKS books spread evenly over the catalog (so its books come from many series, in an
+ * order of their own) and the smart collection, written into the stopped worker's D1.
+ */
+async function addLists(database) {
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(database);
+  const now = new Date().toISOString();
+  const live = db
+    .prepare('SELECT id FROM books WHERE deleted_at IS NULL ORDER BY id')
+    .all()
+    .map((row) => row.id);
+  const step = Math.max(1, Math.floor(live.length / LIST_BOOKS));
+  const books = live.filter((_, i) => i % step === 0).slice(0, LIST_BOOKS);
+  const readListId = randomUUID();
+  const smartId = randomUUID();
+  db.exec('BEGIN');
+  db.prepare(
+    `INSERT INTO read_lists (id, name, summary, ordered, created_at, updated_at) VALUES (?, ?, '', 1, ?, ?)`,
+  ).run(readListId, 'Big event', now, now);
+  const insert = db.prepare('INSERT INTO read_list_books (read_list_id, book_id, position) VALUES (?, ?, ?)');
+  // Positions in reverse id order: the list's order is its own, not the books'.
+  for (const [i, id] of books.entries()) insert.run(readListId, id, books.length - i);
+  db.prepare(
+    `INSERT INTO collections (id, name, summary, ordered, rule, pinned_to_home, created_at, updated_at)
+     VALUES (?, 'Unfinished action', NULL, 0, ?, 1, ?, ?)`,
+  ).run(smartId, JSON.stringify(SMART_RULE), now, now);
+  db.exec('COMMIT');
+  db.close();
+  return { readListId, smartId, listBooks: books.length };
+}
+
+async function timed(url, headers) {
+  const started = process.hrtime.bigint();
+  const res = await fetch(url, { headers });
+  const body = await res.text();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
+  return { ms, body };
+}
+
+/** Entries in a response: the envelope's data, an Atom feed's entries, an OPDS 2 feed's publications. */
+function entries(pathName, body) {
+  if (pathName.startsWith('/opds/v1.2')) return (body.match(/<entry>/g) ?? []).length;
+  if (pathName.startsWith('/opds/v2.0')) return JSON.parse(body).publications.length;
+  return JSON.parse(body).data?.length ?? '—';
+}
+
+async function main() {
+  const state = tempStateDir('lists');
+  let worker;
+  try {
+    const config = snapshotSources(path.join(state, 'sources')).api;
+    const data = path.join(state, 'data');
+    applyMigrations(config, data);
+    const {
+      database,
+      prepared: key,
+      seeded,
+    } = await seedLargeCatalog({
+      config,
+      persistTo: data,
+      state,
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+      prepare: async (api, token) => {
+        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Panels' }, token));
+        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
+        return created.body.key;
+      },
+    });
+    const { readListId, smartId, listBooks } = await addLists(database);
+    console.log('seeded', seeded, 'read list of', listBooks);
+
+    worker = await startWranglerDev({
+      config,
+      persistTo: data,
+      readyPath: '/api/v1/health',
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+    });
+    const base = worker.url;
+    const basic = { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
+    const requests = [
+      { label: 'GET /health (reference: no catalog)', path: '/api/v1/health', headers: {}, reference: true },
+      {
+        label: 'GET /api/v1/series?sort=name&pageSize=50 (reference: a plain series page)',
+        path: '/api/v1/series?sort=name&pageSize=50',
+        headers: basic,
+        reference: true,
+      },
+      {
+        label: `GET /api/v1/readlists/{id}/books?pageSize=50 (first page of a ${listBooks}-book read list)`,
+        path: `/api/v1/readlists/${readListId}/books?pageSize=50`,
+        headers: basic,
+      },
+      {
+        label: 'GET /api/v1/collections/{id}/series?pageSize=50 (smart collection: unfinished Action series by name)',
+        path: `/api/v1/collections/${smartId}/series?pageSize=50`,
+        headers: basic,
+      },
+      {
+        label: 'GET /opds/v1.2/readlists/{id}?pageSize=100 (Atom acquisition feed, list order)',
+        path: `/opds/v1.2/readlists/${readListId}?pageSize=100`,
+        headers: basic,
+      },
+      {
+        label: 'GET /opds/v2.0/readlists/{id}?pageSize=100 (OPDS 2 JSON, list order)',
+        path: `/opds/v2.0/readlists/${readListId}?pageSize=100`,
+        headers: basic,
+      },
+    ];
+    const counts = [];
+    for (const r of requests) counts.push(entries(r.path, (await timed(`${base}${r.path}`, r.headers)).body));
+    for (let i = 0; i < WARMUP; i++) for (const r of requests) await timed(`${base}${r.path}`, r.headers);
+    const samples = requests.map(() => []);
+    let peakLoad = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [j, r] of requests.entries()) samples[j].push((await timed(`${base}${r.path}`, r.headers)).ms);
+      if (i % 20 === 19) peakLoad = Math.max(peakLoad, os.loadavg()[0]);
+    }
+    await worker.stop();
+    worker = undefined;
+
+    const measured = requests.filter((r) => !r.reference);
+    const plans = capturePlans({
+      state,
+      database,
+      requests: measured.map((r) => ({ label: r.label, method: 'GET', path: r.path })),
+    });
+    const fullScans = fullTableScans(plans, TABLES).map((scan) => `${scan.request}: ${scan.line}`);
+    const rows = requests.map((r, j) => {
+      const p99 = percentile(samples[j], 99);
+      return [
+        r.label,
+        String(counts[j]),
+        percentile(samples[j], 50).toFixed(1),
+        percentile(samples[j], 95).toFixed(1),
+        p99.toFixed(1),
+        Math.max(...samples[j]).toFixed(1),
+        String(samples[j].length),
+        r.reference ? '—' : p99 <= TARGET_MS ? 'meets' : 'MISSES',
+      ];
+    });
+    const table = markdownTable(
+      ['request', 'entries', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'n', `p99 ≤ ${TARGET_MS} ms`],
+      rows,
+    );
+    writeSection(
+      'Collections and read lists on 100,000 books',
+      [
+        `Catalog: ${seeded.books.toLocaleString('en-US')} books in ${seeded.series.toLocaleString('en-US')} series (bench/lib/seed-catalog.ts, as for`,
+        `the catalog queries), plus a read list of ${listBooks} books from all over the catalog in an order of its own, and a`,
+        `smart collection whose condition is \`${JSON.stringify(SMART_RULE.condition)}\` sorted by name, evaluated for the reader`,
+        'on every request through the same list query as `POST /series/list`. Requests with HTTP Basic `api:<key>`; real',
+        'worker (`wrangler dev`, local D1) over loopback, sequential; timed from Node.',
+        `${WARMUP} warm-up rounds, then ${ROUNDS} interleaved rounds. Percentiles by nearest rank.`,
+        '',
+        table,
+        '',
+        fullScans.length === 0
+          ? '**No statement scans a whole catalog table.**'
+          : `**Whole-table scans:** ${fullScans.map((s) => `\`${s}\``).join('; ')}.`,
+        '',
+        `Load: 1-minute load average up to ${peakLoad.toFixed(2)} during the timed rounds on ${os.availableParallelism()} CPUs`,
+        '(the machine was shared with other work).',
+        '',
+        ...environmentLines('npm run bench -- lists'),
+        '',
+        '### Query plans',
+        '',
+        planMarkdown(plans, { maxParamChars: 80 }),
+      ].join('\n'),
+    );
+    console.log(table);
+  } finally {
+    await worker?.stop();
+    removeDir(state);
+  }
+}
+
+await main();
