@@ -36,6 +36,8 @@ export const books = sqliteTable(
     chapter: real('chapter'),
     publisher: text('publisher'),
     year: integer('year'),
+    /** Minimum age from ComicInfo AgeRating (docs/DECISIONS.md §Organise and share); null: no rating. */
+    ageRating: integer('age_rating'),
     authors: text('authors', { mode: 'json' }).$type<Array<{ name: string; role: string }>>().notNull().default([]),
     language: text('language'),
     /** Direction from the book's own metadata (ComicInfo Manga); the series value wins when set. */
