@@ -105,7 +105,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       authentication: auth,
     }),
     users: new UsersService(repositories.users, repositories.sessions, accounts),
-    apiKeys: new ApiKeysService(repositories.apiKeys, secret),
+    apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
     uploads: new UploadsService(libraries, env.LIBRARY),

@@ -55,6 +55,8 @@ export interface BookMetadata {
   /** BCP 47 / ISO 639 code as written in the file. */
   language: string | null;
   readingDirection: ReadingDirection | null;
+  /** Minimum age (ComicInfo AgeRating, media/age-rating.ts); EPUB and PDF have no standard rating. */
+  ageRating: number | null;
   /** EPUB only: image pages (fixed-layout / image-only) or reflowable text. */
   epubLayout: EpubLayout | null;
 }
@@ -114,6 +116,7 @@ export function emptyMetadata(): BookMetadata {
     tags: [],
     language: null,
     readingDirection: null,
+    ageRating: null,
     epubLayout: null,
   };
 }

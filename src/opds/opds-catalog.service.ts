@@ -72,8 +72,8 @@ export class OpdsCatalogService {
     };
   }
 
-  async libraries(): Promise<CatalogFeed> {
-    const libraries = await this.deps.libraries.list();
+  async libraries(viewer: Viewer): Promise<CatalogFeed> {
+    const libraries = await this.deps.libraries.list(viewer);
     return {
       id: feedUrn('libraries'),
       title: 'Libraries',
@@ -94,7 +94,7 @@ export class OpdsCatalogService {
   /** A library: its books as one acquisition feed, then its series A–Z (paged). */
   async library(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const [library, series] = await Promise.all([
-      this.deps.libraries.getRecord(libraryId),
+      this.deps.libraries.getRecord(viewer, libraryId),
       this.deps.seriesQuery.list(viewer, { libraryId }, page),
     ]);
     const allBooks: NavigationItem = {
@@ -122,7 +122,7 @@ export class OpdsCatalogService {
    */
   async libraryBooks(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const [library, books] = await Promise.all([
-      this.deps.libraries.getRecord(libraryId),
+      this.deps.libraries.getRecord(viewer, libraryId),
       this.deps.bookQuery.list(viewer, { libraryId }, page),
     ]);
     return this.acquisition(

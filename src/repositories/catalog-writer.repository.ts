@@ -7,7 +7,16 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
-import { bookPages, books, bookTerms, readProgress, series, seriesTerms, wantToRead } from '../db/schema';
+import {
+  bookPages,
+  books,
+  bookTerms,
+  readProgress,
+  series,
+  seriesSharingLabels,
+  seriesTerms,
+  wantToRead,
+} from '../db/schema';
 import { newId } from '../lib/ids';
 import { deleteSearchRow, insertSearchRow, upsertSearchRow } from './search-index';
 
@@ -266,9 +275,13 @@ export class CatalogWriter {
 
   /** Removes soft-deleted series (of one library, or all) for good. */
   async purgeTrashedSeries(libraryId: string | null): Promise<void> {
-    await this.db
-      .delete(series)
-      .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
+    const trashed = and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined);
+    await this.db.batch([
+      this.db
+        .delete(seriesSharingLabels)
+        .where(inArray(seriesSharingLabels.seriesId, this.db.select({ id: series.id }).from(series).where(trashed))),
+      this.db.delete(series).where(trashed),
+    ]);
   }
 
   // ---- scans -------------------------------------------------------------------------------------
@@ -358,6 +371,8 @@ export class CatalogWriter {
         publisher: sql`coalesce(${series.publisher}, ${live(sql`max(b.publisher)`)})`,
         year: sql`coalesce(${series.year}, ${live(sql`min(b.year)`)})`,
         language: sql`coalesce(${series.language}, ${live(sql`max(b.language)`)})`,
+        // The series is rated as its strictest live book, unless an admin's rating is locked in.
+        ageRating: sql`case when ${series.ageRatingLock} then ${series.ageRating} else ${live(sql`max(b.age_rating)`)} end`,
         deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
         updatedAt: now,
       })

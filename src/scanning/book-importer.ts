@@ -116,6 +116,7 @@ function bookRow(
     chapter,
     publisher: metadata?.publisher ?? null,
     year: metadata?.year ?? null,
+    ageRating: metadata?.ageRating ?? null,
     authors: metadata?.authors ?? [],
     language: metadata?.language ?? null,
     readingDirection: metadata?.readingDirection ?? null,

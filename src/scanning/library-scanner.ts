@@ -58,7 +58,7 @@ export class LibraryScanner {
     const deadline = Date.now() + budgetMs;
     let state = store.state();
     if (state?.status !== 'running') return false;
-    const library = await this.libraries.getRecord(state.libraryId);
+    const library = await this.libraries.forSystem(state.libraryId);
     if (!library) {
       // Deleting a library cancels its scan; its series went with it, so there is nothing to refresh.
       this.deps.store.forgetTouchedSeries();

@@ -196,12 +196,7 @@ export class SingleSignOnService {
     if (!READ_METHODS.has(request.method) || isReaderAppPath(request.path)) return null;
     const user = await this.accessUser(assertion);
     if (!user) return null;
-    const principal: Principal = {
-      user,
-      method: 'cloudflare_access',
-      permissions: effectivePermissions(user.role, user.customPermissions),
-    };
-    return principal;
+    return this.deps.authentication.principalOf(user, 'cloudflare_access');
   }
 
   /**
