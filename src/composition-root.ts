@@ -32,6 +32,10 @@ import { serverSecret } from './services/server-secret';
 import { SettingsService } from './services/settings.service';
 import { SetupService } from './services/setup.service';
 import { UsersService } from './services/users.service';
+import { UserAccessService } from './services/user-access.service';
+import { SharingTagsService } from './services/sharing-tags.service';
+import { SharingLabelsRepository } from './repositories/sharing-labels.repository';
+import { UserAccessRepository } from './repositories/user-access.repository';
 import { FilesystemService } from './services/filesystem.service';
 import { LibrariesService } from './services/libraries.service';
 import { UploadsService } from './services/uploads.service';
@@ -89,6 +93,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
   const catalogRead = createCatalogReadServices(db);
+  const sharingLabels = new SharingLabelsRepository(db);
+  const userAccess = new UserAccessService(new UserAccessRepository(db), sharingLabels, libraries);
   return {
     db,
     repositories,
@@ -104,7 +110,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       accounts: ssoAccounts,
       authentication: auth,
     }),
-    users: new UsersService(repositories.users, repositories.sessions, accounts),
+    users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess),
+    userAccess,
+    sharingTags: new SharingTagsService(sharingLabels, catalogRead.seriesQuery),
     apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,

@@ -14,15 +14,21 @@ import { type Viewer, visibleSeries } from './visibility';
 export type SharingLabelRecord = typeof sharingLabels.$inferSelect;
 export type SharingLabelWithCounts = SharingLabelRecord & { seriesCount: number; userCount: number };
 
-const withCounts = {
+/** Named in full: drizzle leaves a one-table select's columns unqualified, which subqueries would misread. */
+const LABEL_ID = sql.raw('"sharing_labels"."id"');
+
+/** The label's columns with its counts: series the viewer sees carrying it (no count reveals a hidden one), users holding it. */
+const withCounts = (viewer: Viewer) => ({
   id: sharingLabels.id,
   name: sharingLabels.name,
   description: sharingLabels.description,
   createdAt: sharingLabels.createdAt,
   updatedAt: sharingLabels.updatedAt,
-  seriesCount: sql<number>`(SELECT count(*) FROM series_sharing_labels s WHERE s.label_id = ${sharingLabels.id})`,
-  userCount: sql<number>`(SELECT count(*) FROM user_sharing_labels u WHERE u.label_id = ${sharingLabels.id})`,
-};
+  seriesCount: sql<number>`(SELECT count(*) FROM series_sharing_labels AS s JOIN series AS counted ON counted.id = s.series_id
+    WHERE s.label_id = ${LABEL_ID} AND counted.deleted_at IS NULL
+    AND ${visibleSeries(viewer, { id: sql.raw('counted.id'), libraryId: sql.raw('counted.library_id') })})`,
+  userCount: sql<number>`(SELECT count(*) FROM user_sharing_labels u WHERE u.label_id = ${LABEL_ID})`,
+});
 
 const byName = sql`${sharingLabels.name} COLLATE NOCASE`;
 
@@ -30,16 +36,25 @@ export class SharingLabelsRepository {
   constructor(private readonly db: Database) {}
 
   /** Every label by name, with how many series carry it and how many users hold a grant of it. */
-  async list(offset: number, limit: number): Promise<{ rows: SharingLabelWithCounts[]; total: number }> {
+  async list(
+    viewer: Viewer,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: SharingLabelWithCounts[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.db.select(withCounts).from(sharingLabels).orderBy(byName, asc(sharingLabels.id)).limit(limit).offset(offset),
+      this.db
+        .select(withCounts(viewer))
+        .from(sharingLabels)
+        .orderBy(byName, asc(sharingLabels.id))
+        .limit(limit)
+        .offset(offset),
       this.db.select({ n: count() }).from(sharingLabels).get(),
     ]);
     return { rows, total: total?.n ?? 0 };
   }
 
-  async get(id: string): Promise<SharingLabelWithCounts | undefined> {
-    return this.db.select(withCounts).from(sharingLabels).where(eq(sharingLabels.id, id)).get();
+  async get(viewer: Viewer, id: string): Promise<SharingLabelWithCounts | undefined> {
+    return this.db.select(withCounts(viewer)).from(sharingLabels).where(eq(sharingLabels.id, id)).get();
   }
 
   /** Those of `ids` that name a label. */
