@@ -135,7 +135,6 @@ export function registerCatalogRoutes(app: KomgaApp) {
     return c.json(springPage(matching.slice(start, end), matching.length, paging));
   });
   app.get('/api/v1/languages', need('SeriesRead'), async (c) => c.json([]));
-  app.get('/api/v1/age-ratings', need('SeriesRead'), async (c) => c.json([]));
   // Longbox has no collections or read lists: empty pages, and no such one exists.
   for (const path of ['/api/v1/collections', '/api/v1/readlists']) {
     app.get(path, need('SeriesRead'), async (c) => c.json(springPage([], 0, pagingOf(c))));

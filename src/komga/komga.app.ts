@@ -17,6 +17,7 @@ import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
 import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
+import { registerUserRoutes } from './komga-users.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -36,6 +37,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   );
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
+  registerUserRoutes(app);
   registerCatalogRoutes(app);
   registerMediaRoutes(app);
   return app;

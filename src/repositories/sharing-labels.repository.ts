@@ -82,7 +82,8 @@ export class SharingLabelsRepository {
    * free text: naming one creates it). One batch: an insert that skips existing names, then the read.
    */
   async ensureNamed(names: readonly string[], now: string): Promise<Map<string, string>> {
-    const wanted = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
+    // The first spelling of a name wins.
+    const wanted = [...new Map(names.toReversed().map((n) => [n.toLowerCase(), n])).values()];
     if (wanted.length === 0) return new Map();
     const rows = JSON.stringify(wanted.map((name) => [crypto.randomUUID(), name]));
     const [, found] = await this.db.batch([
@@ -130,13 +131,18 @@ export class SharingLabelsRepository {
   }
 
   /**
-   * Replaces a series' labels (when `labelIds` is given) and sets its lock, in one batch: a series'
-   * labels and lock change together or not at all.
+   * Replaces a series' labels (when `labelIds` is given) and sets its lock (when `lock` is given), in one
+   * batch: a series' labels and lock change together or not at all.
    */
-  async setForSeries(seriesId: string, labelIds: readonly string[] | undefined, lock: boolean): Promise<void> {
-    const statements: BatchItem<'sqlite'>[] = [
-      this.db.update(series).set({ sharingLabelsLock: lock }).where(eq(series.id, seriesId)),
-    ];
+  async setForSeries(
+    seriesId: string,
+    labelIds: readonly string[] | undefined,
+    lock: boolean | undefined,
+  ): Promise<void> {
+    const statements: BatchItem<'sqlite'>[] = [];
+    if (lock !== undefined) {
+      statements.push(this.db.update(series).set({ sharingLabelsLock: lock }).where(eq(series.id, seriesId)));
+    }
     if (labelIds !== undefined) {
       statements.push(this.db.delete(seriesSharingLabels).where(eq(seriesSharingLabels.seriesId, seriesId)));
       if (labelIds.length > 0) {
@@ -148,7 +154,15 @@ export class SharingLabelsRepository {
       }
     }
     const [first, ...rest] = statements;
-    await this.db.batch([first as BatchItem<'sqlite'>, ...rest]);
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** Sets a series' age rating and/or its lock (Komga's metadata PATCH: each as sent). */
+  async setSeriesAgeRating(seriesId: string, change: { ageRating?: number | null; lock?: boolean }): Promise<void> {
+    const values: Partial<typeof series.$inferInsert> = {};
+    if (change.ageRating !== undefined) values.ageRating = change.ageRating;
+    if (change.lock !== undefined) values.ageRatingLock = change.lock;
+    if (Object.keys(values).length > 0) await this.db.update(series).set(values).where(eq(series.id, seriesId));
   }
 
   /** Puts one label on a series (and locks its labels); false when it already carried it. */

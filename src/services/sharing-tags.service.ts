@@ -91,6 +91,35 @@ export class SharingTagsService {
     if (!(await this.labels.removeFromSeries(seriesId, tagId))) throw notFound('Sharing tag on this series');
   }
 
+  // ---- by name: Komga's sharing labels, free text (naming an unknown label creates it) ----
+
+  /** The ids of tags with these names (ignoring case), creating the missing ones. */
+  async idsNamed(names: readonly string[]): Promise<Map<string, string>> {
+    const cleaned = names.map((n) => n.trim()).filter((n) => n.length > 0);
+    return this.labels.ensureNamed(cleaned, nowIso());
+  }
+
+  /** Names (lower-case) of the tags on series the viewer sees, of some libraries when given. */
+  async visibleNames(viewer: Viewer, libraryIds: readonly string[]): Promise<string[]> {
+    return this.labels.visibleNames(viewer, libraryIds);
+  }
+
+  /**
+   * Komga's series metadata PATCH, its sharing part: labels by name (replacing the series' labels) and the
+   * age rating, each lock stored as sent. The series must be one the viewer sees (404).
+   */
+  async editSeriesContent(
+    viewer: Viewer,
+    seriesId: string,
+    edit: { sharingLabels?: string[]; sharingLabelsLock?: boolean; ageRating?: number | null; ageRatingLock?: boolean },
+  ): Promise<void> {
+    await this.series.get(viewer, seriesId);
+    const labelIds =
+      edit.sharingLabels === undefined ? undefined : [...(await this.idsNamed(edit.sharingLabels)).values()];
+    await this.labels.setForSeries(seriesId, labelIds, edit.sharingLabelsLock);
+    await this.labels.setSeriesAgeRating(seriesId, { ageRating: edit.ageRating, lock: edit.ageRatingLock });
+  }
+
   private async assertExist(ids: readonly string[], path: (index: number) => string): Promise<void> {
     const known = await this.labels.existingIds(ids);
     const unknown = ids.filter((id) => !known.has(id));
