@@ -88,13 +88,20 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     verification: new EmailVerification(repositories.users, mailer),
     passwordSignIn,
   });
-  const ssoAccounts = new SsoAccountsService(repositories.users, new OidcIdentitiesRepository(db), accounts, auth);
+  const userAccessRepository = new UserAccessRepository(db);
+  const ssoAccounts = new SsoAccountsService(
+    repositories.users,
+    new OidcIdentitiesRepository(db),
+    accounts,
+    auth,
+    userAccessRepository,
+  );
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
   const catalogRead = createCatalogReadServices(db);
   const sharingLabels = new SharingLabelsRepository(db);
-  const userAccess = new UserAccessService(new UserAccessRepository(db), sharingLabels, libraries);
+  const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   return {
     db,
     repositories,

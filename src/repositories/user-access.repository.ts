@@ -175,15 +175,31 @@ export class UserAccessRepository {
     await this.db.batch([first as BatchItem<'sqlite'>, ...rest]);
   }
 
-  /** Adds libraries to a user's grants (single sign-on groups); no-op for a user shared with all. */
-  async addLibraries(userId: string, libraryIds: readonly string[]): Promise<void> {
-    if (libraryIds.length === 0) return;
-    await this.db
-      .insert(userLibraryAccess)
-      .select(
-        sql`SELECT u.id, l.value FROM users u, json_each(${JSON.stringify([...libraryIds])}) l WHERE u.id = ${userId}`,
-      )
-      .onConflictDoNothing();
+  /**
+   * Sets a user's libraries to those a sign-in's groups grant (single sign-on: auth/group-mapping.ts), in one
+   * batch: every library (null), or the libraries with these ids or names (names ignoring case); a name or
+   * id no library has grants nothing. The auth version is left alone: access is read on every request.
+   */
+  async setLibrariesFromGroups(userId: string, libraries: readonly string[] | null, now: string): Promise<void> {
+    const names = JSON.stringify((libraries ?? []).map((l) => l.toLowerCase()));
+    const statements: BatchItem<'sqlite'>[] = [
+      this.db
+        .update(users)
+        .set({ sharedAllLibraries: libraries === null, updatedAt: now })
+        .where(eq(users.id, userId)),
+      this.db.delete(userLibraryAccess).where(eq(userLibraryAccess.userId, userId)),
+    ];
+    if (libraries !== null && libraries.length > 0) {
+      statements.push(
+        this.db.insert(userLibraryAccess).select(
+          sql`SELECT u.id, lib.id FROM users u, libraries lib WHERE u.id = ${userId}
+            AND (lib.id IN (SELECT value FROM json_each(${JSON.stringify(libraries)}))
+              OR lower(lib.name) IN (SELECT value FROM json_each(${names})))`,
+        ),
+      );
+    }
+    const [first, ...rest] = statements;
+    await this.db.batch([first as BatchItem<'sqlite'>, ...rest]);
   }
 
   /** The label grant of one user, if any. */
