@@ -1,12 +1,17 @@
-/** Users and roles: list, create, change role or active flag, reset a password, delete. */
+/**
+ * Users and roles: list, create, change role or active flag, reset a password, delete, and what each may
+ * see (libraries, age restriction, sharing tags: user-access.tsx).
+ */
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, get, post, put } from '../api/client';
-import type { Page, User } from '../api/types';
+import type { Library, Page, SharingTag, User } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
+import { accessSummary, UserAccessEditor } from './user-access';
 
 const ROLES = ['reader', 'maintainer', 'admin'] as const;
 
@@ -14,6 +19,14 @@ export function UsersSection() {
   const users = useAsync((signal) => get<Page<User>>('/users', { query: { pageSize: 500 }, signal }), []);
   const [error, setError] = useState<unknown>(null);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const choices = useAsync(
+    async (signal) => ({
+      libraries: await get<Library[]>('/libraries', { signal }),
+      tags: (await get<Page<SharingTag>>('/admin/sharing-tags', { query: { pageSize: 500 }, signal })).data,
+    }),
+    [],
+  );
 
   async function act(action: () => Promise<unknown>) {
     setError(null);
@@ -70,62 +83,91 @@ export function UsersSection() {
       <AsyncAdminTable
         state={users}
         items={(page) => page.data}
-        columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active')]}
+        columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active'), t('admin.access')]}
       >
         {(user) => (
-          <tr key={user.id}>
-            <td>{user.username}</td>
-            <td>{user.email}</td>
-            <td>
-              <select
-                class="select select--small"
-                aria-label={t('admin.roleOf', { name: user.username })}
-                value={user.role}
-                onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
-              >
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {role}
-                  </option>
-                ))}
-              </select>
-            </td>
-            <td>
-              <input
-                type="checkbox"
-                aria-label={t('admin.activeOf', { name: user.username })}
-                checked={user.isActive}
-                onChange={(event) =>
-                  void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
-                }
-              />
-            </td>
-            <td class="toolbar">
-              <button
-                type="button"
-                class="button button--small"
-                onClick={() => {
-                  const password = prompt(t('admin.newPasswordFor', { name: user.username }));
-                  if (password) void act(() => put(`/users/${user.id}`, { password }));
-                }}
-              >
-                {t('admin.setPassword')}
-              </button>
-              {user.id !== currentUser.value?.id && (
+          <Fragment key={user.id}>
+            <tr>
+              <td>{user.username}</td>
+              <td>{user.email}</td>
+              <td>
+                <select
+                  class="select select--small"
+                  aria-label={t('admin.roleOf', { name: user.username })}
+                  value={user.role}
+                  onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
+                >
+                  {ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {role}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={t('admin.activeOf', { name: user.username })}
+                  checked={user.isActive}
+                  onChange={(event) =>
+                    void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
+                  }
+                />
+              </td>
+              <td>{user.role === 'admin' ? t('admin.allLibraries') : accessSummary(user)}</td>
+              <td class="toolbar">
+                {user.role !== 'admin' && (
+                  <button
+                    type="button"
+                    class="button button--small"
+                    aria-expanded={editing === user.id}
+                    onClick={() => setEditing(editing === user.id ? null : user.id)}
+                  >
+                    {t('admin.access')}
+                  </button>
+                )}
                 <button
                   type="button"
-                  class="button button--small button--danger"
+                  class="button button--small"
                   onClick={() => {
-                    if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
-                      void act(() => del(`/users/${user.id}`));
-                    }
+                    const password = prompt(t('admin.newPasswordFor', { name: user.username }));
+                    if (password) void act(() => put(`/users/${user.id}`, { password }));
                   }}
                 >
-                  {t('app.delete')}
+                  {t('admin.setPassword')}
                 </button>
-              )}
-            </td>
-          </tr>
+                {user.id !== currentUser.value?.id && (
+                  <button
+                    type="button"
+                    class="button button--small button--danger"
+                    onClick={() => {
+                      if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
+                        void act(() => del(`/users/${user.id}`));
+                      }
+                    }}
+                  >
+                    {t('app.delete')}
+                  </button>
+                )}
+              </td>
+            </tr>
+            {editing === user.id && choices.data && (
+              <tr>
+                <td colSpan={6}>
+                  <UserAccessEditor
+                    user={user}
+                    libraries={choices.data.libraries}
+                    tags={choices.data.tags}
+                    onCancel={() => setEditing(null)}
+                    onSaved={() => {
+                      setEditing(null);
+                      users.reload();
+                    }}
+                  />
+                </td>
+              </tr>
+            )}
+          </Fragment>
         )}
       </AsyncAdminTable>
     </div>

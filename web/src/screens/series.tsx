@@ -7,6 +7,8 @@ import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
+import { isAdmin } from '../state/session';
+import { SeriesSharingTags } from '../admin/series-sharing-tags';
 
 /** A series has at most a few hundred books; 500 is the API's largest page. */
 const BOOKS_PAGE = 500;
@@ -66,6 +68,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 </button>
               </div>
               <ErrorMessage error={error} />
+              {isAdmin.value && <SeriesSharingTags seriesId={info.id} />}
             </div>
           </div>
         )}
