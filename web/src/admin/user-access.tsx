@@ -102,6 +102,7 @@ export function UserAccessEditor({
       </fieldset>
       <fieldset class="field">
         <legend class="field__label">{t('admin.ageRestriction')}</legend>
+        <p class="field__hint">{t('admin.ageHint')}</p>
         <div class="toolbar">
           <select
             class="select"

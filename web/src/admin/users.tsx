@@ -2,7 +2,6 @@
  * Users and roles: list, create, change role or active flag, reset a password, delete, and what each may
  * see (libraries, age restriction, sharing tags: user-access.tsx).
  */
-import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, get, post, put } from '../api/client';
 import type { Library, Page, SharingTag, User } from '../api/types';
@@ -20,6 +19,7 @@ export function UsersSection() {
   const [error, setError] = useState<unknown>(null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
+  const editingUser = users.data?.data.find((user) => user.id === editing);
   const choices = useAsync(
     async (signal) => ({
       libraries: await get<Library[]>('/libraries', { signal }),
@@ -80,94 +80,89 @@ export function UsersSection() {
         </form>
       )}
       <ErrorMessage error={error} />
+      {editingUser && choices.data && (
+        <UserAccessEditor
+          key={editingUser.id}
+          user={editingUser}
+          libraries={choices.data.libraries}
+          tags={choices.data.tags}
+          onCancel={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            users.reload();
+          }}
+        />
+      )}
       <AsyncAdminTable
         state={users}
         items={(page) => page.data}
         columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active'), t('admin.access')]}
       >
         {(user) => (
-          <Fragment key={user.id}>
-            <tr>
-              <td>{user.username}</td>
-              <td>{user.email}</td>
-              <td>
-                <select
-                  class="select select--small"
-                  aria-label={t('admin.roleOf', { name: user.username })}
-                  value={user.role}
-                  onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
-                >
-                  {ROLES.map((role) => (
-                    <option key={role} value={role}>
-                      {role}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={t('admin.activeOf', { name: user.username })}
-                  checked={user.isActive}
-                  onChange={(event) =>
-                    void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
-                  }
-                />
-              </td>
-              <td>{user.role === 'admin' ? t('admin.allLibraries') : accessSummary(user)}</td>
-              <td class="toolbar">
-                {user.role !== 'admin' && (
-                  <button
-                    type="button"
-                    class="button button--small"
-                    aria-expanded={editing === user.id}
-                    onClick={() => setEditing(editing === user.id ? null : user.id)}
-                  >
-                    {t('admin.access')}
-                  </button>
-                )}
+          <tr>
+            <td>{user.username}</td>
+            <td>{user.email}</td>
+            <td>
+              <select
+                class="select select--small"
+                aria-label={t('admin.roleOf', { name: user.username })}
+                value={user.role}
+                onChange={(event) => void act(() => put(`/users/${user.id}`, { role: event.currentTarget.value }))}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={t('admin.activeOf', { name: user.username })}
+                checked={user.isActive}
+                onChange={(event) =>
+                  void act(() => put(`/users/${user.id}`, { isActive: event.currentTarget.checked }))
+                }
+              />
+            </td>
+            <td>{user.role === 'admin' ? t('admin.allLibraries') : accessSummary(user)}</td>
+            <td class="toolbar">
+              {user.role !== 'admin' && (
                 <button
                   type="button"
                   class="button button--small"
+                  aria-expanded={editing === user.id}
+                  onClick={() => setEditing(editing === user.id ? null : user.id)}
+                >
+                  {t('admin.access')}
+                </button>
+              )}
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => {
+                  const password = prompt(t('admin.newPasswordFor', { name: user.username }));
+                  if (password) void act(() => put(`/users/${user.id}`, { password }));
+                }}
+              >
+                {t('admin.setPassword')}
+              </button>
+              {user.id !== currentUser.value?.id && (
+                <button
+                  type="button"
+                  class="button button--small button--danger"
                   onClick={() => {
-                    const password = prompt(t('admin.newPasswordFor', { name: user.username }));
-                    if (password) void act(() => put(`/users/${user.id}`, { password }));
+                    if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
+                      void act(() => del(`/users/${user.id}`));
+                    }
                   }}
                 >
-                  {t('admin.setPassword')}
+                  {t('app.delete')}
                 </button>
-                {user.id !== currentUser.value?.id && (
-                  <button
-                    type="button"
-                    class="button button--small button--danger"
-                    onClick={() => {
-                      if (confirm(t('admin.confirmDeleteUser', { name: user.username }))) {
-                        void act(() => del(`/users/${user.id}`));
-                      }
-                    }}
-                  >
-                    {t('app.delete')}
-                  </button>
-                )}
-              </td>
-            </tr>
-            {editing === user.id && choices.data && (
-              <tr>
-                <td colSpan={6}>
-                  <UserAccessEditor
-                    user={user}
-                    libraries={choices.data.libraries}
-                    tags={choices.data.tags}
-                    onCancel={() => setEditing(null)}
-                    onSaved={() => {
-                      setEditing(null);
-                      users.reload();
-                    }}
-                  />
-                </td>
-              </tr>
-            )}
-          </Fragment>
+              )}
+            </td>
+          </tr>
         )}
       </AsyncAdminTable>
     </div>
