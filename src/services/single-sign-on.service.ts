@@ -11,8 +11,7 @@ import { emailLocalPart, type ExternalIdentity } from '../auth/external-identity
 import { discover } from '../auth/oidc/discovery';
 import { authorizationUrl, identityFromCode } from '../auth/oidc/oidc-client';
 import { randomToken } from '../auth/oidc/pkce';
-import { effectivePermissions, type Role } from '../auth/permissions';
-import type { Principal } from '../auth/principal';
+import type { Role } from '../auth/permissions';
 import type { OidcProviderConfig, SingleSignOnConfig } from '../auth/single-sign-on-config';
 import { sha256Hex, timingSafeEqual, utf8 } from '../lib/encoding';
 import { badRequest, notFound, unauthorized } from '../lib/errors';
