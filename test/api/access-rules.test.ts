@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeyLibraries, userLibraryAccess, userSharingLabels, users } from '../../src/db/schema';
-import { type AccessFixture, buildAccessFixture } from '../support/access-fixture';
+import { buildAccessFixture } from '../support/access-fixture';
 import { db } from '../support/catalog-factory';
 import { createApiKey, login } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
