@@ -48,6 +48,8 @@ import { OidcIdentitiesRepository } from './repositories/oidc-identities.reposit
 import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
 import { passwordSignInAllowed, SingleSignOnService } from './services/single-sign-on.service';
 import { SsoAccountsService } from './services/sso-accounts.service';
+import { EventAudienceRepository } from './repositories/event-audience.repository';
+import { EventStreamsService } from './services/event-streams.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -126,6 +128,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     uploads: new UploadsService(libraries, env.LIBRARY),
     filesystem: new FilesystemService(env.LIBRARY, config.LONGBOX_STORAGE__BUCKET_NAME),
     events,
+    eventStreams: new EventStreamsService(new EventAudienceRepository(db), tasksRepository, (principal) =>
+      auth.refreshed(principal),
+    ),
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(
       tasksRepository,

@@ -243,6 +243,23 @@ export class AuthenticationService {
     };
   }
 
+  /**
+   * The caller as they are now (an open event stream asks again as it runs): their user row, grants and
+   * API key read afresh. Null when the user is gone or inactive, or the key revoked or expired: the
+   * stream then ends.
+   */
+  async refreshed(principal: Principal): Promise<Principal | null> {
+    const found = await this.deps.users.getWithGrants(principal.user.id);
+    if (!found?.user.isActive) return null;
+    let keyLibraries: readonly string[] | null = null;
+    if (principal.apiKey) {
+      const key = await this.deps.apiKeys.getOwned(principal.apiKey.id, principal.user.id);
+      if (!key || (key.expiresAt && Date.parse(key.expiresAt) <= Date.now())) return null;
+      keyLibraries = key.allLibraries ? null : ((await this.deps.apiKeys.librariesOf([key.id])).get(key.id) ?? []);
+    }
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, keyLibraries) };
+  }
+
   private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {
     await this.deps.throttle.reserve(username, clientAddress);
     const user = await this.checkPassword(username, password);

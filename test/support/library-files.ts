@@ -79,6 +79,7 @@ export interface ComicInfo {
   Tags?: string;
   Manga?: string;
   LanguageISO?: string;
+  AgeRating?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {
