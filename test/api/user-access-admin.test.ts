@@ -404,6 +404,9 @@ describe('nobody grants more than they have', () => {
       403,
       'Forbidden',
     );
+    // The tag list counts only the series the caller sees: the manager cannot see the tagged one.
+    const theirs = await api('/admin/sharing-tags', { auth: managerAuth });
+    expect(theirs.body.data).toEqual([expect.objectContaining({ id: mature.id, seriesCount: 0 })]);
     // Other edits of an account stay possible.
     expect(
       (await api(`/users/${reader.id}`, { auth: managerAuth, method: 'PUT', json: { email: 'r2@example.com' } }))
