@@ -12,7 +12,7 @@ import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-fi
 import { type ListSpec, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { type Viewer, visibleBooks } from './visibility';
+import { seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -111,7 +111,8 @@ export class BooksRepository {
     return this.read(viewer, {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
-      countFrom: filtered ? liveBooksByCatalogIndex : books,
+      // A restricted viewer's count tests each book's library and series: the covering index has both.
+      countFrom: filtered || !seesEverything(viewer) ? liveBooksByCatalogIndex : books,
       where: and(
         isNull(books.deletedAt),
         visibleBooks(viewer, books),
@@ -168,7 +169,7 @@ export class BooksRepository {
         FROM read_progress rp CROSS JOIN books b INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)} ON b.id = rp.book_id
         WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL ${library} GROUP BY b.series_id
       ) g CROSS JOIN series s ON s.id = g.series_id WHERE g.finished = 1 AND s.deleted_at IS NULL
-        AND ${visibleBooks(viewer, { seriesId: sql.raw('g.series_id') })}`;
+        AND ${visibleSeries(viewer, { id: sql.raw('g.series_id'), libraryId: sql.raw('s.library_id') })}`;
     const nextUnread = firstBookOf(
       sql.raw('f.series_id'),
       (b) => sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id})`,
