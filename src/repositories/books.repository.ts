@@ -12,7 +12,7 @@ import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-fi
 import { type ListSpec, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -20,6 +20,8 @@ import { seesEverything, type Viewer, visibleBooks, visibleSeries } from './visi
  * the table row. SQLite would otherwise pick the primary-key index and read each row.
  */
 const liveBooksByCatalogIndex = sql`${books} INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)}`;
+/** `books` read through the live reading-order index (led by series_id): counts by series. */
+const liveBooksInReadingOrder = sql`${books} INDEXED BY books_live_reading_order_idx`;
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -108,18 +110,21 @@ export class BooksRepository {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
+    const scope = [
+      query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
+      query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
+    ];
+    // Unfiltered, a restricted viewer's total counts the books of each visible series by index range
+    // (visibility.ts inVisibleSeries) rather than testing all of them one by one.
+    const countBySeries = !filtered && !seesEverything(viewer);
     return this.read(viewer, {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
-      // A restricted viewer's count tests each book's library and series: the covering index has both.
-      countFrom: filtered || !seesEverything(viewer) ? liveBooksByCatalogIndex : books,
-      where: and(
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
-        query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
-        query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
-        filter?.where,
-      ),
+      countFrom: countBySeries ? liveBooksInReadingOrder : filtered ? liveBooksByCatalogIndex : books,
+      countWhere: countBySeries
+        ? and(isNull(books.deletedAt), inVisibleSeries(viewer, books.seriesId), ...scope)
+        : undefined,
+      where: and(isNull(books.deletedAt), visibleBooks(viewer, books), ...scope, filter?.where),
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,
