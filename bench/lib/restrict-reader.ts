@@ -5,7 +5,7 @@
  *   node --import tsx bench/lib/restrict-reader.ts <d1.sqlite> <config.json>
  *
  * config: { readerId, adminId, libraryIds }. Series get age ratings (1 in 10 rated 18, 3 in 10 rated 13,
- * the rest none) and 1 in 20 a sharing label "Mature"; the reader is limited to the listed libraries
+ * the rest none) and 1 in 40 a sharing label "Mature"; the reader is limited to the listed libraries
  * (by id, not "all libraries", so the library test runs), with an EXCLUDE 18 age restriction and the
  * label denied — every kind of restriction at once — and gets a copy of the admin's progress, so
  * on-deck and read-status filters have the same work for both. Prints counts as JSON.
@@ -23,8 +23,9 @@ const db = new DatabaseSync(file);
 const now = new Date().toISOString();
 const labelId = crypto.randomUUID();
 db.exec('BEGIN');
-// rowid order is insertion order: every 10th series rated 18, the next three 13.
-db.exec(`UPDATE series SET age_rating = CASE rowid % 10 WHEN 0 THEN 18 WHEN 1 THEN 13 WHEN 2 THEN 13 WHEN 3 THEN 13
+// rowid order is insertion order, and seed-catalog.ts gives progress to every 5th series (rowids 1, 6, 11…):
+// the residues below hide some of those too, so on-deck and read-status lists lose rows as well.
+db.exec(`UPDATE series SET age_rating = CASE rowid % 10 WHEN 1 THEN 18 WHEN 2 THEN 13 WHEN 3 THEN 13 WHEN 4 THEN 13
   ELSE NULL END`);
 db.prepare('INSERT INTO sharing_labels (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(
   labelId,
@@ -32,7 +33,7 @@ db.prepare('INSERT INTO sharing_labels (id, name, created_at, updated_at) VALUES
   now,
   now,
 );
-db.prepare('INSERT INTO series_sharing_labels (series_id, label_id) SELECT id, ? FROM series WHERE rowid % 20 = 5').run(
+db.prepare('INSERT INTO series_sharing_labels (series_id, label_id) SELECT id, ? FROM series WHERE rowid % 40 = 6').run(
   labelId,
 );
 db.prepare(`UPDATE users SET shared_all_libraries = 0, age_restriction_age = 18, age_restriction_mode = 'EXCLUDE'

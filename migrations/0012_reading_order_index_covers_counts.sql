@@ -1,0 +1,2 @@
+DROP INDEX `books_live_reading_order_idx`;--> statement-breakpoint
+CREATE INDEX `books_live_reading_order_idx` ON `books` (`series_id`,"number" IS NULL,`number`,`sort_key`,`id`,`deleted_at`) WHERE deleted_at IS NULL;
