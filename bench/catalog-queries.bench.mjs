@@ -4,7 +4,9 @@
 // libraries were created through the API. Then GET /books by title, POST /books/list with a nested
 // condition, POST /series/search and GET /books/on-deck through the real worker over loopback
 // (target p99 ≤ 50 ms locally), and the SQLite plan of every catalog statement those requests run
-// (bench/lib/catalog-plans.ts, the same app code in Node recording its SQL).
+// (bench/lib/catalog-plans.ts, the same app code in Node recording its SQL). Every request is also timed
+// for a restricted reader (issue 17: libraries by id, an EXCLUDE 18 age restriction and a denied label,
+// bench/lib/restrict-reader.ts) in the same rounds: target p99 within 1.2× of the admin's.
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_ADMIN } from './lib/admin-client.mjs';
@@ -14,12 +16,17 @@ import {
   fullTableScans,
   planMarkdown,
   postJson,
+  runTsx,
   seedLargeCatalog,
 } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { writeFileSync } from 'node:fs';
+
+const READER = { username: 'bench-reader', email: 'reader@example.com', password: 'bench-password-43' };
+const RESTRICTED_RATIO = 1.2;
 
 const WARMUP = sized(20, 1);
 const ROUNDS = sized(200, 3);
@@ -85,8 +92,22 @@ async function main() {
     const data = path.join(state, 'data');
     applyMigrations(config, data);
     // 1. The user and the libraries through the API; 2. the catalog, straight into the D1 file.
-    const { database, libraries, seeded, seedSeconds } = await seedLargeCatalog({ config, persistTo: data, state });
+    const { database, libraries, seeded, seedSeconds, prepared } = await seedLargeCatalog({
+      config,
+      persistTo: data,
+      state,
+      prepare: async (api, token) => {
+        const me = await fetchJson(`${api}/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+        const reader = await fetchJson(`${api}/users`, postJson({ ...READER, role: 'reader' }, token));
+        if (reader.status !== 201) throw new Error(`reader creation failed: ${JSON.stringify(reader)}`);
+        return { adminId: me.body.id, readerId: reader.body.id };
+      },
+    });
     console.log('seeded', seeded, `in ${seedSeconds} s`);
+    const restrictFile = path.join(state, 'restrict.json');
+    writeFileSync(restrictFile, JSON.stringify({ ...prepared, libraryIds: libraries.map((l) => l.id) }));
+    const restricted = runTsx(['bench/lib/restrict-reader.ts', database, restrictFile]);
+    console.log('restricted reader', restricted);
 
     // 3. Latency through the real worker.
     worker = await startWranglerDev({ config, persistTo: data, readyPath: '/api/v1/health' });
@@ -97,18 +118,31 @@ async function main() {
     );
     if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login)}`);
     const token = login.body.access_token;
+    const readerLogin = await fetchJson(
+      `${api}/auth/login`,
+      postJson({ username: READER.username, password: READER.password }),
+    );
+    if (readerLogin.status !== 200) throw new Error(`reader login failed: ${JSON.stringify(readerLogin)}`);
+    const readerToken = readerLogin.body.access_token;
     const requests = requestsFor(libraries);
+    // Every request as the admin, then (catalog requests) as the restricted reader: one row each.
+    const runs = requests.flatMap((request) => [
+      { request, token, label: request.label, restricted: false },
+      ...(request.reference
+        ? []
+        : [{ request, token: readerToken, label: `${request.label} — restricted reader`, restricted: true }]),
+    ]);
     const totals = [];
-    for (const request of requests) {
-      const { body } = await timed(api, token, request);
+    for (const run of runs) {
+      const { body } = await timed(api, run.token, run.request);
       totals.push(JSON.parse(body).total ?? '—');
     }
-    for (let i = 0; i < WARMUP; i++) for (const request of requests) await timed(api, token, request);
-    const samples = requests.map(() => []);
+    for (let i = 0; i < WARMUP; i++) for (const run of runs) await timed(api, run.token, run.request);
+    const samples = runs.map(() => []);
     // Interleaved rounds, so drift on a shared machine hits every row alike.
     let peakLoad = 0;
     for (let i = 0; i < ROUNDS; i++) {
-      for (const [j, request] of requests.entries()) samples[j].push((await timed(api, token, request)).ms);
+      for (const [j, run] of runs.entries()) samples[j].push((await timed(api, run.token, run.request)).ms);
       if (i % 20 === 19) peakLoad = Math.max(peakLoad, os.loadavg()[0]);
     }
     // This benchmark keeps about one CPU busy (client + workerd); more than half a CPU beyond that is other work.
@@ -117,18 +151,42 @@ async function main() {
     worker = undefined;
 
     // 4. Plans: the same app code in Node over a copy of the D1 file, recording its SQL.
-    const plans = capturePlans({ state, database, requests: requests.filter((r) => !r.reference) });
-    const fullScans = fullTableScans(plans, CATALOG_TABLES).map((scan) => `${scan.request}: ${scan.line}`);
+    const catalogRequests = requests.filter((r) => !r.reference);
+    const plans = capturePlans({ state, database, requests: catalogRequests });
+    const readerPlans = capturePlans({
+      state,
+      database,
+      credentials: READER,
+      requests: catalogRequests.map((r) => ({ ...r, label: `${r.label} — restricted reader` })),
+    });
+    const fullScans = [
+      ...fullTableScans(plans, CATALOG_TABLES),
+      ...fullTableScans(readerPlans, [...CATALOG_TABLES, 'series_sharing_labels']),
+    ].map((scan) => `${scan.request}: ${scan.line}`);
 
-    const sqlMs = new Map(plans.requests.map((r) => [r.label, r.statements.reduce((sum, st) => sum + st.ms, 0)]));
-    const rows = requests.map((request, j) => {
+    const sqlMs = new Map(
+      [...plans.requests, ...readerPlans.requests].map((r) => [
+        r.label,
+        r.statements.reduce((sum, st) => sum + st.ms, 0),
+      ]),
+    );
+    const p99Of = (j) => percentile(samples[j], 99);
+    const rows = runs.map((run, j) => {
       const p50 = percentile(samples[j], 50);
-      const p99 = percentile(samples[j], 99);
-      const verdict = request.reference ? '—' : p99 <= TARGET_P99_MS ? 'meets' : 'MISSES';
+      const p99 = p99Of(j);
+      // The restricted row follows its admin row: its ratio to it decides.
+      const ratio = run.restricted ? p99 / p99Of(j - 1) : null;
+      const verdict = run.request.reference
+        ? '—'
+        : run.restricted
+          ? `${ratio.toFixed(2)}× the admin's: ${ratio <= RESTRICTED_RATIO ? 'meets' : 'MISSES'}`
+          : p99 <= TARGET_P99_MS
+            ? 'meets'
+            : 'MISSES';
       return [
-        request.label,
+        run.label,
         String(totals[j]),
-        sqlMs.has(request.label) ? sqlMs.get(request.label).toFixed(1) : '—',
+        sqlMs.has(run.label) ? sqlMs.get(run.label).toFixed(1) : '—',
         p50.toFixed(1),
         percentile(samples[j], 95).toFixed(1),
         p99.toFixed(1),
@@ -147,7 +205,7 @@ async function main() {
         'p99 ms',
         'max ms',
         'n',
-        `p99 ≤ ${TARGET_P99_MS} ms`,
+        `p99 ≤ ${TARGET_P99_MS} ms (restricted: ≤ ${RESTRICTED_RATIO}× the admin's p99)`,
       ],
       rows,
     );
@@ -164,6 +222,13 @@ async function main() {
         '',
         'Requests go to the real worker (wrangler.toml, `wrangler dev`, local D1) over loopback, sequentially, with',
         `a session token; timed end to end from Node. ${WARMUP} warm-up rounds, then ${ROUNDS} interleaved rounds of every row.`,
+        'Each catalog request runs twice per round: as the admin, then as a **restricted reader** (issue 17) —',
+        'granted both libraries by id (not "all libraries", so the library test runs), with an EXCLUDE 18 age',
+        `restriction and the sharing label "Mature" denied (${restricted.rated18.toLocaleString('en-US')} series rated 18 and`,
+        `${restricted.labelled.toLocaleString('en-US')} labelled: ${restricted.hiddenSeries.toLocaleString('en-US')} series hidden from them), with a copy of the admin's`,
+        `${restricted.progress.toLocaleString('en-US')} progress rows so on-deck and read status do the same work (bench/lib/restrict-reader.ts).`,
+        `Target: its p99 within ${RESTRICTED_RATIO}× the admin's in the same run.`,
+        '',
         'Percentiles by nearest rank. The POST /books/list condition:',
         '`allOf[anyOf[genre is fantasy, tag is classic], readStatus isNot read, anyOf[title beginsWith "Silent",',
         'libraryId is <Manga>]]`. Every list answers one page of 50 plus its total.',
@@ -220,6 +285,15 @@ async function main() {
         'CTE itself (`count(*) OVER ()`) where it visits every match anyway.',
         '',
         planMarkdown(plans),
+        '',
+        '### Query plans of the restricted reader',
+        '',
+        'The same requests signed in as the restricted reader: `visibleSeries` adds the library test (one JSON',
+        'parameter through `json_each`) and the content rule as `series_id NOT IN (…)` lists read from',
+        '`series_age_rating_idx` and `series_sharing_labels_label_idx`, which SQLite builds once per statement',
+        '(src/repositories/visibility.ts).',
+        '',
+        planMarkdown(readerPlans),
       ].join('\n'),
     );
     console.log(table);

@@ -33,6 +33,10 @@ import { serverSecret } from './services/server-secret';
 import { SettingsService } from './services/settings.service';
 import { SetupService } from './services/setup.service';
 import { UsersService } from './services/users.service';
+import { UserAccessService } from './services/user-access.service';
+import { SharingTagsService } from './services/sharing-tags.service';
+import { SharingLabelsRepository } from './repositories/sharing-labels.repository';
+import { UserAccessRepository } from './repositories/user-access.repository';
 import { FilesystemService } from './services/filesystem.service';
 import { LibrariesService } from './services/libraries.service';
 import { UploadsService } from './services/uploads.service';
@@ -48,6 +52,8 @@ import { SsoAccountsService } from './services/sso-accounts.service';
 import { MetadataRepository } from './repositories/metadata.repository';
 import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
+import { EventAudienceRepository } from './repositories/event-audience.repository';
+import { EventStreamsService } from './services/event-streams.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -88,12 +94,21 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     verification: new EmailVerification(repositories.users, mailer),
     passwordSignIn,
   });
-  const ssoAccounts = new SsoAccountsService(repositories.users, new OidcIdentitiesRepository(db), accounts, auth);
+  const userAccessRepository = new UserAccessRepository(db);
+  const ssoAccounts = new SsoAccountsService(
+    repositories.users,
+    new OidcIdentitiesRepository(db),
+    accounts,
+    auth,
+    userAccessRepository,
+  );
   const events = createEventPublisher(env.EVENT_HUB, defer);
   const tasksRepository = new TasksRepository(db);
   const libraries = new LibrariesService(repositories.libraries, events);
   const catalogRead = createCatalogReadServices(db);
   const lists = createListServices(db, { ...catalogRead, events });
+  const sharingLabels = new SharingLabelsRepository(db);
+  const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   return {
     db,
     repositories,
@@ -109,13 +124,18 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       accounts: ssoAccounts,
       authentication: auth,
     }),
-    users: new UsersService(repositories.users, repositories.sessions, accounts),
-    apiKeys: new ApiKeysService(repositories.apiKeys, secret),
+    users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess),
+    userAccess,
+    sharingTags: new SharingTagsService(sharingLabels, catalogRead.seriesQuery),
+    apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
     uploads: new UploadsService(libraries, env.LIBRARY),
     filesystem: new FilesystemService(env.LIBRARY, config.LONGBOX_STORAGE__BUCKET_NAME),
     events,
+    eventStreams: new EventStreamsService(new EventAudienceRepository(db), tasksRepository, (principal) =>
+      auth.refreshed(principal),
+    ),
     scans: new ScanService(env.LIBRARY_SCAN, repositories.libraries, tasksRepository),
     tasks: new TasksService(
       tasksRepository,

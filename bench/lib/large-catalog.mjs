@@ -87,13 +87,14 @@ export async function seedLargeCatalog({ config, persistTo, state, vars, prepare
 
 /**
  * The catalog statements of `requests` ({label, method, path, body?}), run by the app itself in Node
- * over a copy of the database, each with its SQLite plan (bench/lib/catalog-plans.ts).
+ * over a copy of the database, each with its SQLite plan (bench/lib/catalog-plans.ts), signed in as
+ * `credentials` (the bench admin unless given).
  */
-export function capturePlans({ state, database, requests }) {
+export function capturePlans({ state, database, requests, credentials = BENCH_ADMIN }) {
   const copy = path.join(state, 'plans.sqlite');
   copyFileSync(database, copy);
   const input = path.join(state, 'plans.json');
-  writeFileSync(input, JSON.stringify({ username: BENCH_ADMIN.username, password: BENCH_ADMIN.password, requests }));
+  writeFileSync(input, JSON.stringify({ username: credentials.username, password: credentials.password, requests }));
   return runTsx(['--import', './bench/lib/wasm-modules.mjs', 'bench/lib/catalog-plans.ts', copy, input]);
 }
 

@@ -1,12 +1,15 @@
 /**
  * What a provider's groups claim grants in Longbox (docs/DECISIONS.md §Single sign-on: groups). A mapping is a list of
- * `group=target` rules; a target is what membership of that group grants. Today a target is a role
- * (`role:admin`); per-library access will be another target kind (`library:<id>`) resolved by the same
- * rules and applied beside the role, so wiring it is one more case in `parseTarget` and in `GroupGrants`.
+ * `group=target` rules; a target is what membership of that group grants: a role (`role:admin`) or a
+ * library (`library:<id or name>`, `library:*` for every library). Both are applied at every sign-in:
+ * the highest role matched, and — when the mapping has any library rule — exactly the libraries matched.
  */
 import { ROLES, type Role } from './permissions';
 
-export type MappingTarget = { kind: 'role'; role: Role };
+export type MappingTarget = { kind: 'role'; role: Role } | { kind: 'library'; library: string };
+
+/** `library:*`: every library, present and future. */
+export const EVERY_LIBRARY = '*';
 
 export interface MappingRule {
   group: string;
@@ -22,6 +25,11 @@ export interface GroupMapping {
 /** What a sign-in's groups grant: applied to the account at every sign-in when the mapping has rules. */
 export interface GroupGrants {
   role: Role;
+  /**
+   * The libraries (ids or names, as the rules name them) the groups grant: null for every library,
+   * undefined when the mapping has no library rule (library access is then managed in Longbox).
+   */
+  libraries?: string[] | null;
   /** The groups that matched a rule, for the record. */
   matched: string[];
 }
@@ -46,10 +54,19 @@ export function parseGroupMapping(text: string | undefined, claim: string): Grou
 }
 
 function parseTarget(text: string): MappingTarget {
-  const [kind, value] = text.split(':', 2).map((part) => part.trim());
-  if (kind === 'role' && ROLES.includes(value as Role)) return { kind: 'role', role: value as Role };
-  throw new Error(`"${text}" is not a mapping target (role:reader, role:maintainer or role:admin)`);
+  const colon = text.indexOf(':');
+  const kind = text.slice(0, colon).trim();
+  const value = text.slice(colon + 1).trim();
+  if (colon > 0 && kind === 'role' && ROLES.includes(value as Role)) return { kind: 'role', role: value as Role };
+  if (colon > 0 && kind === 'library' && value !== '') return { kind: 'library', library: value };
+  throw new Error(
+    `"${text}" is not a mapping target (role:reader, role:maintainer, role:admin, library:<id or name> or library:*)`,
+  );
 }
+
+/** The target as the configuration writes it. */
+export const describeTarget = (target: MappingTarget) =>
+  target.kind === 'role' ? `role:${target.role}` : `library:${target.library}`;
 
 /** The highest role any of the groups maps to, or the default role when none matches. */
 export function resolveGroupGrants(groups: readonly string[], mapping: GroupMapping, defaultRole: Role): GroupGrants {
@@ -59,7 +76,15 @@ export function resolveGroupGrants(groups: readonly string[], mapping: GroupMapp
   for (const { target } of matchedRules) {
     if (target.kind === 'role' && (role === undefined || ROLE_RANK[target.role] > ROLE_RANK[role])) role = target.role;
   }
-  return { role: role ?? defaultRole, matched: [...new Set(matchedRules.map((rule) => rule.group))] };
+  const grants: GroupGrants = {
+    role: role ?? defaultRole,
+    matched: [...new Set(matchedRules.map((rule) => rule.group))],
+  };
+  if (mapping.rules.some((rule) => rule.target.kind === 'library')) {
+    const libraries = matchedRules.flatMap(({ target }) => (target.kind === 'library' ? [target.library] : []));
+    grants.libraries = libraries.includes(EVERY_LIBRARY) ? null : [...new Set(libraries)];
+  }
+  return grants;
 }
 
 /** A groups claim as providers send it: an array of names, or one string of names (some send a single group). */

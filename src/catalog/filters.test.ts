@@ -7,10 +7,10 @@ import {
   type FilterNode,
   SERIES_FILTER_FIELDS,
 } from '../repositories/catalog-filters';
-import { viewerOf } from '../repositories/visibility';
+import { viewerOf, WHOLE_CATALOG_ACCESS } from '../repositories/visibility';
 import { MAX_CONDITION_DEPTH, MAX_CONDITION_LEAVES, parseCondition } from './filters';
 
-const viewer = viewerOf({ user: { id: 'user-1' } });
+const viewer = viewerOf({ user: { id: 'user-1' }, access: WHOLE_CATALOG_ACCESS });
 const dialect = new SQLiteSyncDialect();
 const compiled = (node: FilterNode, fields = BOOK_FILTER_FIELDS) => {
   const { where, narrowsToIds } = compileFilter(node, fields, viewer);

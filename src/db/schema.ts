@@ -1,4 +1,5 @@
 /** Every table, for drizzle's typed client and drizzle-kit's migration generator. */
+export * from './tables/access';
 export * from './tables/api-keys';
 export * from './tables/auth-support';
 export * from './tables/books';

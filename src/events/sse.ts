@@ -17,3 +17,29 @@ export const SSE_PREAMBLE = encoder.encode('retry: 3000\n\n');
 
 /** API.md §8: every 15 seconds. */
 export const KEEP_ALIVE_MS = 15_000;
+
+const decoder = () => new TextDecoder();
+
+/**
+ * Passes on the frames of an SSE stream whose event `keep` accepts (in order: each decision is awaited
+ * before the next frame), and every frame without data (comments, `retry`) as it is.
+ */
+export function filterFrames(
+  keep: (event: PublishedEvent) => Promise<boolean>,
+): TransformStream<Uint8Array, Uint8Array> {
+  const text = decoder();
+  let buffer = '';
+  return new TransformStream({
+    async transform(chunk, controller) {
+      buffer += text.decode(chunk, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const frame = buffer.slice(0, end + 2);
+        buffer = buffer.slice(end + 2);
+        const data = frame.split('\n').find((line) => line.startsWith('data: '));
+        if (data === undefined || (await keep(JSON.parse(data.slice(6)) as PublishedEvent))) {
+          controller.enqueue(encoder.encode(frame));
+        }
+      }
+    },
+  });
+}

@@ -29,12 +29,12 @@ export function registerCatalogRoutes(app: KomgaApp) {
   // ---- libraries ----
   app.get('/api/v1/libraries', need('LibrariesRead'), async (c) => {
     const admin = c.get('principal').permissions.has('SystemAdmin');
-    const libraries = await c.get('services').libraries.list();
+    const libraries = await c.get('services').libraries.list(requestViewer(c));
     return c.json(libraries.map((l) => toKomgaLibrary(l, admin)));
   });
   app.get('/api/v1/libraries/:id', need('LibrariesRead'), async (c) => {
     const admin = c.get('principal').permissions.has('SystemAdmin');
-    return c.json(toKomgaLibrary(await c.get('services').libraries.get(c.req.param('id')), admin));
+    return c.json(toKomgaLibrary(await c.get('services').libraries.get(requestViewer(c), c.req.param('id')), admin));
   });
 
   // ---- series ----
@@ -130,7 +130,6 @@ export function registerCatalogRoutes(app: KomgaApp) {
     return c.json(springPage(matching.slice(start, end), matching.length, paging));
   });
   app.get('/api/v1/languages', need('SeriesRead'), async (c) => c.json([]));
-  app.get('/api/v1/age-ratings', need('SeriesRead'), async (c) => c.json([]));
 }
 
 /**

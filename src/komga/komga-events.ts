@@ -91,8 +91,14 @@ function rewrite(frame: string): string | null {
   }
 }
 
-export async function komgaEventStream(env: Env, keepAliveMs: number, lastEventId: number | null) {
+/** The entity events in Komga's terms; `forCaller` keeps those the caller may see (event-streams.service.ts). */
+export async function komgaEventStream(
+  env: Env,
+  keepAliveMs: number,
+  lastEventId: number | null,
+  forCaller: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>,
+) {
   const hub = env.EVENT_HUB.get(env.EVENT_HUB.idFromName(EVENT_HUB_NAME));
   const body = await hub.subscribe('events', lastEventId, keepAliveMs);
-  return body.pipeThrough(komgaFrames());
+  return forCaller(body).pipeThrough(komgaFrames());
 }

@@ -102,6 +102,7 @@ export function registerMediaRoutes(app: KomgaApp) {
       c.env,
       c.get('config').LONGBOX_EVENTS__KEEP_ALIVE_MS,
       lastId && /^\d{1,15}$/.test(lastId) ? Number(lastId) : null,
+      (all) => c.get('services').eventStreams.forCaller(all, c.get('principal')),
     );
     return new Response(body, {
       headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform' },

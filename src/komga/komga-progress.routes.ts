@@ -22,7 +22,8 @@ export function registerProgressRoutes(app: KomgaApp) {
     app.get(path, async (c) => {
       const principal = c.get('principal');
       if (c.req.query('remember-me')?.toLowerCase() === 'true') await setRememberMe(c);
-      return c.json(toKomgaUser(principal.user, principal.permissions));
+      const access = await c.get('services').userAccess.of(principal.user.id);
+      return c.json(toKomgaUser(principal.user, principal.permissions, access));
     });
   }
   app.post('/api/logout', async (c) => {

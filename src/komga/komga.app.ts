@@ -20,6 +20,7 @@ import { registerProgressRoutes } from './komga-progress.routes';
 import { registerReadiumRoutes } from './komga-readium.routes';
 import { isThumbnailUpload, registerMetadataRoutes, THUMBNAIL_UPLOAD_LIMIT } from './komga-metadata.routes';
 import { registerListRoutes } from './komga-lists.routes';
+import { registerUserRoutes } from './komga-users.routes';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -40,6 +41,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   app.use('*', (c, next) => (isThumbnailUpload(c.req.method, c.req.path) ? thumbnail : small)(c, next));
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
+  registerUserRoutes(app);
   registerCatalogRoutes(app);
   registerListRoutes(app);
   registerMediaRoutes(app);

@@ -10,6 +10,7 @@
 import type { BookPageEntry } from '../schemas/page.schema';
 import type { LibraryDto } from '../schemas/library.schema';
 import type { UserRecord } from '../repositories/users.repository';
+import type { UserAccessRecord } from '../repositories/user-access.repository';
 import type { KomgaBookRow, KomgaSeriesRow } from '../repositories/komga-catalog.repository';
 import type { KomgaBook, KomgaLibrary, KomgaPage, KomgaSeries, KomgaUser } from './komga.dto';
 import type { Permission } from '../auth/permissions';
@@ -90,8 +91,8 @@ export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
       readingDirectionLock: row.locks.readingDirection,
       publisher: row.publisher ?? '',
       publisherLock: row.locks.publisher,
-      ageRating: null,
-      ageRatingLock: false,
+      ageRating: row.ageRating,
+      ageRatingLock: row.ageRatingLock,
       language: row.language ?? '',
       languageLock: row.locks.language,
       genres: row.genres,
@@ -100,8 +101,8 @@ export function toKomgaSeries(row: KomgaSeriesRow): KomgaSeries {
       tagsLock: row.locks.tags,
       totalBookCount: row.totalBookCount,
       totalBookCountLock: row.locks.totalBookCount,
-      sharingLabels: [],
-      sharingLabelsLock: false,
+      sharingLabels: [...row.sharingLabels].sort(),
+      sharingLabelsLock: row.sharingLabelsLock,
       links: row.links,
       linksLock: row.locks.links,
       alternateTitles: row.alternateTitles,
@@ -275,20 +276,32 @@ export function toKomgaLibrary(library: LibraryDto, showRoot: boolean): KomgaLib
  * Komga roles from Longbox permissions: ADMIN for SystemAdmin, FILE_DOWNLOAD with BooksRead (the file
  * route's permission), PAGE_STREAMING with PagesRead; every user has USER.
  */
-export function toKomgaUser(user: UserRecord, permissions: ReadonlySet<Permission>): KomgaUser {
+export function toKomgaUser(
+  user: UserRecord,
+  permissions: ReadonlySet<Permission>,
+  access: UserAccessRecord,
+): KomgaUser {
   const roles = ['USER'];
   const admin = permissions.has('SystemAdmin');
   if (admin) roles.push('ADMIN');
   if (admin || permissions.has('BooksRead')) roles.push('FILE_DOWNLOAD');
   if (admin || permissions.has('PagesRead')) roles.push('PAGE_STREAMING');
+  // Komga (UserDto.toDto): names lower-cased, the allowed ones without the excluded ones.
+  const names = (mode: 'allow' | 'deny') =>
+    access.labels.filter((l) => l.mode === mode).map((l) => l.name.toLowerCase());
+  const labelsExclude = names('deny');
   return {
     id: user.id,
     email: user.email,
     roles,
-    sharedAllLibraries: true,
-    sharedLibrariesIds: [],
-    labelsAllow: [],
-    labelsExclude: [],
-    ageRestriction: null,
+    sharedAllLibraries: access.sharedAllLibraries,
+    sharedLibrariesIds: access.sharedAllLibraries ? [] : access.libraryIds,
+    labelsAllow: names('allow').filter((name) => !labelsExclude.includes(name)),
+    labelsExclude,
+    // Present as null when there is none: komga-client requires the key (test/support/clients/komelia-users.ts).
+    ageRestriction: access.ageRestriction && {
+      age: access.ageRestriction.age,
+      restriction: access.ageRestriction.mode,
+    },
   };
 }

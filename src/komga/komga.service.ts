@@ -206,6 +206,10 @@ export class KomgaService {
     return this.catalog.terms(viewer, kind);
   }
 
+  ageRatings(viewer: Viewer, libraryIds: readonly string[]) {
+    return this.catalog.ageRatings(viewer, libraryIds);
+  }
+
   publishers(viewer: Viewer) {
     return this.catalog.publishers(viewer);
   }

@@ -3,12 +3,13 @@ import type { Permission } from '../auth/permissions';
 import type { ApiKeyRecord } from '../repositories/api-keys.repository';
 import type { ApiKeyDto, CreatedApiKeyDto } from '../schemas/api-key.schema';
 
-export function toApiKeyDto(record: ApiKeyRecord): ApiKeyDto {
+export function toApiKeyDto({ record, libraryIds }: { record: ApiKeyRecord; libraryIds: string[] | null }): ApiKeyDto {
   return {
     id: record.id,
     name: record.name,
     key_prefix: displayPrefix(record.prefix),
     permissions: record.permissions as Permission[],
+    library_ids: libraryIds,
     last_used_at: record.lastUsedAt,
     expires_at: record.expiresAt,
     created_at: record.createdAt,
@@ -16,13 +17,22 @@ export function toApiKeyDto(record: ApiKeyRecord): ApiKeyDto {
 }
 
 /** The creation response: the only place the full key ever appears (API.md §5 rule 2). */
-export function toCreatedApiKeyDto(record: ApiKeyRecord, key: string): CreatedApiKeyDto {
+export function toCreatedApiKeyDto({
+  record,
+  key,
+  libraryIds,
+}: {
+  record: ApiKeyRecord;
+  key: string;
+  libraryIds: string[] | null;
+}): CreatedApiKeyDto {
   return {
     id: record.id,
     name: record.name,
     key,
     key_prefix: displayPrefix(record.prefix),
     permissions: record.permissions as Permission[],
+    library_ids: libraryIds,
     expires_at: record.expiresAt,
     created_at: record.createdAt,
   };

@@ -1,8 +1,15 @@
 import { userPermissions, type Permission } from '../auth/permissions';
+import type { UserAccessRecord } from '../repositories/user-access.repository';
 import type { UserRecord } from '../repositories/users.repository';
 import type { UserDto } from '../schemas/user.schema';
 
-export function toUserDto(user: UserRecord): UserDto {
+/** A user with what they may see (services/user-access.service.ts). */
+export interface UserWithAccess {
+  user: UserRecord;
+  access: UserAccessRecord;
+}
+
+export function toUserDto({ user, access }: UserWithAccess): UserDto {
   return {
     id: user.id,
     username: user.username,
@@ -15,6 +22,13 @@ export function toUserDto(user: UserRecord): UserDto {
     lastLoginAt: user.lastLoginAt,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
+    sharedAllLibraries: access.sharedAllLibraries,
+    sharedLibraryIds: access.libraryIds,
+    ageRestriction: access.ageRestriction && {
+      age: access.ageRestriction.age,
+      restriction: access.ageRestriction.mode,
+    },
+    sharingTags: access.labels.map((l) => ({ sharingTagId: l.labelId, name: l.name, accessMode: l.mode })),
   };
 }
 

@@ -2,6 +2,7 @@
  * ComicInfo.xml (the Anansi/ComicRack schema) → book metadata. A ComicInfo that does not parse is
  * ignored: the pages are still readable, so the book is not failed for it.
  */
+import { ageOfRating } from './age-rating';
 import { type BookAuthor, type BookMetadata, emptyMetadata, type StoryArc } from './container';
 import { normalizeIsbn } from './isbn';
 import { parseWebLinks } from './web-links';
@@ -109,6 +110,7 @@ export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {
     language: text('LanguageISO'),
     readingDirection: manga === 'YesAndRightToLeft' ? 'rtl' : manga === 'No' ? 'ltr' : null,
     storyArcs: parseStoryArcs(text('StoryArc'), text('StoryArcNumber')),
+    ageRating: ageOfRating(text('AgeRating')),
   } satisfies Partial<BookMetadata>);
   const cover = children(child(root, 'Pages'), 'Page').find((page) => attr(page, 'Type') === 'FrontCover');
   return { metadata, coverIndex: integer(attr(cover, 'Image'), 0) };

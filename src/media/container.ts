@@ -82,6 +82,8 @@ export interface BookMetadata {
   /** BCP 47 / ISO 639 code as written in the file. */
   language: string | null;
   readingDirection: ReadingDirection | null;
+  /** Minimum age (ComicInfo AgeRating, media/age-rating.ts); EPUB and PDF have no standard rating. */
+  ageRating: number | null;
   /** EPUB only: image pages (fixed-layout / image-only) or reflowable text. */
   epubLayout: EpubLayout | null;
   storyArcs: StoryArc[];
@@ -156,6 +158,7 @@ export function emptyMetadata(): BookMetadata {
     links: [],
     language: null,
     readingDirection: null,
+    ageRating: null,
     epubLayout: null,
     storyArcs: [],
   };

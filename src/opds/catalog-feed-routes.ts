@@ -26,7 +26,7 @@ const catalog = (c: Context<AppEnv>) => c.get('services').opdsCatalog;
 
 export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
   { path: '/catalog', need: undefined, build: async (c) => catalog(c).root() },
-  { path: '/libraries', need: 'LibrariesRead', build: async (c) => catalog(c).libraries() },
+  { path: '/libraries', need: 'LibrariesRead', build: async (c) => catalog(c).libraries(viewer(c)) },
   {
     path: '/libraries/:id',
     need: 'SeriesRead',

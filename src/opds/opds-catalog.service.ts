@@ -85,8 +85,8 @@ export class OpdsCatalogService {
     };
   }
 
-  async libraries(): Promise<CatalogFeed> {
-    const libraries = await this.deps.libraries.list();
+  async libraries(viewer: Viewer): Promise<CatalogFeed> {
+    const libraries = await this.deps.libraries.list(viewer);
     return {
       id: feedUrn('libraries'),
       title: 'Libraries',
@@ -112,7 +112,7 @@ export class OpdsCatalogService {
   async library(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const first = page.page === 1;
     const [library, series] = await Promise.all([
-      this.deps.libraries.getRecord(libraryId),
+      this.deps.libraries.getRecord(viewer, libraryId),
       this.deps.seriesQuery.list(viewer, { libraryId }, { ...page, offset: first ? 0 : page.offset - 1 }),
     ]);
     const allBooks: NavigationItem = {
@@ -141,7 +141,7 @@ export class OpdsCatalogService {
    */
   async libraryBooks(viewer: Viewer, libraryId: string, page: PageRequest): Promise<CatalogFeed> {
     const [library, books] = await Promise.all([
-      this.deps.libraries.getRecord(libraryId),
+      this.deps.libraries.getRecord(viewer, libraryId),
       this.deps.bookQuery.list(viewer, { libraryId }, page),
     ]);
     return this.acquisition(

@@ -9,10 +9,13 @@
  * 304 may still be answered for a page of a file replaced in place.
  *
  * Entries are kept per viewer scope (repositories/visibility.ts): a book is only ever served from the
- * cache to viewers who see exactly what the viewer that loaded it saw.
+ * cache to viewers who see exactly what the viewer that loaded it saw. A book's library never changes, so
+ * a scope of libraries stays right for a minute; content restrictions test the series' rating and labels,
+ * which an admin may change at any moment, so viewers with such restrictions read D1 on every page: a
+ * series hidden a second ago is never served from here.
  */
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
-import type { Viewer } from '../repositories/visibility';
+import { seesAllContent, type Viewer } from '../repositories/visibility';
 
 const TTL_MS = 60_000;
 /** A few hundred bytes per page: 64 books of 300 pages stay well under 10 MB. */
@@ -41,14 +44,20 @@ export async function pageTable(
 ): Promise<PageTable | null> {
   const now = Date.now();
   const key = `${viewer.scope}:${bookId}`;
+  if (!seesAllContent(viewer)) return load(repo, viewer, bookId);
   const hit = options.fresh ? undefined : entries.get(key);
   if (hit && hit.expiresAt > now) return { book: hit.book, pages: hit.pages, cached: true };
   entries.delete(key);
-  const [book, rows] = await Promise.all([repo.book(viewer, bookId), repo.pages(viewer, bookId)]);
-  if (!book) return null;
-  const pages = new Map(rows.map((page) => [page.number, page]));
+  const table = await load(repo, viewer, bookId);
+  if (!table) return null;
   // Map order is insertion order: the first key is the least recently loaded book.
   if (entries.size >= MAX_BOOKS) entries.delete(entries.keys().next().value as string);
-  entries.set(key, { book, pages, expiresAt: now + TTL_MS });
-  return { book, pages, cached: false };
+  entries.set(key, { book: table.book, pages: table.pages, expiresAt: now + TTL_MS });
+  return table;
+}
+
+async function load(repo: BookMediaRepository, viewer: Viewer, bookId: string) {
+  const [book, rows] = await Promise.all([repo.book(viewer, bookId), repo.pages(viewer, bookId)]);
+  if (!book) return null;
+  return { book, pages: new Map(rows.map((page) => [page.number, page])), cached: false };
 }

@@ -1,14 +1,15 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
-import { apiKeys, users } from '../db/schema';
+import { apiKeyLibraries, apiKeys, users } from '../db/schema';
+import { type GrantedColumns, grantsOf, keyLibrariesColumn, userGrantColumns } from './user-access.repository';
 import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
-/** Every request signed with an API key runs this lookup. */
+/** Every request signed with an API key runs this lookup: the key, its libraries, its owner and their grants. */
 const keyWithOwner = preparedPerDatabase((db) =>
   db
-    .select({ key: apiKeys, owner: users })
+    .select({ key: apiKeys, owner: users, keyLibraries: keyLibrariesColumn, ...userGrantColumns })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.prefix, sql.placeholder('prefix')))
@@ -18,14 +19,41 @@ const keyWithOwner = preparedPerDatabase((db) =>
 export class ApiKeysRepository {
   constructor(private readonly db: Database) {}
 
-  async create(record: ApiKeyRecord): Promise<ApiKeyRecord> {
-    const [row] = await this.db.insert(apiKeys).values(record).returning();
-    return row as ApiKeyRecord;
+  /**
+   * A new key; `record.allLibraries` false limits it to `libraryIds` (api_key_libraries), written in the
+   * same batch so the key never exists unlimited for a moment.
+   */
+  async create(record: ApiKeyRecord, libraryIds: readonly string[] = []): Promise<ApiKeyRecord> {
+    const insert = this.db.insert(apiKeys).values(record).returning();
+    const ids = record.allLibraries ? [] : [...new Set(libraryIds)];
+    if (ids.length === 0) return (await insert)[0] as ApiKeyRecord;
+    const [rows] = await this.db.batch([
+      insert,
+      // One JSON parameter however many libraries (D1 binds at most 100 parameters).
+      this.db
+        .insert(apiKeyLibraries)
+        .select(sql`SELECT ${record.id}, l.value FROM json_each(${JSON.stringify(ids)}) AS l`),
+    ]);
+    return rows[0] as ApiKeyRecord;
+  }
+
+  /** The libraries of each narrowed key among these, by key id (keys reaching all their owner's have none). */
+  async librariesOf(keyIds: readonly string[]): Promise<Map<string, string[]>> {
+    const result = new Map<string, string[]>();
+    if (keyIds.length === 0) return result;
+    const rows = await this.db
+      .select()
+      .from(apiKeyLibraries)
+      .where(inArray(apiKeyLibraries.apiKeyId, [...keyIds]));
+    for (const row of rows) result.set(row.apiKeyId, [...(result.get(row.apiKeyId) ?? []), row.libraryId]);
+    return result;
   }
 
   /** The key and its owner in one round trip: every request signed with an API key needs both. */
-  async getWithOwnerByPrefix(prefix: string): Promise<{ key: ApiKeyRecord; owner: UserRecord } | undefined> {
-    return keyWithOwner(this.db).get({ prefix });
+  async getWithOwnerByPrefix(prefix: string) {
+    const row: ({ key: ApiKeyRecord; owner: UserRecord; keyLibraries: string[] | null } & GrantedColumns) | undefined =
+      await keyWithOwner(this.db).get({ prefix });
+    return row && { key: row.key, owner: row.owner, keyLibraries: row.keyLibraries, grants: grantsOf(row) };
   }
 
   async getOwned(id: string, userId: string): Promise<ApiKeyRecord | undefined> {
@@ -50,7 +78,10 @@ export class ApiKeysRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await this.db.delete(apiKeys).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
+    const [, rows] = await this.db.batch([
+      this.db.delete(apiKeyLibraries).where(eq(apiKeyLibraries.apiKeyId, id)),
+      this.db.delete(apiKeys).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id }),
+    ]);
     return rows.length > 0;
   }
 }

@@ -7,7 +7,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, libraries, series } from '../db/schema';
 import { firstBookOf, inIds } from './catalog-sql';
-import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { type Viewer, visibleBooks, visibleLibraries, visibleSeries } from './visibility';
 
 const bookColumns = {
   id: books.id,
@@ -89,8 +89,13 @@ export class BookMediaRepository {
       .get();
   }
 
-  library(id: string) {
-    return this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, id)).get();
+  /** The library, if the viewer sees it. */
+  library(viewer: Viewer, id: string) {
+    return this.db
+      .select({ id: libraries.id })
+      .from(libraries)
+      .where(and(eq(libraries.id, id), visibleLibraries(viewer, libraries.id)))
+      .get();
   }
 
   /** The series' cover book: its first live book in reading order (catalog-sql.ts firstBookOf). */

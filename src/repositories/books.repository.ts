@@ -12,7 +12,7 @@ import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-fi
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { type Viewer, visibleBooks } from './visibility';
+import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -20,6 +20,8 @@ import { type Viewer, visibleBooks } from './visibility';
  * the table row. SQLite would otherwise pick the primary-key index and read each row.
  */
 const liveBooksByCatalogIndex = sql`${books} INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)}`;
+/** `books` read through the live reading-order index (led by series_id): counts by series. */
+const liveBooksInReadingOrder = sql`${books} INDEXED BY books_live_reading_order_idx`;
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -109,17 +111,21 @@ export class BooksRepository {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
+    const scope = [
+      query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
+      query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
+    ];
+    // Unfiltered, a restricted viewer's total counts the books of each visible series by index range
+    // (visibility.ts inVisibleSeries) rather than testing all of them one by one.
+    const countBySeries = !filtered && !seesEverything(viewer);
     return this.read(viewer, {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
-      countFrom: filtered ? liveBooksByCatalogIndex : books,
-      where: and(
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
-        query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
-        query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
-        filter?.where,
-      ),
+      countFrom: countBySeries ? liveBooksInReadingOrder : filtered ? liveBooksByCatalogIndex : books,
+      countWhere: countBySeries
+        ? and(isNull(books.deletedAt), inVisibleSeries(viewer, books.seriesId), ...scope)
+        : undefined,
+      where: and(isNull(books.deletedAt), visibleBooks(viewer, books), ...scope, filter?.where),
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,
@@ -169,7 +175,7 @@ export class BooksRepository {
         FROM read_progress rp CROSS JOIN books b INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)} ON b.id = rp.book_id
         WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL ${library} GROUP BY b.series_id
       ) g CROSS JOIN series s ON s.id = g.series_id WHERE g.finished = 1 AND s.deleted_at IS NULL
-        AND ${visibleBooks(viewer, { seriesId: sql.raw('g.series_id') })}`;
+        AND ${visibleSeries(viewer, { id: sql.raw('g.series_id'), libraryId: sql.raw('s.library_id') })}`;
     const nextUnread = firstBookOf(
       sql.raw('f.series_id'),
       (b) => sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id})`,

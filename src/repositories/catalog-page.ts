@@ -85,6 +85,8 @@ export interface ListSpec {
   /** The rows the total counts, when another source serves the count better; default `from`. */
   countFrom?: SQLiteTable | SQL;
   where: SQL | undefined;
+  /** The condition the total counts under, when an equivalent one suits `countFrom` better; default `where`. */
+  countWhere?: SQL;
   /** Full-text matches (search-index.ts rankedMatches), joined as `m` on the row id. */
   match?: SQL;
   /** One listed row per group (a series listed from its books' progress rows). */
@@ -122,7 +124,7 @@ function listPage(db: Database, spec: ListSpec): ListPage {
       .select({ n: spec.groupBy ? sql<number>`count(DISTINCT ${spec.groupBy})` : count() })
       .from((spec.countFrom ?? spec.from) as SQLiteTable)
       .$dynamic(),
-  ).where(spec.where);
+  ).where(spec.countWhere ?? spec.where);
   const cte = db.$with('page').as(
     pageQuery
       .orderBy(...keys.map((key) => orderBy(key.expr, key.direction)), asc(sql`${spec.id}`))

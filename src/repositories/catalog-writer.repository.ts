@@ -18,6 +18,7 @@ import {
   readListBooks,
   readProgress,
   series,
+  seriesSharingLabels,
   seriesTerms,
   wantToRead,
 } from '../db/schema';
@@ -451,6 +452,7 @@ export class CatalogWriter {
     await this.runAtomically([
       this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, trashed)),
       this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, trashed)),
+      this.db.delete(seriesSharingLabels).where(inArray(seriesSharingLabels.seriesId, trashed)),
       this.db
         .delete(series)
         .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined)),
@@ -564,6 +566,8 @@ export class CatalogWriter {
         year: derived(series.yearLock, series.year, live(sql`min(b.year)`)),
         totalBookCount: derived(series.totalBookCountLock, series.totalBookCount, live(sql`max(b.count)`)),
         authors: derived(series.authorsLock, series.authors, derivedSeriesAuthors(series.id)),
+        // The series is rated as its strictest live book, unless an admin's rating is locked in.
+        ageRating: derived(series.ageRatingLock, series.ageRating, live(sql`max(b.age_rating)`)),
         deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
         updatedAt: now,
       })

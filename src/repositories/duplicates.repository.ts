@@ -65,9 +65,7 @@ export class DuplicatesRepository {
     offset: number,
     limit: number,
   ): Promise<{ groups: DuplicateGroupRecord[]; total: number }> {
-    const liveCopies = sql`(select count(*) from json_each(${duplicateGroups.bookIds}) as member
-      join ${books} on ${books.id} = member.value where ${shownCopy(viewer)})`;
-    const where = and(isNull(duplicateGroups.dismissedAt), sql`${liveCopies} > 1`);
+    const where = this.shownGroup(viewer);
     const [groups, totalRow] = await Promise.all([
       this.db
         .select()
@@ -96,13 +94,20 @@ export class DuplicatesRepository {
       .where(and(inIds(books.id, ids), shownCopy(viewer)));
   }
 
-  /** Hides an undismissed group; false when there is none with this id. */
-  async dismiss(id: string, at: string): Promise<boolean> {
+  /** Hides an undismissed group the viewer is shown (listShown); false when there is none with this id. */
+  async dismiss(viewer: Viewer, id: string, at: string): Promise<boolean> {
     const rows = await this.db
       .update(duplicateGroups)
       .set({ dismissedAt: at })
-      .where(and(eq(duplicateGroups.id, id), isNull(duplicateGroups.dismissedAt)))
+      .where(and(eq(duplicateGroups.id, id), this.shownGroup(viewer)))
       .returning({ id: duplicateGroups.id });
     return rows.length > 0;
+  }
+
+  /** An undismissed group with two or more live copies the viewer may see. */
+  private shownGroup(viewer: Viewer) {
+    const liveCopies = sql`(select count(*) from json_each(${duplicateGroups.bookIds}) as member
+      join ${books} on ${books.id} = member.value where ${shownCopy(viewer)})`;
+    return and(isNull(duplicateGroups.dismissedAt), sql`${liveCopies} > 1`);
   }
 }

@@ -92,6 +92,14 @@ function seriesColumns(viewer: Viewer) {
     genres: list<string>(
       sql`(SELECT json_group_array(st.value) FROM series_terms st WHERE st.series_id = ${series.id} AND st.kind = 'genre')`,
     ),
+    ageRating: series.ageRating,
+    ageRatingLock: series.ageRatingLock,
+    /** Komga shows sharing labels lower-cased. */
+    sharingLabels: list<string>(
+      sql`(SELECT json_group_array(lower(l.name)) FROM series_sharing_labels sl JOIN sharing_labels l ON l.id = sl.label_id
+        WHERE sl.series_id = ${series.id})`,
+    ),
+    sharingLabelsLock: series.sharingLabelsLock,
     tags: list<string>(
       sql`(SELECT json_group_array(st.value) FROM series_terms st WHERE st.series_id = ${series.id} AND st.kind = 'tag')`,
     ),
@@ -248,6 +256,22 @@ export class KomgaCatalogRepository {
       WHERE s.deleted_at IS NULL AND s.publisher IS NOT NULL AND s.publisher <> '' AND ${visibleSeries(viewer, liveSeries)}
       GROUP BY s.publisher COLLATE NOCASE ORDER BY s.publisher COLLATE NOCASE`);
     return rows.map((r) => r.value);
+  }
+
+  /**
+   * Komga's `GET /api/v1/age-ratings`: the ratings of live series the viewer sees (of some libraries, when
+   * given), as decimal strings in ascending order, with "None" when some have no rating.
+   */
+  async ageRatings(viewer: Viewer, libraryIds: readonly string[]): Promise<string[]> {
+    const inLibraries =
+      libraryIds.length > 0
+        ? sql`AND s.library_id IN (SELECT value FROM json_each(${JSON.stringify(libraryIds)}))`
+        : sql``;
+    const rows = await this.db.all<{ rating: number | null }>(sql`
+      SELECT DISTINCT s.age_rating AS rating FROM series s
+      WHERE s.deleted_at IS NULL ${inLibraries} AND ${visibleSeries(viewer, liveSeries)}
+      ORDER BY s.age_rating`);
+    return rows.map((r) => (r.rating === null ? 'None' : String(r.rating)));
   }
 
   async authors(viewer: Viewer): Promise<Author[]> {

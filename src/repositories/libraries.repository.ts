@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
+  apiKeyLibraries,
   bookAuthors,
   bookPages,
   bookStoryArcs,
@@ -14,10 +15,14 @@ import {
   readProgress,
   series,
   seriesAuthors,
+  seriesSharingLabels,
   seriesTerms,
   seriesTracking,
+  userLibraryAccess,
   wantToRead,
 } from '../db/schema';
+import { inIds } from './catalog-sql';
+import { type Viewer, visibleBooks, visibleLibraries, visibleSeries } from './visibility';
 
 /**
  * The columns of the FTS5 table `catalog_search` (migrations/0002_search.sql) this repository needs.
@@ -41,18 +46,69 @@ export type LibraryWithCounts = LibraryRecord & { seriesCount: number; bookCount
 export class LibrariesRepository {
   constructor(private readonly db: Database) {}
 
-  async list(): Promise<LibraryWithCounts[]> {
-    const rows = await this.db.select().from(libraries).orderBy(asc(libraries.name));
-    return this.withCounts(rows);
+  /** The libraries the viewer sees, by name, with the series and books in them the viewer sees. */
+  async list(viewer: Viewer): Promise<LibraryWithCounts[]> {
+    const rows = await this.db
+      .select()
+      .from(libraries)
+      .where(visibleLibraries(viewer, libraries.id))
+      .orderBy(asc(libraries.name));
+    return this.withCounts(viewer, rows);
   }
 
-  async get(id: string): Promise<LibraryWithCounts | undefined> {
-    const row = await this.db.select().from(libraries).where(eq(libraries.id, id)).get();
-    return row ? (await this.withCounts([row]))[0] : undefined;
+  async get(viewer: Viewer, id: string): Promise<LibraryWithCounts | undefined> {
+    const row = await this.getRecord(viewer, id);
+    return row ? (await this.withCounts(viewer, [row]))[0] : undefined;
   }
 
-  async getRecord(id: string): Promise<LibraryRecord | undefined> {
+  /** The library's row, if the viewer sees it. */
+  async getRecord(viewer: Viewer, id: string): Promise<LibraryRecord | undefined> {
+    return this.db
+      .select()
+      .from(libraries)
+      .where(and(eq(libraries.id, id), visibleLibraries(viewer, libraries.id)))
+      .get();
+  }
+
+  /** The library's row for the system's own work on it (a scan, a re-analysis): no viewer. */
+  async forSystem(id: string): Promise<LibraryRecord | undefined> {
     return this.db.select().from(libraries).where(eq(libraries.id, id)).get();
+  }
+
+  /** Every library, for the system's own work (scheduled scans): no viewer. */
+  async allForSystem(): Promise<LibraryRecord[]> {
+    return this.db.select().from(libraries).orderBy(asc(libraries.name));
+  }
+
+  /** Those of `ids` naming a library the viewer sees. */
+  async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: libraries.id })
+      .from(libraries)
+      .where(and(inIds(libraries.id, ids), visibleLibraries(viewer, libraries.id)));
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Libraries by id or by name (case-insensitive), for single sign-on group mappings: id → its id. */
+  async resolve(references: readonly string[]): Promise<Map<string, string>> {
+    const rows = references.length
+      ? await this.db
+          .select({ id: libraries.id, name: libraries.name })
+          .from(libraries)
+          .where(
+            or(
+              inIds(libraries.id, references),
+              sql`lower(${libraries.name}) IN (SELECT lower(value) FROM json_each(${JSON.stringify(references)}))`,
+            ),
+          )
+      : [];
+    const found = new Map<string, string>();
+    for (const reference of references) {
+      const match = rows.find((r) => r.id === reference || r.name.toLowerCase() === reference.toLowerCase());
+      if (match) found.set(reference, match.id);
+    }
+    return found;
   }
 
   /** Every library's id, name and path: few rows, used for the overlap and name checks. */
@@ -73,22 +129,22 @@ export class LibrariesRepository {
     await this.db.update(libraries).set({ lastScannedAt: at }).where(eq(libraries.id, id));
   }
 
-  /** The library of a live (not soft-deleted) book; undefined when there is no such book. */
-  async ofLiveBook(bookId: string): Promise<string | undefined> {
+  /** The library of a live (not soft-deleted) book the viewer sees; undefined when there is no such book. */
+  async ofLiveBook(viewer: Viewer, bookId: string): Promise<string | undefined> {
     const row = await this.db
       .select({ libraryId: books.libraryId })
       .from(books)
-      .where(and(eq(books.id, bookId), isNull(books.deletedAt)))
+      .where(and(eq(books.id, bookId), isNull(books.deletedAt), visibleBooks(viewer, books)))
       .get();
     return row?.libraryId;
   }
 
-  /** The library of a live (not soft-deleted) series; undefined when there is no such series. */
-  async ofLiveSeries(seriesId: string): Promise<string | undefined> {
+  /** The library of a live (not soft-deleted) series the viewer sees; undefined when there is no such series. */
+  async ofLiveSeries(viewer: Viewer, seriesId: string): Promise<string | undefined> {
     const row = await this.db
       .select({ libraryId: series.libraryId })
       .from(series)
-      .where(and(eq(series.id, seriesId), isNull(series.deletedAt)))
+      .where(and(eq(series.id, seriesId), isNull(series.deletedAt), visibleSeries(viewer, series)))
       .get();
     return row?.libraryId;
   }
@@ -101,8 +157,7 @@ export class LibrariesRepository {
   async delete(id: string): Promise<boolean> {
     const bookIds = this.db.select({ id: books.id }).from(books).where(eq(books.libraryId, id));
     const seriesIds = this.db.select({ id: series.id }).from(series).where(eq(series.libraryId, id));
-    // 17 statements; the last one's returned rows say whether the library existed.
-    const [, , , , , , , , , , , , , , , , deleted] = await this.db.batch([
+    const results = await this.db.batch([
       this.db.delete(bookPages).where(inArray(bookPages.bookId, bookIds)),
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, bookIds)),
       this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, bookIds)),
@@ -118,26 +173,31 @@ export class LibrariesRepository {
       this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
       this.db.delete(seriesAuthors).where(inArray(seriesAuthors.seriesId, seriesIds)),
       this.db.delete(seriesTracking).where(inArray(seriesTracking.seriesId, seriesIds)),
+      this.db.delete(seriesSharingLabels).where(inArray(seriesSharingLabels.seriesId, seriesIds)),
       this.db.delete(series).where(eq(series.libraryId, id)),
       this.db.delete(catalogSearch).where(eq(catalogSearch.libraryId, id)),
+      // The library leaves every grant: users and keys narrowed to it simply see one library fewer.
+      this.db.delete(userLibraryAccess).where(eq(userLibraryAccess.libraryId, id)),
+      this.db.delete(apiKeyLibraries).where(eq(apiKeyLibraries.libraryId, id)),
       this.db.delete(libraries).where(eq(libraries.id, id)).returning({ id: libraries.id }),
     ]);
-    return deleted.length > 0;
+    return (results.at(-1) as unknown[]).length > 0;
   }
 
-  private async withCounts(rows: LibraryRecord[]): Promise<LibraryWithCounts[]> {
+  /** The live series and books of each library that the viewer sees (hidden ones are not counted). */
+  private async withCounts(viewer: Viewer, rows: LibraryRecord[]): Promise<LibraryWithCounts[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [seriesCounts, bookCounts] = await Promise.all([
       this.db
         .select({ libraryId: series.libraryId, total: count() })
         .from(series)
-        .where(and(inArray(series.libraryId, ids), isNull(series.deletedAt)))
+        .where(and(inIds(series.libraryId, ids), isNull(series.deletedAt), visibleSeries(viewer, series)))
         .groupBy(series.libraryId),
       this.db
         .select({ libraryId: books.libraryId, total: count() })
         .from(books)
-        .where(and(inArray(books.libraryId, ids), isNull(books.deletedAt)))
+        .where(and(inIds(books.libraryId, ids), isNull(books.deletedAt), visibleBooks(viewer, books)))
         .groupBy(books.libraryId),
     ]);
     const seriesBy = new Map(seriesCounts.map((row) => [row.libraryId, row.total]));

@@ -1,14 +1,15 @@
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { sessions, users } from '../db/schema';
+import { type GrantedColumns, grantsOf, userGrantColumns } from './user-access.repository';
 import type { UserRecord } from './users.repository';
 
 export type SessionRecord = typeof sessions.$inferSelect;
 
-/** Every request signed with a session token runs this: session and user in one round trip. */
+/** Every request signed with a session token runs this: session, user and the user's grants in one round trip. */
 const liveSessionWithUser = preparedPerDatabase((db) =>
   db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, ...userGrantColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -28,13 +29,15 @@ export class SessionsRepository {
     await this.db.insert(sessions).values(session);
   }
 
-  /** A live session of that user with the user's row, or undefined when logged out, expired or never existed. */
-  async getLiveWithUser(
-    id: string,
-    userId: string,
-    now: string,
-  ): Promise<{ session: SessionRecord; user: UserRecord } | undefined> {
-    return liveSessionWithUser(this.db).get({ id, userId, now });
+  /**
+   * A live session of that user with the user's row and grants, or undefined when logged out, expired or
+   * never existed.
+   */
+  async getLiveWithUser(id: string, userId: string, now: string) {
+    const row: ({ session: SessionRecord; user: UserRecord } & GrantedColumns) | undefined = await liveSessionWithUser(
+      this.db,
+    ).get({ id, userId, now });
+    return row && { session: row.session, user: row.user, grants: grantsOf(row) };
   }
 
   async delete(id: string): Promise<void> {

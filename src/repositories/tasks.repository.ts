@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type TASK_STATUSES, type TASK_TYPES, tasks } from '../db/schema';
+import { type Viewer, visibleLibraries } from './visibility';
 
 /** The task vocabulary (defined with the table), for the layers that may not import tables. */
 export { TASK_STATUSES, TASK_TYPES } from '../db/schema';
@@ -55,16 +56,32 @@ export class TasksRepository {
       .get();
   }
 
-  private where(filter: TaskFilter): SQL | undefined {
+  /** The task, if it belongs to a library the viewer sees (tasks of no library: only to a viewer seeing them all). */
+  async visible(viewer: Viewer, id: string): Promise<TaskRow | undefined> {
+    return this.db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, id), visibleLibraries(viewer, tasks.libraryId)))
+      .get();
+  }
+
+  private where(viewer: Viewer, filter: TaskFilter): SQL | undefined {
     return and(
+      visibleLibraries(viewer, tasks.libraryId),
       filter.status ? eq(tasks.status, filter.status) : undefined,
       filter.type ? eq(tasks.type, filter.type) : undefined,
       filter.libraryId ? eq(tasks.libraryId, filter.libraryId) : undefined,
     );
   }
 
-  async list(filter: TaskFilter, offset: number, limit: number): Promise<{ rows: TaskRow[]; total: number }> {
-    const where = this.where(filter);
+  /** The viewer's tasks (those of the libraries they see), newest first. */
+  async list(
+    viewer: Viewer,
+    filter: TaskFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: TaskRow[]; total: number }> {
+    const where = this.where(viewer, filter);
     const [rows, totalRow] = await Promise.all([
       this.db
         .select()
@@ -133,10 +150,11 @@ export class TasksRepository {
     return row;
   }
 
-  async countsByStatusAndType(): Promise<Array<{ status: TaskStatus; type: TaskType; n: number }>> {
+  async countsByStatusAndType(viewer: Viewer): Promise<Array<{ status: TaskStatus; type: TaskType; n: number }>> {
     return this.db
       .select({ status: tasks.status, type: tasks.type, n: count() })
       .from(tasks)
+      .where(visibleLibraries(viewer, tasks.libraryId))
       .groupBy(tasks.status, tasks.type);
   }
 }

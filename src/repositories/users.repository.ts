@@ -2,27 +2,39 @@
  * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
  * preferences, progress).
  */
-import { and, asc, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
+  apiKeyLibraries,
   apiKeys,
   emailVerificationTokens,
   oidcIdentities,
   readProgress,
   sessions,
+  userLibraryAccess,
   userPreferences,
+  userSharingLabels,
   users,
   wantToRead,
 } from '../db/schema';
+import { type GrantedColumns, grantsOf, userGrantColumns } from './user-access.repository';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type VerificationTokenRecord = typeof emailVerificationTokens.$inferSelect;
 
-/** Run by every Basic request. */
 const userById = preparedPerDatabase((db) =>
   db
     .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+/** Run by every Basic request whose check is cached: the user and their grants. */
+const userWithGrantsById = preparedPerDatabase((db) =>
+  db
+    .select({ user: users, ...userGrantColumns })
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
     .prepare(),
@@ -33,6 +45,12 @@ export class UsersRepository {
 
   async getById(id: string): Promise<UserRecord | undefined> {
     return userById(this.db).get({ id });
+  }
+
+  /** The user with their grants (user-access.repository.ts), in one statement. */
+  async getWithGrants(id: string) {
+    const row: ({ user: UserRecord } & GrantedColumns) | undefined = await userWithGrantsById(this.db).get({ id });
+    return row && { user: row.user, grants: grantsOf(row) };
   }
 
   /** Usernames are matched case-insensitively (stored as typed, compared lowercased). */
@@ -133,20 +151,24 @@ export class UsersRepository {
    */
   async delete(id: string): Promise<boolean> {
     const allowed = anotherAdminRemains(id);
+    const ownKeys = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, id));
     const results = await this.db.batch([
       this.db.delete(sessions).where(and(eq(sessions.userId, id), allowed)),
+      this.db.delete(apiKeyLibraries).where(and(inArray(apiKeyLibraries.apiKeyId, ownKeys), allowed)),
       this.db.delete(apiKeys).where(and(eq(apiKeys.userId, id), allowed)),
       this.db.delete(userPreferences).where(and(eq(userPreferences.userId, id), allowed)),
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
       this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),
+      this.db.delete(userLibraryAccess).where(and(eq(userLibraryAccess.userId, id), allowed)),
+      this.db.delete(userSharingLabels).where(and(eq(userSharingLabels.userId, id), allowed)),
       this.db
         .delete(users)
         .where(and(eq(users.id, id), allowed))
         .returning({ id: users.id }),
     ]);
-    return results[7].length > 0;
+    return (results.at(-1) as unknown[]).length > 0;
   }
 }
 

@@ -12,6 +12,7 @@ import { settingsRouter } from './settings';
 import { setupRouter } from './setup';
 import { ssoRouter } from './sso';
 import { usersRouter } from './users';
+import { sharingTagsRouter } from './sharing-tags';
 import { librariesRouter } from './libraries';
 import { filesystemRouter } from './filesystem';
 import { eventsRouter } from './events';
@@ -30,6 +31,7 @@ export const apiRouters: Router[] = [
   authRouter,
   ssoRouter,
   usersRouter,
+  sharingTagsRouter,
   apiKeysRouter,
   preferencesRouter,
   settingsRouter,

@@ -164,6 +164,7 @@ function bookRow(
     fileHash: changed ? '' : (existing?.fileHash ?? ''),
     readerHash: changed ? null : (existing?.readerHash ?? null),
     sortKey: naturalSortKey(parts.fileName),
+    ageRating: metadata?.ageRating ?? null,
     readingDirection: metadata?.readingDirection ?? null,
     pageCount: analysis?.pageCount ?? 0,
     epubLayout: metadata?.epubLayout ?? null,

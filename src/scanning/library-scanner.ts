@@ -59,7 +59,7 @@ export class LibraryScanner {
     const deadline = Date.now() + budgetMs;
     let state = store.state();
     if (state?.status !== 'running') return false;
-    const library = await this.libraries.getRecord(state.libraryId);
+    const library = await this.libraries.forSystem(state.libraryId);
     if (!library) {
       // Deleting a library cancels its scan; its series went with it, so there is nothing to refresh.
       this.deps.store.forgetTouchedSeries();
@@ -241,7 +241,7 @@ export class LibraryScanner {
     if (status === 'completed') {
       await this.libraries.markScanned(state.libraryId, completedAt);
       this.deps.events.publish({ type: 'library_updated', library_id: state.libraryId });
-      const library = await this.libraries.getRecord(state.libraryId);
+      const library = await this.libraries.forSystem(state.libraryId);
       if (library?.importStoryArcReadLists) await this.importStoryArcs(library.id);
     }
     const done: ScanState = { ...state, status, phase: 'done', completedAt, message, cursor: null };

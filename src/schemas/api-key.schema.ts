@@ -20,6 +20,22 @@ const ExpiresAtSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 86
   example: '2027-01-01T00:00:00.000Z',
 });
 
+const LibraryIdsSchema = z
+  .array(z.uuid())
+  .min(1, 'must name at least one library')
+  .max(1000)
+  .openapi({
+    description:
+      'Narrows the key to these libraries, each one you can see (else 400 naming it). Fixed at creation: ' +
+      'the key never reaches more, and loses a library when you do. Omitted: every library you see ' +
+      '(a narrowed key creating a key passes its own libraries on)',
+  });
+
+/** A key's libraries in answers: null when it reaches every library its owner sees. */
+const LibraryIdsAnswerSchema = z.array(z.string()).nullable().openapi({
+  description: 'The libraries the key is narrowed to; null: every library its owner sees',
+});
+
 export const CreateApiKeyBodySchema = acceptTwins(
   z.strictObject({
     name: NameSchema,
@@ -27,6 +43,7 @@ export const CreateApiKeyBodySchema = acceptTwins(
       description: "Omitted: the creator's full effective permissions at creation time",
     }),
     expires_at: ExpiresAtSchema.optional(),
+    library_ids: LibraryIdsSchema.optional(),
   }),
 ).openapi('CreateApiKey');
 
@@ -44,6 +61,7 @@ export const ApiKeySchema = z
     name: z.string(),
     key_prefix: z.string().openapi({ example: 'lbx_a1b2c3d4' }),
     permissions: z.array(PermissionSchema),
+    library_ids: LibraryIdsAnswerSchema,
     last_used_at: z.string().nullable(),
     expires_at: z.string().nullable(),
     created_at: z.string(),
@@ -58,6 +76,7 @@ export const CreatedApiKeySchema = z
     key: z.string().openapi({ description: 'The full key; shown only in this response', example: 'lbx_a1b2c3d4_…' }),
     key_prefix: z.string(),
     permissions: z.array(PermissionSchema),
+    library_ids: LibraryIdsAnswerSchema,
     expires_at: z.string().nullable(),
     created_at: z.string(),
   })

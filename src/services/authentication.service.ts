@@ -4,6 +4,7 @@
  * computed per request. Every way of signing in ends in `createSession` (password login, first-run setup,
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
+import { accessOf, type UserGrants } from '../auth/access';
 import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
 import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
@@ -147,13 +148,14 @@ export class AuthenticationService {
     if (!claims) throw unauthorized('Invalid or expired session token');
     const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
     if (!found) throw unauthorized('Session has ended; log in again');
-    const { session, user } = found;
+    const { session, user, grants } = found;
     this.assertActive(user);
     return {
       user,
       method: 'session',
       sessionId: session.id,
       permissions: effectivePermissions(user.role, user.customPermissions),
+      access: accessOf(user, grants),
     };
   }
 
@@ -165,7 +167,7 @@ export class AuthenticationService {
     const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
     const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
     if (!found || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
-    const { key: record, owner: user } = found;
+    const { key: record, owner: user, grants, keyLibraries } = found;
     const now = Date.now();
     if (record.expiresAt && Date.parse(record.expiresAt) <= now) throw unauthorized('API key has expired');
     this.assertActive(user);
@@ -175,8 +177,9 @@ export class AuthenticationService {
     return {
       user,
       method: 'api_key',
-      apiKey: { id: record.id, name: record.name },
+      apiKey: { id: record.id, name: record.name, libraryIds: keyLibraries },
       permissions: effectivePermissions(user.role, user.customPermissions, record.permissions),
+      access: accessOf(user, grants, keyLibraries),
     };
   }
 
@@ -197,11 +200,17 @@ export class AuthenticationService {
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
     const cached = BasicAuthCache.get(cacheKey);
     if (cached) {
-      const user = await this.deps.users.getById(cached.userId);
+      const found = await this.deps.users.getWithGrants(cached.userId);
+      const user = found?.user;
       // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
       const sameName = user?.username.toLowerCase() === username.toLowerCase();
-      if (user && sameName && user.authVersion === cached.authVersion && user.isActive) {
-        return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+      if (found && user && sameName && user.authVersion === cached.authVersion && user.isActive) {
+        return {
+          user,
+          method: 'basic',
+          permissions: effectivePermissions(user.role, user.customPermissions),
+          access: accessOf(user, found.grants),
+        };
       }
       BasicAuthCache.delete(cacheKey);
     }
@@ -214,8 +223,41 @@ export class AuthenticationService {
       );
       basicChecksInFlight.set(cacheKey, pending);
     }
-    const user = await pending;
-    return { user, method: 'basic', permissions: effectivePermissions(user.role, user.customPermissions) };
+    // The password check read the user by name; the grants are read now (a check is slow anyway).
+    return this.principalOf(await pending, 'basic');
+  }
+
+  /**
+   * The principal of a user whose identity was proven another way (a password check, Cloudflare Access):
+   * their grants are read now. A user gone meanwhile sees nothing.
+   */
+  async principalOf(user: UserRecord, method: 'basic' | 'cloudflare_access'): Promise<Principal> {
+    const found = await this.deps.users.getWithGrants(user.id);
+    const grants: UserGrants = found?.grants ?? { libraryIds: [], labels: [] };
+    const current = found?.user ?? user;
+    return {
+      user: current,
+      method,
+      permissions: effectivePermissions(current.role, current.customPermissions),
+      access: accessOf(current, grants),
+    };
+  }
+
+  /**
+   * The caller as they are now (an open event stream asks again as it runs): their user row, grants and
+   * API key read afresh. Null when the user is gone or inactive, or the key revoked or expired: the
+   * stream then ends.
+   */
+  async refreshed(principal: Principal): Promise<Principal | null> {
+    const found = await this.deps.users.getWithGrants(principal.user.id);
+    if (!found?.user.isActive) return null;
+    let keyLibraries: readonly string[] | null = null;
+    if (principal.apiKey) {
+      const key = await this.deps.apiKeys.getOwned(principal.apiKey.id, principal.user.id);
+      if (!key || (key.expiresAt && Date.parse(key.expiresAt) <= Date.now())) return null;
+      keyLibraries = key.allLibraries ? null : ((await this.deps.apiKeys.librariesOf([key.id])).get(key.id) ?? []);
+    }
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, keyLibraries) };
   }
 
   private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {

@@ -3,6 +3,7 @@
  * an admin can pick a library path. Read-only.
  */
 import { badRequest } from '../lib/errors';
+import { assertSeesEverything, type Viewer } from '../repositories/visibility';
 import type { BrowseResult, Drive } from '../schemas/filesystem.schema';
 import { folderPrefix, normalizeKeyPath } from '../storage/key-paths';
 
@@ -12,11 +13,14 @@ export class FilesystemService {
     private readonly bucketName: string,
   ) {}
 
-  drives(): Drive[] {
+  drives(viewer: Viewer): Drive[] {
+    assertSeesEverything(viewer, 'browse the bucket');
     return [{ name: this.bucketName, binding: 'LIBRARY', path: '' }];
   }
 
-  async browse(path: string, options: { cursor?: string; limit: number }): Promise<BrowseResult> {
+  /** The bucket holds every library's files: for a viewer who sees every library (an admin's narrowed key does not). */
+  async browse(viewer: Viewer, path: string, options: { cursor?: string; limit: number }): Promise<BrowseResult> {
+    assertSeesEverything(viewer, 'browse the bucket');
     const normalized = normalizeKeyPath(path);
     if (!normalized.ok) {
       throw badRequest(`Invalid path: ${normalized.reason}`, [{ path: 'path', message: normalized.reason }]);

@@ -13,6 +13,7 @@ import type {
   LibraryWithCounts,
   ScanningConfig,
 } from '../repositories/libraries.repository';
+import { assertSeesAllContent, assertSeesEverything, type Viewer } from '../repositories/visibility';
 import type { CreateLibraryBody, LibraryDto, ScanningConfigInput, UpdateLibraryBody } from '../schemas/library.schema';
 import { keyPathsOverlap } from '../storage/key-paths';
 
@@ -29,22 +30,31 @@ export class LibrariesService {
     private readonly events: EventPublisher,
   ) {}
 
-  async list(): Promise<LibraryDto[]> {
-    return (await this.libraries.list()).map(toLibraryDto);
+  /** The libraries the viewer sees, with the counts of what the viewer sees in them. */
+  async list(viewer: Viewer): Promise<LibraryDto[]> {
+    return (await this.libraries.list(viewer)).map(toLibraryDto);
   }
 
-  async get(id: string): Promise<LibraryDto> {
-    return toLibraryDto(await this.require(id));
+  async get(viewer: Viewer, id: string): Promise<LibraryDto> {
+    return toLibraryDto(await this.require(viewer, id));
   }
 
-  /** The stored row, for services that work inside a library (uploads, scans). */
-  async getRecord(id: string): Promise<LibraryRecord> {
-    const library = await this.libraries.getRecord(id);
+  /** The stored row, for services that work inside a library (uploads, scans); 404 when the viewer does not see it. */
+  async getRecord(viewer: Viewer, id: string): Promise<LibraryRecord> {
+    const library = await this.libraries.getRecord(viewer, id);
     if (!library) throw notFound('Library');
     return library;
   }
 
-  async create(body: CreateLibraryBody): Promise<LibraryDto> {
+  /** Those of `ids` that are not libraries the viewer sees. */
+  async unknownIds(viewer: Viewer, ids: readonly string[]): Promise<string[]> {
+    const known = await this.libraries.visibleIds(viewer, ids);
+    return [...new Set(ids)].filter((id) => !known.has(id));
+  }
+
+  /** A library is a prefix of the whole bucket: only a viewer who sees every library may place one. */
+  async create(viewer: Viewer, body: CreateLibraryBody): Promise<LibraryDto> {
+    assertSeesEverything(viewer, 'create a library');
     await this.assertAvailable({ name: body.name, path: body.path });
     const now = nowIso();
     const id = newId();
@@ -64,11 +74,11 @@ export class LibrariesService {
       })
       .catch(rethrowUniqueViolation);
     this.events.publish({ type: 'library_created', library_id: id });
-    return this.get(id);
+    return this.get(viewer, id);
   }
 
-  async update(id: string, body: UpdateLibraryBody): Promise<LibraryDto> {
-    const current = await this.require(id);
+  async update(viewer: Viewer, id: string, body: UpdateLibraryBody): Promise<LibraryDto> {
+    const current = await this.require(viewer, id);
     await this.assertAvailable({ name: body.name, path: body.path, exceptId: id });
     const changes: LibraryChanges = { updatedAt: nowIso() };
     if (body.name !== undefined) changes.name = body.name;
@@ -80,15 +90,18 @@ export class LibrariesService {
     }
     await this.libraries.update(id, changes).catch(rethrowUniqueViolation);
     this.events.publish({ type: 'library_updated', library_id: id });
-    return this.get(id);
+    return this.get(viewer, id);
   }
 
-  async delete(id: string): Promise<void> {
+  /** Deleting a library removes everything in it, so it takes a viewer who sees all of it. */
+  async delete(viewer: Viewer, id: string): Promise<void> {
+    await this.require(viewer, id);
+    assertSeesAllContent(viewer, 'delete a library');
     if (!(await this.libraries.delete(id))) throw notFound('Library');
   }
 
-  private async require(id: string): Promise<LibraryWithCounts> {
-    const library = await this.libraries.get(id);
+  private async require(viewer: Viewer, id: string): Promise<LibraryWithCounts> {
+    const library = await this.libraries.get(viewer, id);
     if (!library) throw notFound('Library');
     return library;
   }

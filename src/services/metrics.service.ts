@@ -5,12 +5,15 @@
 import type { Database } from '../db/client';
 import { type Inventory, MetricsRepository } from '../repositories/metrics.repository';
 import { TASK_STATUSES, type TaskStatus } from '../repositories/tasks.repository';
+import { assertSeesEverything, type Viewer } from '../repositories/visibility';
 
 export interface Metrics extends Inventory {
   tasks: Record<TaskStatus, number>;
 }
 
-export async function collectMetrics(db: Database): Promise<Metrics> {
+/** Server-wide counts: for a viewer who sees the whole catalog (they would count what restrictions hide). */
+export async function collectMetrics(viewer: Viewer, db: Database): Promise<Metrics> {
+  assertSeesEverything(viewer, 'read the server-wide metrics');
   const repository = new MetricsRepository(db);
   const inventory = await repository.inventory();
   const tasks = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Metrics['tasks'];

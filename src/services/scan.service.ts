@@ -5,7 +5,8 @@
 import { conflict, notFound } from '../lib/errors';
 import type { NamedObjects } from '../lib/named-objects';
 import { newId, nowIso } from '../lib/ids';
-import type { LibrariesRepository } from '../repositories/libraries.repository';
+import type { LibrariesRepository, LibraryRecord } from '../repositories/libraries.repository';
+import { assertSeesAllContent, type Viewer } from '../repositories/visibility';
 import type { TasksRepository } from '../repositories/tasks.repository';
 import type { LibraryScanRpc, ScanMode, ScanState } from '../scanning/scan-store';
 import { skippedFilesOf } from '../scanning/skipped-files';
@@ -22,13 +23,23 @@ export class ScanService {
     return this.scans.get(this.scans.idFromName(libraryId));
   }
 
-  async start(
-    libraryId: string,
+  /** POST /libraries/{id}/scan: a library the viewer sees all of (a scan reports what it finds in it). */
+  async start(viewer: Viewer, libraryId: string, requestedMode: ScanMode | undefined): Promise<ScanStatusDto> {
+    const library = await this.visibleLibrary(viewer, libraryId);
+    return this.begin(library, requestedMode, viewer.userId);
+  }
+
+  /** A scan the schedule starts (scanning_config), on behalf of nobody. */
+  async startScheduled(library: LibraryRecord, mode: ScanMode | undefined): Promise<ScanStatusDto> {
+    return this.begin(library, mode, null);
+  }
+
+  private async begin(
+    library: LibraryRecord,
     requestedMode: ScanMode | undefined,
     createdBy: string | null,
   ): Promise<ScanStatusDto> {
-    const library = await this.libraries.getRecord(libraryId);
-    if (!library) throw notFound('Library');
+    const libraryId = library.id;
     const stub = this.stub(libraryId);
     const current = await stub.status();
     if (current?.status === 'running') throw conflict('A scan of this library is already running');
@@ -58,22 +69,34 @@ export class ScanService {
     return toDto(libraryId, state);
   }
 
-  async status(libraryId: string): Promise<ScanStatusDto> {
-    if (!(await this.libraries.getRecord(libraryId))) throw notFound('Library');
+  async status(viewer: Viewer, libraryId: string): Promise<ScanStatusDto> {
+    await this.visibleLibrary(viewer, libraryId);
     return toDto(libraryId, await this.stub(libraryId).status());
   }
 
-  async cancel(libraryId: string): Promise<ScanStatusDto> {
-    if (!(await this.libraries.getRecord(libraryId))) throw notFound('Library');
+  async cancel(viewer: Viewer, libraryId: string): Promise<ScanStatusDto> {
+    await this.visibleLibrary(viewer, libraryId);
     const state = await this.stub(libraryId).cancel();
     if (state?.status !== 'running') throw conflict('No scan of this library is running');
     return toDto(libraryId, state);
   }
 
-  /** Scans that are running now, with their live progress. */
-  async active(): Promise<ScanStatusDto[]> {
-    const { rows } = await this.tasks.list({ type: 'scan_library', status: 'running' }, 0, 500);
-    const pending = await this.tasks.list({ type: 'scan_library', status: 'pending' }, 0, 500);
+  /**
+   * A scan counts everything in its library: a library the viewer sees, and all of it (404 for one they do
+   * not see, 403 for a viewer with content restrictions).
+   */
+  private async visibleLibrary(viewer: Viewer, libraryId: string): Promise<LibraryRecord> {
+    const library = await this.libraries.getRecord(viewer, libraryId);
+    if (!library) throw notFound('Library');
+    assertSeesAllContent(viewer, "see or run a library's scans");
+    return library;
+  }
+
+  /** Scans that are running now in the libraries the viewer sees, with their live progress. */
+  async active(viewer: Viewer): Promise<ScanStatusDto[]> {
+    assertSeesAllContent(viewer, "see the libraries' scans");
+    const { rows } = await this.tasks.list(viewer, { type: 'scan_library', status: 'running' }, 0, 500);
+    const pending = await this.tasks.list(viewer, { type: 'scan_library', status: 'pending' }, 0, 500);
     const libraryIds = [
       ...new Set([...rows, ...pending.rows].map((t) => t.libraryId).filter((id): id is string => !!id)),
     ];

@@ -30,7 +30,7 @@ async function startAll(db: Database, env: Env, targets: LibraryRecord[]): Promi
   const started: string[] = [];
   for (const library of targets) {
     try {
-      await scans.start(library.id, library.scanningConfig.default_mode, null);
+      await scans.startScheduled(library, library.scanningConfig.default_mode);
       started.push(library.id);
     } catch (error) {
       // Already scanning (409) is fine: the running scan covers it.
@@ -41,7 +41,7 @@ async function startAll(db: Database, env: Env, targets: LibraryRecord[]): Promi
 }
 
 export async function runScheduledScans(db: Database, env: Env, at: Date): Promise<string[]> {
-  const due = (await new LibrariesRepository(db).list()).filter((library) => {
+  const due = (await new LibrariesRepository(db).allForSystem()).filter((library) => {
     const config = library.scanningConfig;
     if (!config.enabled || !config.cron_schedule) return false;
     const parsed = parseCron(config.cron_schedule);
@@ -59,7 +59,7 @@ export async function runStartupScans(db: Database, env: Env, versionId: string)
     new Date().toISOString(),
   );
   if (claimed !== marker) return [];
-  const due = (await new LibrariesRepository(db).list()).filter(
+  const due = (await new LibrariesRepository(db).allForSystem()).filter(
     (library) => library.scanningConfig.enabled && library.scanningConfig.scan_on_start,
   );
   return startAll(db, env, due);

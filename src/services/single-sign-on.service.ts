@@ -11,8 +11,8 @@ import { emailLocalPart, type ExternalIdentity } from '../auth/external-identity
 import { discover } from '../auth/oidc/discovery';
 import { authorizationUrl, identityFromCode } from '../auth/oidc/oidc-client';
 import { randomToken } from '../auth/oidc/pkce';
-import { effectivePermissions, type Role } from '../auth/permissions';
-import type { Principal } from '../auth/principal';
+import type { Role } from '../auth/permissions';
+import { describeTarget } from '../auth/group-mapping';
 import type { OidcProviderConfig, SingleSignOnConfig } from '../auth/single-sign-on-config';
 import { sha256Hex, timingSafeEqual, utf8 } from '../lib/encoding';
 import { badRequest, notFound, unauthorized } from '../lib/errors';
@@ -92,7 +92,7 @@ export class SingleSignOnService {
           autoCreateUsers: p.autoCreateUsers,
           defaultRole: p.defaultRole,
           groupsClaim: p.groups.claim,
-          groupMapping: p.groups.rules.map((rule) => ({ group: rule.group, target: `role:${rule.target.role}` })),
+          groupMapping: p.groups.rules.map((rule) => ({ group: rule.group, target: describeTarget(rule.target) })),
         })),
       },
       cloudflareAccess: config.cloudflareAccess && {
@@ -196,12 +196,7 @@ export class SingleSignOnService {
     if (!READ_METHODS.has(request.method) || isReaderAppPath(request.path)) return null;
     const user = await this.accessUser(assertion);
     if (!user) return null;
-    const principal: Principal = {
-      user,
-      method: 'cloudflare_access',
-      permissions: effectivePermissions(user.role, user.customPermissions),
-    };
-    return principal;
+    return this.deps.authentication.principalOf(user, 'cloudflare_access');
   }
 
   /**

@@ -5,7 +5,7 @@
  * 2. otherwise, only with an e-mail address the provider verified: the account with that address, when
  *    it has no identity of that provider yet (a second identity cannot take over a linked account), or a
  *    new account when the provider's configuration allows creating them;
- * 3. at every sign-in the groups claim decides the role, when the provider maps groups.
+ * 3. at every sign-in the groups claim decides the role, and the libraries when the mapping has library rules.
  * A refusal is a 401 saying why, decided before anything is written: no account is created or changed.
  */
 import type { ExternalIdentity } from '../auth/external-identity';
@@ -15,6 +15,7 @@ import type { Role } from '../auth/permissions';
 import { notFound, unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { OidcIdentitiesRepository, OidcIdentityRecord } from '../repositories/oidc-identities.repository';
+import type { UserAccessRepository } from '../repositories/user-access.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { AccountsService } from './accounts.service';
 import type { AuthenticationService } from './authentication.service';
@@ -36,6 +37,7 @@ export class SsoAccountsService {
     private readonly identities: OidcIdentitiesRepository,
     private readonly accounts: AccountsService,
     private readonly authentication: AuthenticationService,
+    private readonly access: UserAccessRepository,
   ) {}
 
   /** The account `identity` signs in to, linked or created by the rules above; 401 when refused. */
@@ -76,6 +78,7 @@ export class SsoAccountsService {
       await this.users.delete(user.id);
       throw unauthorized('This identity was linked to an account by another sign-in a moment ago: sign in again');
     }
+    await this.applyGroupLibraries(user, identity, rules);
     return user;
   }
 
@@ -97,6 +100,7 @@ export class SsoAccountsService {
    */
   private async applyGroups(user: UserRecord, identity: ExternalIdentity, rules: AccountRules): Promise<UserRecord> {
     if (!rules.groups || rules.groups.rules.length === 0) return user;
+    await this.applyGroupLibraries(user, identity, rules);
     const { role } = resolveGroupGrants(identity.groups, rules.groups, rules.defaultRole);
     if (role === user.role) return user;
     const updated = await this.users.update(
@@ -105,6 +109,18 @@ export class SsoAccountsService {
       { keepAnAdmin: user.role === 'admin' },
     );
     return updated ?? user;
+  }
+
+  /**
+   * With library rules in the mapping, the provider decides the libraries at every sign-in, as it decides
+   * the role: exactly those the person's groups map to (none when no group matches; admins see every
+   * library whatever is stored). Without library rules, library access stays as an admin set it.
+   */
+  private async applyGroupLibraries(user: UserRecord, identity: ExternalIdentity, rules: AccountRules): Promise<void> {
+    if (!rules.groups) return;
+    const { libraries } = resolveGroupGrants(identity.groups, rules.groups, rules.defaultRole);
+    if (libraries === undefined) return;
+    await this.access.setLibrariesFromGroups(user.id, libraries, nowIso());
   }
 
   private async recordSignIn(record: OidcIdentityRecord, identity: ExternalIdentity): Promise<void> {

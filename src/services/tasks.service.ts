@@ -18,6 +18,7 @@ import {
   type TaskType,
 } from '../repositories/tasks.repository';
 import type { TaskDto } from '../schemas/task.schema';
+import { assertSeesAllContent, assertSeesEverything, type Viewer } from '../repositories/visibility';
 import type { NewTask } from '../tasks/task-handler';
 import { enqueueTask, type TaskRunnerRpc } from '../tasks/task-queue';
 import type { LibraryScanRpc } from '../scanning/scan-store';
@@ -32,19 +33,30 @@ export class TasksService {
     private readonly events: EventPublisher,
   ) {}
 
-  async list(filter: TaskFilter, offset: number, limit: number) {
-    const { rows, total } = await this.tasks.list(filter, offset, limit);
+  /**
+   * Tasks report on whole libraries (scans count every file): a viewer sees those of the libraries they
+   * see, and none when content restrictions hide part of those (403, docs/DECISIONS.md §Organise and share).
+   */
+  async list(viewer: Viewer, filter: TaskFilter, offset: number, limit: number) {
+    assertSeesAllContent(viewer, 'see background tasks');
+    const { rows, total } = await this.tasks.list(viewer, filter, offset, limit);
     return { data: rows.map(toTaskDto), total };
   }
 
-  async get(id: string): Promise<TaskDto> {
-    const task = await this.tasks.get(id);
-    if (!task) throw notFound('Task');
-    return toTaskDto(task);
+  async get(viewer: Viewer, id: string): Promise<TaskDto> {
+    return toTaskDto(await this.visibleTask(viewer, id));
   }
 
-  async stats() {
-    const rows = await this.tasks.countsByStatusAndType();
+  private async visibleTask(viewer: Viewer, id: string) {
+    assertSeesAllContent(viewer, 'see background tasks');
+    const task = await this.tasks.visible(viewer, id);
+    if (!task) throw notFound('Task');
+    return task;
+  }
+
+  async stats(viewer: Viewer) {
+    assertSeesAllContent(viewer, 'see background tasks');
+    const rows = await this.tasks.countsByStatusAndType(viewer);
     const zero = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
     const byStatus = zero();
     const byType = Object.fromEntries(TASK_TYPES.map((t) => [t, zero()])) as Record<
@@ -60,9 +72,8 @@ export class TasksService {
     return { total, byStatus, byType };
   }
 
-  async cancel(id: string): Promise<TaskDto> {
-    const task = await this.tasks.get(id);
-    if (!task) throw notFound('Task');
+  async cancel(viewer: Viewer, id: string): Promise<TaskDto> {
+    const task = await this.visibleTask(viewer, id);
     if (task.status !== 'pending' && task.status !== 'running') {
       throw conflict(`The task is already ${task.status}`);
     }
@@ -83,47 +94,56 @@ export class TasksService {
     return toTaskDto(updated);
   }
 
+  /** A duplicate scan compares every library's files: for a viewer who sees them all. */
+  async scanDuplicates(viewer: Viewer) {
+    assertSeesEverything(viewer, 'scan every library for duplicates');
+    return this.enqueue({ type: 'find_duplicates', uniqueKey: 'find_duplicates', createdBy: viewer.userId });
+  }
+
   async enqueue(task: NewTask): Promise<{ task: TaskDto; created: boolean }> {
     const queued = await enqueueTask(this.tasks, this.runner, task);
     return { task: toTaskDto(queued.task), created: queued.created };
   }
 
-  async analyzeBook(bookId: string, createdBy: string) {
-    const libraryId = await this.libraries.ofLiveBook(bookId);
+  /** A re-analysis of a book the viewer sees (404 otherwise, as for a missing book). */
+  async analyzeBook(viewer: Viewer, bookId: string) {
+    const libraryId = await this.libraries.ofLiveBook(viewer, bookId);
     if (!libraryId) throw notFound('Book');
     return this.enqueue({
       type: 'analyze_book',
       uniqueKey: `analyze_book:${bookId}`,
       libraryId,
       targetId: bookId,
-      createdBy,
+      createdBy: viewer.userId,
     });
   }
 
-  async analyzeSeries(seriesId: string, createdBy: string) {
-    const libraryId = await this.libraries.ofLiveSeries(seriesId);
+  async analyzeSeries(viewer: Viewer, seriesId: string) {
+    const libraryId = await this.libraries.ofLiveSeries(viewer, seriesId);
     if (!libraryId) throw notFound('Series');
     return this.enqueue({
       type: 'analyze_series',
       uniqueKey: `analyze_series:${seriesId}`,
       libraryId,
       targetId: seriesId,
-      createdBy,
+      createdBy: viewer.userId,
     });
   }
 
-  async emptyTrash(libraryId: string, createdBy: string) {
-    if (!(await this.libraries.getRecord(libraryId))) throw notFound('Library');
+  /** Purging a library's trash removes series the viewer might not see: a viewer who sees all of the library. */
+  async emptyTrash(viewer: Viewer, libraryId: string) {
+    if (!(await this.libraries.getRecord(viewer, libraryId))) throw notFound('Library');
+    assertSeesAllContent(viewer, "empty a library's trash");
     return this.enqueue({
       type: 'purge_deleted',
       uniqueKey: `purge_deleted:${libraryId}`,
       libraryId,
-      createdBy,
+      createdBy: viewer.userId,
     });
   }
 
-  /** Dismissing hides the group; the books are never touched. */
-  async dismissDuplicate(id: string): Promise<void> {
-    if (!(await this.duplicates.dismiss(id, nowIso()))) throw notFound('Duplicate group');
+  /** Dismissing hides the group; the books are never touched. Only a group the viewer is shown (else 404). */
+  async dismissDuplicate(viewer: Viewer, id: string): Promise<void> {
+    if (!(await this.duplicates.dismiss(viewer, id, nowIso()))) throw notFound('Duplicate group');
   }
 }

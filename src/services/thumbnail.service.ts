@@ -74,7 +74,7 @@ export class ThumbnailService {
     ifNoneMatch?: string,
     missing: MissingCover = 'placeholder',
   ): Promise<MediaResponse> {
-    if (!(await this.deps.repo.library(libraryId))) throw notFound(`Library ${libraryId}`);
+    if (!(await this.deps.repo.library(viewer, libraryId))) throw notFound(`Library ${libraryId}`);
     // Followed on every request rather than read from libraries.thumbnail_key, which keeps whichever
     // series a thumbnail task happened to finish first, even after that series is gone.
     const first = await this.deps.repo.firstSeriesOfLibrary(viewer, libraryId);

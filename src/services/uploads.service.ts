@@ -6,6 +6,7 @@
 import { AppError, badRequest, conflict, notFound } from '../lib/errors';
 import type { UploadedFile, UploadedPart } from '../schemas/upload.schema';
 import { joinKeyPath, MAX_KEY_BYTES, normalizeKeyPath } from '../storage/key-paths';
+import { assertSeesAllContent, type Viewer } from '../repositories/visibility';
 import type { LibrariesService } from './libraries.service';
 
 /** Formats Longbox reads (API.md §1), with the media type stored on the object. */
@@ -31,8 +32,14 @@ export class UploadsService {
     private readonly bucket: R2Bucket,
   ) {}
 
-  async putFile(libraryId: string, relativePath: string, body: UploadBody, overwrite: boolean): Promise<UploadedFile> {
-    const key = await this.resolveKey(libraryId, relativePath);
+  async putFile(
+    viewer: Viewer,
+    libraryId: string,
+    relativePath: string,
+    body: UploadBody,
+    overwrite: boolean,
+  ): Promise<UploadedFile> {
+    const key = await this.resolveKey(viewer, libraryId, relativePath);
     const stream = requireBody(body, 'file');
     if (!overwrite) await this.assertAbsent(key);
     const object = await this.bucket.put(key, stream, {
@@ -44,21 +51,22 @@ export class UploadsService {
     return { path: key, size: object.size, etag: object.etag };
   }
 
-  async createMultipart(libraryId: string, relativePath: string, overwrite: boolean) {
-    const key = await this.resolveKey(libraryId, relativePath);
+  async createMultipart(viewer: Viewer, libraryId: string, relativePath: string, overwrite: boolean) {
+    const key = await this.resolveKey(viewer, libraryId, relativePath);
     if (!overwrite) await this.assertAbsent(key);
     const upload = await this.bucket.createMultipartUpload(key, { httpMetadata: { contentType: mediaTypeOf(key) } });
     return { uploadId: upload.uploadId, path: key };
   }
 
   async uploadPart(
+    viewer: Viewer,
     libraryId: string,
     relativePath: string,
     uploadId: string,
     partNumber: number,
     body: UploadBody,
   ): Promise<UploadedPart> {
-    const key = await this.resolveKey(libraryId, relativePath);
+    const key = await this.resolveKey(viewer, libraryId, relativePath);
     const stream = requireBody(body, 'part');
     const part = await this.bucket
       .resumeMultipartUpload(key, uploadId)
@@ -68,13 +76,14 @@ export class UploadsService {
   }
 
   async completeMultipart(
+    viewer: Viewer,
     libraryId: string,
     relativePath: string,
     uploadId: string,
     parts: UploadedPart[],
     overwrite: boolean,
   ): Promise<UploadedFile> {
-    const key = await this.resolveKey(libraryId, relativePath);
+    const key = await this.resolveKey(viewer, libraryId, relativePath);
     // Another upload may have created the object since this one started.
     if (!overwrite) await this.assertAbsent(key);
     const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
@@ -85,14 +94,18 @@ export class UploadsService {
     return { path: key, size: object.size, etag: object.etag };
   }
 
-  async abortMultipart(libraryId: string, relativePath: string, uploadId: string): Promise<void> {
-    const key = await this.resolveKey(libraryId, relativePath);
+  async abortMultipart(viewer: Viewer, libraryId: string, relativePath: string, uploadId: string): Promise<void> {
+    const key = await this.resolveKey(viewer, libraryId, relativePath);
     await this.bucket.resumeMultipartUpload(key, uploadId).abort().catch(translateMultipartError);
   }
 
-  /** The object key of a file path inside the library; 404 for an unknown library, 400 for a bad path. */
-  private async resolveKey(libraryId: string, relativePath: string): Promise<string> {
-    const library = await this.libraries.getRecord(libraryId);
+  /**
+   * The object key of a file path inside the library; 404 for a library the viewer does not see, 403 for a
+   * viewer with content restrictions (a file may belong to a series they do not see), 400 for a bad path.
+   */
+  private async resolveKey(viewer: Viewer, libraryId: string, relativePath: string): Promise<string> {
+    const library = await this.libraries.getRecord(viewer, libraryId);
+    assertSeesAllContent(viewer, "manage a library's files");
     const normalized = normalizeKeyPath(relativePath);
     if (!normalized.ok) throw pathError(normalized.reason);
     if (normalized.path === '') throw pathError('must name a file');

@@ -11,9 +11,19 @@ import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { NewUser, UserRecord, UsersRepository } from '../repositories/users.repository';
+import type { UserWithAccess } from '../mappers/user.mapper';
 import type { AccountsService } from './accounts.service';
+import type { AccessChange, UserAccessService } from './user-access.service';
 
-export interface CreateUserInput {
+/** What a user may see, as /api/v1 sets it (schemas/user.schema.ts); omitted parts stay as they are. */
+export interface AccessInput {
+  sharedAllLibraries?: boolean;
+  sharedLibraryIds?: string[];
+  ageRestriction?: { age: number; restriction: 'ALLOW_ONLY' | 'EXCLUDE' } | null;
+  sharingTags?: Array<{ sharingTagId: string; accessMode: 'allow' | 'deny' }>;
+}
+
+export interface CreateUserInput extends AccessInput {
   username: string;
   email: string;
   password: string;
@@ -24,34 +34,86 @@ export interface CreateUserInput {
 
 export type UpdateUserInput = Partial<CreateUserInput>;
 
+/** The access change an /api/v1 body asks for: ids given alone mean "only these libraries". */
+export function accessChangeOf(input: AccessInput): AccessChange {
+  const change: AccessChange = {};
+  if (input.sharedAllLibraries !== undefined || input.sharedLibraryIds !== undefined) {
+    const all = input.sharedAllLibraries ?? false;
+    change.libraries = { all, ids: all ? [] : (input.sharedLibraryIds ?? []) };
+  }
+  if (input.ageRestriction !== undefined) {
+    change.ageRestriction = input.ageRestriction && {
+      age: input.ageRestriction.age,
+      mode: input.ageRestriction.restriction,
+    };
+  }
+  if (input.sharingTags !== undefined) {
+    change.labels = input.sharingTags.map((g) => ({ labelId: g.sharingTagId, mode: g.accessMode }));
+  }
+  return change;
+}
+
+const ACCESS_KEYS = ['sharedAllLibraries', 'sharedLibraryIds', 'ageRestriction', 'sharingTags'] as const;
+
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly accounts: AccountsService,
+    private readonly access: UserAccessService,
   ) {}
 
-  async list(page: PageRequest): Promise<{ items: UserRecord[]; total: number }> {
-    const [items, total] = await Promise.all([this.users.list(page.offset, page.pageSize), this.users.count()]);
-    return { items, total };
+  async list(page: PageRequest): Promise<{ items: UserWithAccess[]; total: number }> {
+    const [users, total] = await Promise.all([this.users.list(page.offset, page.pageSize), this.users.count()]);
+    return { items: await this.withAccess(users), total };
   }
 
-  async get(id: string): Promise<UserRecord> {
+  /** The users with their access, read in one round of queries. */
+  async withAccess(users: UserRecord[]): Promise<UserWithAccess[]> {
+    const access = await this.access.forUsers(users.map((u) => u.id));
+    return users.map((user) => ({ user, access: access.get(user.id) ?? UNRESTRICTED }));
+  }
+
+  async get(id: string): Promise<UserWithAccess> {
+    const [found] = await this.withAccess([await this.record(id)]);
+    return found as UserWithAccess;
+  }
+
+  async record(id: string): Promise<UserRecord> {
     const user = await this.users.getById(id);
     if (!user) throw notFound('User');
     return user;
   }
 
-  async create(actor: Principal, input: CreateUserInput): Promise<UserRecord> {
+  /**
+   * Creates a user with the access asked for; an actor with limited access must give one inside theirs
+   * (a new user otherwise sees everything), checked before the account exists.
+   */
+  async create(actor: Principal, input: CreateUserInput): Promise<UserWithAccess> {
     assertCanGrant(actor, input.role, input.customPermissions);
+    const change = accessChangeOf(input);
+    await this.access.check(actor, null, change);
     // An admin vouches for the address; such accounts never go through e-mail verification.
-    return this.accounts.createUser({ ...input, emailVerified: true });
+    const user = await this.accounts.createUser({ ...input, emailVerified: true });
+    await this.access.applyChecked(user.id, change);
+    return this.get(user.id);
   }
 
-  async update(actor: Principal, id: string, input: UpdateUserInput): Promise<UserRecord> {
-    const user = await this.get(id);
+  async update(actor: Principal, id: string, input: UpdateUserInput): Promise<UserWithAccess> {
+    const user = await this.record(id);
     assertCanGrant(actor, user.role, user.customPermissions);
-    if (Object.keys(input).length === 0) return user;
+    const change = accessChangeOf(input);
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([key]) => !(ACCESS_KEYS as readonly string[]).includes(key)),
+    ) as Omit<UpdateUserInput, (typeof ACCESS_KEYS)[number]>;
+    // The access is checked first: a refused grant changes nothing else either.
+    await this.access.check(actor, user, change);
+    const updated = Object.keys(fields).length === 0 ? user : await this.updateFields(actor, user, fields);
+    await this.access.applyChecked(user.id, change);
+    return this.get(updated.id);
+  }
+
+  private async updateFields(actor: Principal, user: UserRecord, input: UpdateUserInput): Promise<UserRecord> {
     const role = input.role ?? user.role;
     const customPermissions = input.customPermissions ?? user.customPermissions;
     const isActive = input.isActive ?? user.isActive;
@@ -87,9 +149,32 @@ export class UsersService {
     return updated;
   }
 
+  /** A user's sharing-tag grants (UsersRead). */
+  async sharingTags(id: string) {
+    const user = await this.record(id);
+    return (await this.access.of(user.id)).labels;
+  }
+
+  /** Grants a user one sharing tag, allowed or denied, keeping their other grants; answers the grant. */
+  async grantSharingTag(actor: Principal, id: string, tagId: string, mode: 'allow' | 'deny') {
+    const user = await this.record(id);
+    assertCanGrant(actor, user.role, user.customPermissions);
+    await this.access.grantLabel(actor, user, tagId, mode);
+    const grant = (await this.access.of(user.id)).labels.find((g) => g.labelId === tagId);
+    if (!grant) throw notFound('Sharing tag');
+    return grant;
+  }
+
+  /** Takes a sharing-tag grant away; 404 when the user held none of that tag. */
+  async revokeSharingTag(actor: Principal, id: string, tagId: string): Promise<void> {
+    const user = await this.record(id);
+    assertCanGrant(actor, user.role, user.customPermissions);
+    if (!(await this.access.revokeLabel(actor, user, tagId))) throw notFound('Sharing tag grant');
+  }
+
   /** Removes the user with their sessions, API keys, progress and preferences. */
   async delete(actor: Principal, id: string): Promise<void> {
-    const user = await this.get(id);
+    const user = await this.record(id);
     assertCanGrant(actor, user.role, user.customPermissions);
     if (!(await this.users.delete(user.id))) throw await this.refusal(user.id);
   }
@@ -113,6 +198,8 @@ export class UsersService {
     }
   }
 }
+
+const UNRESTRICTED = { sharedAllLibraries: true, libraryIds: [], ageRestriction: null, labels: [] };
 
 const isActiveAdmin = (user: UserRecord) => user.role === 'admin' && user.isActive;
 

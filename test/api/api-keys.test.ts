@@ -49,12 +49,12 @@ describe('managing your keys (API.md §4 API keys; rules 1, 2, 6)', () => {
     const created = await api('/api-keys', { auth, json: { name: 'Tablet' } });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key', 'key_prefix', 'name', 'permissions'].sort(),
+      ['created_at', 'expires_at', 'id', 'key', 'key_prefix', 'library_ids', 'name', 'permissions'].sort(),
     );
     const match = KEY_PATTERN.exec(created.body.key);
     expect(match).not.toBeNull();
     expect(created.body.key_prefix).toBe(`lbx_${match?.[1]}`);
-    expect(created.body).toMatchObject({ name: 'Tablet', expires_at: null });
+    expect(created.body).toMatchObject({ name: 'Tablet', expires_at: null, library_ids: null });
     expect(created.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // Rule 6: no permissions asked for → the creator's full effective set.
     expect(sorted(created.body.permissions)).toEqual(sorted(READER_PERMISSIONS));
@@ -64,7 +64,7 @@ describe('managing your keys (API.md §4 API keys; rules 1, 2, 6)', () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     expect(Object.keys(list.body[0]).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'permissions'].sort(),
+      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'library_ids', 'name', 'permissions'].sort(),
     );
     expect(list.body[0]).toMatchObject({ id: created.body.id, key_prefix: created.body.key_prefix });
     const one = await api(`/api-keys/${created.body.id}`, { auth });

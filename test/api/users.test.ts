@@ -32,6 +32,10 @@ describe('creating and reading users (API.md §4 Users)', () => {
       lastLoginAt: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
+      sharedAllLibraries: true,
+      sharedLibraryIds: [],
+      ageRestriction: null,
+      sharingTags: [],
     });
     expect(created.body).not.toHaveProperty('passwordHash');
     expect(created.body.permissions).not.toContain('UsersWrite');

@@ -24,6 +24,7 @@ const accounts: Record<string, TestAccount> = {
   mallory: { email: READER.email, emailVerified: false },
   stranger: { email: 'stranger@example.test', emailVerified: true },
   newcomer: { email: 'newcomer@example.test', emailVerified: true },
+  kiddo: { email: 'kiddo@example.test', emailVerified: true, groups: ['kids'] },
 };
 
 let idp: TestIdp;
@@ -42,9 +43,17 @@ beforeAll(async () => {
       }),
       // The same provider, but allowed to sign in existing accounts only.
       ...longboxVars(idp, 'closed', { DISPLAY_NAME: 'Closed ID' }),
+      // The same provider again, its groups granting libraries (by name, or every one).
+      ...longboxVars(idp, 'family', {
+        DISPLAY_NAME: 'Family ID',
+        AUTO_CREATE_USERS: 'true',
+        GROUP_MAPPING: 'kids=library:Kids Comics, grown-ups=library:*',
+      }),
     },
   });
-  await idp.registerClient(['club', 'closed'].map((name) => `${server.url}/api/v1/auth/oidc/${name}/callback`));
+  await idp.registerClient(
+    ['club', 'closed', 'family'].map((name) => `${server.url}/api/v1/auth/oidc/${name}/callback`),
+  );
   admin = await setupAdmin(server.url);
   readerId = (await call(server.url, 'POST', '/users', { token: admin.token, json: READER })).id;
 }, 240_000);
@@ -96,6 +105,7 @@ describe('what the login screen and the admin see', () => {
       providers: [
         { name: 'closed', displayName: 'Closed ID', loginUrl: '/api/v1/auth/oidc/closed/login' },
         { name: 'club', displayName: 'Book Club ID', loginUrl: '/api/v1/auth/oidc/club/login' },
+        { name: 'family', displayName: 'Family ID', loginUrl: '/api/v1/auth/oidc/family/login' },
       ],
       passwordLogin: true,
       cloudflareAccess: false,
@@ -253,6 +263,31 @@ describe('signing in', () => {
     expect(second.body.user).toMatchObject({ id: first.body.user.id, role: 'reader' });
     // The role is read per request: the earlier session lost the permission at once.
     expect((await me(first.body.access_token)).effectivePermissions).not.toContain('LibrariesWrite');
+  });
+});
+
+describe('groups granting libraries', () => {
+  it('shares exactly the libraries the groups map to, reconciled at every sign-in', async () => {
+    const kids = await call(server.url, 'POST', '/libraries', {
+      token: admin.token,
+      json: { name: 'Kids Comics', path: 'kids' },
+    });
+    await call(server.url, 'POST', '/libraries', { token: admin.token, json: { name: 'Late Night', path: 'late' } });
+    const browser = new Browser();
+    expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
+    const first = await browserSession(browser);
+    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [kids.id] });
+    const seen = await call(server.url, 'GET', '/libraries', { token: first.body.access_token });
+    expect(seen.map((l: { name: string }) => l.name)).toEqual(['Kids Comics']);
+
+    accounts.kiddo!.groups = ['grown-ups']; // grew up at the provider
+    expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
+    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: true, sharedLibraryIds: [] });
+
+    accounts.kiddo!.groups = []; // left every group: no library is shared any more, from the next request on
+    expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
+    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [] });
+    expect(await call(server.url, 'GET', '/libraries', { token: first.body.access_token })).toEqual([]);
   });
 });
 

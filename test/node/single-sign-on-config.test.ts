@@ -144,6 +144,27 @@ describe('group mapping', () => {
     expect(resolveGroupGrants([], mapping, 'maintainer').role).toBe('maintainer');
   });
 
+  it('grants exactly the libraries the groups map to when the mapping has library rules, every library for library:*', () => {
+    const withLibraries = parseGroupMapping(
+      'kids=library:Kids Comics, family=library:0b9a6c1e-5f4d-4c1e-9a39-3f1c2b7d8e90, family=library:Kids Comics, staff=library:*, staff=role:maintainer',
+      'groups',
+    );
+    expect(resolveGroupGrants(['kids', 'family'], withLibraries, 'reader')).toEqual({
+      role: 'reader',
+      matched: ['kids', 'family'],
+      libraries: ['Kids Comics', '0b9a6c1e-5f4d-4c1e-9a39-3f1c2b7d8e90'],
+    });
+    expect(resolveGroupGrants(['staff', 'kids'], withLibraries, 'reader')).toMatchObject({
+      role: 'maintainer',
+      libraries: null,
+    });
+    // Matching no library rule shares no library: the provider decides.
+    expect(resolveGroupGrants(['strangers'], withLibraries, 'reader').libraries).toEqual([]);
+    // Without library rules, library access is left to Longbox.
+    expect(resolveGroupGrants(['editors'], mapping, 'reader')).not.toHaveProperty('libraries');
+    expect(() => parseGroupMapping('kids=library:', 'groups')).toThrow('is not a mapping target');
+  });
+
   it('reads a groups claim sent as an array or as one string', () => {
     expect(groupsFromClaim(['a', 'b', 3])).toEqual(['a', 'b']);
     expect(groupsFromClaim('a b,c')).toEqual(['a', 'b', 'c']);

@@ -94,6 +94,7 @@ export interface ComicInfo {
   GTIN?: string;
   StoryArc?: string;
   StoryArcNumber?: string;
+  AgeRating?: string;
 }
 
 export function comicInfoXml(info: ComicInfo): string {

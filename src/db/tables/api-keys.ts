@@ -1,4 +1,4 @@
-import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { cascadingReference, createdAt, id, timestamp } from './columns';
 import { users } from './users';
 
@@ -13,6 +13,12 @@ export const apiKeys = sqliteTable(
     /** HMAC-SHA-256 of the secret under the server secret, hex. */
     secretHash: text('secret_hash').notNull(),
     permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull(),
+    /**
+     * Whether the key reaches every library its owner sees; when false, only those in api_key_libraries
+     * (fixed at creation, and always within the owner's). A key narrowed to libraries that were all
+     * deleted sees none: it never falls back to everything.
+     */
+    allLibraries: integer('all_libraries', { mode: 'boolean' }).notNull().default(true),
     expiresAt: timestamp('expires_at'),
     lastUsedAt: timestamp('last_used_at'),
     createdAt: createdAt(),

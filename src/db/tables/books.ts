@@ -81,6 +81,8 @@ export const books = sqliteTable(
     monthLock: lock('month_lock'),
     day: integer('day'),
     dayLock: lock('day_lock'),
+    /** Minimum age from ComicInfo AgeRating (docs/DECISIONS.md §Organise and share); null: no rating. */
+    ageRating: integer('age_rating'),
     /** Ordered credits; `book_authors` indexes them for the author filters. */
     authors: text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([]),
     authorsLock: lock('authors_lock'),
@@ -149,9 +151,10 @@ export const books = sqliteTable(
       .on(t.id, t.libraryId, t.seriesId, t.title, sql`${t.titleSort} COLLATE NOCASE`, t.deletedAt)
       .where(sql`deleted_at IS NULL`),
     // A series' live books in reading order (number, books without one last, then file name): on-deck
-    // stops at the first unread one instead of sorting the series.
+    // stops at the first unread one instead of sorting the series. deleted_at (always NULL here) makes it
+    // covering for counts of the books of some series (a restricted viewer's total, visibility.ts).
     index('books_live_reading_order_idx')
-      .on(t.seriesId, sql`${t.numberSort} IS NULL`, t.numberSort, t.sortKey, t.id)
+      .on(t.seriesId, sql`${t.numberSort} IS NULL`, t.numberSort, t.sortKey, t.id, t.deletedAt)
       .where(sql`deleted_at IS NULL`),
     // Books whose queued work (details, thumbnail) is not done: progress counts and the cron re-queue.
     index(BOOKS_INCOMPLETE_INDEX)

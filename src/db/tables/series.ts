@@ -50,6 +50,14 @@ export const series = sqliteTable(
     alternateTitlesLock: lock('alternate_titles_lock'),
     genresLock: lock('genres_lock'),
     tagsLock: lock('tags_lock'),
+    /**
+     * Minimum age (docs/DECISIONS.md §Organise and share): the highest of its live books' ratings, unless
+     * `age_rating_lock` keeps the value an admin set. Age restrictions test it.
+     */
+    ageRating: integer('age_rating'),
+    ageRatingLock: lock('age_rating_lock'),
+    /** Set: the series' sharing labels are the ones an admin chose (Komga keeps the flag as sent). */
+    sharingLabelsLock: lock('sharing_labels_lock'),
     bookCount: integer('book_count').notNull().default(0),
     pageCount: integer('page_count').notNull().default(0),
     fileSize: integer('file_size').notNull().default(0),
@@ -74,6 +82,9 @@ export const series = sqliteTable(
     index('series_live_library_title_idx')
       .on(t.libraryId, sql`${t.titleSort} COLLATE NOCASE`, t.id)
       .where(sql`deleted_at IS NULL`),
+    // Age restrictions are sets of series ids by rating (repositories/visibility.ts): a range read of this
+    // covering index, never a walk of the table.
+    index('series_age_rating_idx').on(t.ageRating, t.id),
   ],
 );
 

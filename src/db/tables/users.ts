@@ -14,6 +14,11 @@ export const users = sqliteTable(
     customPermissions: text('custom_permissions', { mode: 'json' }).$type<string[]>().notNull().default([]),
     isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
+    /** Sees every library (today's default); otherwise only those in user_library_access. */
+    sharedAllLibraries: integer('shared_all_libraries', { mode: 'boolean' }).notNull().default(true),
+    /** Komga's age restriction: with ALLOW_ONLY only series rated at most this age, with EXCLUDE none rated this or more. */
+    ageRestrictionAge: integer('age_restriction_age'),
+    ageRestrictionMode: text('age_restriction_mode', { enum: ['ALLOW_ONLY', 'EXCLUDE'] }),
     /** Bumped on password, role, permission or account changes: cached Basic-auth checks compare it. */
     authVersion: integer('auth_version').notNull().default(1),
     lastLoginAt: timestamp('last_login_at'),

@@ -15,8 +15,7 @@ export const apiKeysRouter = createRouter()
   })
   .openapi(routes.createApiKey, async (c) => {
     const { keys, owner } = ownKeys(c);
-    const { record, key } = await keys.create(owner, c.req.valid('json'));
-    return c.json(toCreatedApiKeyDto(record, key), 201);
+    return c.json(toCreatedApiKeyDto(await keys.create(owner, c.req.valid('json'))), 201);
   })
   .openapi(routes.getApiKey, async (c) => {
     const { keys, owner } = ownKeys(c);

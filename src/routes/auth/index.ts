@@ -1,7 +1,7 @@
 import { hasPassword } from '../../auth/password';
 import type { Permission } from '../../auth/permissions';
 import { createRouter } from '../../http/router';
-import { toUserDto } from '../../mappers/user.mapper';
+import { toUserDto, type UserWithAccess } from '../../mappers/user.mapper';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
 import { clientInfo } from '../../http/client-info';
 import { contracts as routes } from './auth.routes';
@@ -19,11 +19,12 @@ export const authRouter = createRouter()
     clearSessionCookie(c);
     return c.body(null, 204);
   })
-  .openapi(routes.me, (c) => {
+  .openapi(routes.me, async (c) => {
     const principal = c.get('principal');
+    const [me] = await c.get('services').users.withAccess([principal.user]);
     return c.json(
       {
-        ...toUserDto(principal.user),
+        ...toUserDto(me as UserWithAccess),
         authMethod: principal.method,
         effectivePermissions: [...principal.permissions].sort() as Permission[],
         apiKey: principal.apiKey ?? null,

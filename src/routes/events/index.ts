@@ -54,11 +54,13 @@ for (const { path, stream, need, summary } of STREAMS) {
   eventsRouter.openapi(streamRoute(path, stream, need, summary), async (c) => {
     const lastId = c.req.valid('header')['last-event-id'];
     const hub = c.env.EVENT_HUB.get(c.env.EVENT_HUB.idFromName(EVENT_HUB_NAME));
-    const body = await hub.subscribe(
+    const all = await hub.subscribe(
       stream,
       lastId === undefined ? null : Number(lastId),
       c.get('config').LONGBOX_EVENTS__KEEP_ALIVE_MS,
     );
+    // Replayed and live events alike reach the caller only when they are about what the caller sees.
+    const body = c.get('services').eventStreams.forCaller(all, c.get('principal'));
     const headers = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform' };
     // The typed route declares its body as text; the stream is that text, delivered as it happens.
     return new Response(body, { status: 200, headers }) as never;

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../env';
 import { AppError, badRequest, issuesToDetails, summarizeIssues } from '../../lib/errors';
 import { createRouter } from '../../http/router';
 import { authenticate } from '../../middleware/authenticate';
+import { requestViewer } from '../../http/progress-actor';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { CompleteMultipartBodySchema, MAX_PART_NUMBER } from '../../schemas/upload.schema';
 import type { UploadBody } from '../../services/uploads.service';
@@ -82,21 +83,24 @@ filesRouter
     const { libraryId, path, overwrite, uploadId } = target(c);
     const uploads = c.get('services').uploads;
     if (uploadId === undefined) {
-      return c.json(await uploads.putFile(libraryId, path, uploadBody(c), overwrite), 201);
+      return c.json(await uploads.putFile(requestViewer(c), libraryId, path, uploadBody(c), overwrite), 201);
     }
-    return c.json(await uploads.uploadPart(libraryId, path, uploadId, partNumber(c), uploadBody(c)), 200);
+    return c.json(
+      await uploads.uploadPart(requestViewer(c), libraryId, path, uploadId, partNumber(c), uploadBody(c)),
+      200,
+    );
   })
   .post(FILE_PATH, authenticate('LibrariesWrite'), async (c) => {
     const { libraryId, path, overwrite, uploadId } = target(c);
     const uploads = c.get('services').uploads;
     if (c.req.query('uploads') !== undefined) {
-      return c.json(await uploads.createMultipart(libraryId, path, overwrite), 200);
+      return c.json(await uploads.createMultipart(requestViewer(c), libraryId, path, overwrite), 200);
     }
     if (uploadId === undefined) {
       throw badRequest('POST needs ?uploads (start a multipart upload) or ?uploadId= (complete one)');
     }
     const parts = await completionParts(c);
-    return c.json(await uploads.completeMultipart(libraryId, path, uploadId, parts, overwrite), 201);
+    return c.json(await uploads.completeMultipart(requestViewer(c), libraryId, path, uploadId, parts, overwrite), 201);
   })
   .delete(FILE_PATH, authenticate('LibrariesWrite'), async (c) => {
     const { libraryId, path, uploadId } = target(c);
@@ -105,7 +109,7 @@ filesRouter
         'Book files are never deleted through the API; DELETE only aborts a multipart upload (?uploadId=)',
       );
     }
-    await c.get('services').uploads.abortMultipart(libraryId, path, uploadId);
+    await c.get('services').uploads.abortMultipart(requestViewer(c), libraryId, path, uploadId);
     return c.body(null, 204);
   });
 

@@ -68,7 +68,7 @@ export const ssoRouter = createRouter()
   })
   .openapi(routes.listUserIdentities, async (c) => {
     const { users, singleSignOn, ssoAccounts } = c.get('services');
-    const user = await users.get(c.req.valid('param').id);
+    const user = await users.record(c.req.valid('param').id);
     const identities = await ssoAccounts.list(user.id);
     return c.json(
       identities.map((identity) => singleSignOn.identityView(identity)),
@@ -78,7 +78,7 @@ export const ssoRouter = createRouter()
   .openapi(routes.unlinkUserIdentity, async (c) => {
     const { id, identityId } = c.req.valid('param');
     const { users, ssoAccounts } = c.get('services');
-    await ssoAccounts.unlink((await users.get(id)).id, identityId);
+    await ssoAccounts.unlink((await users.record(id)).id, identityId);
     return c.body(null, 204);
   })
   .openapi(routes.ssoConfiguration, (c) => c.json(c.get('services').singleSignOn.configuration(requestOrigin(c)), 200));

@@ -12,7 +12,7 @@ import { formatOfKey } from '../../scanning/book-keys';
 import type { TaskContext, TaskHandler } from '../task-handler';
 
 async function reanalyze(book: BookRow, { db, env, events }: TaskContext): Promise<void> {
-  const library = await new LibrariesRepository(db).getRecord(book.libraryId);
+  const library = await new LibrariesRepository(db).forSystem(book.libraryId);
   const head = await env.LIBRARY.head(book.path);
   if (!library || !head) return; // gone since: the next scan soft-deletes it
   const now = new Date().toISOString();

@@ -10,10 +10,12 @@ import { LibrariesSection } from './libraries';
 import { SettingsSection } from './settings';
 import { TasksSection } from './tasks';
 import { UsersSection } from './users';
+import { SharingTagsSection } from './sharing-tags';
 
 const SECTIONS: { path: string; label: MessageKey; render: () => preact.JSX.Element }[] = [
   { path: 'libraries', label: 'admin.libraries', render: () => <LibrariesSection /> },
   { path: 'users', label: 'admin.users', render: () => <UsersSection /> },
+  { path: 'sharing-tags', label: 'admin.sharingTags', render: () => <SharingTagsSection /> },
   { path: 'api-keys', label: 'admin.apiKeys', render: () => <ApiKeysSection /> },
   { path: 'settings', label: 'admin.settings', render: () => <SettingsSection /> },
   { path: 'tasks', label: 'admin.tasks', render: () => <TasksSection /> },

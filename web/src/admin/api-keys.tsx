@@ -1,10 +1,10 @@
 /**
- * API keys (API.md §4): create with chosen permissions (only ones the user holds), the secret shown once
- * with a copy button, revoke.
+ * API keys (API.md §4): create with chosen permissions (only ones the user holds), optionally narrowed to
+ * some libraries (fixed at creation: a child's tablet), the secret shown once with a copy button, revoke.
  */
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
-import type { ApiKey, CreatedApiKey } from '../api/types';
+import type { ApiKey, CreatedApiKey, Library } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
@@ -13,6 +13,8 @@ import { t } from '../i18n';
 export function ApiKeysSection() {
   const keys = useAsync((signal) => get<ApiKey[]>('/api-keys', { signal }), []);
   const me = useAsync((signal) => get<{ effectivePermissions: string[] }>('/auth/me', { signal }), []);
+  const libraries = useAsync((signal) => get<Library[]>('/libraries', { signal }), []);
+  const libraryName = (id: string) => libraries.data?.find((library) => library.id === id)?.name ?? id;
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -22,6 +24,7 @@ export function ApiKeysSection() {
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
     const permissions = form.getAll('permissions').map(String);
+    const libraryIds = form.getAll('library_ids').map(String);
     setError(null);
     try {
       const expires = String(form.get('expires') ?? '');
@@ -30,6 +33,7 @@ export function ApiKeysSection() {
           name: String(form.get('name')),
           ...(permissions.length > 0 ? { permissions } : {}),
           ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+          ...(libraryIds.length > 0 ? { library_ids: libraryIds } : {}),
         }),
       );
       setCopied(false);
@@ -86,6 +90,21 @@ export function ApiKeysSection() {
             )}
           </Async>
         </fieldset>
+        <fieldset class="field">
+          <legend class="field__label">{t('admin.keyLibraries')}</legend>
+          <p class="field__hint">{t('admin.keyLibrariesHint')}</p>
+          <Async state={libraries}>
+            {(list) => (
+              <div class="checks">
+                {list.map((library) => (
+                  <label key={library.id}>
+                    <input type="checkbox" name="library_ids" value={library.id} /> {library.name}
+                  </label>
+                ))}
+              </div>
+            )}
+          </Async>
+        </fieldset>
         <ErrorMessage error={error} />
         <button type="submit" class="button button--primary">
           {t('app.create')}
@@ -94,7 +113,13 @@ export function ApiKeysSection() {
       <AsyncAdminTable
         state={keys}
         items={(list) => list}
-        columns={[t('admin.keyName'), t('admin.keyPrefix'), t('admin.permissions'), t('admin.lastUsed')]}
+        columns={[
+          t('admin.keyName'),
+          t('admin.keyPrefix'),
+          t('admin.permissions'),
+          t('admin.keyLibraries'),
+          t('admin.lastUsed'),
+        ]}
       >
         {(key) => (
           <tr key={key.id}>
@@ -103,6 +128,9 @@ export function ApiKeysSection() {
               <code>{key.key_prefix}</code>
             </td>
             <td>{key.permissions.join(', ')}</td>
+            <td>
+              {key.library_ids === null ? t('admin.keyAllLibraries') : key.library_ids.map(libraryName).join(', ')}
+            </td>
             <td>{key.last_used_at ?? '—'}</td>
             <td>
               <button type="button" class="button button--small button--danger" onClick={() => void revoke(key)}>

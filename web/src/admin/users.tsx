@@ -1,12 +1,16 @@
-/** Users and roles: list, create, change role or active flag, reset a password, delete. */
+/**
+ * Users and roles: list, create, change role or active flag, reset a password, delete, and what each may
+ * see (libraries, age restriction, sharing tags: user-access.tsx).
+ */
 import { useState } from 'preact/hooks';
 import { del, get, post, put } from '../api/client';
-import type { Page, User } from '../api/types';
+import type { Library, Page, SharingTag, User } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
+import { accessSummary, UserAccessEditor } from './user-access';
 
 const ROLES = ['reader', 'maintainer', 'admin'] as const;
 
@@ -14,6 +18,15 @@ export function UsersSection() {
   const users = useAsync((signal) => get<Page<User>>('/users', { query: { pageSize: 500 }, signal }), []);
   const [error, setError] = useState<unknown>(null);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const editingUser = users.data?.data.find((user) => user.id === editing);
+  const choices = useAsync(
+    async (signal) => ({
+      libraries: await get<Library[]>('/libraries', { signal }),
+      tags: (await get<Page<SharingTag>>('/admin/sharing-tags', { query: { pageSize: 500 }, signal })).data,
+    }),
+    [],
+  );
 
   async function act(action: () => Promise<unknown>) {
     setError(null);
@@ -67,13 +80,26 @@ export function UsersSection() {
         </form>
       )}
       <ErrorMessage error={error} />
+      {editingUser && choices.data && (
+        <UserAccessEditor
+          key={editingUser.id}
+          user={editingUser}
+          libraries={choices.data.libraries}
+          tags={choices.data.tags}
+          onCancel={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            users.reload();
+          }}
+        />
+      )}
       <AsyncAdminTable
         state={users}
         items={(page) => page.data}
-        columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active')]}
+        columns={[t('auth.username'), t('auth.email'), t('admin.role'), t('admin.active'), t('admin.access')]}
       >
         {(user) => (
-          <tr key={user.id}>
+          <tr>
             <td>{user.username}</td>
             <td>{user.email}</td>
             <td>
@@ -100,7 +126,18 @@ export function UsersSection() {
                 }
               />
             </td>
+            <td>{user.role === 'admin' ? t('admin.allLibraries') : accessSummary(user)}</td>
             <td class="toolbar">
+              {user.role !== 'admin' && (
+                <button
+                  type="button"
+                  class="button button--small"
+                  aria-expanded={editing === user.id}
+                  onClick={() => setEditing(editing === user.id ? null : user.id)}
+                >
+                  {t('admin.access')}
+                </button>
+              )}
               <button
                 type="button"
                 class="button button--small"

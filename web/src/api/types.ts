@@ -26,6 +26,7 @@ import type {
 import type { HealthSchema, MetricsSchema } from '../../../src/schemas/system.schema';
 import type { DuplicateGroupSchema, TaskSchema } from '../../../src/schemas/task.schema';
 import type { UserSchema } from '../../../src/schemas/user.schema';
+import type { SharingTagSchema, SharingTagSummarySchema } from '../../../src/schemas/sharing-tag.schema';
 import type { ErrorBodySchema } from '../../../src/lib/errors';
 import type { PageEnvelope } from '../../../src/lib/pagination';
 import type { DomainEvent } from '../../../src/events/events';
@@ -50,6 +51,8 @@ export type BrowseResult = z.infer<typeof BrowseResultSchema>;
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
 export type User = z.infer<typeof UserSchema>;
+export type SharingTag = z.infer<typeof SharingTagSchema>;
+export type SharingTagSummary = z.infer<typeof SharingTagSummarySchema>;
 export type Setting = z.infer<typeof SettingSchema>;
 export type SettingHistoryEntry = z.infer<typeof SettingHistoryEntrySchema>;
 export type Task = z.infer<typeof TaskSchema>;

@@ -9,6 +9,8 @@ import { BookCard, CardPlaceholder, Cover } from '../components/cards';
 import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
+import { isAdmin } from '../state/session';
+import { SeriesSharingTags } from '../admin/series-sharing-tags';
 
 /** A series has at most a few hundred books; 500 is the API's largest page. */
 const BOOKS_PAGE = 500;
@@ -92,6 +94,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 />
               )}
               <ErrorMessage error={error} />
+              {isAdmin.value && <SeriesSharingTags seriesId={info.id} />}
             </div>
           </div>
         )}

@@ -1,0 +1,148 @@
+/**
+ * Komga's user administration (`/api/v2/users`, what Komelia's Settings → Users screen calls) over
+ * Longbox's users and access (services/users.service.ts, user-access.service.ts): one model, so a change
+ * made here shows in /api/v1 and the web app, and the reverse. Where Komga and Longbox differ:
+ * - a Longbox account needs a username: a new Komga user gets the local part of its e-mail address
+ *   (made unique);
+ * - roles: ADMIN makes an admin; without it an admin becomes a reader and other roles stay. FILE_DOWNLOAD
+ *   and PAGE_STREAMING are accepted and ignored (every Longbox role may download and stream pages); unknown
+ *   names (Komelia sends USER) are ignored, as Komga ignores them;
+ * - labels are free text: naming an unknown label creates it (on /api/v1 an unknown tag id is a 400);
+ * - an unknown library id is a 400 naming it (Komga drops it silently), per docs/DECISIONS.md.
+ */
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { AppError, badRequest, forbidden } from '../lib/errors';
+import type { UserWithAccess } from '../mappers/user.mapper';
+import { PasswordSchema, UsernameSchema } from '../schemas/user.schema';
+import type { Services } from '../composition-root';
+import type { AccessInput, UpdateUserInput } from '../services/users.service';
+import { toKomgaUser } from './komga.mappers';
+import { userPermissions } from '../auth/permissions';
+
+const AgeRestrictionUpdate = z.object({
+  age: z.number().int().min(0).max(255),
+  restriction: z.enum(['ALLOW_ONLY', 'EXCLUDE', 'NONE']),
+});
+const SharedLibrariesUpdate = z.object({ all: z.boolean(), libraryIds: z.array(z.string()).default([]) });
+const Labels = z.array(z.string().max(100)).max(1000).nullable().optional();
+
+/** Komga `UserUpdateDto`: every key optional; `ageRestriction: null` (or NONE) removes it, null labels empty them. */
+export const KomgaUserUpdateSchema = z.object({
+  roles: z.array(z.string()).optional(),
+  sharedLibraries: SharedLibrariesUpdate.optional(),
+  ageRestriction: AgeRestrictionUpdate.nullable().optional(),
+  labelsAllow: Labels,
+  labelsExclude: Labels,
+});
+
+/** Komga `UserCreationDto`. */
+export const KomgaUserCreationSchema = KomgaUserUpdateSchema.extend({
+  email: z.string().regex(/.+@.+\..+/, 'must be an e-mail address'),
+  password: z.string(),
+  sharedLibraries: SharedLibrariesUpdate.nullable().optional(),
+});
+
+type KomgaUserUpdate = z.infer<typeof KomgaUserUpdateSchema>;
+
+const toKomga = ({ user, access }: UserWithAccess) =>
+  toKomgaUser(user, userPermissions(user.role, user.customPermissions), access);
+
+export class KomgaUsersService {
+  constructor(private readonly services: Services) {}
+
+  async list() {
+    const users = [];
+    // Komga answers every user at once; Longbox pages by 500.
+    for (let page = 1; ; page++) {
+      const { items, total } = await this.services.users.list({ page, pageSize: 500, offset: (page - 1) * 500 });
+      users.push(...items);
+      if (users.length >= total || items.length === 0) break;
+    }
+    return users.map(toKomga);
+  }
+
+  async create(actor: Principal, body: z.infer<typeof KomgaUserCreationSchema>) {
+    const password = PasswordSchema.safeParse(body.password);
+    if (!password.success) throw badRequest(`password: ${password.error.issues[0]?.message ?? 'invalid'}`);
+    const access = await this.accessInput({ ...body, sharedLibraries: body.sharedLibraries ?? undefined }, null);
+    try {
+      const created = await this.services.users.create(actor, {
+        username: await this.freeUsername(body.email),
+        email: body.email,
+        password: password.data,
+        role: body.roles?.includes('ADMIN') ? 'admin' : 'reader',
+        customPermissions: [],
+        isActive: true,
+        ...access,
+      });
+      return toKomga(created);
+    } catch (error) {
+      // Komga: 400 "A user with this email already exists".
+      if (error instanceof AppError && error.kind === 'Conflict')
+        throw badRequest('A user with this email already exists');
+      throw error;
+    }
+  }
+
+  /** Komga refuses an admin changing or deleting their own account here (403). */
+  async update(actor: Principal, id: string, body: KomgaUserUpdate): Promise<void> {
+    if (id === actor.user.id) throw forbidden('You cannot change your own account here');
+    const current = await this.services.users.get(id);
+    const input: UpdateUserInput = await this.accessInput(body, current);
+    if (body.roles !== undefined) {
+      if (body.roles.includes('ADMIN')) input.role = 'admin';
+      else if (current.user.role === 'admin') input.role = 'reader';
+    }
+    await this.services.users.update(actor, id, input);
+  }
+
+  async delete(actor: Principal, id: string): Promise<void> {
+    if (id === actor.user.id) throw forbidden('You cannot delete your own account');
+    await this.services.users.delete(actor, id);
+  }
+
+  /** The access change a Komga body asks for; labels by name (created when unknown), excluded ones winning. */
+  private async accessInput(body: KomgaUserUpdate, current: UserWithAccess | null): Promise<AccessInput> {
+    const input: AccessInput = {};
+    if (body.sharedLibraries) {
+      input.sharedAllLibraries = body.sharedLibraries.all;
+      if (!body.sharedLibraries.all) input.sharedLibraryIds = body.sharedLibraries.libraryIds;
+    }
+    if (body.ageRestriction !== undefined) {
+      const r = body.ageRestriction;
+      input.ageRestriction = r === null || r.restriction === 'NONE' ? null : { age: r.age, restriction: r.restriction };
+    }
+    if (body.labelsAllow !== undefined || body.labelsExclude !== undefined) {
+      const held = (mode: 'allow' | 'deny') =>
+        current?.access.labels.filter((l) => l.mode === mode).map((l) => l.name) ?? [];
+      const exclude = body.labelsExclude === undefined ? held('deny') : (body.labelsExclude ?? []);
+      const allow = body.labelsAllow === undefined ? held('allow') : (body.labelsAllow ?? []);
+      const ids = await this.services.sharingTags.idsNamed([...exclude, ...allow]);
+      const idOf = (name: string) => ids.get(name.trim().toLowerCase());
+      const denied = new Set(exclude.map(idOf).filter((id): id is string => id !== undefined));
+      const allowed = new Set(allow.map(idOf).filter((id): id is string => id !== undefined && !denied.has(id)));
+      input.sharingTags = [
+        ...[...denied].map((sharingTagId) => ({ sharingTagId, accessMode: 'deny' as const })),
+        ...[...allowed].map((sharingTagId) => ({ sharingTagId, accessMode: 'allow' as const })),
+      ];
+    }
+    if (input.sharedLibraryIds) {
+      // Library ids arrive unchecked from Komga clients: a malformed one is unknown too.
+      const malformed = input.sharedLibraryIds.filter((id) => !z.uuid().safeParse(id).success);
+      if (malformed.length > 0) throw badRequest(`Unknown library ids: ${malformed.join(', ')}`);
+    }
+    return input;
+  }
+
+  /** The e-mail's local part as a username, suffixed until no account has it. */
+  private async freeUsername(email: string): Promise<string> {
+    const local = (email.split('@')[0] ?? '').replace(/[^A-Za-z0-9._-]/g, '').slice(0, 56);
+    const base = UsernameSchema.safeParse(local).success ? local : `user${local}`.slice(0, 56).padEnd(4, '0');
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      if (!UsernameSchema.safeParse(candidate).success) continue;
+      if (!(await this.services.repositories.users.getByUsername(candidate))) return candidate;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * What each subscriber of an SSE stream receives (docs/DECISIONS.md §Organise and share, "Enforcement"):
+ * the hub sends every event to every stream, and the API worker passes on, per subscriber, only those
+ * about what the subscriber sees — as the catalog queries would answer them:
+ *
+ * - book, series and cover events: the library must be one the viewer sees and, under a content
+ *   restriction, the series or book visible (one indexed lookup, remembered per stream for its burst);
+ * - library events: the library seen;
+ * - scan and task progress, which count everything in a library: only for viewers without content
+ *   restrictions, and only of libraries they see (a task without a library: only for those who see all).
+ *
+ * The caller's access is read again at most once a second while events flow, so a restriction changed
+ * (or a key revoked) while a stream is open applies to it within a second; a caller whose credentials no
+ * longer hold gets nothing more.
+ */
+import type { Principal } from '../auth/principal';
+import type { PublishedEvent } from '../events/events';
+import { filterFrames } from '../events/sse';
+import type { EventAudienceRepository } from '../repositories/event-audience.repository';
+import type { TasksRepository } from '../repositories/tasks.repository';
+import { seesAllContent, seesEverything, seesLibrary, type Viewer, viewerOf } from '../repositories/visibility';
+
+/** How long a stream trusts the access it read. */
+export const ACCESS_REFRESH_MS = 1000;
+
+export class EventStreamsService {
+  constructor(
+    private readonly audience: EventAudienceRepository,
+    private readonly tasks: TasksRepository,
+    private readonly refresh: (principal: Principal) => Promise<Principal | null>,
+  ) {}
+
+  /** The hub's stream for this caller: only the events they may see. */
+  forCaller(body: ReadableStream<Uint8Array>, principal: Principal): ReadableStream<Uint8Array> {
+    return body.pipeThrough(filterFrames(this.audienceOf(principal)));
+  }
+
+  /** A stream's gate: its caller's current viewer and what it has already decided for that viewer. */
+  private audienceOf(principal: Principal): (event: PublishedEvent) => Promise<boolean> {
+    let current: Principal | null = principal;
+    let readAt = Date.now();
+    let decided = new Map<string, boolean>();
+    const viewerNow = async (): Promise<Viewer | null> => {
+      if (current && Date.now() - readAt >= ACCESS_REFRESH_MS) {
+        const before = viewerOf(current).scope;
+        current = await this.refresh(current);
+        readAt = Date.now();
+        if (!current || viewerOf(current).scope !== before) decided = new Map();
+      }
+      return current && viewerOf(current);
+    };
+    return async (event) => {
+      const viewer = await viewerNow();
+      if (!viewer) return false;
+      if (seesEverything(viewer)) return true;
+      const remembered = (kind: 'series' | 'book', id: string) => {
+        const key = `${kind}:${id}`;
+        const known = decided.get(key);
+        if (known !== undefined) return known;
+        return this.visible(viewer, kind, id).then((visible) => {
+          decided.set(key, visible);
+          return visible;
+        });
+      };
+      return this.allows(viewer, event, remembered);
+    };
+  }
+
+  private async allows(
+    viewer: Viewer,
+    event: PublishedEvent,
+    visible: (kind: 'series' | 'book', id: string) => boolean | Promise<boolean>,
+  ): Promise<boolean> {
+    switch (event.type) {
+      case 'library_created':
+      case 'library_updated':
+        return seesLibrary(viewer, event.library_id);
+      case 'series_created':
+      case 'series_updated':
+      case 'series_deleted':
+        return seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', event.series_id));
+      case 'book_created':
+      case 'book_updated':
+      case 'book_deleted':
+        return seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', event.series_id));
+      case 'cover_updated':
+        if (!seesLibrary(viewer, event.library_id)) return false;
+        if (event.entity_type === 'library' || seesAllContent(viewer)) return true;
+        return visible(event.entity_type, event.entity_id);
+      // A list's event names its members: a restricted stream gets it only when it sees every one of them, so
+      // no hidden id reaches it (a list made only of hidden items is hidden; docs/DECISIONS.md §Organise and share).
+      case 'collection_created':
+      case 'collection_updated':
+      case 'collection_deleted':
+        return everyVisible('series', event.series_ids, visible);
+      case 'read_list_created':
+      case 'read_list_updated':
+      case 'read_list_deleted':
+        return everyVisible('book', event.book_ids, visible);
+      case 'scan_progress':
+        return seesAllContent(viewer) && seesLibrary(viewer, event.library_id);
+      case 'task_progress': {
+        if (!seesAllContent(viewer)) return false;
+        const task = await this.tasks.get(event.task_id);
+        return task?.libraryId != null && seesLibrary(viewer, task.libraryId);
+      }
+    }
+  }
+
+  private async visible(viewer: Viewer, kind: 'series' | 'book', id: string): Promise<boolean> {
+    const found =
+      kind === 'series'
+        ? await this.audience.visibleSeriesIds(viewer, [id])
+        : await this.audience.visibleBookIds(viewer, [id]);
+    return found.has(id);
+  }
+}
+
+async function everyVisible(
+  kind: 'series' | 'book',
+  ids: readonly string[],
+  visible: (kind: 'series' | 'book', id: string) => boolean | Promise<boolean>,
+): Promise<boolean> {
+  for (const id of ids) if (!(await visible(kind, id))) return false;
+  return true;
+}

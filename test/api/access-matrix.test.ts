@@ -1,0 +1,573 @@
+/**
+ * The access matrix (issue 17, "Done when" 1; docs/DECISIONS.md §Organise and share, "Enforcement"): every
+ * route of /api/v1 (from the OpenAPI document) and of /opds, /komga and /koreader (from the apps' route
+ * tables) has an entry below, and a route without one fails the first test, as does an entry for a route
+ * that no longer exists. For each entry, a maintainer restricted away from a library, from an age rating
+ * and from a label — through their full API key, and through a key narrowed to one library — must
+ *
+ * - on a list, search, feed or facet: get no id, title, name, genre, tag, author, publisher or label of a
+ *   hidden series or book, nor a count larger than what they see, while the admin's answer shows hidden
+ *   items (so the check can fail);
+ * - on a route taking the id (or KOReader hash) of a hidden item, read or write: get exactly what an
+ *   unknown id gets — a 404 with the same body — while the admin's read answers it.
+ *
+ * Routes that read no catalog row say why in their entry. SSE streams are covered by access-events.test.ts.
+ */
+import { SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { createKomgaApp } from '../../src/komga/komga.app';
+import { buildOpenApiDocument } from '../../src/openapi/document';
+import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
+import { seedProgress } from '../support/catalog-factory';
+import { createApiKey } from '../support/factories';
+import { api } from '../support/http';
+
+type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash';
+
+type Entry =
+  /** Reads catalog rows: nothing hidden in the restricted answers, hidden items in the admin's. */
+  | {
+      list: string;
+      method?: 'POST';
+      json?: unknown;
+      /** Why the admin's answer cannot show a hidden item (the fixture has none of its kind). */
+      adminShowsNothing?: string;
+      /** Strings to look for instead of the hidden series' traces. */
+      tokens?: { hidden: string[] };
+    }
+  /** Takes the id of a catalog item in its path (or body, for KOReader): hidden answers as unknown. */
+  | {
+      hides: Target;
+      json?: unknown | ((id: string) => unknown);
+      body?: string;
+      /** Appended to the path. */
+      query?: string;
+      /** Which book of a hidden series (previous needs the second). */
+      bookIndex?: number;
+      /** The status an unknown id gets, when not 404 (KOReader answers its own codes). */
+      unknownStatus?: number;
+      /** The restricted caller lacks the permission: a 403 for hidden and unknown ids alike. */
+      forbidden?: true;
+    }
+  /** Reads or writes no catalog row. */
+  | { none: string };
+
+const NOT_CATALOG = 'no catalog rows: the caller’s own account, keys, settings or sign-in';
+const ADMIN_ONLY = 'admin only (users, settings, SSO): a maintainer gets 403 before any read';
+const SSE = 'an event stream: test/api/access-events.test.ts';
+const NO_SCAN = 'no scan runs during the check (what a running scan shows: access-events.test.ts)';
+const COUNTS_ONLY = 'counts only, checked against what the viewer may count';
+const NAVIGATION = 'navigation links only';
+const LISTS_ISSUE = 'collections and read lists are issue 19 (the lists branch); they hold no series yet';
+
+const v1 = (path: string) => `/api/v1${path}`;
+const progression = {
+  modified: '2026-01-01T00:00:00Z',
+  locator: { href: '/1', type: 'image/png', locations: { position: 1 } },
+};
+
+const ENTRIES: Record<string, Entry> = {
+  // --- /api/v1 -------------------------------------------------------------------------------------------
+  'GET /api/v1/admin/settings': { none: ADMIN_ONLY },
+  'GET /api/v1/admin/settings/{key}': { none: ADMIN_ONLY },
+  'GET /api/v1/admin/settings/{key}/history': { none: ADMIN_ONLY },
+  'PUT /api/v1/admin/settings/{key}': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/settings/{key}/reset': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/settings/bulk': { none: ADMIN_ONLY },
+  'GET /api/v1/admin/sso': { none: ADMIN_ONLY },
+  'GET /api/v1/health': { none: 'liveness, no catalog rows' },
+  'GET /api/v1/api-keys': { none: NOT_CATALOG },
+  'POST /api/v1/api-keys': { none: 'the caller’s keys; the libraries a key may name: api-keys.test.ts' },
+  'GET /api/v1/api-keys/{id}': { none: NOT_CATALOG },
+  'PUT /api/v1/api-keys/{id}': { none: NOT_CATALOG },
+  'DELETE /api/v1/api-keys/{id}': { none: NOT_CATALOG },
+  'GET /api/v1/auth/me': { none: NOT_CATALOG },
+  'GET /api/v1/auth/session': { none: NOT_CATALOG },
+  'POST /api/v1/auth/login': { none: NOT_CATALOG },
+  'POST /api/v1/auth/logout': { none: NOT_CATALOG },
+  'POST /api/v1/auth/register': { none: NOT_CATALOG },
+  'POST /api/v1/auth/resend-verification': { none: NOT_CATALOG },
+  'POST /api/v1/auth/verify-email': { none: NOT_CATALOG },
+  'PUT /api/v1/auth/password': { none: NOT_CATALOG },
+  'GET /api/v1/auth/oidc/providers': { none: NOT_CATALOG },
+  'GET /api/v1/auth/oidc/{provider}/callback': { none: NOT_CATALOG },
+  'POST /api/v1/auth/oidc/{provider}/login': { none: NOT_CATALOG },
+  'GET /api/v1/setup/status': { none: NOT_CATALOG },
+  'POST /api/v1/setup/initialize': { none: NOT_CATALOG },
+  'GET /api/v1/user/identities': { none: NOT_CATALOG },
+  'DELETE /api/v1/user/identities/{identityId}': { none: NOT_CATALOG },
+  'GET /api/v1/user/preferences': { none: NOT_CATALOG },
+  'PUT /api/v1/user/preferences/{key}': { none: NOT_CATALOG },
+  'DELETE /api/v1/user/preferences/{key}': { none: NOT_CATALOG },
+  'GET /api/v1/users': { none: ADMIN_ONLY },
+  'POST /api/v1/users': { none: ADMIN_ONLY },
+  'GET /api/v1/users/{id}': { none: ADMIN_ONLY },
+  'PUT /api/v1/users/{id}': { none: ADMIN_ONLY },
+  'DELETE /api/v1/users/{id}': { none: ADMIN_ONLY },
+  'GET /api/v1/users/{id}/identities': { none: ADMIN_ONLY },
+  'DELETE /api/v1/users/{id}/identities/{identityId}': { none: ADMIN_ONLY },
+  'GET /api/v1/admin/sharing-tags': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/sharing-tags': { none: ADMIN_ONLY },
+  'GET /api/v1/admin/sharing-tags/{id}': { none: ADMIN_ONLY },
+  'PUT /api/v1/admin/sharing-tags/{id}': { none: ADMIN_ONLY },
+  'DELETE /api/v1/admin/sharing-tags/{id}': { none: ADMIN_ONLY },
+  'GET /api/v1/users/{id}/sharing-tags': { none: ADMIN_ONLY },
+  'PUT /api/v1/users/{id}/sharing-tags': { none: ADMIN_ONLY },
+  'DELETE /api/v1/users/{id}/sharing-tags/{tagId}': { none: ADMIN_ONLY },
+  'GET /api/v1/user/sharing-tags': { none: NOT_CATALOG },
+  'GET /api/v1/filesystem/drives': { none: 'the bucket, not the catalog: for viewers who see everything (403)' },
+  'GET /api/v1/filesystem/browse': { list: v1('/filesystem/browse?path=beta') },
+  'GET /api/v1/events/stream': { none: SSE },
+  'GET /api/v1/tasks/stream': { none: SSE },
+  'GET /api/v1/scans/stream': { none: SSE },
+
+  'GET /api/v1/books': { list: v1('/books?pageSize=100') },
+  'POST /api/v1/books/list': { list: v1('/books/list?pageSize=100'), method: 'POST', json: { fullTextSearch: 'zork' } },
+  'GET /api/v1/books/in-progress': { list: v1('/books/in-progress') },
+  'GET /api/v1/books/on-deck': { list: v1('/books/on-deck') },
+  'GET /api/v1/books/recently-added': { list: v1('/books/recently-added') },
+  'GET /api/v1/books/recently-read': { list: v1('/books/recently-read') },
+  'GET /api/v1/books/{id}': { hides: 'book' },
+  'GET /api/v1/books/{id}/file': { hides: 'book' },
+  'GET /api/v1/books/{id}/pages': { hides: 'book' },
+  'GET /api/v1/books/{book_id}/pages/{page_number}': { hides: 'book' },
+  'GET /api/v1/books/{id}/thumbnail': { hides: 'book' },
+  'GET /api/v1/books/{id}/progress': { hides: 'book' },
+  'PUT /api/v1/books/{id}/progress': { hides: 'book', json: { current_page: 1 } },
+  'DELETE /api/v1/books/{id}/progress': { hides: 'book' },
+  'POST /api/v1/books/{id}/read': { hides: 'book' },
+  'POST /api/v1/books/{id}/unread': { hides: 'book' },
+  'POST /api/v1/books/{id}/analyze': { hides: 'book' },
+  'GET /api/v1/progress': { list: v1('/progress?pageSize=100') },
+  'GET /api/v1/progress/currently-reading': { list: v1('/progress/currently-reading') },
+  'GET /api/v1/duplicates': { list: v1('/duplicates') },
+  'POST /api/v1/duplicates/scan': { none: 'queues a task; its groups are read through GET /duplicates' },
+  'DELETE /api/v1/duplicates/{id}': { hides: 'duplicate' },
+
+  'GET /api/v1/series': { list: v1('/series?pageSize=100') },
+  'POST /api/v1/series/list': {
+    list: v1('/series/list?pageSize=100'),
+    method: 'POST',
+    json: { fullTextSearch: 'zork' },
+  },
+  'POST /api/v1/series/search': { list: v1('/series/search'), method: 'POST', json: { query: 'zork' } },
+  'GET /api/v1/series/in-progress': { list: v1('/series/in-progress') },
+  'GET /api/v1/series/recently-added': { list: v1('/series/recently-added') },
+  'GET /api/v1/series/recently-updated': { list: v1('/series/recently-updated') },
+  'GET /api/v1/series/{id}': { hides: 'series' },
+  'GET /api/v1/series/{id}/books': { hides: 'series' },
+  'GET /api/v1/series/{id}/thumbnail': { hides: 'series' },
+  'POST /api/v1/series/{id}/read': { hides: 'series' },
+  'POST /api/v1/series/{id}/unread': { hides: 'series' },
+  'POST /api/v1/series/{id}/analyze': { hides: 'series' },
+  'GET /api/v1/series/{id}/sharing-tags': { hides: 'series' },
+  // Tagging a series is user administration (UsersWrite): the maintainer is refused before any read.
+  'PUT /api/v1/series/{id}/sharing-tags': { hides: 'series', forbidden: true, json: { sharingTagIds: [] } },
+  'POST /api/v1/series/{id}/sharing-tags': {
+    hides: 'series',
+    forbidden: true,
+    json: { sharingTagId: '00000000-0000-4000-8000-000000000000' },
+  },
+  'DELETE /api/v1/series/{id}/sharing-tags/{tagId}': { hides: 'series', forbidden: true },
+
+  'GET /api/v1/libraries': { list: v1('/libraries') },
+  'POST /api/v1/libraries': { none: 'creates a library: for viewers who see everything (403)' },
+  'GET /api/v1/libraries/{id}': { hides: 'library' },
+  'PUT /api/v1/libraries/{id}': { hides: 'library', json: { name: 'Renamed' } },
+  'DELETE /api/v1/libraries/{id}': { hides: 'library', forbidden: true },
+  'GET /api/v1/libraries/{id}/thumbnail': { hides: 'library' },
+  'GET /api/v1/libraries/{id}/scan-status': { hides: 'library' },
+  'POST /api/v1/libraries/{id}/scan': { hides: 'library' },
+  'POST /api/v1/libraries/{id}/scan/cancel': { hides: 'library' },
+  'POST /api/v1/libraries/{id}/empty-trash': { hides: 'library' },
+  'PUT /api/v1/libraries/{id}/files/{path}': { hides: 'library', body: 'not a book' },
+  'POST /api/v1/libraries/{id}/files/{path}': { hides: 'library', query: '?uploads' },
+  'DELETE /api/v1/libraries/{id}/files/{path}': { hides: 'library', query: '?uploadId=abc' },
+  'GET /api/v1/scans/active': { list: v1('/scans/active'), adminShowsNothing: NO_SCAN },
+  'GET /api/v1/tasks': { list: v1('/tasks?pageSize=500') },
+  'GET /api/v1/tasks/stats': { list: v1('/tasks/stats'), adminShowsNothing: COUNTS_ONLY },
+  'GET /api/v1/tasks/{id}': { hides: 'task', forbidden: true },
+  'POST /api/v1/tasks/{id}/cancel': { hides: 'task', forbidden: true },
+  'GET /api/v1/metrics': { list: v1('/metrics'), adminShowsNothing: COUNTS_ONLY },
+
+  // --- /opds -----------------------------------------------------------------------------------------------
+  'GET /opds/v1.2/catalog': { list: '/opds/v1.2/catalog', adminShowsNothing: NAVIGATION },
+  'GET /opds/v1.2/opensearch.xml': { none: 'the search template, no catalog rows' },
+  'GET /opds/v1.2/libraries': { list: '/opds/v1.2/libraries' },
+  'GET /opds/v1.2/libraries/{id}': { hides: 'library' },
+  'GET /opds/v1.2/libraries/{id}/books': { hides: 'library' },
+  'GET /opds/v1.2/series': { list: '/opds/v1.2/series?pageSize=100' },
+  'GET /opds/v1.2/series/{id}': { hides: 'series' },
+  'GET /opds/v1.2/series/{id}/thumbnail': { hides: 'series' },
+  'GET /opds/v1.2/keep-reading': { list: '/opds/v1.2/keep-reading' },
+  'GET /opds/v1.2/on-deck': { list: '/opds/v1.2/on-deck' },
+  'GET /opds/v1.2/recently-added': { list: '/opds/v1.2/recently-added?pageSize=100' },
+  'GET /opds/v1.2/search': { list: '/opds/v1.2/search?query=zork&pageSize=100' },
+  'GET /opds/v1.2/books/{id}/thumbnail': { hides: 'book' },
+  'GET /opds/v1.2/books/{id}/pages/{pageNumber}': { hides: 'book' },
+  'GET /opds/v2.0/auth': { none: 'the authentication document, no catalog rows' },
+  'GET /opds/v2.0/catalog': { list: '/opds/v2.0/catalog', adminShowsNothing: NAVIGATION },
+  'GET /opds/v2.0/libraries': { list: '/opds/v2.0/libraries' },
+  'GET /opds/v2.0/libraries/{id}': { hides: 'library' },
+  'GET /opds/v2.0/libraries/{id}/books': { hides: 'library' },
+  'GET /opds/v2.0/series': { list: '/opds/v2.0/series?pageSize=100' },
+  'GET /opds/v2.0/series/{id}': { hides: 'series' },
+  'GET /opds/v2.0/series/{id}/thumbnail': { hides: 'series' },
+  'GET /opds/v2.0/keep-reading': { list: '/opds/v2.0/keep-reading' },
+  'GET /opds/v2.0/on-deck': { list: '/opds/v2.0/on-deck' },
+  'GET /opds/v2.0/recently-added': { list: '/opds/v2.0/recently-added?pageSize=100' },
+  'GET /opds/v2.0/search': { list: '/opds/v2.0/search?query=zork&pageSize=100' },
+  'GET /opds/v2.0/books/{id}': { hides: 'book' },
+  'GET /opds/v2.0/books/{id}/manifest': { hides: 'book' },
+  'GET /opds/v2.0/books/{id}/thumbnail': { hides: 'book' },
+  'GET /opds/v2.0/books/{id}/pages/{pageNumber}': { hides: 'book' },
+  'GET /opds/v2.0/books/{id}/progression': { hides: 'book' },
+  'PUT /opds/v2.0/books/{id}/progression': { hides: 'book', json: progression },
+
+  // --- /koreader -------------------------------------------------------------------------------------------
+  'GET /koreader/healthcheck': { none: 'no catalog rows' },
+  'GET /koreader/users/auth': { none: NOT_CATALOG },
+  'POST /koreader/users/create': { none: NOT_CATALOG },
+  'GET /koreader/syncs/progress/{document}': { hides: 'hash', unknownStatus: 200 },
+  'PUT /koreader/syncs/progress': {
+    hides: 'hash',
+    // KOReader's "invalid request" (code 2003) for a document no book has.
+    unknownStatus: 403,
+    json: (hash: string) => ({ document: hash, progress: '2', percentage: 0.5, device: 'kobo', device_id: 'K1' }),
+  },
+
+  // --- /komga ----------------------------------------------------------------------------------------------
+  'POST /komga/api/logout': { none: NOT_CATALOG },
+  'GET /komga/api/v1/users/me': { none: NOT_CATALOG },
+  'GET /komga/api/v2/users/me': { none: NOT_CATALOG },
+  'GET /komga/sse/v1/events': { none: SSE },
+  'GET /komga/api/v1/age-ratings': { list: '/komga/api/v1/age-ratings', tokens: { hidden: ['"18"'] } },
+  'GET /komga/api/v1/sharing-labels': { list: '/komga/api/v1/sharing-labels' },
+  'GET /komga/api/v2/users': { none: ADMIN_ONLY },
+  'POST /komga/api/v2/users': { none: ADMIN_ONLY },
+  'PATCH /komga/api/v2/users/{id}': { none: ADMIN_ONLY },
+  'DELETE /komga/api/v2/users/{id}': { none: ADMIN_ONLY },
+  'PATCH /komga/api/v1/series/{id}/metadata': { hides: 'series', json: { sharingLabels: ['xopen'] } },
+  'GET /komga/api/v1/authors': { list: '/komga/api/v1/authors' },
+  'GET /komga/api/v2/authors': { list: '/komga/api/v2/authors?size=500' },
+  'GET /komga/api/v1/genres': { list: '/komga/api/v1/genres' },
+  'GET /komga/api/v1/tags': { list: '/komga/api/v1/tags' },
+  'GET /komga/api/v1/tags/book': { list: '/komga/api/v1/tags/book' },
+  'GET /komga/api/v1/tags/series': { list: '/komga/api/v1/tags/series' },
+  'GET /komga/api/v1/publishers': { list: '/komga/api/v1/publishers' },
+  'GET /komga/api/v1/languages': {
+    list: '/komga/api/v1/languages',
+    adminShowsNothing: 'the fixture’s files name no language',
+  },
+  'GET /komga/api/v1/collections': { list: '/komga/api/v1/collections', adminShowsNothing: LISTS_ISSUE },
+  'GET /komga/api/v1/collections/{id}/*': { none: LISTS_ISSUE },
+  'GET /komga/api/v1/readlists': { list: '/komga/api/v1/readlists', adminShowsNothing: LISTS_ISSUE },
+  'GET /komga/api/v1/readlists/{id}/*': { none: LISTS_ISSUE },
+  'GET /komga/api/v1/libraries': { list: '/komga/api/v1/libraries' },
+  'GET /komga/api/v1/libraries/{id}': { hides: 'library' },
+  'GET /komga/api/v1/libraries/{id}/thumbnail': { hides: 'library' },
+  'GET /komga/api/v1/series': { list: '/komga/api/v1/series?size=100' },
+  'GET /komga/api/v1/series/new': { list: '/komga/api/v1/series/new?size=100' },
+  'GET /komga/api/v1/series/updated': { list: '/komga/api/v1/series/updated?size=100' },
+  'POST /komga/api/v1/series/list': {
+    list: '/komga/api/v1/series/list?size=100',
+    method: 'POST',
+    json: { fullTextSearch: 'zork' },
+  },
+  'GET /komga/api/v1/series/{id}': { hides: 'series' },
+  'GET /komga/api/v1/series/{id}/books': { hides: 'series' },
+  'GET /komga/api/v1/series/{id}/collections': { hides: 'series' },
+  'GET /komga/api/v1/series/{id}/thumbnail': { hides: 'series' },
+  'POST /komga/api/v1/series/{id}/read-progress': { hides: 'series' },
+  'DELETE /komga/api/v1/series/{id}/read-progress': { hides: 'series' },
+  'GET /komga/api/v1/series/{id}/read-progress/tachiyomi': { hides: 'series' },
+  'PUT /komga/api/v1/series/{id}/read-progress/tachiyomi': { hides: 'series', json: { lastBookRead: 1 } },
+  'GET /komga/api/v2/series/{id}/read-progress/tachiyomi': { hides: 'series' },
+  'PUT /komga/api/v2/series/{id}/read-progress/tachiyomi': { hides: 'series', json: { lastBookNumberSortRead: 1 } },
+  'GET /komga/api/v1/books': { list: '/komga/api/v1/books?size=100' },
+  'GET /komga/api/v1/books/ondeck': { list: '/komga/api/v1/books/ondeck?size=100' },
+  'POST /komga/api/v1/books/list': {
+    list: '/komga/api/v1/books/list?size=100',
+    method: 'POST',
+    json: { fullTextSearch: 'zork' },
+  },
+  'GET /komga/api/v1/books/{id}': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/file': { hides: 'book' },
+  'HEAD /komga/api/v1/books/{id}/file': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/next': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/previous': { hides: 'book', bookIndex: 1 },
+  'GET /komga/api/v1/books/{id}/pages': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/pages/{n}': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/pages/{n}/thumbnail': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/thumbnail': { hides: 'book' },
+  'PATCH /komga/api/v1/books/{id}/read-progress': { hides: 'book', json: { page: 1 } },
+  'DELETE /komga/api/v1/books/{id}/read-progress': { hides: 'book' },
+};
+
+// --- the routes ------------------------------------------------------------------------------------------
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** `:id` and `:path{.+}` as the OpenAPI document writes them: `{id}`, `{path}`. */
+const normalise = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
+
+function everyRoute(): string[] {
+  const app = createApp();
+  const document = buildOpenApiDocument(app);
+  const routes = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      if (!(item as Record<string, unknown>)[method]) continue;
+      const full = path.startsWith('/opds') ? path : `/api/v1${path}`;
+      routes.add(`${method.toUpperCase()} ${full}`);
+    }
+  }
+  const komga = createKomgaApp(() => {
+    throw new Error('not called');
+  });
+  for (const route of [...app.routes, ...komga.routes]) {
+    if (route.method === 'ALL' || !/^\/(opds|koreader|komga)\//.test(route.path)) continue;
+    routes.add(`${route.method} ${normalise(route.path)}`);
+  }
+  return [...routes].sort();
+}
+
+// --- calling them ----------------------------------------------------------------------------------------
+
+interface Viewer {
+  name: string;
+  key: string;
+  /** Traces (marker words and ids) of what the viewer must not see. */
+  hidden: string[];
+  /** The most books, series or anything else the viewer may count. */
+  maxCount: number;
+  /** Ids of hidden items, by the kind of route that takes them. */
+  targets: Record<Target, string[]>;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+async function call(key: string, method: string, path: string, init: { json?: unknown; body?: string } = {}) {
+  const koreader = path.startsWith('/koreader');
+  const headers: Record<string, string> = koreader
+    ? { 'x-auth-user': key, 'x-auth-key': 'x', accept: 'application/vnd.koreader.v1+json' }
+    : { 'X-API-Key': key };
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['Content-Type'] = 'application/json';
+  }
+  const response = await SELF.fetch(`http://longbox.test${path}`, { method, headers, body, redirect: 'manual' });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const type = response.headers.get('Content-Type') ?? '';
+  const textual = /json|xml|text|html/.test(type) || bytes.length === 0;
+  return {
+    status: response.status,
+    text: textual ? new TextDecoder().decode(bytes) : `<${type} ${bytes.length} bytes>`,
+  };
+}
+
+/** Where a trace shows: the answer's text, lower-cased (ids are lower-case UUIDs). */
+const tracesIn = (answer: Answer, traces: readonly string[]) => {
+  const text = answer.text.toLowerCase();
+  return traces.filter((trace) => text.includes(trace.toLowerCase()));
+};
+
+/** Counts an answer states: JSON fields and XML elements named like a total or a count (not pages). */
+function countsIn(answer: Answer): Array<[string, number]> {
+  const found: Array<[string, number]> = [];
+  const countName = /^(total\w*|numberOf\w*|\w*count|\w*_count|\w*Count)$/i;
+  const visit = (value: unknown, key: string) => {
+    if (typeof value === 'number' && countName.test(key) && !/page|size|byte|error|skipped/i.test(key)) {
+      found.push([key, value]);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, key);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, k);
+    }
+  };
+  try {
+    visit(JSON.parse(answer.text), '');
+  } catch {
+    for (const match of answer.text.matchAll(/<(opensearch:totalResults|[\w:]*numberOfItems)>(\d+)</g)) {
+      found.push([match[1] as string, Number(match[2])]);
+    }
+  }
+  return found;
+}
+
+/** Fills a route's path: `target` for its first parameter, harmless values for the others. */
+function pathOf(route: string, target: string): string {
+  const path = route.slice(route.indexOf(' ') + 1);
+  let first = true;
+  return path
+    .replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (first) {
+        first = false;
+        return target;
+      }
+      if (name === 'path') return 'Zork%20New/new.cbz';
+      return '1';
+    })
+    .replace(/\*$/, 'series');
+}
+
+/** An answer with the id taken out, and the parts that vary from call to call (times). */
+const comparable = (answer: Answer, id: string) => ({
+  status: answer.status,
+  text: answer.text.replaceAll(id, '<id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, '<time>'),
+});
+
+const unknownTarget = (kind: Target) => (kind === 'hash' ? 'f'.repeat(32) : crypto.randomUUID());
+
+// --- the test --------------------------------------------------------------------------------------------
+
+interface Matrix {
+  fixture: AccessFixture;
+  adminKey: string;
+  viewers: Viewer[];
+}
+
+/** The fixture, progress on every book, a duplicate group, and the two restricted callers. */
+async function buildMatrix(): Promise<Matrix> {
+  const fixture = await buildAccessFixture();
+  const adminKey = (await createApiKey(fixture.admin, { name: 'admin' })).key;
+  // Progress of both readers (made before the restriction, as it may be): the first book of each series read,
+  // the second started in Xteen and Xsecret, so on-deck (the next unread book) and in-progress lists both
+  // have hidden rows.
+  for (const userId of [fixture.adminId, fixture.user.id]) {
+    for (const s of Object.values(fixture.series)) {
+      const [first, second] = s.bookIds;
+      if (first) await seedProgress(userId, first, { completed: true });
+      if (second && ['xteen', 'xsecret'].includes(s.marker)) await seedProgress(userId, second, { currentPage: 1 });
+    }
+  }
+  const duplicates = await api('/duplicates/scan', { method: 'POST', auth: fixture.admin });
+  expect(duplicates.status).toBe(202);
+  for (let tries = 0; ; tries++) {
+    const groups = await api('/duplicates', { auth: fixture.admin });
+    if (groups.body.data?.length > 0) break;
+    if (tries > 200) throw new Error(`no duplicate group: ${groups.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const group = (await api('/duplicates', { auth: fixture.admin })).body.data[0];
+  const s = fixture.series;
+  const targets = (markers: Array<keyof AccessFixture['series']>, libraries: string[], tasks: string[]) => ({
+    book: markers.map((m) => s[m].bookIds[0] as string),
+    series: markers.map((m) => s[m].seriesId),
+    library: libraries,
+    task: tasks,
+    duplicate: [group.id as string],
+    hash: markers.map((m) => s[m].readerHashes[0] as string),
+  });
+  const traces = (markers: Array<keyof AccessFixture['series']>) => tracesOf(fixture, markers);
+  const viewers: Viewer[] = [
+    {
+      name: 'restricted user (full key)',
+      key: fixture.userKey,
+      hidden: [...traces(['xadult', 'xsecret', 'xbeta']), fixture.libraries.beta],
+      // Xteen 2 + Xunrated 1 + Xgamma 2 books.
+      maxCount: 5,
+      targets: targets(['xadult', 'xsecret', 'xbeta'], [fixture.libraries.beta], [fixture.betaTaskId]),
+    },
+    {
+      name: 'narrowed key',
+      key: fixture.narrowKey,
+      hidden: [...traces(['xadult', 'xsecret', 'xbeta', 'xgamma']), fixture.libraries.beta, fixture.libraries.gamma],
+      maxCount: 3,
+      targets: targets(['xgamma', 'xbeta'], [fixture.libraries.gamma], [fixture.gammaTaskId]),
+    },
+  ];
+  return { fixture, adminKey, viewers };
+}
+
+describe('the access matrix (issue 17)', () => {
+  it('has an entry for every route, and none for a route that is gone', () => {
+    const routes = everyRoute();
+    expect(routes.length).toBeGreaterThan(150);
+    const missing = routes.filter((route) => !(route in ENTRIES));
+    const stale = Object.keys(ENTRIES).filter((route) => !routes.includes(route));
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  // One test: the storage is reset before each (test/support/apply-migrations.ts), and the fixture is built once.
+  it('hides every hidden item on every route: nothing in lists, searches, feeds and facets; a hidden id answers as an unknown one', async () => {
+    const matrix = await buildMatrix();
+    expect({ lists: await listFailures(matrix), ids: await idFailures(matrix) }).toEqual({ lists: [], ids: [] });
+  }, 300_000);
+});
+
+/** Lists, searches, feeds and facets: nothing hidden shown or counted. */
+async function listFailures({ adminKey, viewers }: Matrix): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [route, entry] of Object.entries(ENTRIES)) {
+    if (!('list' in entry)) continue;
+    const method = entry.method ?? 'GET';
+    const init = { json: entry.json };
+    const admin = await call(adminKey, method, entry.list, init);
+    const hiddenOf = (viewer: Viewer) => entry.tokens?.hidden ?? viewer.hidden;
+    if (admin.status !== 200) failures.push(`${route}: admin got ${admin.status} ${admin.text.slice(0, 200)}`);
+    else if (!entry.adminShowsNothing && tracesIn(admin, hiddenOf(viewers[0] as Viewer)).length === 0) {
+      failures.push(`${route}: the admin's answer shows no hidden item, so the check proves nothing`);
+    }
+    for (const viewer of viewers) {
+      const answer = await call(viewer.key, method, entry.list, init);
+      if (answer.status !== 200 && answer.status !== 403) {
+        failures.push(`${route} as ${viewer.name}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        continue;
+      }
+      const leaked = tracesIn(answer, hiddenOf(viewer));
+      if (leaked.length > 0) failures.push(`${route} as ${viewer.name} shows ${leaked.join(', ')}`);
+      const counts = countsIn(answer).filter(([, n]) => n > viewer.maxCount);
+      if (counts.length > 0) failures.push(`${route} as ${viewer.name} counts ${JSON.stringify(counts)}`);
+    }
+  }
+  return failures;
+}
+
+/** Routes taking an id: a hidden one answers exactly as an unknown one; the admin's read answers it. */
+async function idFailures({ fixture, adminKey, viewers }: Matrix): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [route, entry] of Object.entries(ENTRIES)) {
+    if (!('hides' in entry)) continue;
+    const method = route.slice(0, route.indexOf(' '));
+    const bodyFor = (id: string) => ({
+      json: typeof entry.json === 'function' ? entry.json(id) : entry.json,
+      body: entry.body,
+    });
+    const request = (key: string, id: string) =>
+      call(key, method, pathOf(route, id) + (entry.query ?? ''), bodyFor(id));
+    for (const viewer of viewers) {
+      for (const hiddenId of viewer.targets[entry.hides]) {
+        const id =
+          entry.bookIndex !== undefined && entry.hides === 'book'
+            ? (Object.values(fixture.series).find((s) => s.bookIds[0] === hiddenId)?.bookIds[entry.bookIndex] ??
+              hiddenId)
+            : hiddenId;
+        if (method === 'GET') {
+          const admin = await request(adminKey, id);
+          if (admin.status >= 400) failures.push(`${route}: admin got ${admin.status} for ${id}`);
+        }
+        const unknownId = unknownTarget(entry.hides);
+        const [hidden, unknown] = [await request(viewer.key, id), await request(viewer.key, unknownId)];
+        const expected = entry.forbidden ? 403 : (entry.unknownStatus ?? 404);
+        if (unknown.status !== expected) {
+          failures.push(
+            `${route} as ${viewer.name}: an unknown id got ${unknown.status}, not ${expected}: ${unknown.text.slice(0, 200)}`,
+          );
+        }
+        const [a, b] = [comparable(hidden, id), comparable(unknown, unknownId)];
+        if (a.status !== b.status || a.text !== b.text) {
+          failures.push(
+            `${route} as ${viewer.name}: hidden ${a.status} ${a.text.slice(0, 160)} ≠ unknown ${b.status} ${b.text.slice(0, 160)}`,
+          );
+        }
+      }
+    }
+  }
+  return failures;
+}
