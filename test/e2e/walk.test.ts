@@ -126,7 +126,7 @@ for (const viewport of ['phone', 'desktop'] as ViewportName[]) {
       await page.getByRole('heading', { name: 'Alpha' }).waitFor();
       await expect.poll(() => page.locator('[data-books] a[data-book-id]').count()).toBe(2);
       await page.locator('[data-books] a[data-book-id]', { hasText: 'Alpha 001' }).click();
-      await page.getByRole('link', { name: 'Read' }).waitFor();
+      await page.getByRole('link', { name: 'Read', exact: true }).waitFor();
       await expect(page.locator('[data-progress]').textContent()).resolves.toContain('Unread');
       const bookId = page.url().split('/books/')[1]!;
 
