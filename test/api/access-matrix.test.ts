@@ -94,6 +94,8 @@ interface MatrixIds {
   /** A collection and a read list of every series and book. */
   mixedCollection: string;
   mixedReadList: string;
+  /** A smart collection of books whose condition every book meets. */
+  smartBooks: string;
   /** Members of the lists made only of hidden items (the targets). */
   hiddenCollectionSeries: string[];
   hiddenReadListBooks: string[];
@@ -239,6 +241,7 @@ const ENTRIES: Record<string, Entry> = {
   'GET /api/v1/collections/{id}/books': {
     hides: 'collection',
     admin: { status: 409, why: 'the hidden collection is a collection of series, not a smart collection of books' },
+    members: (ids) => ({ list: v1(`/collections/${ids.smartBooks}/books?pageSize=100`) }),
   },
   'POST /api/v1/collections/{id}/series': {
     hides: 'collection',
@@ -778,6 +781,11 @@ async function buildLists(
     allBooks,
     mixedCollection: await created('/collections', { name: 'Mixed Shelf', seriesIds: allSeries }),
     mixedReadList: await created('/readlists', { name: 'Mixed List', bookIds: allBooks }),
+    smartBooks: await created('/collections', {
+      name: 'Every Book',
+      target: 'books',
+      condition: { title: { operator: 'isNotNull' } },
+    }),
     hiddenCollectionSeries,
     hiddenReadListBooks,
     collection: await created('/collections', { name: 'Zork Xsecret Shelf', seriesIds: hiddenCollectionSeries }),
