@@ -63,6 +63,15 @@ export class WantToReadRepository {
     return { rows: rows.map(toEntry), total: count?.n ?? 0 };
   }
 
+  /** The ids of the queued series and books the viewer may see (the ones it may name). */
+  async visibleIds(viewer: Viewer): Promise<Set<string>> {
+    const rows = await this.db
+      .select({ id: itemId })
+      .from(wantToRead)
+      .where(and(eq(wantToRead.userId, viewer.userId), visibleEntry(viewer)));
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Every entry of the user's queue (hidden ones too), in order. */
   async all(userId: string): Promise<QueueEntry[]> {
     const rows = await this.db

@@ -60,17 +60,21 @@ export class WantToReadService {
     return { added, alreadyPresent: items.length - added };
   }
 
-  /** Removes a series or book from the queue; 404 when it was not queued. */
+  /** Removes a series or book from the queue; 404 when it was not queued or is hidden (as an unknown id). */
   async remove(viewer: Viewer, item: QueuedItem): Promise<void> {
-    if (!(await this.queue.remove(viewer.userId, item))) {
+    const visible = (await this.queue.visibleIds(viewer)).has(item.id);
+    if (!visible || !(await this.queue.remove(viewer.userId, item))) {
       throw notFound(item.kind === 'series' ? 'Series in the want-to-read list' : 'Book in the want-to-read list');
     }
   }
 
-  /** Puts the named entries first, in that order; the others follow as they were. Unknown entries → 400. */
+  /**
+   * Puts the named entries first, in that order; the others follow as they were. Unknown entries → 400, and
+   * so are hidden ones (they are kept, unseen, but cannot be named).
+   */
   async reorder(viewer: Viewer, ids: string[]): Promise<void> {
+    checkMemberIds(ids, await this.queue.visibleIds(viewer), 'ids', 'queued item');
     const current = await this.queue.all(viewer.userId);
-    checkMemberIds(ids, new Set(current.map((entry) => entry.id)), 'ids', 'queued item');
     const named = new Set(ids);
     await this.queue.reorder(viewer.userId, [...ids, ...current.map((e) => e.id).filter((id) => !named.has(id))]);
   }

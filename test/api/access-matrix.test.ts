@@ -19,28 +19,36 @@ import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
-import { seedProgress } from '../support/catalog-factory';
+import { wantToRead } from '../../src/db/schema';
+import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
+import { png } from '../fixtures/images';
 import { api } from '../support/http';
 
-type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash';
+type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist';
 
 type Entry =
   /** Reads catalog rows: nothing hidden in the restricted answers, hidden items in the admin's. */
   | {
       list: string;
-      method?: 'POST';
-      json?: unknown;
+      method?: 'POST' | 'PATCH' | 'PUT';
+      json?: unknown | ((ids: MatrixIds) => unknown);
+      /** A raw body (a ComicRack file), or a form built from it. */
+      body?: (ids: MatrixIds) => string | FormData;
       /** Why the admin's answer cannot show a hidden item (the fixture has none of its kind). */
       adminShowsNothing?: string;
       /** Strings to look for instead of the hidden series' traces. */
       tokens?: { hidden: string[] };
+      /** Why the answer may repeat the request's names: only ids of hidden items are looked for. */
+      echoes?: string;
     }
   /** Takes the id of a catalog item in its path (or body, for KOReader): hidden answers as unknown. */
   | {
       hides: Target;
-      json?: unknown | ((id: string) => unknown);
-      body?: string;
+      json?: unknown | ((id: string, ids: MatrixIds) => unknown);
+      body?: string | (() => FormData);
+      /** Values of the path's other parameters (and of a trailing `*`), given the hidden id. */
+      params?: (ids: MatrixIds, id: string) => Record<string, string>;
       /** Appended to the path. */
       query?: string;
       /** Which book of a hidden series (previous needs the second). */
@@ -49,9 +57,15 @@ type Entry =
       unknownStatus?: number;
       /** The restricted caller lacks the permission: a 403 for hidden and unknown ids alike. */
       forbidden?: true;
+      /** What the admin's read gets when it is not a success, and why (the check then rests on the two ids). */
+      admin?: { status: number; why: string };
+      /** A list shared by visible and hidden items, read through this route: checked as a list entry is. */
+      members?: (ids: MatrixIds) => ListEntry;
     }
   /** Reads or writes no catalog row. */
   | { none: string };
+
+type ListEntry = Extract<Entry, { list: string }>;
 
 const NOT_CATALOG = 'no catalog rows: the caller’s own account, keys, settings or sign-in';
 const ADMIN_ONLY = 'admin only (users, settings, SSO): a maintainer gets 403 before any read';
@@ -59,13 +73,46 @@ const SSE = 'an event stream: test/api/access-events.test.ts';
 const NO_SCAN = 'no scan runs during the check (what a running scan shows: access-events.test.ts)';
 const COUNTS_ONLY = 'counts only, checked against what the viewer may count';
 const NAVIGATION = 'navigation links only';
-const LISTS_ISSUE = 'collections and read lists are issue 19 (the lists branch); they hold no series yet';
+const LIST_ONLY = 'the list alone, no member ids: its counts are checked; its members are read by …/series, …/books';
+const ECHOES = 'the report repeats the file’s series names; ids of hidden books would be the leak';
+const NOT_EPUB = { status: 400, why: 'the fixture’s books are CBZ, not EPUB (an EPUB’s: komga-readium.test.ts)' };
+const COUNT_OF_CHANGES = 'a count of what changed: hidden ids are skipped, so a larger count fails the check';
 
 const v1 = (path: string) => `/api/v1${path}`;
 const progression = {
   modified: '2026-01-01T00:00:00Z',
   locator: { href: '/1', type: 'image/png', locations: { position: 1 } },
 };
+
+/** Ids the list, cover and metadata entries name (made by buildLists). */
+interface MatrixIds {
+  /** Zork Xteen and its first book: seen by both restricted callers. */
+  visibleSeries: string;
+  visibleBook: string;
+  allSeries: string[];
+  allBooks: string[];
+  /** A collection and a read list of every series and book. */
+  mixedCollection: string;
+  mixedReadList: string;
+  /** A smart collection of books whose condition every book meets. */
+  smartBooks: string;
+  /** Members of the lists made only of hidden items (the targets). */
+  hiddenCollectionSeries: string[];
+  hiddenReadListBooks: string[];
+  /** An uploaded cover of each hidden series and book, by its owner's id. */
+  coverOf: Record<string, string>;
+  /** A ComicRack reading list naming the first book of every series. */
+  cbl: string;
+}
+
+const fileForm = (content: string | Uint8Array, name: string) => {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  return form;
+};
+const coverForm = () => fileForm(png(40, 60, 7), 'cover.png');
+/** The hidden item's own uploaded cover, for both calls (so only the owner's id differs). */
+const coverParam = (name: string) => (ids: MatrixIds, id: string) => ({ [name]: ids.coverOf[id] as string });
 
 const ENTRIES: Record<string, Entry> = {
   // --- /api/v1 -------------------------------------------------------------------------------------------
@@ -171,6 +218,144 @@ const ENTRIES: Record<string, Entry> = {
   },
   'DELETE /api/v1/series/{id}/sharing-tags/{tagId}': { hides: 'series', forbidden: true },
 
+  // --- /api/v1 collections, read lists, want to read (issue 19) --------------------------------------------
+  // The fixture's lists (buildLists): "Mixed Shelf" / "Mixed List" hold every series / book, "Zork Xsecret
+  // Shelf" / "Zork Xsecret List" only hidden ones (the targets); the queues of both users hold every series
+  // and each series' first book.
+  'GET /api/v1/collections': { list: v1('/collections?pageSize=100') },
+  'POST /api/v1/collections': {
+    hides: 'series',
+    unknownStatus: 400,
+    json: (id: string) => ({ name: 'Made by the matrix', seriesIds: [id] }),
+  },
+  'GET /api/v1/collections/{id}': {
+    hides: 'collection',
+    members: (ids) => ({ list: v1(`/collections/${ids.mixedCollection}`), adminShowsNothing: LIST_ONLY }),
+  },
+  'PATCH /api/v1/collections/{id}': { hides: 'collection', json: { name: 'Renamed' } },
+  'DELETE /api/v1/collections/{id}': { hides: 'collection' },
+  'GET /api/v1/collections/{id}/series': {
+    hides: 'collection',
+    members: (ids) => ({ list: v1(`/collections/${ids.mixedCollection}/series?pageSize=100`) }),
+  },
+  'GET /api/v1/collections/{id}/books': {
+    hides: 'collection',
+    admin: { status: 409, why: 'the hidden collection is a collection of series, not a smart collection of books' },
+    members: (ids) => ({ list: v1(`/collections/${ids.smartBooks}/books?pageSize=100`) }),
+  },
+  'POST /api/v1/collections/{id}/series': {
+    hides: 'collection',
+    json: (_: string, ids: MatrixIds) => ({ seriesIds: [ids.visibleSeries] }),
+  },
+  'PUT /api/v1/collections/{id}/series': {
+    hides: 'collection',
+    json: (_: string, ids: MatrixIds) => ({ seriesIds: [ids.visibleSeries] }),
+  },
+  'DELETE /api/v1/collections/{id}/series/{seriesId}': {
+    hides: 'collection',
+    params: (ids) => ({ seriesId: ids.hiddenCollectionSeries[0] as string }),
+  },
+  'GET /api/v1/collections/{id}/thumbnail': { hides: 'collection' },
+  'GET /api/v1/series/{id}/collections': { hides: 'series' },
+  'GET /api/v1/readlists': { list: v1('/readlists?pageSize=100') },
+  'POST /api/v1/readlists': {
+    hides: 'book',
+    unknownStatus: 400,
+    json: (id: string) => ({ name: 'Made by the matrix', bookIds: [id] }),
+  },
+  'POST /api/v1/readlists/import/cbl': {
+    list: v1('/readlists/import/cbl?dryRun=true'),
+    method: 'POST',
+    body: (ids) => ids.cbl,
+    echoes: ECHOES,
+  },
+  'GET /api/v1/readlists/{id}': {
+    hides: 'readlist',
+    members: (ids) => ({ list: v1(`/readlists/${ids.mixedReadList}`), adminShowsNothing: LIST_ONLY }),
+  },
+  'PATCH /api/v1/readlists/{id}': { hides: 'readlist', json: { name: 'Renamed' } },
+  'DELETE /api/v1/readlists/{id}': { hides: 'readlist' },
+  'GET /api/v1/readlists/{id}/books': {
+    hides: 'readlist',
+    members: (ids) => ({ list: v1(`/readlists/${ids.mixedReadList}/books?pageSize=100`) }),
+  },
+  'POST /api/v1/readlists/{id}/books': {
+    hides: 'readlist',
+    json: (_: string, ids: MatrixIds) => ({ bookIds: [ids.visibleBook] }),
+  },
+  'PUT /api/v1/readlists/{id}/books': {
+    hides: 'readlist',
+    json: (_: string, ids: MatrixIds) => ({ bookIds: [ids.visibleBook] }),
+  },
+  'DELETE /api/v1/readlists/{id}/books/{bookId}': {
+    hides: 'readlist',
+    params: (ids) => ({ bookId: ids.hiddenReadListBooks[0] as string }),
+  },
+  'GET /api/v1/readlists/{id}/books/{bookId}/next': {
+    hides: 'readlist',
+    params: (ids) => ({ bookId: ids.hiddenReadListBooks[0] as string }),
+  },
+  'GET /api/v1/readlists/{id}/books/{bookId}/previous': {
+    hides: 'readlist',
+    params: (ids) => ({ bookId: ids.hiddenReadListBooks[1] as string }),
+  },
+  'GET /api/v1/readlists/{id}/thumbnail': { hides: 'readlist' },
+  'GET /api/v1/books/{id}/readlists': { hides: 'book' },
+  'GET /api/v1/want-to-read': { list: v1('/want-to-read?pageSize=100') },
+  // Queuing, reordering: a hidden id is the 400 naming it that an unknown one gets.
+  'POST /api/v1/want-to-read': { hides: 'series', unknownStatus: 400, json: (id: string) => ({ seriesId: id }) },
+  'POST /api/v1/want-to-read/bulk': { hides: 'book', unknownStatus: 400, json: (id: string) => ({ bookIds: [id] }) },
+  'PUT /api/v1/want-to-read/order': { hides: 'series', unknownStatus: 400, json: (id: string) => ({ ids: [id] }) },
+  // The restricted user's queue holds the hidden series and books (queued before the restriction).
+  'DELETE /api/v1/want-to-read/series/{id}': { hides: 'series' },
+  'DELETE /api/v1/want-to-read/books/{id}': { hides: 'book' },
+
+  // --- /api/v1 metadata and covers (issue 18) -----------------------------------------------------------------
+  'GET /api/v1/series/{id}/metadata': { hides: 'series' },
+  'PATCH /api/v1/series/{id}/metadata': { hides: 'series', json: { summary: 'Edited' } },
+  'GET /api/v1/series/{id}/metadata/locks': { hides: 'series' },
+  'PUT /api/v1/series/{id}/metadata/locks': { hides: 'series', json: { summary: false } },
+  'PATCH /api/v1/series/bulk/metadata': {
+    list: v1('/series/bulk/metadata'),
+    method: 'PATCH',
+    json: (ids: MatrixIds) => ({ seriesIds: ids.allSeries, summary: `Edited ${crypto.randomUUID()}` }),
+    adminShowsNothing: COUNT_OF_CHANGES,
+  },
+  'PUT /api/v1/series/bulk/metadata/locks': {
+    list: v1('/series/bulk/metadata/locks'),
+    method: 'PUT',
+    json: (ids: MatrixIds) => ({ seriesIds: ids.allSeries, summary: false }),
+    adminShowsNothing: COUNT_OF_CHANGES,
+  },
+  'GET /api/v1/books/{id}/metadata': { hides: 'book' },
+  'PATCH /api/v1/books/{id}/metadata': { hides: 'book', json: { summary: 'Edited' } },
+  'GET /api/v1/books/{id}/metadata/locks': { hides: 'book' },
+  'PUT /api/v1/books/{id}/metadata/locks': { hides: 'book', json: { summary: false } },
+  'PATCH /api/v1/books/bulk/metadata': {
+    list: v1('/books/bulk/metadata'),
+    method: 'PATCH',
+    json: (ids: MatrixIds) => ({ bookIds: ids.allBooks, summary: `Edited ${crypto.randomUUID()}` }),
+    adminShowsNothing: COUNT_OF_CHANGES,
+  },
+  'PUT /api/v1/books/bulk/metadata/locks': {
+    list: v1('/books/bulk/metadata/locks'),
+    method: 'PUT',
+    json: (ids: MatrixIds) => ({ bookIds: ids.allBooks, summary: false }),
+    adminShowsNothing: COUNT_OF_CHANGES,
+  },
+  'POST /api/v1/series/{id}/cover': { hides: 'series', body: coverForm },
+  'GET /api/v1/series/{id}/covers': { hides: 'series' },
+  'DELETE /api/v1/series/{id}/covers/selected': { hides: 'series' },
+  'DELETE /api/v1/series/{id}/covers/{coverId}': { hides: 'series', params: coverParam('coverId') },
+  'GET /api/v1/series/{id}/covers/{coverId}/image': { hides: 'series', params: coverParam('coverId') },
+  'PUT /api/v1/series/{id}/covers/{coverId}/select': { hides: 'series', params: coverParam('coverId') },
+  'POST /api/v1/books/{id}/cover': { hides: 'book', body: coverForm },
+  'GET /api/v1/books/{id}/covers': { hides: 'book' },
+  'DELETE /api/v1/books/{id}/covers/selected': { hides: 'book' },
+  'DELETE /api/v1/books/{id}/covers/{coverId}': { hides: 'book', params: coverParam('coverId') },
+  'GET /api/v1/books/{id}/covers/{coverId}/image': { hides: 'book', params: coverParam('coverId') },
+  'PUT /api/v1/books/{id}/covers/{coverId}/select': { hides: 'book', params: coverParam('coverId') },
+
   'GET /api/v1/libraries': { list: v1('/libraries') },
   'POST /api/v1/libraries': { none: 'creates a library: for viewers who see everything (403)' },
   'GET /api/v1/libraries/{id}': { hides: 'library' },
@@ -206,6 +391,28 @@ const ENTRIES: Record<string, Entry> = {
   'GET /opds/v1.2/search': { list: '/opds/v1.2/search?query=zork&pageSize=100' },
   'GET /opds/v1.2/books/{id}/thumbnail': { hides: 'book' },
   'GET /opds/v1.2/books/{id}/pages/{pageNumber}': { hides: 'book' },
+  'GET /opds/v1.2/collections': { list: '/opds/v1.2/collections' },
+  'GET /opds/v1.2/collections/{id}': {
+    hides: 'collection',
+    members: (ids) => ({ list: `/opds/v1.2/collections/${ids.mixedCollection}` }),
+  },
+  'GET /opds/v1.2/readlists': { list: '/opds/v1.2/readlists' },
+  'GET /opds/v1.2/readlists/{id}': {
+    hides: 'readlist',
+    members: (ids) => ({ list: `/opds/v1.2/readlists/${ids.mixedReadList}` }),
+  },
+  'GET /opds/v1.2/want-to-read': { list: '/opds/v1.2/want-to-read' },
+  'GET /opds/v2.0/collections': { list: '/opds/v2.0/collections' },
+  'GET /opds/v2.0/collections/{id}': {
+    hides: 'collection',
+    members: (ids) => ({ list: `/opds/v2.0/collections/${ids.mixedCollection}` }),
+  },
+  'GET /opds/v2.0/readlists': { list: '/opds/v2.0/readlists' },
+  'GET /opds/v2.0/readlists/{id}': {
+    hides: 'readlist',
+    members: (ids) => ({ list: `/opds/v2.0/readlists/${ids.mixedReadList}` }),
+  },
+  'GET /opds/v2.0/want-to-read': { list: '/opds/v2.0/want-to-read' },
   'GET /opds/v2.0/auth': { none: 'the authentication document, no catalog rows' },
   'GET /opds/v2.0/catalog': { list: '/opds/v2.0/catalog', adminShowsNothing: NAVIGATION },
   'GET /opds/v2.0/libraries': { list: '/opds/v2.0/libraries' },
@@ -260,10 +467,85 @@ const ENTRIES: Record<string, Entry> = {
     list: '/komga/api/v1/languages',
     adminShowsNothing: 'the fixture’s files name no language',
   },
-  'GET /komga/api/v1/collections': { list: '/komga/api/v1/collections', adminShowsNothing: LISTS_ISSUE },
-  'GET /komga/api/v1/collections/{id}/*': { none: LISTS_ISSUE },
-  'GET /komga/api/v1/readlists': { list: '/komga/api/v1/readlists', adminShowsNothing: LISTS_ISSUE },
-  'GET /komga/api/v1/readlists/{id}/*': { none: LISTS_ISSUE },
+  'GET /komga/api/v1/collections': { list: '/komga/api/v1/collections?size=100' },
+  'POST /komga/api/v1/collections': {
+    hides: 'series',
+    unknownStatus: 400,
+    json: (id: string) => ({ name: 'Made by the matrix', ordered: false, seriesIds: [id] }),
+  },
+  'GET /komga/api/v1/collections/{id}': {
+    hides: 'collection',
+    members: (ids) => ({ list: `/komga/api/v1/collections/${ids.mixedCollection}` }),
+  },
+  'PATCH /komga/api/v1/collections/{id}': { hides: 'collection', json: { name: 'Renamed' } },
+  'DELETE /komga/api/v1/collections/{id}': { hides: 'collection' },
+  'GET /komga/api/v1/collections/{id}/series': {
+    hides: 'collection',
+    members: (ids) => ({ list: `/komga/api/v1/collections/${ids.mixedCollection}/series?size=100` }),
+  },
+  'GET /komga/api/v1/collections/{id}/thumbnail': { hides: 'collection' },
+  'GET /komga/api/v1/collections/{id}/thumbnails': { hides: 'collection' },
+  'GET /komga/api/v1/readlists': { list: '/komga/api/v1/readlists?size=100' },
+  'POST /komga/api/v1/readlists': {
+    hides: 'book',
+    unknownStatus: 400,
+    json: (id: string) => ({ name: 'Made by the matrix', summary: '', ordered: true, bookIds: [id] }),
+  },
+  'POST /komga/api/v1/readlists/match/comicrack': {
+    list: '/komga/api/v1/readlists/match/comicrack',
+    method: 'POST',
+    body: (ids) => fileForm(ids.cbl, 'matrix.cbl'),
+    echoes: ECHOES,
+  },
+  'GET /komga/api/v1/readlists/{id}': {
+    hides: 'readlist',
+    members: (ids) => ({ list: `/komga/api/v1/readlists/${ids.mixedReadList}` }),
+  },
+  'PATCH /komga/api/v1/readlists/{id}': { hides: 'readlist', json: { name: 'Renamed' } },
+  'DELETE /komga/api/v1/readlists/{id}': { hides: 'readlist' },
+  'GET /komga/api/v1/readlists/{id}/books': {
+    hides: 'readlist',
+    members: (ids) => ({ list: `/komga/api/v1/readlists/${ids.mixedReadList}/books?size=100` }),
+  },
+  'GET /komga/api/v1/readlists/{id}/books/{bookId}/next': {
+    hides: 'readlist',
+    params: (ids) => ({ bookId: ids.hiddenReadListBooks[0] as string }),
+  },
+  'GET /komga/api/v1/readlists/{id}/books/{bookId}/previous': {
+    hides: 'readlist',
+    params: (ids) => ({ bookId: ids.hiddenReadListBooks[1] as string }),
+  },
+  'GET /komga/api/v1/readlists/{id}/thumbnail': { hides: 'readlist' },
+  'GET /komga/api/v1/readlists/{id}/thumbnails': { hides: 'readlist' },
+  'GET /komga/api/v1/readlists/{id}/read-progress/tachiyomi': { hides: 'readlist' },
+  'PUT /komga/api/v1/readlists/{id}/read-progress/tachiyomi': { hides: 'readlist', json: { lastBookRead: 1 } },
+  'GET /komga/api/v1/books/{id}/readlists': { hides: 'book' },
+  'PATCH /komga/api/v1/books/{id}/metadata': { hides: 'book', json: { summary: 'Edited' } },
+  'PATCH /komga/api/v1/books/metadata': { hides: 'book', json: (id: string) => ({ [id]: { summary: 'Edited' } }) },
+  'GET /komga/api/v1/series/{id}/thumbnails': { hides: 'series' },
+  'GET /komga/api/v1/series/{id}/thumbnails/{thumbnailId}': { hides: 'series', params: coverParam('thumbnailId') },
+  'POST /komga/api/v1/series/{id}/thumbnails': { hides: 'series', body: coverForm },
+  'PUT /komga/api/v1/series/{id}/thumbnails/{thumbnailId}/selected': {
+    hides: 'series',
+    params: coverParam('thumbnailId'),
+  },
+  'DELETE /komga/api/v1/series/{id}/thumbnails/{thumbnailId}': { hides: 'series', params: coverParam('thumbnailId') },
+  'GET /komga/api/v1/books/{id}/thumbnails': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/thumbnails/{thumbnailId}': { hides: 'book', params: coverParam('thumbnailId') },
+  'POST /komga/api/v1/books/{id}/thumbnails': { hides: 'book', body: coverForm },
+  'PUT /komga/api/v1/books/{id}/thumbnails/{thumbnailId}/selected': {
+    hides: 'book',
+    params: coverParam('thumbnailId'),
+  },
+  'DELETE /komga/api/v1/books/{id}/thumbnails/{thumbnailId}': { hides: 'book', params: coverParam('thumbnailId') },
+  // Readium (issue 22): the fixture's books are CBZ.
+  'GET /komga/api/v1/books/{id}/manifest': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/manifest/divina': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/manifest/epub': { hides: 'book', admin: NOT_EPUB },
+  'GET /komga/api/v1/books/{id}/positions': { hides: 'book' },
+  'GET /komga/api/v1/books/{id}/resource/*': { hides: 'book', params: () => ({ '*': 'page-1' }), admin: NOT_EPUB },
+  'GET /komga/api/v1/books/{id}/progression': { hides: 'book' },
+  'PUT /komga/api/v1/books/{id}/progression': { hides: 'book', json: progression },
   'GET /komga/api/v1/libraries': { list: '/komga/api/v1/libraries' },
   'GET /komga/api/v1/libraries/{id}': { hides: 'library' },
   'GET /komga/api/v1/libraries/{id}/thumbnail': { hides: 'library' },
@@ -351,7 +633,12 @@ interface Answer {
   text: string;
 }
 
-async function call(key: string, method: string, path: string, init: { json?: unknown; body?: string } = {}) {
+async function call(
+  key: string,
+  method: string,
+  path: string,
+  init: { json?: unknown; body?: string | FormData } = {},
+) {
   const koreader = path.startsWith('/koreader');
   const headers: Record<string, string> = koreader
     ? { 'x-auth-user': key, 'x-auth-key': 'x', accept: 'application/vnd.koreader.v1+json' }
@@ -360,6 +647,8 @@ async function call(key: string, method: string, path: string, init: { json?: un
   if (init.json !== undefined) {
     body = JSON.stringify(init.json);
     headers['Content-Type'] = 'application/json';
+  } else if (typeof body === 'string' && body.startsWith('<?xml')) {
+    headers['Content-Type'] = 'application/xml';
   }
   const response = await SELF.fetch(`http://longbox.test${path}`, { method, headers, body, redirect: 'manual' });
   const bytes = new Uint8Array(await response.arrayBuffer());
@@ -400,8 +689,8 @@ function countsIn(answer: Answer): Array<[string, number]> {
   return found;
 }
 
-/** Fills a route's path: `target` for its first parameter, harmless values for the others. */
-function pathOf(route: string, target: string): string {
+/** Fills a route's path: `target` for its first parameter, `params` or harmless values for the others. */
+function pathOf(route: string, target: string, params: Record<string, string> = {}): string {
   const path = route.slice(route.indexOf(' ') + 1);
   let first = true;
   return path
@@ -410,10 +699,11 @@ function pathOf(route: string, target: string): string {
         first = false;
         return target;
       }
+      if (params[name]) return params[name];
       if (name === 'path') return 'Zork%20New/new.cbz';
       return '1';
     })
-    .replace(/\*$/, 'series');
+    .replace(/\*$/, params['*'] ?? 'series');
 }
 
 /** An answer with the id taken out, and the parts that vary from call to call (times). */
@@ -430,6 +720,79 @@ interface Matrix {
   fixture: AccessFixture;
   adminKey: string;
   viewers: Viewer[];
+  ids: MatrixIds;
+}
+
+/**
+ * The lists (issue 19) and covers (issue 18) the entries read, made by the admin through the API: a collection,
+ * a read list and both users' want-to-read queues holding every series and book, a collection and a read list of
+ * hidden items only, named after Xsecret (so a list page showing them shows a trace), and an uploaded cover on
+ * each hidden series and book.
+ */
+async function buildLists(
+  fixture: AccessFixture,
+  hiddenMarkers: Array<keyof AccessFixture['series']>,
+  /** Hidden from the narrowed key only: an uploaded cover too. */
+  narrowedMarkers: Array<keyof AccessFixture['series']>,
+): Promise<MatrixIds> {
+  const all = Object.values(fixture.series);
+  const hidden = hiddenMarkers.map((m) => fixture.series[m]);
+  const auth = fixture.admin;
+  const created = async (path: string, json: unknown) => {
+    const response = await api(path, { method: 'POST', auth, json });
+    expect(response.status, response.text).toBe(201);
+    return response.body.id as string;
+  };
+  const allSeries = all.map((s) => s.seriesId);
+  const allBooks = all.flatMap((s) => s.bookIds);
+  const hiddenCollectionSeries = hidden.map((s) => s.seriesId);
+  const hiddenReadListBooks = hidden.flatMap((s) => s.bookIds);
+  // Every series, and the first book of Xteen and of each hidden series: at most as many visible entries as the
+  // callers may count (restricted: 3 series + 1 book; narrowed: 2 + 1).
+  const firstBooks = [fixture.series.xteen, ...hidden].map((s) => s.bookIds[0] as string);
+  for (const seriesId of allSeries) await created('/want-to-read', { seriesId });
+  for (const bookId of firstBooks) await created('/want-to-read', { bookId });
+  // The restricted user queued them before the restriction (as they may have): written straight into D1.
+  const now = new Date().toISOString();
+  await db
+    .insert(wantToRead)
+    .values([
+      ...allSeries.map((seriesId, position) => ({ userId: fixture.user.id, seriesId, addedAt: now, position })),
+      ...firstBooks.map((bookId, i) => ({ userId: fixture.user.id, bookId, addedAt: now, position: 100 + i })),
+    ]);
+  const coverOf: Record<string, string> = {};
+  for (const s of [...hidden, ...narrowedMarkers.map((m) => fixture.series[m])]) {
+    for (const [kind, id] of [
+      ['series', s.seriesId],
+      ['books', s.bookIds[0] as string],
+    ] as const) {
+      const upload = await api(`/${kind}/${id}/cover`, { method: 'POST', auth, body: coverForm() });
+      expect(upload.status, upload.text).toBe(200);
+      coverOf[id] = upload.body.id as string;
+    }
+  }
+  const cblBooks = all
+    .map((s) => `<Book Series="Zork ${s.marker[0]?.toUpperCase()}${s.marker.slice(1)}" Number="1" Volume="" Year="" />`)
+    .join('');
+  return {
+    visibleSeries: fixture.series.xteen.seriesId,
+    visibleBook: fixture.series.xteen.bookIds[0] as string,
+    allSeries,
+    allBooks,
+    mixedCollection: await created('/collections', { name: 'Mixed Shelf', seriesIds: allSeries }),
+    mixedReadList: await created('/readlists', { name: 'Mixed List', bookIds: allBooks }),
+    smartBooks: await created('/collections', {
+      name: 'Every Book',
+      target: 'books',
+      condition: { title: { operator: 'isNotNull' } },
+    }),
+    hiddenCollectionSeries,
+    hiddenReadListBooks,
+    collection: await created('/collections', { name: 'Zork Xsecret Shelf', seriesIds: hiddenCollectionSeries }),
+    readList: await created('/readlists', { name: 'Zork Xsecret List', bookIds: hiddenReadListBooks }),
+    coverOf,
+    cbl: `<?xml version="1.0"?><ReadingList><Name>Matrix</Name><Books>${cblBooks}</Books></ReadingList>`,
+  } as MatrixIds & { collection: string; readList: string };
 }
 
 /** The fixture, progress on every book, a duplicate group, and the two restricted callers. */
@@ -456,7 +819,13 @@ async function buildMatrix(): Promise<Matrix> {
   }
   const group = (await api('/duplicates', { auth: fixture.admin })).body.data[0];
   const s = fixture.series;
+  const ids = (await buildLists(fixture, ['xadult', 'xsecret', 'xbeta'], ['xgamma'])) as MatrixIds & {
+    collection: string;
+    readList: string;
+  };
   const targets = (markers: Array<keyof AccessFixture['series']>, libraries: string[], tasks: string[]) => ({
+    collection: [ids.collection],
+    readlist: [ids.readList],
     book: markers.map((m) => s[m].bookIds[0] as string),
     series: markers.map((m) => s[m].seriesId),
     library: libraries,
@@ -482,7 +851,7 @@ async function buildMatrix(): Promise<Matrix> {
       targets: targets(['xgamma', 'xbeta'], [fixture.libraries.gamma], [fixture.gammaTaskId]),
     },
   ];
-  return { fixture, adminKey, viewers };
+  return { fixture, adminKey, viewers, ids };
 }
 
 describe('the access matrix (issue 17)', () => {
@@ -502,20 +871,30 @@ describe('the access matrix (issue 17)', () => {
 });
 
 /** Lists, searches, feeds and facets: nothing hidden shown or counted. */
-async function listFailures({ adminKey, viewers }: Matrix): Promise<string[]> {
+async function listFailures({ fixture, adminKey, viewers, ids }: Matrix): Promise<string[]> {
   const failures: string[] = [];
-  for (const [route, entry] of Object.entries(ENTRIES)) {
-    if (!('list' in entry)) continue;
+  const lists = Object.entries(ENTRIES).flatMap(([route, entry]): Array<[string, ListEntry]> => {
+    if ('list' in entry) return [[route, entry]];
+    if ('hides' in entry && entry.members) return [[route, entry.members(ids)]];
+    return [];
+  });
+  for (const [route, entry] of lists) {
     const method = entry.method ?? 'GET';
-    const init = { json: entry.json };
-    const admin = await call(adminKey, method, entry.list, init);
-    const hiddenOf = (viewer: Viewer) => entry.tokens?.hidden ?? viewer.hidden;
+    // Built for each call: a form is read once, and a bulk edit changes something each time.
+    const init = () => ({
+      json: typeof entry.json === 'function' ? entry.json(ids) : entry.json,
+      body: entry.body?.(ids),
+    });
+    const admin = await call(adminKey, method, entry.list, init());
+    const markers = new Set(Object.keys(fixture.series));
+    const hiddenOf = (viewer: Viewer) =>
+      entry.tokens?.hidden ?? (entry.echoes ? viewer.hidden.filter((t) => !markers.has(t)) : viewer.hidden);
     if (admin.status !== 200) failures.push(`${route}: admin got ${admin.status} ${admin.text.slice(0, 200)}`);
     else if (!entry.adminShowsNothing && tracesIn(admin, hiddenOf(viewers[0] as Viewer)).length === 0) {
       failures.push(`${route}: the admin's answer shows no hidden item, so the check proves nothing`);
     }
     for (const viewer of viewers) {
-      const answer = await call(viewer.key, method, entry.list, init);
+      const answer = await call(viewer.key, method, entry.list, init());
       if (answer.status !== 200 && answer.status !== 403) {
         failures.push(`${route} as ${viewer.name}: ${answer.status} ${answer.text.slice(0, 200)}`);
         continue;
@@ -530,17 +909,18 @@ async function listFailures({ adminKey, viewers }: Matrix): Promise<string[]> {
 }
 
 /** Routes taking an id: a hidden one answers exactly as an unknown one; the admin's read answers it. */
-async function idFailures({ fixture, adminKey, viewers }: Matrix): Promise<string[]> {
+async function idFailures({ fixture, adminKey, viewers, ids }: Matrix): Promise<string[]> {
   const failures: string[] = [];
   for (const [route, entry] of Object.entries(ENTRIES)) {
     if (!('hides' in entry)) continue;
     const method = route.slice(0, route.indexOf(' '));
     const bodyFor = (id: string) => ({
-      json: typeof entry.json === 'function' ? entry.json(id) : entry.json,
-      body: entry.body,
+      json: typeof entry.json === 'function' ? entry.json(id, ids) : entry.json,
+      body: typeof entry.body === 'function' ? entry.body() : entry.body,
     });
-    const request = (key: string, id: string) =>
-      call(key, method, pathOf(route, id) + (entry.query ?? ''), bodyFor(id));
+    // The other parameters come from the hidden id, for the unknown id's call too.
+    const request = (key: string, id: string, hiddenId: string) =>
+      call(key, method, pathOf(route, id, entry.params?.(ids, hiddenId)) + (entry.query ?? ''), bodyFor(id));
     for (const viewer of viewers) {
       for (const hiddenId of viewer.targets[entry.hides]) {
         const id =
@@ -549,11 +929,12 @@ async function idFailures({ fixture, adminKey, viewers }: Matrix): Promise<strin
               hiddenId)
             : hiddenId;
         if (method === 'GET') {
-          const admin = await request(adminKey, id);
-          if (admin.status >= 400) failures.push(`${route}: admin got ${admin.status} for ${id}`);
+          const admin = await request(adminKey, id, id);
+          const ok = entry.admin ? admin.status === entry.admin.status : admin.status < 400;
+          if (!ok) failures.push(`${route}: admin got ${admin.status} for ${id}: ${admin.text.slice(0, 200)}`);
         }
         const unknownId = unknownTarget(entry.hides);
-        const [hidden, unknown] = [await request(viewer.key, id), await request(viewer.key, unknownId)];
+        const [hidden, unknown] = [await request(viewer.key, id, id), await request(viewer.key, unknownId, id)];
         const expected = entry.forbidden ? 403 : (entry.unknownStatus ?? 404);
         if (unknown.status !== expected) {
           failures.push(
