@@ -11,6 +11,7 @@ import { badRequest } from '../lib/errors';
 import type { CoverOwner, CoverRow } from '../repositories/uploaded-covers.repository';
 import { MAX_COVER_BYTES } from '../services/covers.service';
 import { jsonBody, type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
+import { applySeriesSharingUpdate } from './komga-users.routes';
 import {
   bookEditOf,
   KomgaBookMetadataUpdateSchema,
@@ -50,6 +51,10 @@ async function uploadedFile(c: KomgaContext): Promise<{ bytes: Uint8Array; selec
 export function registerMetadataRoutes(app: KomgaApp) {
   app.patch('/api/v1/series/:id/metadata', need('SeriesWrite'), async (c) => {
     const dto = await jsonBody(c, KomgaSeriesMetadataUpdateSchema);
+    // A hidden or unknown series is a 404 before anything else; then the age rating and sharing labels,
+    // which need UsersWrite (a 403 there changes nothing); then Komga's other fields.
+    await c.get('services').seriesQuery.get(requestViewer(c), c.req.param('id'));
+    await applySeriesSharingUpdate(c, c.req.param('id'), dto);
     await c.get('services').metadata.editSeries(requestViewer(c), c.req.param('id'), seriesEditOf(dto));
     return c.body(null, 204);
   });

@@ -68,15 +68,6 @@ export function registerUserRoutes(app: KomgaApp) {
     return c.body(null, 204);
   });
 
-  // The series metadata PATCH: until the metadata handler lands, only the sharing fields are applied and
-  // Komga's other fields are accepted and ignored; that handler calls applySeriesSharingUpdate.
-  app.patch('/api/v1/series/:id/metadata', need('SeriesWrite'), async (c) => {
-    const body = await jsonBody(c, z.record(z.string(), z.unknown()));
-    await c.get('services').seriesQuery.get(requestViewer(c), c.req.param('id'));
-    await applySeriesSharingUpdate(c, c.req.param('id'), body);
-    return c.body(null, 204);
-  });
-
   app.get('/api/v1/sharing-labels', need('SeriesRead'), async (c) =>
     c.json(await c.get('services').sharingTags.visibleNames(requestViewer(c), libraryIdsOf(c))),
   );

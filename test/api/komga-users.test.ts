@@ -224,13 +224,14 @@ describe('sharing labels and age ratings on /komga', () => {
         sharingLabelsLock: true,
         ageRating: 16,
         ageRatingLock: true,
-        title: 'ignored here',
+        title: 'Teen Titans Go!',
       },
     });
     expect(patch.status).toBe(204);
     const v1Tags = await api(`/series/${series.teen.id}/sharing-tags`, { auth: admin.auth });
     expect(v1Tags.body.map((t: { name: string }) => t.name).sort()).toEqual(['Mature', 'teens']);
-    expect((await api(`/series/${series.teen.id}`, { auth: admin.auth })).body.title).toBe('Teen Titans Go');
+    // One PATCH, both halves: the metadata handler applies Komga's other fields (the title) as well.
+    expect((await api(`/series/${series.teen.id}`, { auth: admin.auth })).body.title).toBe('Teen Titans Go!');
     // Komelia's series edit dialog reads them back from the series.
     expect((await komga(`/api/v1/series/${series.teen.id}`, { auth })).body.metadata).toMatchObject({
       sharingLabels: ['mature', 'teens'],
