@@ -101,17 +101,7 @@ export class CollectionsRepository {
           AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`
         : undefined,
     );
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(collections)
-        .where(where)
-        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
-        .limit(query.limit)
-        .offset(query.offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(viewer, where, query.limit, query.offset);
   }
 
   /** One collection, when the viewer may see it. */
@@ -141,17 +131,7 @@ export class CollectionsRepository {
         ON ${member.id} = ${collectionSeries.seriesId} WHERE ${collectionSeries.seriesId} = ${seriesId}
         AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`,
     );
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(collections)
-        .where(where)
-        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(viewer, where, limit, offset);
   }
 
   /**
@@ -217,5 +197,25 @@ export class CollectionsRepository {
   async run(statements: Statement[]): Promise<void> {
     const [first, ...rest] = statements;
     if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** A page of the collections matching `where`, by name, with the viewer's member counts. */
+  private async page(
+    viewer: Viewer,
+    where: SQL | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: CollectionRow[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.db
+        .select(columns(viewer))
+        .from(collections)
+        .where(where)
+        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
+    ]);
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 }
