@@ -46,6 +46,12 @@ const listQuery = (c: KomgaContext) => {
 
 export function registerListRoutes(app: KomgaApp) {
   // ---- collections ----
+  registerListBasics(app, {
+    path: 'collections',
+    service: 'collections',
+    read: COLLECTIONS_READ,
+    del: 'CollectionsDelete',
+  });
   app.get('/api/v1/collections', need(COLLECTIONS_READ), async (c) =>
     c.json(await listsOf(c).collections(requestViewer(c), pagingOf(c), listQuery(c))),
   );
@@ -59,29 +65,15 @@ export function registerListRoutes(app: KomgaApp) {
     await listsOf(c).updateCollection(requestViewer(c), c.req.param('id'), await jsonBody(c, CollectionUpdateSchema));
     return c.body(null, 204);
   });
-  app.delete('/api/v1/collections/:id', need('CollectionsDelete'), async (c) => {
-    await c.get('services').collections.delete(requestViewer(c), c.req.param('id'));
-    return c.body(null, 204);
-  });
   app.get('/api/v1/collections/:id/series', need(COLLECTIONS_READ), async (c) =>
     c.json(await listsOf(c).collectionSeries(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
-  app.get('/api/v1/collections/:id/thumbnail', need(COLLECTIONS_READ), async (c) => {
-    const viewer = requestViewer(c);
-    const { collections, thumbnails } = c.get('services');
-    const first = await collections.cover(viewer, c.req.param('id'));
-    return sendMedia(c, await thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
-  });
-  // Longbox makes list covers from their members: there are no uploaded posters to list.
-  app.get('/api/v1/collections/:id/thumbnails', need(COLLECTIONS_READ), async (c) => {
-    await c.get('services').collections.row(requestViewer(c), c.req.param('id'));
-    return c.json([]);
-  });
   app.get('/api/v1/series/:id/collections', need(COLLECTIONS_READ), async (c) =>
     c.json(await listsOf(c).collectionsOfSeries(requestViewer(c), c.req.param('id'))),
   );
 
   // ---- read lists ----
+  registerListBasics(app, { path: 'readlists', service: 'readLists', read: READ_LISTS_READ, del: 'ReadListsDelete' });
   app.get('/api/v1/readlists', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).readLists(requestViewer(c), pagingOf(c), listQuery(c))),
   );
@@ -99,10 +91,6 @@ export function registerListRoutes(app: KomgaApp) {
     await listsOf(c).updateReadList(requestViewer(c), c.req.param('id'), await jsonBody(c, ReadListUpdateSchema));
     return c.body(null, 204);
   });
-  app.delete('/api/v1/readlists/:id', need('ReadListsDelete'), async (c) => {
-    await c.get('services').readLists.delete(requestViewer(c), c.req.param('id'));
-    return c.body(null, 204);
-  });
   app.get('/api/v1/readlists/:id/books', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).readListBooks(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
@@ -114,16 +102,6 @@ export function registerListRoutes(app: KomgaApp) {
       c.json(await listsOf(c).sibling(requestViewer(c), c.req.param('id'), c.req.param('bookId'), step)),
     );
   }
-  app.get('/api/v1/readlists/:id/thumbnail', need(READ_LISTS_READ), async (c) => {
-    const viewer = requestViewer(c);
-    const { readLists, thumbnails } = c.get('services');
-    const first = await readLists.cover(viewer, c.req.param('id'));
-    return sendMedia(c, await thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
-  });
-  app.get('/api/v1/readlists/:id/thumbnails', need(READ_LISTS_READ), async (c) => {
-    await c.get('services').readLists.row(requestViewer(c), c.req.param('id'));
-    return c.json([]);
-  });
   app.get('/api/v1/readlists/:id/read-progress/tachiyomi', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).tachiyomiProgress(requestViewer(c), c.req.param('id'))),
   );
@@ -135,4 +113,31 @@ export function registerListRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/readlists', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).readListsOfBook(requestViewer(c), c.req.param('id'))),
   );
+}
+
+/** What a collection and a read list do alike in Komga: delete, and a cover made from the first visible member. */
+function registerListBasics(
+  app: KomgaApp,
+  list: {
+    path: 'collections' | 'readlists';
+    service: 'collections' | 'readLists';
+    read: Parameters<typeof need>[0];
+    del: Parameters<typeof need>[0];
+  },
+) {
+  app.delete(`/api/v1/${list.path}/:id`, need(list.del), async (c) => {
+    await c.get('services')[list.service].delete(requestViewer(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
+  app.get(`/api/v1/${list.path}/:id/thumbnail`, need(list.read), async (c) => {
+    const viewer = requestViewer(c);
+    const services = c.get('services');
+    const first = await services[list.service].cover(viewer, c.req.param('id'));
+    return sendMedia(c, await services.thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
+  });
+  // Longbox makes list covers from their members: there are no uploaded posters to list.
+  app.get(`/api/v1/${list.path}/:id/thumbnails`, need(list.read), async (c) => {
+    await c.get('services')[list.service].row(requestViewer(c), c.req.param('id'));
+    return c.json([]);
+  });
 }

@@ -11,8 +11,7 @@ import type { Database } from '../db/client';
 import { collectionSeries, collections, series } from '../db/schema';
 import type { Statement } from './catalog-writer.repository';
 import { inIds } from './catalog-sql';
-import { ListMembers } from './list-members';
-import { type MemberCounts, toMemberCounts } from './list-members';
+import { hasMember, ListMembers, type MemberJoin, memberCounts, withCounts } from './list-members';
 import { type Viewer, visibleSeries } from './visibility';
 
 export type { SmartRule } from '../db/tables/lists';
@@ -33,23 +32,19 @@ const MEMBER = sql.raw('member');
  */
 const COLLECTION_ID = sql.raw('"collections"."id"');
 
-/** The live members of the outer collection, and how many of them the viewer may see: one walk of its members. */
-function memberCounts(viewer: Viewer): SQL<MemberCounts> {
-  return sql`(SELECT json_array(count(*), coalesce(sum(CASE WHEN ${visibleSeries(viewer, member)} THEN 1 ELSE 0 END), 0))
-    FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
-    WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
-}
-
-/** The outer collection has a live member (one the viewer may see, when given): stops at the first. */
-function hasMember(visibleTo?: Viewer): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${collectionSeries} JOIN ${series} AS ${MEMBER} ON ${member.id} = ${collectionSeries.seriesId}
-    WHERE ${collectionSeries.collectionId} = ${COLLECTION_ID} AND ${member.deletedAt} IS NULL
-    ${visibleTo ? sql`AND ${visibleSeries(visibleTo, member)}` : sql``})`;
-}
+const MEMBERS: MemberJoin = {
+  table: collectionSeries,
+  listId: collectionSeries.collectionId,
+  memberId: collectionSeries.seriesId,
+  membersTable: series,
+  member,
+  outerListId: COLLECTION_ID,
+  visible: (viewer) => visibleSeries(viewer, member),
+};
 
 /** What the viewer may see of a collection: it has a rule, a visible member, or no member at all. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${collections.rule} IS NOT NULL OR ${hasMember(viewer)} OR NOT ${hasMember()})`;
+  return sql`(${collections.rule} IS NOT NULL OR ${hasMember(MEMBERS, viewer)} OR NOT ${hasMember(MEMBERS)})`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -61,10 +56,8 @@ const columns = (viewer: Viewer) => ({
   pinnedToHome: collections.pinnedToHome,
   createdAt: collections.createdAt,
   updatedAt: collections.updatedAt,
-  counts: memberCounts(viewer),
+  counts: memberCounts(MEMBERS, viewer),
 });
-
-const withCounts = <T extends { counts: MemberCounts }>({ counts, ...row }: T) => ({ ...row, ...counts });
 
 export interface CollectionListQuery {
   /** Only collections holding a series of one of these libraries the viewer may see. */
@@ -101,17 +94,7 @@ export class CollectionsRepository {
           AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`
         : undefined,
     );
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(collections)
-        .where(where)
-        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
-        .limit(query.limit)
-        .offset(query.offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(viewer, where, query.limit, query.offset);
   }
 
   /** One collection, when the viewer may see it. */
@@ -141,17 +124,7 @@ export class CollectionsRepository {
         ON ${member.id} = ${collectionSeries.seriesId} WHERE ${collectionSeries.seriesId} = ${seriesId}
         AND ${member.deletedAt} IS NULL AND ${visibleSeries(viewer, member)})`,
     );
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(collections)
-        .where(where)
-        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(viewer, where, limit, offset);
   }
 
   /**
@@ -217,5 +190,25 @@ export class CollectionsRepository {
   async run(statements: Statement[]): Promise<void> {
     const [first, ...rest] = statements;
     if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** A page of the collections matching `where`, by name, with the viewer's member counts. */
+  private async page(
+    viewer: Viewer,
+    where: SQL | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: CollectionRow[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.db
+        .select(columns(viewer))
+        .from(collections)
+        .where(where)
+        .orderBy(sql`${collections.name} COLLATE NOCASE`, asc(collections.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ n: sql<number>`count(*)` }).from(collections).where(where),
+    ]);
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 }

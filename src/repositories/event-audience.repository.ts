@@ -3,7 +3,7 @@
  * series or book an event names is visible to a viewer. Deleted rows count too — a `series_deleted` event
  * goes to those who saw the series — and a row already gone for good is visible to nobody restricted.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, series } from '../db/schema';
 import { inIds } from './catalog-sql';
@@ -14,21 +14,20 @@ export class EventAudienceRepository {
 
   /** Those of `ids` naming a series the viewer sees (live or deleted). */
   async visibleSeriesIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(sql`${inIds(series.id, ids)} AND ${visibleSeries(viewer, series)}`);
-    return new Set(rows.map((row) => row.id));
+    return this.visibleIds(series, visibleSeries(viewer, series), ids);
   }
 
   /** Those of `ids` naming a book the viewer sees (live or deleted). */
   async visibleBookIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
+    return this.visibleIds(books, visibleBooks(viewer, books), ids);
+  }
+
+  private async visibleIds(table: typeof series | typeof books, visible: SQL, ids: readonly string[]) {
+    if (ids.length === 0) return new Set<string>();
     const rows = await this.db
-      .select({ id: books.id })
-      .from(books)
-      .where(sql`${inIds(books.id, ids)} AND ${visibleBooks(viewer, books)}`);
+      .select({ id: table.id })
+      .from(table)
+      .where(sql`${inIds(table.id, ids)} AND ${visible}`);
     return new Set(rows.map((row) => row.id));
   }
 }

@@ -4,10 +4,11 @@
  * Members are written as the service decided them (docs/DECISIONS.md §Organise and share: members a writer
  * cannot see are kept in place), always in one D1 batch with the list's own row.
  */
-import { and, asc, eq, max, sql } from 'drizzle-orm';
+import { and, asc, eq, max, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import type { Statement } from './catalog-writer.repository';
+import type { Viewer } from './visibility';
 
 /** A list's live members, and how many of them a viewer may see. */
 export interface MemberCounts {
@@ -19,6 +20,44 @@ export interface MemberCounts {
 export function toMemberCounts(value: unknown): MemberCounts {
   const [all = 0, visible = 0] = typeof value === 'string' ? (JSON.parse(value) as number[]) : [];
   return { memberCount: Number(all), visibleCount: Number(visible) };
+}
+
+/** A list row with its `counts` column spread into memberCount and visibleCount. */
+export const withCounts = <T extends { counts: MemberCounts }>({ counts, ...row }: T) => ({ ...row, ...counts });
+
+/**
+ * How a query over the lists reaches the live members of its outer list: the member table joined to the
+ * members' own table under the alias `member`. `outerListId` is the outer list's id, qualified (drizzle writes
+ * a single-table select's columns bare, and a bare "id" inside these subqueries would be the member's).
+ */
+export interface MemberJoin {
+  table: SQLiteTable;
+  listId: SQLiteColumn;
+  memberId: SQLiteColumn;
+  /** The members' own table (series or books), and the same table aliased `member`. */
+  membersTable: SQLiteTable;
+  member: { id: SQLiteColumn; deletedAt: SQLiteColumn };
+  outerListId: SQL;
+  /** A viewer may see the aliased member. */
+  visible: (viewer: Viewer) => SQL;
+}
+
+const MEMBER = sql.raw('member');
+
+/** The live members of the outer list, and how many of them the viewer may see: one walk of its members. */
+export function memberCounts(join: MemberJoin, viewer: Viewer): SQL<MemberCounts> {
+  const { table, listId, memberId, membersTable, member, outerListId } = join;
+  return sql`(SELECT json_array(count(*), coalesce(sum(CASE WHEN ${join.visible(viewer)} THEN 1 ELSE 0 END), 0))
+    FROM ${table} JOIN ${membersTable} AS ${MEMBER} ON ${member.id} = ${memberId}
+    WHERE ${listId} = ${outerListId} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
+}
+
+/** The outer list has a live member (one the viewer may see, when given): stops at the first. */
+export function hasMember(join: MemberJoin, visibleTo?: Viewer): SQL {
+  const { table, listId, memberId, membersTable, member, outerListId } = join;
+  return sql`EXISTS (SELECT 1 FROM ${table} JOIN ${membersTable} AS ${MEMBER} ON ${member.id} = ${memberId}
+    WHERE ${listId} = ${outerListId} AND ${member.deletedAt} IS NULL
+    ${visibleTo ? sql`AND ${join.visible(visibleTo)}` : sql``})`;
 }
 
 /** Where a list's members are: the table and its list, member and position columns. */

@@ -2,7 +2,8 @@
  * Reads of editable metadata (issue 18): a live series' or book's values, locks and terms, for a viewer
  * (a series the viewer may not see reads exactly like a missing one). Writes go through CatalogWriter.
  */
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { books, bookTerms, series, seriesTerms } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
@@ -20,6 +21,12 @@ function groupTerms(rows: Array<{ kind: TermKind; value: string }>): Terms {
   return terms;
 }
 
+/** The row found (if any) with its terms grouped by kind. */
+function withTerms<R>(rows: R[], terms: Array<{ kind: TermKind; value: string }>) {
+  const row = rows[0];
+  return row ? { row, terms: groupTerms(terms) } : undefined;
+}
+
 export class MetadataRepository {
   constructor(private readonly db: Database) {}
 
@@ -30,13 +37,9 @@ export class MetadataRepository {
         .select()
         .from(series)
         .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series))),
-      this.db
-        .select({ kind: seriesTerms.kind, value: seriesTerms.value })
-        .from(seriesTerms)
-        .where(eq(seriesTerms.seriesId, id)),
+      this.termsOf(seriesTerms, seriesTerms.seriesId, id),
     ]);
-    const row = rows[0];
-    return row ? { row, terms: groupTerms(terms) } : undefined;
+    return withTerms(rows, terms);
   }
 
   /** A live book the viewer may see, with its terms; undefined otherwise. */
@@ -46,27 +49,30 @@ export class MetadataRepository {
         .select()
         .from(books)
         .where(and(eq(books.id, id), isNull(books.deletedAt), visibleBooks(viewer, books))),
-      this.db.select({ kind: bookTerms.kind, value: bookTerms.value }).from(bookTerms).where(eq(bookTerms.bookId, id)),
+      this.termsOf(bookTerms, bookTerms.bookId, id),
     ]);
-    const row = rows[0];
-    return row ? { row, terms: groupTerms(terms) } : undefined;
+    return withTerms(rows, terms);
+  }
+
+  private termsOf(table: typeof seriesTerms | typeof bookTerms, owner: SQLiteColumn, id: string) {
+    return this.db.select({ kind: table.kind, value: table.value }).from(table).where(eq(owner, id));
   }
 
   /** Of these series ids, the live ones the viewer may see (bulk edits skip the others). */
   async visibleSeriesIds(viewer: Viewer, ids: string[]): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(and(inArray(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)));
-    return rows.map((r) => r.id);
+    return this.liveVisibleIds(series, visibleSeries(viewer, series), ids);
   }
 
   /** Of these book ids, the live ones the viewer may see. */
   async visibleBookIds(viewer: Viewer, ids: string[]): Promise<string[]> {
+    return this.liveVisibleIds(books, visibleBooks(viewer, books), ids);
+  }
+
+  private async liveVisibleIds(table: typeof series | typeof books, visible: SQL, ids: string[]): Promise<string[]> {
     const rows = await this.db
-      .select({ id: books.id })
-      .from(books)
-      .where(and(inArray(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)));
+      .select({ id: table.id })
+      .from(table)
+      .where(and(inArray(table.id, ids), isNull(table.deletedAt), visible));
     return rows.map((r) => r.id);
   }
 }

@@ -9,8 +9,7 @@ import type { Database } from '../db/client';
 import { books, bookStoryArcs, readListBooks, readLists, series } from '../db/schema';
 import type { Statement } from './catalog-writer.repository';
 import { inIds } from './catalog-sql';
-import { ListMembers } from './list-members';
-import { type MemberCounts, toMemberCounts } from './list-members';
+import { hasMember, ListMembers, type MemberJoin, memberCounts, withCounts } from './list-members';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 export type ReadListRecord = typeof readLists.$inferSelect;
@@ -25,23 +24,19 @@ const MEMBER = sql.raw('member');
 /** The outer read list's id, qualified (a bare "id" inside the member subqueries would be the member book's). */
 const READ_LIST_ID = sql.raw('"read_lists"."id"');
 
-/** The live books of the outer read list, and how many of them the viewer may see: one walk of its books. */
-function memberCounts(viewer: Viewer): SQL<MemberCounts> {
-  return sql`(SELECT json_array(count(*), coalesce(sum(CASE WHEN ${visibleBooks(viewer, member)} THEN 1 ELSE 0 END), 0))
-    FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
-    WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
-}
-
-/** The outer read list has a live book (one the viewer may see, when given): stops at the first. */
-function hasMember(visibleTo?: Viewer): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${readListBooks} JOIN ${books} AS ${MEMBER} ON ${member.id} = ${readListBooks.bookId}
-    WHERE ${readListBooks.readListId} = ${READ_LIST_ID} AND ${member.deletedAt} IS NULL
-    ${visibleTo ? sql`AND ${visibleBooks(visibleTo, member)}` : sql``})`;
-}
+const MEMBERS: MemberJoin = {
+  table: readListBooks,
+  listId: readListBooks.readListId,
+  memberId: readListBooks.bookId,
+  membersTable: books,
+  member,
+  outerListId: READ_LIST_ID,
+  visible: (viewer) => visibleBooks(viewer, member),
+};
 
 /** A list the viewer may see: it has a visible book, or no book at all. */
 function shownTo(viewer: Viewer): SQL {
-  return sql`(${hasMember(viewer)} OR NOT ${hasMember()})`;
+  return sql`(${hasMember(MEMBERS, viewer)} OR NOT ${hasMember(MEMBERS)})`;
 }
 
 const columns = (viewer: Viewer) => ({
@@ -51,10 +46,8 @@ const columns = (viewer: Viewer) => ({
   ordered: readLists.ordered,
   createdAt: readLists.createdAt,
   updatedAt: readLists.updatedAt,
-  counts: memberCounts(viewer),
+  counts: memberCounts(MEMBERS, viewer),
 });
-
-const withCounts = <T extends { counts: MemberCounts }>({ counts, ...row }: T) => ({ ...row, ...counts });
 
 /** Sort orders of read-list lists. */
 export const READ_LIST_SORTS = {
@@ -107,17 +100,13 @@ export class ReadListsRepository {
     );
     const sort = query.sort ?? { field: 'name', direction: 'asc' };
     const order = READ_LIST_SORTS[sort.field];
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(readLists)
-        .where(where)
-        .orderBy(sort.direction === 'asc' ? asc(order) : sql`${order} DESC`, asc(readLists.id))
-        .limit(query.limit)
-        .offset(query.offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(readLists).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(
+      viewer,
+      where,
+      sort.direction === 'asc' ? asc(order) : sql`${order} DESC`,
+      query.limit,
+      query.offset,
+    );
   }
 
   async get(viewer: Viewer, id: string): Promise<ReadListRow | undefined> {
@@ -146,17 +135,7 @@ export class ReadListsRepository {
         ON ${member.id} = ${readListBooks.bookId} WHERE ${readListBooks.bookId} = ${bookId}
         AND ${member.deletedAt} IS NULL AND ${visibleBooks(viewer, member)})`,
     );
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select(columns(viewer))
-        .from(readLists)
-        .where(where)
-        .orderBy(sql`${readLists.name} COLLATE NOCASE`, asc(readLists.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: sql<number>`count(*)` }).from(readLists).where(where),
-    ]);
-    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
+    return this.page(viewer, where, asc(READ_LIST_SORTS.name), limit, offset);
   }
 
   /**
@@ -286,5 +265,26 @@ export class ReadListsRepository {
         asc(books.number),
         asc(books.sortKey),
       );
+  }
+
+  /** A page of the read lists matching `where` (ties broken by id), with the viewer's member counts. */
+  private async page(
+    viewer: Viewer,
+    where: SQL | undefined,
+    order: SQL,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: ReadListRow[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.db
+        .select(columns(viewer))
+        .from(readLists)
+        .where(where)
+        .orderBy(order, asc(readLists.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ n: sql<number>`count(*)` }).from(readLists).where(where),
+    ]);
+    return { rows: rows.map(withCounts), total: count?.n ?? 0 };
   }
 }

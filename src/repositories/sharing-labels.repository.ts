@@ -4,7 +4,7 @@
  * in user_sharing_labels (user-access.repository.ts); deleting a label removes it from every series and
  * every user in one batch.
  */
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { series, seriesSharingLabels, sharingLabels, userSharingLabels } from '../db/schema';
@@ -117,13 +117,7 @@ export class SharingLabelsRepository {
   /** The labels of a series, by name. */
   async ofSeries(seriesId: string): Promise<SharingLabelRecord[]> {
     return this.db
-      .select({
-        id: sharingLabels.id,
-        name: sharingLabels.name,
-        description: sharingLabels.description,
-        createdAt: sharingLabels.createdAt,
-        updatedAt: sharingLabels.updatedAt,
-      })
+      .select(getTableColumns(sharingLabels))
       .from(seriesSharingLabels)
       .innerJoin(sharingLabels, eq(sharingLabels.id, seriesSharingLabels.labelId))
       .where(eq(seriesSharingLabels.seriesId, seriesId))

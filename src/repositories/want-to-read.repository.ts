@@ -32,6 +32,13 @@ function visibleEntry(viewer: Viewer): SQL {
       AND ${books.deletedAt} IS NULL AND ${visibleBooks(viewer, books)})))`;
 }
 
+const ENTRY_COLUMNS = {
+  seriesId: wantToRead.seriesId,
+  bookId: wantToRead.bookId,
+  addedAt: wantToRead.addedAt,
+  position: wantToRead.position,
+};
+
 const toEntry = (row: { seriesId: string | null; bookId: string | null; addedAt: string; position: number }) => ({
   kind: row.seriesId ? ('series' as const) : ('book' as const),
   id: (row.seriesId ?? row.bookId) as string,
@@ -47,12 +54,7 @@ export class WantToReadRepository {
     const where = and(eq(wantToRead.userId, viewer.userId), visibleEntry(viewer));
     const [rows, [count]] = await Promise.all([
       this.db
-        .select({
-          seriesId: wantToRead.seriesId,
-          bookId: wantToRead.bookId,
-          addedAt: wantToRead.addedAt,
-          position: wantToRead.position,
-        })
+        .select(ENTRY_COLUMNS)
         .from(wantToRead)
         .where(where)
         .orderBy(asc(wantToRead.position), asc(wantToRead.addedAt), asc(itemId))
@@ -75,12 +77,7 @@ export class WantToReadRepository {
   /** Every entry of the user's queue (hidden ones too), in order. */
   async all(userId: string): Promise<QueueEntry[]> {
     const rows = await this.db
-      .select({
-        seriesId: wantToRead.seriesId,
-        bookId: wantToRead.bookId,
-        addedAt: wantToRead.addedAt,
-        position: wantToRead.position,
-      })
+      .select(ENTRY_COLUMNS)
       .from(wantToRead)
       .where(eq(wantToRead.userId, userId))
       .orderBy(asc(wantToRead.position), asc(wantToRead.addedAt), asc(itemId));
@@ -89,12 +86,7 @@ export class WantToReadRepository {
 
   async find(userId: string, item: QueuedItem): Promise<QueueEntry | undefined> {
     const row = await this.db
-      .select({
-        seriesId: wantToRead.seriesId,
-        bookId: wantToRead.bookId,
-        addedAt: wantToRead.addedAt,
-        position: wantToRead.position,
-      })
+      .select(ENTRY_COLUMNS)
       .from(wantToRead)
       .where(and(eq(wantToRead.userId, userId), matches(item)))
       .get();

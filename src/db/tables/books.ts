@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { creditsTable, termsTable } from './term-rows';
 import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
-import { type CreditedAuthor, TERM_KINDS, type TermKind, type WebLinkValue } from './metadata-values';
+import type { CreditedAuthor, TermKind, WebLinkValue } from './metadata-values';
 import { libraries } from './libraries';
 import { series } from './series';
 
@@ -183,35 +184,14 @@ export const bookPages = sqliteTable(
 );
 
 /** Genres, tags, characters, teams and locations of a book (ComicInfo, EPUB subjects). */
-export const bookTerms = sqliteTable(
-  'book_terms',
-  {
-    bookId: cascadingReference('book_id', () => books.id),
-    kind: text('kind', { enum: TERM_KINDS }).notNull(),
-    value: text('value').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.bookId, t.kind, t.value] }),
-    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve; book_id makes
-    // the list of matching books an index-only read.
-    index('book_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`, t.bookId),
-  ],
-);
+export const bookTerms = termsTable('book_terms', { key: 'bookId', column: 'book_id', references: () => books.id });
 
 /**
  * The credits of `books.authors`, one row each, so that an author filter is an index lookup (rebuilt from
  * the JSON column in the batch that writes it).
  */
-export const bookAuthors = sqliteTable(
-  'book_authors',
-  {
-    bookId: cascadingReference('book_id', () => books.id),
-    name: text('name').notNull(),
-    role: text('role').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.bookId, t.name, t.role] }),
-    // `name = ? COLLATE NOCASE` (and a role) → the books credited: an index-only read.
-    index('book_authors_name_nocase_idx').on(sql`${t.name} COLLATE NOCASE`, t.role, t.bookId),
-  ],
-);
+export const bookAuthors = creditsTable('book_authors', {
+  key: 'bookId',
+  column: 'book_id',
+  references: () => books.id,
+});

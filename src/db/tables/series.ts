@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { creditsTable, termsTable } from './term-rows';
 import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
-import { type AlternateTitle, type CreditedAuthor, TERM_KINDS, type WebLinkValue } from './metadata-values';
+import type { AlternateTitle, CreditedAuthor, WebLinkValue } from './metadata-values';
 
 /**
  * A series groups the books of one folder (a book directly in the library root is its own series),
@@ -92,34 +93,18 @@ export const series = sqliteTable(
  * Genres, tags, characters, teams and locations of a series (filter fields of API.md §4 Advanced filtering):
  * the union of its live books' terms, except a kind whose lock is set (genres and tags are editable).
  */
-export const seriesTerms = sqliteTable(
-  'series_terms',
-  {
-    seriesId: cascadingReference('series_id', () => series.id),
-    kind: text('kind', { enum: TERM_KINDS }).notNull(),
-    value: text('value').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.seriesId, t.kind, t.value] }),
-    // Filters compare terms with `= ? COLLATE NOCASE`, which only a NOCASE index can serve; series_id
-    // makes the list of matching series an index-only read.
-    index('series_terms_value_nocase_idx').on(t.kind, sql`${t.value} COLLATE NOCASE`, t.seriesId),
-  ],
-);
+export const seriesTerms = termsTable('series_terms', {
+  key: 'seriesId',
+  column: 'series_id',
+  references: () => series.id,
+});
 
 /** The credits of `series.authors`, one row each (an author filter is an index lookup). */
-export const seriesAuthors = sqliteTable(
-  'series_authors',
-  {
-    seriesId: cascadingReference('series_id', () => series.id),
-    name: text('name').notNull(),
-    role: text('role').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.seriesId, t.name, t.role] }),
-    index('series_authors_name_nocase_idx').on(sql`${t.name} COLLATE NOCASE`, t.role, t.seriesId),
-  ],
-);
+export const seriesAuthors = creditsTable('series_authors', {
+  key: 'seriesId',
+  column: 'series_id',
+  references: () => series.id,
+});
 
 /** Release tracking (API.md §2 Series tracked/upstream*Gap); absent row = untracked. */
 export const seriesTracking = sqliteTable('series_tracking', {

@@ -9,8 +9,17 @@ import { CBL_MAX_BYTES } from '../../lists/cbl';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './lists.routes';
 
+type ListServices = AppEnv['Variables']['services']['collections' | 'readLists'];
+
 const services = (c: Context<AppEnv>) => c.get('services');
 const listOf = (id: string | undefined) => (id ? [id] : undefined);
+
+/** A list's cover: the thumbnail of its first member the viewer may see. */
+async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, id: string) {
+  const viewer = requestViewer(c);
+  const first = await lists.cover(viewer, id);
+  return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
+}
 
 // Fixed paths (/readlists/import/cbl, /want-to-read/bulk) are registered before the `{id}` routes.
 export const listsRouter = createRouter()
@@ -61,11 +70,7 @@ export const listsRouter = createRouter()
     const { id, seriesId } = c.req.valid('param');
     return noContent(c, services(c).collections.removeSeries(requestViewer(c), id, seriesId));
   })
-  .openapi(routes.collectionThumbnail, async (c) => {
-    const viewer = requestViewer(c);
-    const first = await services(c).collections.cover(viewer, c.req.valid('param').id);
-    return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
-  })
+  .openapi(routes.collectionThumbnail, (c) => listCover(c, services(c).collections, c.req.valid('param').id))
   .openapi(
     ...paged(routes.seriesCollections, ({ services, viewer, param }, page) =>
       services.collections.ofSeries(viewer, param.id, page),
@@ -122,11 +127,7 @@ export const listsRouter = createRouter()
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, -1), 200);
   })
-  .openapi(routes.readListThumbnail, async (c) => {
-    const viewer = requestViewer(c);
-    const first = await services(c).readLists.cover(viewer, c.req.valid('param').id);
-    return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
-  })
+  .openapi(routes.readListThumbnail, (c) => listCover(c, services(c).readLists, c.req.valid('param').id))
   .openapi(
     ...paged(routes.bookReadLists, ({ services, viewer, param }, page) =>
       services.readLists.ofBook(viewer, param.id, page),
