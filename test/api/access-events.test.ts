@@ -130,4 +130,22 @@ describe('events and access (issue 17)', () => {
     expect(restricted.text()).not.toContain(f.libraries.gamma);
     await restricted.close();
   }, 120_000);
+  it('a collection event reaches a restricted stream only when it sees every series the event names', async () => {
+    const f = await buildAccessFixture();
+    const admin = await openStream('/api/v1/events/stream', f.admin);
+    const restricted = await openStream('/api/v1/events/stream', { apiKey: f.userKey });
+    const create = async (name: string, seriesIds: string[]) => {
+      const response = await api('/collections', { method: 'POST', auth: f.admin, json: { name, seriesIds } });
+      expect(response.status).toBe(201);
+      return response.body.id as string;
+    };
+    const mixed = await create('Mixed', [f.series.xteen.seriesId, f.series.xadult.seriesId]);
+    const visible = await create('Visible', [f.series.xteen.seriesId]);
+    for (const stream of [admin, restricted]) await stream.waitFor(visible);
+    expect(admin.text()).toContain(mixed);
+    // The mixed collection's event names Xadult, which the restricted user may not see: it never arrives.
+    expect(restricted.text()).not.toContain(mixed);
+    expect(restricted.text()).not.toContain(f.series.xadult.seriesId);
+    await Promise.all([admin.close(), restricted.close()]);
+  }, 120_000);
 });
