@@ -77,7 +77,7 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'durable-objects/**/*.test.ts'],
-            exclude: ['test/node/**', 'test/e2e/**', 'test/bench/**'],
+            exclude: ['test/node/**', 'test/e2e/**', 'test/bench/**', 'test/faults/**'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 30_000,
           },
