@@ -6,6 +6,7 @@ import { SELF } from 'cloudflare:test';
 import { setupAdmin } from './factories';
 import { authHeaders, type Credentials } from './http';
 import { makeCbz, putObject } from './library-files';
+import { openStream } from './open-stream';
 import { createLibrary, scan } from './scans';
 
 export const KOMGA = 'http://longbox.test/komga';
@@ -103,33 +104,16 @@ export async function komgaLibrary() {
  * that event (polling the text received so far); `close()` ends the stream.
  */
 export async function komgaEventStream(auth: Credentials) {
-  const response = await SELF.fetch(`${KOMGA}/sse/v1/events`, { headers: authHeaders(auth) });
-  if (!response.body) throw new Error(`no event stream: ${response.status}`);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })().catch(() => {});
+  const stream = await openStream('/komga/sse/v1/events', auth);
   return {
-    response,
-    text: () => text,
+    ...stream,
     async waitFor(event: string) {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const frame = text.split('\n\n').find((f) => f.includes(`event: ${event}\n`));
-        if (frame) return JSON.parse(frame.slice(frame.indexOf('data: ') + 6));
-        if (Date.now() > deadline) throw new Error(`no ${event} event in:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async close() {
-      await reader.cancel().catch(() => {});
-      await pump;
+      await stream.waitFor(`event: ${event}\n`, 15_000);
+      const frame = stream
+        .text()
+        .split('\n\n')
+        .find((f) => f.includes(`event: ${event}\n`)) as string;
+      return JSON.parse(frame.slice(frame.indexOf('data: ') + 6));
     },
   };
 }

@@ -3,6 +3,8 @@ import { SELF } from 'cloudflare:test';
 import { authHeaders, type Credentials } from './http';
 
 export interface OpenStream {
+  /** The stream's response (status and headers; its body is being read). */
+  response: Response;
   /** Everything received so far. */
   text(): string;
   /** Waits until the text contains `needle`. */
@@ -31,6 +33,7 @@ export async function openStream(
     }
   })().catch(() => {});
   return {
+    response,
     text: () => text,
     async waitFor(needle, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
