@@ -1,7 +1,7 @@
 /**
  * Accounts and fit-and-finish in a real Chromium (issue 12 points 1 and "fit and finish"): an expired
  * session goes to the login screen and back to where the user was; registration when the setting allows
- * it; changing the password; keyboard access (skip link); light and dark themes.
+ * it; changing the password; a reader's own API keys; keyboard access (skip link); light and dark themes.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -108,6 +108,18 @@ describeWithChromium('accounts in the web app', () => {
       body: JSON.stringify({ username: 'newreader', password: 'second secret 456' }),
     });
     expect(response.status).toBe(200);
+
+    // A reader makes a key for their e-reader on the Account screen (README "Reader apps": one key per
+    // device), sees its secret once, and the key signs in to the API with the reader's own permissions.
+    const keys = page.getByRole('region', { name: 'API keys' });
+    await keys.getByLabel('Name').fill('Kobo Libra');
+    await keys.getByRole('button', { name: 'Create' }).click();
+    const secret = (await keys.locator('[data-created-key] code').textContent()) as string;
+    expect(secret).toMatch(/^lbx_/);
+    await keys.getByRole('cell', { name: 'Kobo Libra' }).waitFor();
+    const asKey = await fetch(`${server.url}/api/v1/auth/me`, { headers: { 'X-API-Key': secret } });
+    expect(asKey.status).toBe(200);
+    expect((await asKey.json()).username).toBe('newreader');
     await context.close();
   });
 

@@ -1,7 +1,8 @@
 /**
- * The signed-in user's account: who they are, their linked sign-ins, and changing their password
+ * The signed-in user's account: who they are, their linked sign-ins, changing their password
  * (PUT /auth/password) — offered only to an account that has one (`GET /auth/me`'s `hasPassword`): one
- * that single sign-on created signs in through its provider instead.
+ * that single sign-on created signs in through its provider instead — and their own API keys, one per
+ * reading device (README "Reader apps"), for every user who may hold keys, not only admins.
  */
 import { useState } from 'preact/hooks';
 import { get, put } from '../api/client';
@@ -10,13 +11,17 @@ import { Async, ErrorMessage, useAsync } from '../components/async';
 import { checkRepeat, NewPasswordFields } from '../components/account-fields';
 import { Field } from '../components/field';
 import { useFormAction } from '../components/form-action';
+import { ApiKeysSection } from '../admin/api-keys';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
 import { LinkedIdentities } from './linked-identities';
 
 export function AccountScreen() {
   const user = currentUser.value;
-  const me = useAsync((signal) => get<{ hasPassword: boolean }>('/auth/me', { signal }), []);
+  const me = useAsync(
+    (signal) => get<{ hasPassword: boolean; effectivePermissions: string[] }>('/auth/me', { signal }),
+    [],
+  );
 
   return (
     <Main>
@@ -35,6 +40,16 @@ export function AccountScreen() {
             <section class="card form narrow" data-no-password>
               <h2>{t('auth.password')}</h2>
               <p class="muted">{t('account.noPassword')}</p>
+            </section>
+          )
+        }
+      </Async>
+      <Async state={me}>
+        {({ effectivePermissions }) =>
+          effectivePermissions.includes('ApiKeysRead') && (
+            <section class="stack" aria-label={t('admin.apiKeys')}>
+              <h2>{t('admin.apiKeys')}</h2>
+              <ApiKeysSection />
             </section>
           )
         }
