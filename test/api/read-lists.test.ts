@@ -1,7 +1,7 @@
 /** Read lists and ComicRack reading-list import (docs/DECISIONS.md §Organise and share, §Collections and read lists). */
 import { describe, expect, it } from 'vitest';
 import { writeCbl } from '../support/clients/cbl';
-import { type seedBook, seedLibrary, seedSeriesWithBooks, softDeleteBook } from '../support/catalog-factory';
+import { seedBook, seedLibrary, seedSeries, seedSeriesWithBooks, softDeleteBook } from '../support/catalog-factory';
 
 type Book = Awaited<ReturnType<typeof seedBook>>;
 import { createUser, login, setupAdmin } from '../support/factories';
@@ -144,6 +144,34 @@ describe('read lists', () => {
     expect(titles((await api(`/readlists/${list.body.id}/books`, { auth })).body)).toEqual(['X-Men 1', 'X-Men 3']);
     expect((await api(`/readlists/${list.body.id}/books/${x[0].id}/next`, { auth })).body.title).toBe('X-Men 3');
   });
+  it('lists an unordered read list by release date, whatever order its books were given in', async () => {
+    const { auth } = await setupAdmin();
+    const library = await seedLibrary();
+    const alpha = await seedSeries(library, { title: 'Alpha' });
+    const beta = await seedSeries(library, { title: 'Beta' });
+    const late = await seedBook(alpha, { title: 'Alpha 2010', year: 2010 });
+    const undated = await seedBook(alpha, { title: 'Alpha undated' });
+    const early = await seedBook(beta, { title: 'Beta 1990', year: 1990 });
+    const created = await api('/readlists', {
+      auth,
+      json: { name: 'By release', ordered: false, bookIds: [undated.id, late.id, early.id] },
+    });
+    expect(created.body).toMatchObject({ ordered: false, bookCount: 3 });
+    const id = created.body.id;
+    // docs/DECISIONS.md §Collections and read lists: by release date when not ordered (undated books last).
+    expect(titles((await api(`/readlists/${id}/books`, { auth })).body)).toEqual([
+      'Beta 1990',
+      'Alpha 2010',
+      'Alpha undated',
+    ]);
+    // Made ordered, the same list reads in the order it was given.
+    await api(`/readlists/${id}`, { auth, method: 'PATCH', json: { ordered: true } });
+    expect(titles((await api(`/readlists/${id}/books`, { auth })).body)).toEqual([
+      'Alpha undated',
+      'Alpha 2010',
+      'Beta 1990',
+    ]);
+  });
 });
 
 describe('CBL import', () => {
@@ -220,6 +248,43 @@ describe('CBL import', () => {
       headers: { 'Content-Type': 'application/xml' },
     });
     expect(imported.body.entries[0]).toMatchObject({ matched: true, seriesId: modern.series.id });
+  });
+
+  it('lists a book the file names twice once, at its first place, and marks the repeat', async () => {
+    const { auth } = await setupAdmin();
+    await twoSeries();
+    const imported = await api('/readlists/import/cbl', {
+      auth,
+      body: cbl([
+        { series: 'X-Men', number: '2' },
+        { series: 'Spider-Man', number: '1' },
+        { series: 'X-Men', number: '2' },
+      ]),
+      headers: { 'Content-Type': 'application/xml' },
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body.entries.map((e: { duplicate: boolean }) => e.duplicate)).toEqual([false, false, true]);
+    expect(titles((await api(`/readlists/${imported.body.readListId}/books`, { auth })).body)).toEqual([
+      'X-Men 2',
+      'Spider-Man 1',
+    ]);
+  });
+
+  it('creates nothing, and leaves a list of that name as it was, when no entry matches', async () => {
+    const { auth } = await setupAdmin();
+    await twoSeries();
+    const post = (names: Array<{ series: string; number: string }>) =>
+      api('/readlists/import/cbl', { auth, body: cbl(names), headers: { 'Content-Type': 'application/xml' } });
+    const none = await post([{ series: 'Wolverine', number: '1' }]);
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ created: false, updated: false, readListId: null, matched: 0, unmatched: 1 });
+    expect((await api('/readlists', { auth })).body.total).toBe(0);
+
+    const first = await post([{ series: 'X-Men', number: '1' }]);
+    expect(first.body.created).toBe(true);
+    const again = await post([{ series: 'Wolverine', number: '2' }]);
+    expect(again.body).toMatchObject({ updated: false, matched: 0 });
+    expect(titles((await api(`/readlists/${first.body.readListId}/books`, { auth })).body)).toEqual(['X-Men 1']);
   });
 
   it('refuses a file that is not XML, not a reading list, or has no entries, with the reason', async () => {
