@@ -2,10 +2,11 @@
  * OIDC sign-in against a real OpenID Provider (panva's oidc-provider, in this process on loopback) and a
  * real Longbox (`wrangler dev`), over HTTP as a browser makes it (test/support/oidc-flow.ts): account
  * creation, linking by verified e-mail, the group→role mapping at every sign-in, the session it ends in,
- * and every way a sign-in must be refused — each refusal a 401 (400 when malformed) with a plain message
- * that creates or changes no account. The browser itself is driven in test/e2e/single-sign-on.test.ts.
+ * and every way a sign-in must be refused — each refusal a 401 (400 when malformed; 503 when the provider
+ * cannot be reached or is not who it says) with a plain message that creates or changes no account. The browser itself is driven in test/e2e/single-sign-on.test.ts.
  */
-import { get } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../src/lib/errors';
 import type { BrowserSession } from '../../src/schemas/sso.schema';
@@ -28,12 +29,21 @@ const accounts: Record<string, TestAccount> = {
 };
 
 let idp: TestIdp;
+/** A "provider" whose discovery document names another issuer (docs/DECISIONS.md: that is a 503). */
+let imposter: Server;
 let server: LongboxServer;
 let admin: Session;
 let readerId: string;
 
 beforeAll(async () => {
   idp = await startTestIdp(accounts);
+  imposter = createServer(async (_request, response) => {
+    const real = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as object;
+    response.setHeader('Content-Type', 'application/json');
+    response.end(JSON.stringify({ ...real, issuer: 'https://someone-else.example' }));
+  });
+  await new Promise<void>((resolve) => imposter.listen(0, '127.0.0.1', resolve));
+  const imposterIssuer = `http://127.0.0.1:${(imposter.address() as AddressInfo).port}`;
   server = await startServer({
     vars: {
       ...longboxVars(idp, 'club', {
@@ -49,6 +59,10 @@ beforeAll(async () => {
         AUTO_CREATE_USERS: 'true',
         GROUP_MAPPING: 'kids=library:Kids Comics, grown-ups=library:*',
       }),
+      // A provider that cannot be reached (nothing listens on the discard port), and one whose discovery
+      // document names another issuer.
+      ...longboxVars({ ...idp, issuer: 'http://127.0.0.1:9' }, 'down', { DISPLAY_NAME: 'Down ID' }),
+      ...longboxVars({ ...idp, issuer: imposterIssuer }, 'imposter', { DISPLAY_NAME: 'Imposter ID' }),
     },
   });
   await idp.registerClient(
@@ -61,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await idp?.close();
+  imposter?.close();
 }, 30_000);
 
 /** Everything a refused sign-in must leave alone: every account and every linked identity. */
@@ -105,7 +120,9 @@ describe('what the login screen and the admin see', () => {
       providers: [
         { name: 'closed', displayName: 'Closed ID', loginUrl: '/api/v1/auth/oidc/closed/login' },
         { name: 'club', displayName: 'Book Club ID', loginUrl: '/api/v1/auth/oidc/club/login' },
+        { name: 'down', displayName: 'Down ID', loginUrl: '/api/v1/auth/oidc/down/login' },
         { name: 'family', displayName: 'Family ID', loginUrl: '/api/v1/auth/oidc/family/login' },
+        { name: 'imposter', displayName: 'Imposter ID', loginUrl: '/api/v1/auth/oidc/imposter/login' },
       ],
       passwordLogin: true,
       cloudflareAccess: false,
@@ -390,6 +407,22 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
       }
     });
   }
+
+  it('answers 503, signing nobody in, when the provider cannot be reached or its discovery names another issuer', async () => {
+    const before = await accountState();
+    for (const provider of ['down', 'imposter']) {
+      const response = await new Browser().fetch(`${server.url}/api/v1/auth/oidc/${provider}/login`, {
+        method: 'POST',
+      });
+      const body = (await response.json()) as ErrorBody;
+      expect({ provider, status: response.status, error: body.error }).toEqual({
+        provider,
+        status: 503,
+        error: 'ServiceUnavailable',
+      });
+    }
+    expect(await accountState()).toEqual(before);
+  });
 
   it('refuses an authorization response naming another issuer (RFC 9207)', async () => {
     const browser = new Browser();
