@@ -148,4 +148,23 @@ describe('events and access (issue 17)', () => {
     expect(restricted.text()).not.toContain(f.series.xadult.seriesId);
     await Promise.all([admin.close(), restricted.close()]);
   }, 120_000);
+
+  it('a read-list event reaches a restricted stream only when it sees every book the event names', async () => {
+    const f = await buildAccessFixture();
+    const admin = await openStream('/api/v1/events/stream', f.admin);
+    const restricted = await openStream('/api/v1/events/stream', { apiKey: f.userKey });
+    const create = async (name: string, bookIds: string[]) => {
+      const response = await api('/readlists', { method: 'POST', auth: f.admin, json: { name, bookIds } });
+      expect(response.status).toBe(201);
+      return response.body.id as string;
+    };
+    const hiddenBook = f.series.xadult.bookIds[0] as string;
+    const mixed = await create('Mixed', [f.series.xteen.bookIds[0] as string, hiddenBook]);
+    const visible = await create('Visible', [f.series.xteen.bookIds[0] as string]);
+    for (const stream of [admin, restricted]) await stream.waitFor(visible);
+    expect(admin.text()).toContain(mixed);
+    expect(restricted.text()).not.toContain(mixed);
+    expect(restricted.text()).not.toContain(hiddenBook);
+    await Promise.all([admin.close(), restricted.close()]);
+  }, 120_000);
 });
