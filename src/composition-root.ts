@@ -108,6 +108,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogRead = createCatalogReadServices(db);
   const lists = createListServices(db, { ...catalogRead, events });
   const sharingLabels = new SharingLabelsRepository(db);
+  const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   return {
     db,
@@ -126,7 +127,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     }),
     users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess),
     userAccess,
-    sharingTags: new SharingTagsService(sharingLabels, catalogRead.seriesQuery),
+    sharingTags: new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter),
     apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
@@ -149,7 +150,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ...lists,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
-    metadata: new MetadataService(new MetadataRepository(db), new CatalogWriter(db), events),
+    metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };

@@ -10,6 +10,7 @@ import { requestViewer } from '../http/progress-actor';
 import { badRequest } from '../lib/errors';
 import type { CoverOwner, CoverRow } from '../repositories/uploaded-covers.repository';
 import { MAX_COVER_BYTES } from '../services/covers.service';
+import type { BookEdit } from '../services/metadata.service';
 import { jsonBody, type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
 import { applySeriesSharingUpdate } from './komga-users.routes';
 import {
@@ -60,8 +61,9 @@ export function registerMetadataRoutes(app: KomgaApp) {
   });
   app.patch('/api/v1/books/metadata', need('BooksWrite'), async (c) => {
     const dtos = await jsonBody(c, KomgaBulkBookMetadataUpdateSchema);
-    const metadata = c.get('services').metadata;
-    for (const [id, dto] of Object.entries(dtos)) await metadata.editBook(requestViewer(c), id, bookEditOf(dto));
+    // As Komga: the books the caller sees are edited, an unknown (or hidden) id is skipped, and the answer is 204.
+    const edits = new Map(Object.entries(dtos).map(([id, dto]) => [id, bookEditOf(dto)]));
+    await c.get('services').metadata.bulkBooks(requestViewer(c), [...edits.keys()], (id) => edits.get(id) as BookEdit);
     return c.body(null, 204);
   });
   app.patch('/api/v1/books/:id/metadata', need('BooksWrite'), async (c) => {

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { requestViewer } from '../http/progress-actor';
-import { satisfies } from '../auth/permissions';
-import { badRequest, forbidden } from '../lib/errors';
+import { badRequest } from '../lib/errors';
 import { jsonBody, type KomgaApp, type KomgaContext, komgaOf, need, queryValues } from './komga-http';
 import { KomgaUserCreationSchema, KomgaUsersService, KomgaUserUpdateSchema } from './komga-users.service';
 
@@ -40,11 +39,8 @@ export async function applySeriesSharingUpdate(c: KomgaContext, seriesId: string
   const { sharingLabels, sharingLabelsLock, ageRating, ageRatingLock } = parsed.data;
   const touches = [sharingLabels, sharingLabelsLock, ageRating, ageRatingLock].some((v) => v !== undefined);
   if (!touches) return;
-  // Labels and ratings decide who sees the series: administering them is user administration.
-  if (!satisfies(c.get('principal').permissions, 'UsersWrite')) {
-    throw forbidden('Missing permission: UsersWrite (sharing labels and age ratings decide who sees a series)');
-  }
-  await c.get('services').sharingTags.editSeriesContent(requestViewer(c), seriesId, {
+  // Changing labels or the rating needs UsersWrite: the service decides (an edit changing nothing passes).
+  await c.get('services').sharingTags.editSeriesContent(c.get('principal'), seriesId, {
     sharingLabels: sharingLabels === null ? [] : sharingLabels,
     sharingLabelsLock: sharingLabelsLock ?? undefined,
     ageRating,

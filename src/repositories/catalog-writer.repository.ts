@@ -71,6 +71,16 @@ function chunk<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** A value computed over the series' live books (`b`), for an UPDATE of `series`. */
+const ofLiveBooks = (col: SQL) =>
+  sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
+
+/**
+ * A series' age rating while unlocked: its strictest live book's (docs/DECISIONS.md §Enforcement), so
+ * an unlocked series is never rated below what its books say.
+ */
+const booksAgeRating = ofLiveBooks(sql`max(b.age_rating)`);
+
 /** Page sizes per UPDATE: one JSON parameter of ~40 bytes a page, far below D1's value limits. */
 const SIZES_PER_UPDATE = 1000;
 
@@ -318,6 +328,25 @@ export class CatalogWriter {
   }
 
   /**
+   * An edit of a series' age rating and its lock (Komga's series metadata PATCH), in one statement. A
+   * series left locked keeps the rating given (or its current one); a series left unlocked is rated from
+   * its live books at once, whatever value was sent: unlocking or clearing a rating never leaves a series
+   * rated below its books (what an `EXCLUDE` restriction hides; docs/DECISIONS.md §Enforcement).
+   */
+  async editSeriesAgeRating(seriesId: string, edit: { ageRating?: number | null; lock?: boolean }): Promise<void> {
+    if (edit.ageRating === undefined && edit.lock === undefined) return;
+    const locked = edit.lock === undefined ? sql`${series.ageRatingLock}` : sql`${edit.lock ? 1 : 0}`;
+    const kept = edit.ageRating === undefined ? sql`${series.ageRating}` : sql`${edit.ageRating}`;
+    await this.db
+      .update(series)
+      .set({
+        ...(edit.lock === undefined ? {} : { ageRatingLock: edit.lock }),
+        ageRating: sql`case when ${locked} then ${kept} else ${booksAgeRating} end`,
+      })
+      .where(eq(series.id, seriesId));
+  }
+
+  /**
    * After a book edit: the series' credits (unless locked) and its search row follow the books. The other
    * derived values wait for the next scan of the series, so that a value a Komga client set on the series
    * (unlocked, as Komga clients do) is not replaced by the books' the moment it edits them.
@@ -539,8 +568,7 @@ export class CatalogWriter {
   }
 
   private updateAggregates(seriesIds: string[], now: string) {
-    const live = (col: ReturnType<typeof sql>) =>
-      sql`(select ${col} from ${books} b where b.series_id = ${series.id} and b.deleted_at is null)`;
+    const live = ofLiveBooks;
     /** The value of the first live book in reading order that has one (catalog-sql.ts firstBookOf). */
     const firstBooks = (column: 'summary' | 'publisher' | 'imprint' | 'language') =>
       sql`(select ${sql.raw(`fb.${column}`)} from ${books} fb where fb.id = ${firstBookOf(
@@ -567,7 +595,7 @@ export class CatalogWriter {
         totalBookCount: derived(series.totalBookCountLock, series.totalBookCount, live(sql`max(b.count)`)),
         authors: derived(series.authorsLock, series.authors, derivedSeriesAuthors(series.id)),
         // The series is rated as its strictest live book, unless an admin's rating is locked in.
-        ageRating: derived(series.ageRatingLock, series.ageRating, live(sql`max(b.age_rating)`)),
+        ageRating: derived(series.ageRatingLock, series.ageRating, booksAgeRating),
         deletedAt: sql`case when ${live(sql`count(*)`)} = 0 then coalesce(${series.deletedAt}, ${now}) else null end`,
         updatedAt: now,
       })

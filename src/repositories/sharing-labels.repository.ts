@@ -151,12 +151,17 @@ export class SharingLabelsRepository {
     if (first) await this.db.batch([first, ...rest]);
   }
 
-  /** Sets a series' age rating and/or its lock (Komga's metadata PATCH: each as sent). */
-  async setSeriesAgeRating(seriesId: string, change: { ageRating?: number | null; lock?: boolean }): Promise<void> {
-    const values: Partial<typeof series.$inferInsert> = {};
-    if (change.ageRating !== undefined) values.ageRating = change.ageRating;
-    if (change.lock !== undefined) values.ageRatingLock = change.lock;
-    if (Object.keys(values).length > 0) await this.db.update(series).set(values).where(eq(series.id, seriesId));
+  /** What a series carries that decides who sees it, beside its labels: its rating and both locks. */
+  async seriesSharing(seriesId: string) {
+    return this.db
+      .select({
+        ageRating: series.ageRating,
+        ageRatingLock: series.ageRatingLock,
+        sharingLabelsLock: series.sharingLabelsLock,
+      })
+      .from(series)
+      .where(eq(series.id, seriesId))
+      .get();
   }
 
   /** Puts one label on a series (and locks its labels); false when it already carried it. */

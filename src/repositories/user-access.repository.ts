@@ -141,38 +141,14 @@ export class UserAccessRepository {
     userChanges: Partial<typeof users.$inferInsert>,
     now: string,
   ): Promise<void> {
-    const row: Partial<typeof users.$inferInsert> = { ...userChanges };
-    if (change.libraries) row.sharedAllLibraries = change.libraries.all;
-    if (change.ageRestriction !== undefined) {
-      row.ageRestrictionAge = change.ageRestriction?.age ?? null;
-      row.ageRestrictionMode = change.ageRestriction?.mode ?? null;
-    }
-    const statements: BatchItem<'sqlite'>[] = [this.db.update(users).set(row).where(eq(users.id, userId))];
-    if (change.libraries) {
-      statements.push(this.db.delete(userLibraryAccess).where(eq(userLibraryAccess.userId, userId)));
-      const ids = change.libraries.all ? [] : [...new Set(change.libraries.ids)];
-      if (ids.length > 0) {
-        statements.push(
-          this.db
-            .insert(userLibraryAccess)
-            .select(sql`SELECT u.id, l.value FROM users u, json_each(${JSON.stringify(ids)}) l WHERE u.id = ${userId}`),
-        );
-      }
-    }
-    if (change.labels) {
-      statements.push(this.db.delete(userSharingLabels).where(eq(userSharingLabels.userId, userId)));
-      const grants = change.labels.map((g) => [g.labelId, g.mode]);
-      if (grants.length > 0) {
-        statements.push(
-          this.db.insert(userSharingLabels).select(
-            sql`SELECT u.id, g.value ->> 0, g.value ->> 1, ${now} FROM users u, json_each(${JSON.stringify(grants)}) g
-              WHERE u.id = ${userId}`,
-          ),
-        );
-      }
-    }
-    const [first, ...rest] = statements;
-    await this.db.batch([first as BatchItem<'sqlite'>, ...rest]);
+    const { columns, statements } = accessWrites(this.db, userId, { change }, now);
+    await this.db.batch([
+      this.db
+        .update(users)
+        .set({ ...userChanges, ...columns })
+        .where(eq(users.id, userId)),
+      ...statements,
+    ]);
   }
 
   /**
@@ -181,25 +157,14 @@ export class UserAccessRepository {
    * id no library has grants nothing. The auth version is left alone: access is read on every request.
    */
   async setLibrariesFromGroups(userId: string, libraries: readonly string[] | null, now: string): Promise<void> {
-    const names = JSON.stringify((libraries ?? []).map((l) => l.toLowerCase()));
-    const statements: BatchItem<'sqlite'>[] = [
+    const { columns, statements } = accessWrites(this.db, userId, { groupLibraries: libraries }, now);
+    await this.db.batch([
       this.db
         .update(users)
-        .set({ sharedAllLibraries: libraries === null, updatedAt: now })
+        .set({ ...columns, updatedAt: now })
         .where(eq(users.id, userId)),
-      this.db.delete(userLibraryAccess).where(eq(userLibraryAccess.userId, userId)),
-    ];
-    if (libraries !== null && libraries.length > 0) {
-      statements.push(
-        this.db.insert(userLibraryAccess).select(
-          sql`SELECT u.id, lib.id FROM users u, libraries lib WHERE u.id = ${userId}
-            AND (lib.id IN (SELECT value FROM json_each(${JSON.stringify(libraries)}))
-              OR lower(lib.name) IN (SELECT value FROM json_each(${names})))`,
-        ),
-      );
-    }
-    const [first, ...rest] = statements;
-    await this.db.batch([first as BatchItem<'sqlite'>, ...rest]);
+      ...statements,
+    ]);
   }
 
   /** The label grant of one user, if any. */
@@ -210,4 +175,71 @@ export class UserAccessRepository {
       .where(and(eq(userSharingLabels.userId, userId), eq(userSharingLabels.labelId, labelId)))
       .get();
   }
+}
+
+/**
+ * The access a user is written with: an /api/v1 or Komga change, or the libraries a single sign-on's groups
+ * grant (ids or names; null: every library).
+ */
+export type AccessWrite = { change: AccessChange } | { groupLibraries: readonly string[] | null };
+
+/**
+ * What writing `access` for a user takes: columns of the user row, and statements for the grant rows (run
+ * in the same batch after the row is written — inserted, for a new user, so that no user ever exists with
+ * more access than they were given; users.repository.ts `create`).
+ */
+export function accessWrites(
+  db: Database,
+  userId: string,
+  access: AccessWrite,
+  now: string,
+): { columns: Partial<typeof users.$inferInsert>; statements: BatchItem<'sqlite'>[] } {
+  const columns: Partial<typeof users.$inferInsert> = {};
+  const statements: BatchItem<'sqlite'>[] = [];
+  if ('groupLibraries' in access) {
+    const libraries = access.groupLibraries;
+    columns.sharedAllLibraries = libraries === null;
+    statements.push(db.delete(userLibraryAccess).where(eq(userLibraryAccess.userId, userId)));
+    if (libraries !== null && libraries.length > 0) {
+      const names = JSON.stringify(libraries.map((l) => l.toLowerCase()));
+      statements.push(
+        db.insert(userLibraryAccess).select(
+          sql`SELECT u.id, lib.id FROM users u, libraries lib WHERE u.id = ${userId}
+            AND (lib.id IN (SELECT value FROM json_each(${JSON.stringify(libraries)}))
+              OR lower(lib.name) IN (SELECT value FROM json_each(${names})))`,
+        ),
+      );
+    }
+    return { columns, statements };
+  }
+  const { change } = access;
+  if (change.libraries) columns.sharedAllLibraries = change.libraries.all;
+  if (change.ageRestriction !== undefined) {
+    columns.ageRestrictionAge = change.ageRestriction?.age ?? null;
+    columns.ageRestrictionMode = change.ageRestriction?.mode ?? null;
+  }
+  if (change.libraries) {
+    statements.push(db.delete(userLibraryAccess).where(eq(userLibraryAccess.userId, userId)));
+    const ids = change.libraries.all ? [] : [...new Set(change.libraries.ids)];
+    if (ids.length > 0) {
+      statements.push(
+        db
+          .insert(userLibraryAccess)
+          .select(sql`SELECT u.id, l.value FROM users u, json_each(${JSON.stringify(ids)}) l WHERE u.id = ${userId}`),
+      );
+    }
+  }
+  if (change.labels) {
+    statements.push(db.delete(userSharingLabels).where(eq(userSharingLabels.userId, userId)));
+    const grants = change.labels.map((g) => [g.labelId, g.mode]);
+    if (grants.length > 0) {
+      statements.push(
+        db.insert(userSharingLabels).select(
+          sql`SELECT u.id, g.value ->> 0, g.value ->> 1, ${now} FROM users u, json_each(${JSON.stringify(grants)}) g
+            WHERE u.id = ${userId}`,
+        ),
+      );
+    }
+  }
+  return { columns, statements };
 }

@@ -17,7 +17,13 @@ import {
   users,
   wantToRead,
 } from '../db/schema';
-import { type GrantedColumns, grantsOf, userGrantColumns } from './user-access.repository';
+import {
+  type AccessWrite,
+  accessWrites,
+  type GrantedColumns,
+  grantsOf,
+  userGrantColumns,
+} from './user-access.repository';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -71,12 +77,23 @@ export class UsersRepository {
     return this.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
   }
 
-  async create(user: NewUser): Promise<UserRecord> {
-    const [row] = await this.db
-      .insert(users)
-      .values({ ...user, email: user.email.toLowerCase() })
-      .returning();
-    return row as UserRecord;
+  /**
+   * Inserts a user with their access (when given) in one batch: the row with its access columns, then its
+   * grant rows. A failing grant (a library deleted meanwhile) leaves no user behind, rather than one that
+   * sees every library, the row's default.
+   */
+  async create(user: NewUser, access?: AccessWrite): Promise<UserRecord> {
+    const { columns, statements } = access
+      ? accessWrites(this.db, user.id as string, access, user.createdAt)
+      : { columns: {}, statements: [] };
+    const [rows] = await this.db.batch([
+      this.db
+        .insert(users)
+        .values({ ...user, ...columns, email: user.email.toLowerCase() })
+        .returning(),
+      ...statements,
+    ]);
+    return rows[0] as UserRecord;
   }
 
   /**

@@ -10,6 +10,7 @@ import { conflict, forbidden, unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { AccessWrite } from '../repositories/user-access.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { EmailVerification } from './email-verification';
 import type { SettingsService } from './settings.service';
@@ -57,22 +58,27 @@ export class AccountsService {
     customPermissions?: string[];
     isActive?: boolean;
     emailVerified?: boolean;
+    /** The access the user is created with, written in the same batch as the account (else: every library). */
+    access?: AccessWrite;
   }): Promise<UserRecord> {
     await this.assertUnique(input.username, input.email);
     const now = nowIso();
     try {
-      return await this.deps.users.create({
-        id: newId(),
-        username: input.username,
-        email: input.email,
-        passwordHash: input.password === null ? NO_PASSWORD : await hashPassword(input.password),
-        role: input.role,
-        customPermissions: input.customPermissions ?? [],
-        isActive: input.isActive ?? true,
-        emailVerified: input.emailVerified ?? false,
-        createdAt: now,
-        updatedAt: now,
-      });
+      return await this.deps.users.create(
+        {
+          id: newId(),
+          username: input.username,
+          email: input.email,
+          passwordHash: input.password === null ? NO_PASSWORD : await hashPassword(input.password),
+          role: input.role,
+          customPermissions: input.customPermissions ?? [],
+          isActive: input.isActive ?? true,
+          emailVerified: input.emailVerified ?? false,
+          createdAt: now,
+          updatedAt: now,
+        },
+        input.access,
+      );
     } catch (error) {
       // Two concurrent creations can both pass assertUnique; the unique index decides.
       if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');

@@ -4,7 +4,8 @@
  * about what the subscriber sees — as the catalog queries would answer them:
  *
  * - book, series and cover events: the library must be one the viewer sees and, under a content
- *   restriction, the series or book visible (one indexed lookup, remembered per stream for its burst);
+ *   restriction, the series or book visible (one indexed lookup, remembered by the stream until its next
+ *   access refresh, so a series hidden meanwhile stops showing within a second);
  * - library events: the library seen;
  * - scan and task progress, which count everything in a library: only for viewers without content
  *   restrictions, and only of libraries they see (a task without a library: only for those who see all).
@@ -35,17 +36,18 @@ export class EventStreamsService {
     return body.pipeThrough(filterFrames(this.audienceOf(principal)));
   }
 
-  /** A stream's gate: its caller's current viewer and what it has already decided for that viewer. */
+  /** A stream's gate: its caller's current viewer and what it has decided since it last read it. */
   private audienceOf(principal: Principal): (event: PublishedEvent) => Promise<boolean> {
     let current: Principal | null = principal;
     let readAt = Date.now();
     let decided = new Map<string, boolean>();
     const viewerNow = async (): Promise<Viewer | null> => {
       if (current && Date.now() - readAt >= ACCESS_REFRESH_MS) {
-        const before = viewerOf(current).scope;
         current = await this.refresh(current);
         readAt = Date.now();
-        if (!current || viewerOf(current).scope !== before) decided = new Map();
+        // A series can become hidden while the caller's access stays the same (a denied tag put on it, its
+        // rating raised): what was decided holds no longer than the access it was decided with.
+        decided = new Map();
       }
       return current && viewerOf(current);
     };

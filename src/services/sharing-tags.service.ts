@@ -4,8 +4,14 @@
  * one is a 404 exactly like a missing one; tag counts count only series the caller sees. Setting a
  * series' tags through /api/v1 locks them (a rescan never changes them; tags do not come from files
  * today, but the lock is what /komga reports and edits).
+ *
+ * What a series carries decides who sees it, so changing its tags or its age rating is user
+ * administration: it needs `UsersWrite` (docs/DECISIONS.md §Administration), checked here for every
+ * caller, whatever its route asked for.
  */
-import { badRequest, conflict, notFound } from '../lib/errors';
+import type { Principal } from '../auth/principal';
+import { satisfies } from '../auth/permissions';
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type {
@@ -13,13 +19,33 @@ import type {
   SharingLabelsRepository,
   SharingLabelWithCounts,
 } from '../repositories/sharing-labels.repository';
-import type { Viewer } from '../repositories/visibility';
+import type { CatalogWriter } from '../repositories/catalog-writer.repository';
+import { type Viewer, viewerOf } from '../repositories/visibility';
 import type { SeriesQueryService } from './series-query.service';
+
+/** The sharing part of Komga's series metadata PATCH: labels by name, the age rating, each lock as sent. */
+export interface SeriesContentEdit {
+  sharingLabels?: string[];
+  sharingLabelsLock?: boolean;
+  ageRating?: number | null;
+  ageRatingLock?: boolean;
+}
+
+const ADMINISTERS = 'UsersWrite';
+
+function assertAdministers(actor: Principal): void {
+  if (!satisfies(actor.permissions, ADMINISTERS)) {
+    throw forbidden(`Missing permission: ${ADMINISTERS} (sharing tags and age ratings decide who sees a series)`);
+  }
+}
+
+const labelKey = (name: string) => name.trim().toLowerCase();
 
 export class SharingTagsService {
   constructor(
     private readonly labels: SharingLabelsRepository,
     private readonly series: SeriesQueryService,
+    private readonly writer: CatalogWriter,
   ) {}
 
   async list(viewer: Viewer, page: PageRequest): Promise<{ data: SharingLabelWithCounts[]; total: number }> {
@@ -71,23 +97,26 @@ export class SharingTagsService {
   }
 
   /** Replaces a series' tags (and locks them); unknown tag ids are a 400 naming them, nothing changed. */
-  async setForSeries(viewer: Viewer, seriesId: string, tagIds: readonly string[]): Promise<SharingLabelRecord[]> {
-    await this.series.get(viewer, seriesId);
+  async setForSeries(actor: Principal, seriesId: string, tagIds: readonly string[]): Promise<SharingLabelRecord[]> {
+    await this.series.get(viewerOf(actor), seriesId);
+    assertAdministers(actor);
     await this.assertExist(tagIds, (i) => `sharingTagIds.${i}`);
     await this.labels.setForSeries(seriesId, tagIds, true);
     return this.labels.ofSeries(seriesId);
   }
 
-  async addToSeries(viewer: Viewer, seriesId: string, tagId: string): Promise<SharingLabelRecord[]> {
-    await this.series.get(viewer, seriesId);
+  async addToSeries(actor: Principal, seriesId: string, tagId: string): Promise<SharingLabelRecord[]> {
+    await this.series.get(viewerOf(actor), seriesId);
+    assertAdministers(actor);
     await this.assertExist([tagId], () => 'sharingTagId');
     await this.labels.addToSeries(seriesId, tagId);
     return this.labels.ofSeries(seriesId);
   }
 
   /** 404 when the series does not carry the tag. */
-  async removeFromSeries(viewer: Viewer, seriesId: string, tagId: string): Promise<void> {
-    await this.series.get(viewer, seriesId);
+  async removeFromSeries(actor: Principal, seriesId: string, tagId: string): Promise<void> {
+    await this.series.get(viewerOf(actor), seriesId);
+    assertAdministers(actor);
     if (!(await this.labels.removeFromSeries(seriesId, tagId))) throw notFound('Sharing tag on this series');
   }
 
@@ -106,18 +135,39 @@ export class SharingTagsService {
 
   /**
    * Komga's series metadata PATCH, its sharing part: labels by name (replacing the series' labels) and the
-   * age rating, each lock stored as sent. The series must be one the viewer sees (404).
+   * age rating, each lock stored as sent; a series left with its rating unlocked is rated from its books
+   * (the value sent is not kept: docs/DECISIONS.md §Enforcement). The series must be one the actor sees
+   * (404). An edit that changes something needs `UsersWrite` (403, nothing written); one that changes
+   * nothing — what Komf sends as a maintainer: its reset's `ageRating: null` unlocked, or the stored
+   * values back — is accepted from anyone and writes nothing.
    */
-  async editSeriesContent(
-    viewer: Viewer,
-    seriesId: string,
-    edit: { sharingLabels?: string[]; sharingLabelsLock?: boolean; ageRating?: number | null; ageRatingLock?: boolean },
-  ): Promise<void> {
-    await this.series.get(viewer, seriesId);
+  async editSeriesContent(actor: Principal, seriesId: string, edit: SeriesContentEdit): Promise<void> {
+    await this.series.get(viewerOf(actor), seriesId);
+    if (!satisfies(actor.permissions, ADMINISTERS)) {
+      if (await this.changes(seriesId, edit)) assertAdministers(actor);
+      return;
+    }
     const labelIds =
       edit.sharingLabels === undefined ? undefined : [...(await this.idsNamed(edit.sharingLabels)).values()];
     await this.labels.setForSeries(seriesId, labelIds, edit.sharingLabelsLock);
-    await this.labels.setSeriesAgeRating(seriesId, { ageRating: edit.ageRating, lock: edit.ageRatingLock });
+    await this.writer.editSeriesAgeRating(seriesId, { ageRating: edit.ageRating, lock: edit.ageRatingLock });
+  }
+
+  /** Whether the edit would change what the series carries (its labels, rating or their locks). */
+  private async changes(seriesId: string, edit: SeriesContentEdit): Promise<boolean> {
+    const stored = await this.labels.seriesSharing(seriesId);
+    if (!stored) return true;
+    if (edit.sharingLabelsLock !== undefined && edit.sharingLabelsLock !== stored.sharingLabelsLock) return true;
+    if (edit.ageRatingLock !== undefined && edit.ageRatingLock !== stored.ageRatingLock) return true;
+    // An unlocked rating is the books', whatever is sent: only a locked one can be changed by a value.
+    const locked = edit.ageRatingLock ?? stored.ageRatingLock;
+    if (locked && edit.ageRating !== undefined && edit.ageRating !== stored.ageRating) return true;
+    if (edit.sharingLabels !== undefined) {
+      const wanted = new Set(edit.sharingLabels.map(labelKey).filter((name) => name.length > 0));
+      const held = new Set((await this.labels.ofSeries(seriesId)).map((label) => labelKey(label.name)));
+      if (wanted.size !== held.size || [...wanted].some((name) => !held.has(name))) return true;
+    }
+    return false;
   }
 
   private async assertExist(ids: readonly string[], path: (index: number) => string): Promise<void> {

@@ -63,22 +63,22 @@ export class SsoAccountsService {
         `No Longbox account uses ${email}, and ${identity.providerName} sign-ins do not create accounts: ask an admin for one`,
       );
     }
+    const grants = rules.groups ? resolveGroupGrants(identity.groups, rules.groups, rules.defaultRole) : undefined;
     const user = await this.accounts.createUser({
       username: await this.freeUsername(identity.usernameHints),
       email,
       // The account signs in through its provider, until an admin sets a password.
       password: null,
-      role: rules.groups?.rules.length
-        ? resolveGroupGrants(identity.groups, rules.groups, rules.defaultRole).role
-        : rules.defaultRole,
+      role: rules.groups?.rules.length && grants ? grants.role : rules.defaultRole,
       emailVerified: true,
+      // The libraries its groups grant are written with the account: it never exists seeing every library.
+      access: grants?.libraries === undefined ? undefined : { groupLibraries: grants.libraries },
     });
     if (!(await this.identities.link(newIdentity(user.id, identity)))) {
       // The same identity signed in twice at once and the other sign-in linked it first.
       await this.users.delete(user.id);
       throw unauthorized('This identity was linked to an account by another sign-in a moment ago: sign in again');
     }
-    await this.applyGroupLibraries(user, identity, rules);
     return user;
   }
 

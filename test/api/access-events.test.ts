@@ -8,24 +8,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { userLibraryAccess, userSharingLabels } from '../../src/db/schema';
-import { buildAccessFixture, tracesOf } from '../support/access-fixture';
+import { addFixtureBook, buildAccessFixture, tracesOf } from '../support/access-fixture';
 import { db } from '../support/catalog-factory';
+import { ADMIN } from '../support/factories';
 import { api, type Credentials } from '../support/http';
-import { makeCbz, putObject } from '../support/library-files';
+import { komga } from '../support/komga';
 import { scan } from '../support/scans';
 import { openStream } from '../support/open-stream';
-
-/** A new book in a fixture series (its marker word in every field), as a scan will find it. */
-async function addBook(library: string, marker: string, rating: string | undefined, n: number) {
-  const word = marker[0]?.toUpperCase() + marker.slice(1);
-  const info = {
-    Series: `Zork ${word}`,
-    Number: String(n),
-    Genre: `${word} Genre`,
-    ...(rating ? { AgeRating: rating } : {}),
-  };
-  await putObject(`${library}/Zork ${word}/Zork ${word} 00${n}.cbz`, await makeCbz(2, info));
-}
 
 /** The ids of the books named by book events in a stream's text. */
 const bookIdsIn = (text: string) => [...text.matchAll(/"book_?[iI]d":"([0-9a-f-]{36})"/g)].map((m) => m[1]);
@@ -41,11 +30,11 @@ describe('events and access (issue 17)', () => {
     const adminScans = await openStream('/api/v1/scans/stream', f.admin);
     const restrictedScans = await openStream('/api/v1/scans/stream', user);
 
-    await addBook('alpha', 'xadult', 'Adults Only 18+', 3);
-    await addBook('alpha', 'xsecret', 'Teen', 3);
-    await addBook('alpha', 'xteen', 'Teen', 3);
-    await addBook('beta', 'xbeta', 'Everyone', 3);
-    await addBook('gamma', 'xgamma', 'Everyone', 3);
+    await addFixtureBook('alpha', 'xadult', 'Adults Only 18+', 3);
+    await addFixtureBook('alpha', 'xsecret', 'Teen', 3);
+    await addFixtureBook('alpha', 'xteen', 'Teen', 3);
+    await addFixtureBook('beta', 'xbeta', 'Everyone', 3);
+    await addFixtureBook('gamma', 'xgamma', 'Everyone', 3);
     for (const library of [f.libraries.alpha, f.libraries.beta, f.libraries.gamma]) await scan(f.admin, library);
     // The last event, which every stream gets: once it arrives, every earlier event has been decided.
     expect(
@@ -113,8 +102,8 @@ describe('events and access (issue 17)', () => {
     ]);
     // The stream reads the caller's access again at most once a second.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await addBook('alpha', 'xsecret', 'Teen', 3);
-    await addBook('gamma', 'xgamma', 'Everyone', 3);
+    await addFixtureBook('alpha', 'xsecret', 'Teen', 3);
+    await addFixtureBook('gamma', 'xgamma', 'Everyone', 3);
     await scan(f.admin, f.libraries.gamma);
     await scan(f.admin, f.libraries.alpha);
     await api(`/libraries/${f.libraries.alpha}`, { method: 'PUT', auth: f.admin, json: { name: 'Alpha Two' } });
@@ -128,6 +117,57 @@ describe('events and access (issue 17)', () => {
     expect(seen).toContain((await books('xsecret')).at(-1));
     expect(seen).not.toContain((await books('xgamma')).at(-1));
     expect(restricted.text()).not.toContain(f.libraries.gamma);
+    await restricted.close();
+  }, 120_000);
+  it('a series hidden while a stream is open (a denied tag put on it, its rating raised) stops sending events within a second', async () => {
+    const f = await buildAccessFixture();
+    const restricted = await openStream('/api/v1/events/stream', { apiKey: f.userKey });
+    const books = async (marker: 'xteen' | 'xunrated') =>
+      (await api(`/series/${f.series[marker].seriesId}/books`, { auth: f.admin })).body.data.map(
+        (b: { id: string }) => b.id,
+      ) as string[];
+    // A library event, which every stream gets: once it arrives, every earlier event has been decided.
+    const updates = () => restricted.text().split('library_updated').length;
+    const rename = async (name: string) => {
+      const before = updates();
+      const renamed = await api(`/libraries/${f.libraries.alpha}`, { method: 'PUT', auth: f.admin, json: { name } });
+      expect(renamed.status).toBe(200);
+      for (let waited = 0; updates() === before; waited += 20) {
+        if (waited > 20_000) throw new Error('no library_updated event');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    // Both series are visible to the stream, which has decided so for their events.
+    await addFixtureBook('alpha', 'xteen', 'Teen', 3);
+    await addFixtureBook('alpha', 'xunrated', undefined, 2);
+    await scan(f.admin, f.libraries.alpha);
+    await rename('Alpha Seen');
+    expect(bookIdsIn(restricted.text())).toEqual(
+      expect.arrayContaining([(await books('xteen')).at(-1), (await books('xunrated')).at(-1)]),
+    );
+
+    // Xteen gets the tag the user is denied; Xunrated an admin's rating of 18 (the user excludes 18).
+    const tagged = await api(`/series/${f.series.xteen.seriesId}/sharing-tags`, {
+      method: 'POST',
+      auth: f.admin,
+      json: { sharingTagId: f.labels.xsecret },
+    });
+    expect(tagged.status).toBe(200);
+    const rated = await komga(`/api/v1/series/${f.series.xunrated.seriesId}/metadata`, {
+      method: 'PATCH',
+      auth: { basic: { username: ADMIN.username, password: ADMIN.password } },
+      json: { ageRating: 18, ageRatingLock: true },
+    });
+    expect(rated.status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await addFixtureBook('alpha', 'xteen', 'Teen', 4);
+    await addFixtureBook('alpha', 'xunrated', undefined, 3);
+    await scan(f.admin, f.libraries.alpha);
+    await rename('Alpha Hidden');
+
+    const hidden = [...(await books('xteen')).slice(-1), ...(await books('xunrated')).slice(-1)];
+    expect(hidden).toHaveLength(2);
+    expect(hidden.filter((id) => restricted.text().includes(id))).toEqual([]);
     await restricted.close();
   }, 120_000);
   it('a collection event reaches a restricted stream only when it sees every series the event names', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { seedLibrary, seedSeries } from '../support/catalog-factory';
 import { createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
+import { komga } from '../support/komga';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -431,5 +432,71 @@ describe('nobody grants more than they have', () => {
     expect((await api(`/users/${reader.id}`, { auth, method: 'PUT', json: { sharedLibraryIds: [a.id] } })).status).toBe(
       200,
     );
+  });
+
+  it('an EXCLUDE age no higher than theirs, and ALLOW_ONLY ages and allowed tags within theirs, on /api/v1 and /komga', async () => {
+    const { admin, reader } = await catalog();
+    const manager = await createUser(admin.auth, {
+      role: 'maintainer',
+      customPermissions: ['UsersRead', 'UsersWrite'],
+    });
+    const managerAuth = (await login(manager.username, manager.password)).auth;
+    const komgaAuth: Credentials = { basic: { username: manager.username, password: manager.password } };
+    const restrict = (json: unknown) => api(`/users/${manager.id}`, { auth: admin.auth, method: 'PUT', json });
+    const give = (ageRestriction: unknown, extra: object = {}) =>
+      api(`/users/${reader.id}`, { auth: managerAuth, method: 'PUT', json: { ageRestriction, ...extra } });
+    const komgaGive = (ageRestriction: unknown) =>
+      komga(`/api/v2/users/${reader.id}`, { auth: komgaAuth, method: 'PATCH', json: { ageRestriction } });
+    const statuses = async (cases: unknown[]) => {
+      const out = [];
+      for (const c of cases) out.push((await give(c)).status);
+      return out;
+    };
+
+    // The manager may not see series rated 16 or more.
+    expect((await restrict({ ageRestriction: { age: 16, restriction: 'EXCLUDE' } })).status).toBe(200);
+    expect(
+      await statuses([
+        { age: 18, restriction: 'EXCLUDE' },
+        null,
+        { age: 16, restriction: 'ALLOW_ONLY' },
+        { age: 16, restriction: 'EXCLUDE' },
+        { age: 12, restriction: 'EXCLUDE' },
+        { age: 15, restriction: 'ALLOW_ONLY' },
+      ]),
+    ).toEqual([403, 403, 403, 200, 200, 200]);
+    expect((await komgaGive({ age: 18, restriction: 'EXCLUDE' })).status).toBe(403);
+    expect((await komgaGive({ age: 0, restriction: 'NONE' })).status).toBe(403);
+    expect((await komgaGive({ age: 14, restriction: 'EXCLUDE' })).status).toBe(204);
+    expect((await api(`/users/${reader.id}`, { auth: admin.auth })).body.ageRestriction).toEqual({
+      age: 14,
+      restriction: 'EXCLUDE',
+    });
+
+    // The manager sees only series rated up to 13: so must the reader, by age (not by exclusion).
+    expect((await restrict({ ageRestriction: { age: 13, restriction: 'ALLOW_ONLY' } })).status).toBe(200);
+    expect(
+      await statuses([
+        { age: 16, restriction: 'ALLOW_ONLY' },
+        { age: 10, restriction: 'EXCLUDE' },
+        null,
+        { age: 13, restriction: 'ALLOW_ONLY' },
+        { age: 6, restriction: 'ALLOW_ONLY' },
+      ]),
+    ).toEqual([403, 403, 403, 200, 200]);
+    expect((await komgaGive({ age: 18, restriction: 'ALLOW_ONLY' })).status).toBe(403);
+    expect((await komgaGive({ age: 8, restriction: 'ALLOW_ONLY' })).status).toBe(204);
+
+    // The manager sees series by allowed tag only: the reader's allowed tags must be among theirs.
+    const kids = await createTag(admin.auth, 'Kids');
+    const teens = await createTag(admin.auth, 'Teens');
+    expect(
+      (await restrict({ ageRestriction: null, sharingTags: [{ sharingTagId: kids.id, accessMode: 'allow' }] })).status,
+    ).toBe(200);
+    const allow = (ids: string[]) => ids.map((sharingTagId) => ({ sharingTagId, accessMode: 'allow' }));
+    expect((await give(null, { sharingTags: allow([teens.id]) })).status).toBe(403);
+    expect((await give(null, { sharingTags: allow([kids.id, teens.id]) })).status).toBe(403);
+    expect((await give(null, { sharingTags: [] })).status).toBe(403);
+    expect((await give(null, { sharingTags: allow([kids.id]) })).status).toBe(200);
   });
 });

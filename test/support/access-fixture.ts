@@ -167,6 +167,18 @@ export async function buildAccessFixture(): Promise<AccessFixture> {
   };
 }
 
+/** A new book in a fixture series (its marker word in every field), as the next scan will find it. */
+export async function addFixtureBook(library: string, marker: string, rating: string | undefined, n: number) {
+  const word = capital(marker);
+  const info = {
+    Series: `Zork ${word}`,
+    Number: String(n),
+    Genre: `${word} Genre`,
+    ...(rating ? { AgeRating: rating } : {}),
+  };
+  await putObject(`${library}/Zork ${word}/Zork ${word} 00${n}.cbz`, await makeCbz(2, info));
+}
+
 /** Every trace of these series: marker word, series and book ids, KOReader hashes. */
 export function tracesOf(fixture: AccessFixture, markers: ReadonlyArray<keyof AccessFixture['series']>): string[] {
   return markers.flatMap((m) => {

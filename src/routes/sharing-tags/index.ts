@@ -36,19 +36,19 @@ export const sharingTagsRouter = createRouter()
     const { sharingTagIds } = c.req.valid('json');
     const tags = await c
       .get('services')
-      .sharingTags.setForSeries(requestViewer(c), c.req.valid('param').id, sharingTagIds);
+      .sharingTags.setForSeries(c.get('principal'), c.req.valid('param').id, sharingTagIds);
     return c.json(tags.map(toSummary), 200);
   })
   .openapi(routes.addSeriesSharingTag, async (c) => {
     const { sharingTagId } = c.req.valid('json');
     const tags = await c
       .get('services')
-      .sharingTags.addToSeries(requestViewer(c), c.req.valid('param').id, sharingTagId);
+      .sharingTags.addToSeries(c.get('principal'), c.req.valid('param').id, sharingTagId);
     return c.json(tags.map(toSummary), 200);
   })
   .openapi(routes.removeSeriesSharingTag, async (c) => {
     const { id, tagId } = c.req.valid('param');
-    return noContent(c, c.get('services').sharingTags.removeFromSeries(requestViewer(c), id, tagId));
+    return noContent(c, c.get('services').sharingTags.removeFromSeries(c.get('principal'), id, tagId));
   })
   .openapi(routes.getUserSharingTags, async (c) => {
     const { id } = c.req.valid('param');
