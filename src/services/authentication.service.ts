@@ -216,11 +216,14 @@ export class AuthenticationService {
     }
     await this.refuseUnless(attempt, () => this.assertActive(user));
     const idle = record.lastUsedAt ? now - Date.parse(record.lastUsedAt) : Number.POSITIVE_INFINITY;
-    if (idle >= LAST_USED_WRITE_INTERVAL_MS) {
-      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, new Date(now).toISOString()));
+    const usedAt = new Date(now).toISOString();
+    if (idle >= API_KEY_SIGN_IN_GAP_MS) {
+      // A key used again after a pause is a sign-in; its use in between is not (no write per request). Both
+      // written before the answer, so the key's next request finds it in use and records nothing.
+      await Promise.all([this.deps.apiKeys.touchLastUsed(record.id, usedAt), this.deps.activity.record(attempt)]);
+    } else if (idle >= LAST_USED_WRITE_INTERVAL_MS) {
+      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, usedAt));
     }
-    // A key used again after a pause is a sign-in; its use in between is not (no write per request).
-    if (idle >= API_KEY_SIGN_IN_GAP_MS) await this.deps.activity.record(attempt);
     return {
       user,
       method: 'api_key',
