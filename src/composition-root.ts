@@ -23,6 +23,8 @@ import { ScanService } from './services/scan.service';
 import { TasksService } from './services/tasks.service';
 import { AccountsService } from './services/accounts.service';
 import { AuthenticationService } from './services/authentication.service';
+import { AuthenticationActivityService } from './services/authentication-activity.service';
+import { AuthenticationActivityRepository } from './repositories/authentication-activity.repository';
 import { createCatalogReadServices } from './services/catalog-read.services';
 import { createListServices } from './services/lists.services';
 import { createMediaServices } from './services/media.services';
@@ -77,12 +79,14 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const mailer = new OutboxMailer(new EmailOutboxRepository(db));
   const sso = readSingleSignOnConfig(env);
   const passwordSignIn = (role: Role) => passwordSignInAllowed(sso, role);
+  const authenticationActivity = new AuthenticationActivityService(new AuthenticationActivityRepository(db));
   const auth = new AuthenticationService({
     users: repositories.users,
     sessions: repositories.sessions,
     apiKeys: repositories.apiKeys,
     settings,
     throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
+    activity: authenticationActivity,
     secret,
     passwordSignIn,
     defer,
@@ -115,6 +119,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     repositories,
     settings,
     auth,
+    authenticationActivity,
     accounts,
     mailer,
     setup: new SetupService(repositories.users, settings, accounts, auth),

@@ -2,6 +2,7 @@
 export * from './tables/access';
 export * from './tables/api-keys';
 export * from './tables/auth-support';
+export * from './tables/authentication-activity';
 export * from './tables/books';
 export * from './tables/covers';
 export * from './tables/libraries';

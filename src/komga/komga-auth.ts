@@ -46,7 +46,7 @@ async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal |
   const value = getCookie(c, name);
   if (!value) return null;
   try {
-    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c).address);
+    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c));
   } catch {
     // A stale cookie is not an error: the client is asked to sign in again.
     deleteCookie(c, name, { path: KOMGA_PREFIX });
@@ -108,7 +108,7 @@ export function komgaAuthenticate() {
     const authorization = await basicWithUsername(c, c.req.header('Authorization'));
     let principal: Principal | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
-      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address);
+      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c));
       if (principal && !isMediaRequest(c.req.path)) {
         const cookie = await fromCookie(c, SESSION_COOKIE);
         if (cookie?.user.id !== principal.user.id) {

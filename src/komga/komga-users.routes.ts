@@ -1,13 +1,19 @@
 /**
  * Komga's user administration and content-restriction referentials (test/support/clients/komelia-users.ts):
- * `GET/POST /api/v2/users`, `PATCH/DELETE /api/v2/users/{id}`, `GET /api/v1/sharing-labels`,
+ * `GET/POST /api/v2/users`, `PATCH/DELETE /api/v2/users/{id}`, password changes and authentication activity
+ * (`/api/v2/users/{me|id}/password`, `…/authentication-activity`), `GET /api/v1/sharing-labels`,
  * `GET /api/v1/age-ratings`, and the sharing part of `PATCH /api/v1/series/{id}/metadata`.
  */
 import { z } from 'zod';
 import { requestViewer } from '../http/progress-actor';
 import { badRequest } from '../lib/errors';
-import { jsonBody, type KomgaApp, type KomgaContext, komgaOf, need, queryValues } from './komga-http';
-import { KomgaUserCreationSchema, KomgaUsersService, KomgaUserUpdateSchema } from './komga-users.service';
+import { jsonBody, type KomgaApp, type KomgaContext, komgaOf, need, pagingOf, queryValues } from './komga-http';
+import {
+  KomgaPasswordUpdateSchema,
+  KomgaUserCreationSchema,
+  KomgaUsersService,
+  KomgaUserUpdateSchema,
+} from './komga-users.service';
 
 const usersOf = (c: KomgaContext) => new KomgaUsersService(c.get('services'));
 
@@ -49,6 +55,28 @@ export async function applySeriesSharingUpdate(c: KomgaContext, seriesId: string
 }
 
 export function registerUserRoutes(app: KomgaApp) {
+  // Before the `{id}` routes: "me" is not an id.
+  app.patch('/api/v2/users/me/password', async (c) => {
+    const body = await jsonBody(c, KomgaPasswordUpdateSchema);
+    await usersOf(c).changePassword(c.get('principal'), 'me', body);
+    return c.body(null, 204);
+  });
+  app.get('/api/v2/users/me/authentication-activity', async (c) =>
+    c.json(await usersOf(c).activity(pagingOf(c), c.get('principal').user.id)),
+  );
+  app.get('/api/v2/users/authentication-activity', need('UsersRead'), async (c) =>
+    c.json(await usersOf(c).activity(pagingOf(c))),
+  );
+  // An admin's, or the user's own (the service checks which).
+  app.patch('/api/v2/users/:id/password', async (c) => {
+    const body = await jsonBody(c, KomgaPasswordUpdateSchema);
+    await usersOf(c).changePassword(c.get('principal'), c.req.param('id'), body);
+    return c.body(null, 204);
+  });
+  app.get('/api/v2/users/:id/authentication-activity/latest', async (c) =>
+    c.json(await usersOf(c).latestActivity(c.get('principal'), c.req.param('id'), c.req.query('apikey_id'))),
+  );
+
   app.get('/api/v2/users', need('UsersRead'), async (c) => c.json(await usersOf(c).list()));
   app.post('/api/v2/users', need('UsersWrite'), async (c) => {
     const body = await jsonBody(c, KomgaUserCreationSchema);

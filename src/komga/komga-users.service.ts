@@ -12,13 +12,20 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
-import { AppError, badRequest, forbidden } from '../lib/errors';
+import { AppError, badRequest, forbidden, notFound } from '../lib/errors';
 import type { UserWithAccess } from '../mappers/user.mapper';
 import { PasswordSchema, UsernameSchema } from '../schemas/user.schema';
 import type { Services } from '../composition-root';
+import {
+  ACTIVITY_SORT_FIELDS,
+  type ActivitySortField,
+  type AuthenticationActivityRecord,
+} from '../repositories/authentication-activity.repository';
 import type { AccessInput, UpdateUserInput } from '../services/users.service';
-import { toKomgaUser } from './komga.mappers';
-import { userPermissions } from '../auth/permissions';
+import { komgaDate, toKomgaUser } from './komga.mappers';
+import type { KomgaPaging } from './komga-paging';
+import { springPage } from './komga-paging';
+import { satisfies, userPermissions } from '../auth/permissions';
 
 const AgeRestrictionUpdate = z.object({
   age: z.number().int().min(0).max(255),
@@ -44,6 +51,30 @@ export const KomgaUserCreationSchema = KomgaUserUpdateSchema.extend({
 });
 
 type KomgaUserUpdate = z.infer<typeof KomgaUserUpdateSchema>;
+
+/** Komga `PasswordUpdateDto` (the password's own rules are Longbox's, checked by the service). */
+export const KomgaPasswordUpdateSchema = z.object({ password: z.string() });
+
+/** Komga `AuthenticationActivityDto`: every key present (komga-client decodes null ones, not missing ones). */
+export function toKomgaActivity(row: AuthenticationActivityRecord) {
+  return {
+    userId: row.userId,
+    email: row.email,
+    apiKeyId: row.apiKeyId,
+    apiKeyComment: row.apiKeyName,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    success: row.success,
+    error: row.error,
+    dateTime: komgaDate(row.dateTime),
+    source: row.source,
+  };
+}
+
+/** Komga's default order of activity: newest first. */
+const NEWEST_FIRST = [{ property: 'dateTime', direction: 'desc' as const }];
+const isActivitySort = (property: string): property is ActivitySortField =>
+  (ACTIVITY_SORT_FIELDS as string[]).includes(property);
 
 const toKomga = ({ user, access }: UserWithAccess) =>
   toKomgaUser(user, userPermissions(user.role, user.customPermissions), access);
@@ -100,6 +131,46 @@ export class KomgaUsersService {
   async delete(actor: Principal, id: string): Promise<void> {
     if (id === actor.user.id) throw forbidden('You cannot delete your own account');
     await this.services.users.delete(actor, id);
+  }
+
+  /**
+   * Komga's `PATCH users/me/password` (`id` "me") and `PATCH users/{id}/password` (an admin, or the user
+   * themself): the /api/v1 password changes underneath — one's own through the account service (other
+   * sessions end), another user's through user administration (all their sessions end).
+   */
+  async changePassword(actor: Principal, id: string, body: z.infer<typeof KomgaPasswordUpdateSchema>) {
+    const own = id === 'me' || id === actor.user.id;
+    if (!own && !satisfies(actor.permissions, 'UsersWrite')) throw forbidden('Missing permission: UsersWrite');
+    const password = PasswordSchema.safeParse(body.password);
+    if (!password.success) {
+      const message = password.error.issues[0]?.message ?? 'invalid';
+      throw badRequest(`password: ${message}`, [{ path: 'password', message }]);
+    }
+    if (own) await this.services.accounts.setOwnPassword(actor, password.data);
+    else await this.services.users.update(actor, id, { password: password.data });
+  }
+
+  /** A page of authentication activity (one user's, or everyone's), newest first unless sorted otherwise. */
+  async activity(paging: KomgaPaging, userId?: string) {
+    const sort = paging.sort.filter((s) => isActivitySort(s.property));
+    const effective = sort.length > 0 ? sort : NEWEST_FIRST;
+    const { rows, total } = await this.services.authenticationActivity.list({
+      userId,
+      sort: effective.map((s) => ({ field: s.property as ActivitySortField, direction: s.direction })),
+      page: { offset: paging.request.offset, limit: paging.request.pageSize },
+    });
+    return springPage(rows.map(toKomgaActivity), total, { ...paging, sort: effective });
+  }
+
+  /** A user's latest activity (of one API key, when given): an admin's question, or the user's own; 404 when none. */
+  async latestActivity(actor: Principal, id: string, apiKeyId: string | undefined) {
+    if (id !== actor.user.id && !satisfies(actor.permissions, 'UsersRead')) {
+      throw forbidden('Missing permission: UsersRead');
+    }
+    const user = await this.services.users.record(id);
+    const latest = await this.services.authenticationActivity.latest(user.id, apiKeyId);
+    if (!latest) throw notFound('Authentication activity');
+    return toKomgaActivity(latest);
   }
 
   /** The access change a Komga body asks for; labels by name (created when unknown), excluded ones winning. */

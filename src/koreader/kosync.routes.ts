@@ -40,7 +40,7 @@ function signedIn(need: Requirement) {
     if (!key) throw kosyncErrors.unauthorized();
     let principal: Principal | null;
     try {
-      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c).address);
+      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c));
     } catch (error) {
       if (error instanceof AppError && error.kind === 'Unauthorized') throw kosyncErrors.unauthorized();
       throw error;

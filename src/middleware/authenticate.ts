@@ -42,7 +42,7 @@ export function guard(need: Requirement | undefined, challenge: Challenge) {
     try {
       const services = c.get('services');
       const principal =
-        (await services.auth.authenticate(credentials(c), clientInfo(c).address)) ??
+        (await services.auth.authenticate(credentials(c), clientInfo(c))) ??
         (await services.singleSignOn.accessPrincipal(c.req));
       if (!principal) throw unauthorized('Authentication required');
       if (need && !satisfies(principal.permissions, need)) {

@@ -126,14 +126,30 @@ export class AccountsService {
    * session making the change stays signed in.
    */
   async changePassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
-    const user = principal.user;
-    if (!hasPassword(user)) {
-      throw forbidden('This account has no password: it signs in through single sign-on (an admin can set one)');
-    }
-    if (!(await verifyPassword(currentPassword, user.passwordHash))) {
+    assertHasPassword(principal.user);
+    if (!(await verifyPassword(currentPassword, principal.user.passwordHash))) {
       // 403, not 401: the session itself is fine, and clients treat 401 as "log in again".
       throw forbidden('The current password is wrong');
     }
+    await this.replaceOwnPassword(principal, newPassword);
+  }
+
+  /**
+   * The signed-in user's new password without the current one (Komga's `PATCH users/me/password`, where being
+   * signed in with the account's own credentials is the proof): the same ending of other sessions and retiring
+   * of cached Basic checks as `changePassword`. Not through an API key: a key must never take over its owner's
+   * account.
+   */
+  async setOwnPassword(principal: Principal, newPassword: string): Promise<void> {
+    if (principal.method === 'api_key') {
+      throw forbidden('An API key cannot change its owner’s password: sign in with the account’s password');
+    }
+    assertHasPassword(principal.user);
+    await this.replaceOwnPassword(principal, newPassword);
+  }
+
+  private async replaceOwnPassword(principal: Principal, newPassword: string): Promise<void> {
+    const user = principal.user;
     const changed = await this.deps.users.update(user.id, {
       passwordHash: await hashPassword(newPassword),
       authVersion: user.authVersion + 1,
@@ -141,5 +157,11 @@ export class AccountsService {
     });
     if (!changed) throw unauthorized('This account no longer exists');
     await this.deps.sessions.deleteForUser(user.id, principal.sessionId ?? undefined);
+  }
+}
+
+function assertHasPassword(user: UserRecord): void {
+  if (!hasPassword(user)) {
+    throw forbidden('This account has no password: it signs in through single sign-on (an admin can set one)');
   }
 }

@@ -18,6 +18,11 @@ import type { ApiKeysRepository } from '../repositories/api-keys.repository';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
+import {
+  API_KEY_SIGN_IN_GAP_MS,
+  type AuthenticationActivityService,
+  type SignInSource,
+} from './authentication-activity.service';
 import { BasicAuthCache } from './basic-auth-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
@@ -34,12 +39,16 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
+const UNKNOWN_CLIENT: ClientInfo = { address: null, userAgent: null };
+
 export interface AuthenticationDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
   settings: SettingsService;
   throttle: LoginThrottle;
+  /** Where sign-ins and failed sign-ins are recorded. */
+  activity: AuthenticationActivityService;
   secret: () => Promise<string>;
   /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
   passwordSignIn: (role: Role) => boolean;
@@ -55,21 +64,21 @@ export class AuthenticationService {
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const { throttle } = this.deps;
     await throttle.reserve(username, client.address);
-    const user = await this.checkPassword(username, password);
-    if (!user) throw unauthorized('Invalid username or password');
+    const user = await this.checkPassword(username, password, 'Password', client);
     await throttle.recordSuccess(username, client.address);
-    this.assertPasswordSignIn(user);
-    return this.signIn(user, client);
+    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
+    return this.signIn(user, client, 'Password');
   }
 
   /**
    * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
    * account is refused, then the session is issued and the sign-in recorded.
    */
-  async signIn(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
-    this.assertActive(user);
+  async signIn(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
+    await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
     const response = await this.createSession(user, client);
     this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
+    await this.deps.activity.record({ source, client, user });
     return response;
   }
 
@@ -99,12 +108,36 @@ export class AuthenticationService {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
 
-  /** Verifies a password with constant work whether or not the user exists, or has a password. */
-  private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
+  /**
+   * Verifies a password with constant work whether or not the user exists, or has a password; a wrong one is
+   * recorded as a failed sign-in (of the account the name belongs to, if any) and answered 401.
+   */
+  private async checkPassword(
+    username: string,
+    password: string,
+    source: SignInSource,
+    client: ClientInfo,
+  ): Promise<UserRecord> {
     const user = await this.deps.users.getByUsername(username);
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    return ok && hash === user?.passwordHash ? user : undefined;
+    if (ok && user && hash === user.passwordHash) return user;
+    const error = 'Invalid username or password';
+    await this.deps.activity.record({ source, client, user: user ?? null, name: username, error });
+    throw unauthorized(error);
+  }
+
+  /** Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. */
+  private async refuseUnless(
+    attempt: { source: SignInSource; client: ClientInfo; user: UserRecord; apiKey?: { id: string; name: string } },
+    check: () => void,
+  ): Promise<void> {
+    try {
+      check();
+    } catch (error) {
+      await this.deps.activity.record({ ...attempt, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
   }
 
   private assertPasswordSignIn(user: UserRecord): void {
@@ -127,9 +160,9 @@ export class AuthenticationService {
   /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
-    clientAddress: string | null = null,
+    client: ClientInfo = UNKNOWN_CLIENT,
   ): Promise<Principal | null> {
-    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim());
+    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -137,9 +170,9 @@ export class AuthenticationService {
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'bearer') {
       if (!value) throw unauthorized('Empty bearer token');
-      return looksLikeApiKey(value) ? this.fromApiKey(value) : this.fromSessionToken(value);
+      return looksLikeApiKey(value) ? this.fromApiKey(value, client) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, clientAddress);
+    if (scheme === 'basic') return this.fromBasic(value, client);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -159,20 +192,37 @@ export class AuthenticationService {
     };
   }
 
-  private async fromApiKey(key: string): Promise<Principal> {
+  private async fromApiKey(key: string, client: ClientInfo): Promise<Principal> {
     const parsed = parseApiKey(key);
     if (!parsed) throw unauthorized('Invalid API key format');
     const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
     // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
     const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
     const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
-    if (!found || !timingSafeEqual(actual, expected)) throw unauthorized('Invalid API key');
+    // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
+    if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
+    const attempt = { source: 'ApiKey' as const, client, user, apiKey: { id: record.id, name: record.name } };
     const now = Date.now();
-    if (record.expiresAt && Date.parse(record.expiresAt) <= now) throw unauthorized('API key has expired');
-    this.assertActive(user);
-    if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_WRITE_INTERVAL_MS) {
-      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, new Date(now).toISOString()));
+    const refusal = !timingSafeEqual(actual, expected)
+      ? 'Invalid API key'
+      : record.expiresAt && Date.parse(record.expiresAt) <= now
+        ? 'API key has expired'
+        : undefined;
+    if (refusal) {
+      // Recorded after the answer, so a wrong secret is refused as fast whether or not its prefix exists.
+      this.deps.defer(this.deps.activity.record({ ...attempt, error: refusal }));
+      throw unauthorized(refusal);
+    }
+    await this.refuseUnless(attempt, () => this.assertActive(user));
+    const idle = record.lastUsedAt ? now - Date.parse(record.lastUsedAt) : Number.POSITIVE_INFINITY;
+    const usedAt = new Date(now).toISOString();
+    if (idle >= API_KEY_SIGN_IN_GAP_MS) {
+      // A key used again after a pause is a sign-in; its use in between is not (no write per request). Both
+      // written before the answer, so the key's next request finds it in use and records nothing.
+      await Promise.all([this.deps.apiKeys.touchLastUsed(record.id, usedAt), this.deps.activity.record(attempt)]);
+    } else if (idle >= LAST_USED_WRITE_INTERVAL_MS) {
+      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, usedAt));
     }
     return {
       user,
@@ -183,7 +233,7 @@ export class AuthenticationService {
     };
   }
 
-  private async fromBasic(encoded: string, clientAddress: string | null): Promise<Principal> {
+  private async fromBasic(encoded: string, client: ClientInfo): Promise<Principal> {
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -195,7 +245,7 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.fromApiKey(password);
+    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client);
 
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
     const cached = BasicAuthCache.get(cacheKey);
@@ -218,7 +268,7 @@ export class AuthenticationService {
     // share one password check, so they neither pay the hash many times nor use up the throttle.
     let pending = basicChecksInFlight.get(cacheKey);
     if (!pending) {
-      pending = this.checkBasic(username, password, clientAddress, cacheKey).finally(() =>
+      pending = this.checkBasic(username, password, client, cacheKey).finally(() =>
         basicChecksInFlight.delete(cacheKey),
       );
       basicChecksInFlight.set(cacheKey, pending);
@@ -260,14 +310,17 @@ export class AuthenticationService {
     return { ...principal, user: found.user, access: accessOf(found.user, found.grants, keyLibraries) };
   }
 
-  private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {
-    await this.deps.throttle.reserve(username, clientAddress);
-    const user = await this.checkPassword(username, password);
-    if (!user) throw unauthorized('Invalid username or password');
-    await this.deps.throttle.recordSuccess(username, clientAddress);
-    this.assertActive(user);
-    this.assertPasswordSignIn(user);
+  private async checkBasic(username: string, password: string, client: ClientInfo, cacheKey: string) {
+    await this.deps.throttle.reserve(username, client.address);
+    const user = await this.checkPassword(username, password, 'Basic', client);
+    await this.deps.throttle.recordSuccess(username, client.address);
+    await this.refuseUnless({ source: 'Basic', client, user }, () => {
+      this.assertActive(user);
+      this.assertPasswordSignIn(user);
+    });
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
+    // Recorded when the password is really checked, not on each request the cache then lets through.
+    await this.deps.activity.record({ source: 'Basic', client, user });
     return user;
   }
 }

@@ -23,6 +23,7 @@ import type { UserRecord } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import type { BrowserSession, LinkedIdentity, SsoConfiguration } from '../schemas/sso.schema';
 import { toLoginUser } from '../mappers/user.mapper';
+import type { SignInSource } from './authentication-activity.service';
 import type { AuthenticationService, ClientInfo } from './authentication.service';
 import type { AccountRules, SsoAccountsService } from './sso-accounts.service';
 
@@ -182,7 +183,8 @@ export class SingleSignOnService {
       this.deps.config.keySetCooldownSeconds,
     );
     const user = await this.deps.accounts.accountFor(identity, providerRules(provider));
-    return { session: await this.newSession(user, client), returnTo: pending.returnTo };
+    const session = await this.newSession(user, client, `OAuth2:${provider.displayName}`);
+    return { session, returnTo: pending.returnTo };
   }
 
   /**
@@ -214,7 +216,11 @@ export class SingleSignOnService {
       if (user) {
         const current = input.cookieToken ? await this.cookieSession(input.cookieToken).catch(() => null) : null;
         if (current?.user.id === user.id) return { ...current, via: 'cloudflare_access', fresh: false };
-        return { ...(await this.newSession(user, input.client)), via: 'cloudflare_access', fresh: true };
+        return {
+          ...(await this.newSession(user, input.client, 'CloudflareAccess')),
+          via: 'cloudflare_access',
+          fresh: true,
+        };
       }
     }
     if (input.cookieToken) return { ...(await this.cookieSession(input.cookieToken)), via: 'cookie', fresh: false };
@@ -261,8 +267,8 @@ export class SingleSignOnService {
   }
 
   /** The same session a password login ends in (an inactive account refused, the sign-in recorded). */
-  private newSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
-    return this.deps.authentication.signIn(user, client);
+  private newSession(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
+    return this.deps.authentication.signIn(user, client, source);
   }
 
   /** The cookie's own session, as the login response the web app keeps. */

@@ -12,6 +12,7 @@ import { png } from '../fixtures/images';
 import { type AccessFixture, buildAccessFixture } from '../support/access-fixture';
 import { db } from '../support/catalog-factory';
 import { api, type Credentials } from '../support/http';
+import { entries, textOf } from '../support/opds';
 
 const form = (bytes: Uint8Array) => {
   const data = new FormData();
@@ -168,6 +169,119 @@ describe('lists seen by a restricted reader', () => {
       expect(users.status, path).toBe(200);
       expect(same(users.bytes, adultBookCover.bytes), path).toBe(false);
     }
+  }, 120_000);
+
+  it('leaves the hidden members of a visible list out of /komga and OPDS: entries, counts and navigation', async () => {
+    const fixture = await buildAccessFixture();
+    const lists = await seedLists(fixture);
+    const s = fixture.series;
+    const user: Credentials = { apiKey: fixture.userKey };
+    const hidden = /xadult|xsecret/i;
+    const ids = (page: { content: Array<{ id: string }> }) => page.content.map((item) => item.id);
+    const json = async (auth: Credentials, path: string) => {
+      const { status, text: body } = await text(auth, path);
+      expect(status, `${path}: ${body}`).toBe(200);
+      return { body: JSON.parse(body), text: body };
+    };
+
+    // Komga: a collection's series and a read list's books, whole and paged one at a time (the page count is
+    // the visible members'), as Mihon and Komelia page through them.
+    const seriesPath = `/komga/api/v1/collections/${lists.mixedCollection}/series`;
+    const adminSeries = await json(fixture.admin, seriesPath);
+    expect(adminSeries.body.totalElements).toBe(4);
+    const userSeries = await json(user, seriesPath);
+    expect(ids(userSeries.body)).toEqual([s.xteen.seriesId, s.xgamma.seriesId]);
+    expect(userSeries.body).toMatchObject({ totalElements: 2, totalPages: 1 });
+    expect(userSeries.text).not.toMatch(hidden);
+    const secondSeries = await json(user, `${seriesPath}?page=1&size=1`);
+    expect(ids(secondSeries.body)).toEqual([s.xgamma.seriesId]);
+    expect(secondSeries.body).toMatchObject({ totalElements: 2, totalPages: 2, last: true });
+
+    const booksPath = `/komga/api/v1/readlists/${lists.mixedReadList}/books`;
+    expect((await json(fixture.admin, booksPath)).body.totalElements).toBe(4);
+    const userBooks = await json(user, booksPath);
+    expect(ids(userBooks.body)).toEqual([s.xteen.bookIds[0], s.xteen.bookIds[1]]);
+    expect(userBooks.body).toMatchObject({ totalElements: 2, totalPages: 1 });
+    expect(userBooks.text).not.toMatch(hidden);
+    const secondBook = await json(user, `${booksPath}?page=1&size=1`);
+    expect(ids(secondBook.body)).toEqual([s.xteen.bookIds[1]]);
+    expect(secondBook.body).toMatchObject({ totalElements: 2, totalPages: 2 });
+
+    // Komga's previous/next book of a read list step over hidden books: the admin goes Xadult → Xteen 1 → Xsecret
+    // → Xteen 2, the reader Xteen 1 → Xteen 2 and no further either way; a hidden book answers as an unknown one.
+    const step = (auth: Credentials, bookId: string | undefined, direction: 'next' | 'previous') =>
+      text(auth, `/komga/api/v1/readlists/${lists.mixedReadList}/books/${bookId}/${direction}`);
+    const idOf = (answer: { status: number; text: string }) =>
+      answer.status === 200 ? (JSON.parse(answer.text) as { id: string }).id : answer.status;
+    expect(idOf(await step(fixture.admin, s.xteen.bookIds[0], 'next'))).toBe(s.xsecret.bookIds[0]);
+    expect(idOf(await step(fixture.admin, s.xteen.bookIds[0], 'previous'))).toBe(s.xadult.bookIds[0]);
+    expect(idOf(await step(user, s.xteen.bookIds[0], 'next'))).toBe(s.xteen.bookIds[1]);
+    expect(idOf(await step(user, s.xteen.bookIds[1], 'previous'))).toBe(s.xteen.bookIds[0]);
+    expect(idOf(await step(user, s.xteen.bookIds[0], 'previous'))).toBe(404);
+    expect(idOf(await step(user, s.xteen.bookIds[1], 'next'))).toBe(404);
+    const unknownBook = crypto.randomUUID();
+    const fromHidden = await step(user, s.xsecret.bookIds[0], 'next');
+    const fromUnknown = await step(user, unknownBook, 'next');
+    expect(fromHidden.status).toBe(404);
+    const scrub = (body: string, id: string) => body.replace(/"timestamp":"[^"]*"/, '').replaceAll(id, '<id>');
+    expect(scrub(fromHidden.text, s.xsecret.bookIds[0] as string)).toBe(scrub(fromUnknown.text, unknownBook));
+
+    // Mihon's tracker over the read list counts the visible books only.
+    const tracker = await json(user, `/komga/api/v1/readlists/${lists.mixedReadList}/read-progress/tachiyomi`);
+    expect(tracker.body).toMatchObject({ booksCount: 2, booksUnreadCount: 2 });
+    expect(
+      (await json(fixture.admin, `/komga/api/v1/readlists/${lists.mixedReadList}/read-progress/tachiyomi`)).body,
+    ).toMatchObject({ booksCount: 4 });
+
+    // The lists a visible member belongs to name only visible members too.
+    const ofSeries = await json(user, `/komga/api/v1/series/${s.xteen.seriesId}/collections`);
+    expect(ofSeries.body).toMatchObject([
+      { id: lists.mixedCollection, seriesIds: [s.xteen.seriesId, s.xgamma.seriesId] },
+    ]);
+    const ofBook = await json(user, `/komga/api/v1/books/${s.xteen.bookIds[0]}/readlists`);
+    expect(ofBook.body).toMatchObject([{ id: lists.mixedReadList, bookIds: [s.xteen.bookIds[0], s.xteen.bookIds[1]] }]);
+    for (const path of [
+      `/komga/api/v1/series/${s.xadult.seriesId}/collections`,
+      `/komga/api/v1/books/${s.xadult.bookIds[0]}/readlists`,
+    ]) {
+      expect((await text(user, path)).status, path).toBe(404);
+    }
+
+    // OPDS 1.2: the feed's entries and its total are the visible members', paged as the reader pages.
+    const atomCollection = await text(user, `/opds/v1.2/collections/${lists.mixedCollection}`);
+    expect(atomCollection.status).toBe(200);
+    expect(entries(atomCollection.text).map((entry) => textOf(entry, 'title'))).toEqual(['Zork Xteen', 'Zork Xgamma']);
+    expect(textOf(atomCollection.text, 'opensearch:totalResults')).toBe('2');
+    expect(atomCollection.text).not.toMatch(hidden);
+    const adminAtom = await text(fixture.admin, `/opds/v1.2/collections/${lists.mixedCollection}`);
+    expect(textOf(adminAtom.text, 'opensearch:totalResults')).toBe('4');
+    const atomReadList = await text(user, `/opds/v1.2/readlists/${lists.mixedReadList}`);
+    expect(atomReadList.status).toBe(200);
+    expect(entries(atomReadList.text)).toHaveLength(2);
+    expect(entries(atomReadList.text).every((entry) => /xteen/i.test(entry))).toBe(true);
+    expect(textOf(atomReadList.text, 'opensearch:totalResults')).toBe('2');
+    expect(atomReadList.text).not.toMatch(hidden);
+    const atomPaged = await text(user, `/opds/v1.2/readlists/${lists.mixedReadList}?page=2&pageSize=1`);
+    expect(textOf(atomPaged.text, 'opensearch:totalResults')).toBe('2');
+    expect(entries(atomPaged.text)).toHaveLength(1);
+    expect(atomPaged.text).toContain(s.xteen.bookIds[1]);
+
+    // OPDS 2.0: the same, as `navigation`/`publications` and `metadata.numberOfItems`.
+    const feedCollection = await json(user, `/opds/v2.0/collections/${lists.mixedCollection}`);
+    const listed = [...(feedCollection.body.navigation ?? []), ...(feedCollection.body.publications ?? [])];
+    expect(
+      listed.map((item: { title?: string; metadata?: { title: string } }) => item.title ?? item.metadata?.title),
+    ).toEqual(['Zork Xteen', 'Zork Xgamma']);
+    expect(feedCollection.body.metadata.numberOfItems).toBe(2);
+    expect(feedCollection.text).not.toMatch(hidden);
+    expect(
+      (await json(fixture.admin, `/opds/v2.0/collections/${lists.mixedCollection}`)).body.metadata.numberOfItems,
+    ).toBe(4);
+    const feedReadList = await json(user, `/opds/v2.0/readlists/${lists.mixedReadList}`);
+    expect(feedReadList.body.publications).toHaveLength(2);
+    expect(feedReadList.body.metadata.numberOfItems).toBe(2);
+    expect(feedReadList.text).toMatch(/xteen/i);
+    expect(feedReadList.text).not.toMatch(hidden);
   }, 120_000);
 
   it('answers a list of hidden members only as an unknown one, and leaves it out of every list page', async () => {

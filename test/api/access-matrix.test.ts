@@ -69,6 +69,7 @@ type ListEntry = Extract<Entry, { list: string }>;
 
 const NOT_CATALOG = 'no catalog rows: the caller’s own account, keys, settings or sign-in';
 const ADMIN_ONLY = 'admin only (users, settings, SSO): a maintainer gets 403 before any read';
+const OWN_OR_ADMIN = 'no catalog rows: the caller’s own account, or (admin only) another user’s';
 const SSE = 'an event stream: test/api/access-events.test.ts';
 const NO_SCAN = 'no scan runs during the check (what a running scan shows: access-events.test.ts)';
 const COUNTS_ONLY = 'counts only, checked against what the viewer may count';
@@ -455,6 +456,11 @@ const ENTRIES: Record<string, Entry> = {
   'POST /komga/api/v2/users': { none: ADMIN_ONLY },
   'PATCH /komga/api/v2/users/{id}': { none: ADMIN_ONLY },
   'DELETE /komga/api/v2/users/{id}': { none: ADMIN_ONLY },
+  'PATCH /komga/api/v2/users/me/password': { none: NOT_CATALOG },
+  'PATCH /komga/api/v2/users/{id}/password': { none: OWN_OR_ADMIN },
+  'GET /komga/api/v2/users/me/authentication-activity': { none: NOT_CATALOG },
+  'GET /komga/api/v2/users/authentication-activity': { none: ADMIN_ONLY },
+  'GET /komga/api/v2/users/{id}/authentication-activity/latest': { none: OWN_OR_ADMIN },
   'PATCH /komga/api/v1/series/{id}/metadata': { hides: 'series', json: { sharingLabels: ['xopen'] } },
   'GET /komga/api/v1/authors': { list: '/komga/api/v1/authors' },
   'GET /komga/api/v2/authors': { list: '/komga/api/v2/authors?size=500' },

@@ -1,6 +1,7 @@
 /**
  * API.md §2 Library scanning_config: cron_schedule scans and scan_on_start, run by the worker's cron
- * trigger; plus the hourly clean-up of expired sessions, throttle windows and orphaned cached images.
+ * trigger; plus the hourly clean-up of expired sessions, throttle windows, old authentication activity and
+ * orphaned cached images.
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +74,39 @@ describe('hourly clean-up', () => {
     const attempts = await env.DB.prepare('SELECT count(*) AS n FROM login_attempts').first<{ n: number }>();
     expect(sessions?.n).toBe(0);
     expect(attempts?.n).toBe(0);
+  });
+
+  it('keeps authentication activity 30 days and 50,000 rows at most', async () => {
+    await setupAdmin();
+    const count = async (where = '1') =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM authentication_activity WHERE ${where}`).first<{ n: number }>())
+        ?.n;
+    expect((await api('/auth/login', { json: { username: 'admin', password: 'not it at all' } })).status).toBe(401);
+    expect(await count()).toBe(1);
+    const day = 86_400_000;
+    const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+    // 50,001 failed sign-ins of a made-up name, one every 30 s from a day ago (about 18 days back); then the
+    // first of them moved to 40 days ago.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
+       INSERT INTO authentication_activity (id, email, success, error, source, date_time)
+       SELECT 'row-' || i, 'sprayed', 0, 'Invalid username or password', 'Password',
+              strftime('%Y-%m-%dT%H:%M:%fZ', ?1 / 1000.0 - i * 30, 'unixepoch')
+       FROM n`,
+    )
+      .bind(nextHour.getTime() - day)
+      .run();
+    await env.DB.prepare("UPDATE authentication_activity SET date_time = ?1 WHERE id = 'row-0'")
+      .bind(new Date(nextHour.getTime() - 40 * day).toISOString())
+      .run();
+    expect(await count()).toBe(50_002);
+
+    await tick(nextHour.toISOString());
+    expect(await count()).toBe(50_000);
+    expect(await count("id = 'row-0'")).toBe(0); // older than 30 days
+    expect(await count("id = 'row-50000'")).toBe(0); // the oldest left, beyond the newest 50,000
+    expect(await count("id = 'row-49999'")).toBe(1);
+    expect(await count("email = 'admin@example.com'")).toBe(1); // the real, recent one stays
   });
 });
 

@@ -219,6 +219,12 @@ describe('signing in', () => {
     const again = await signIn(browser, server.url, 'club', 'alice');
     expect(again.status).toBe(303);
     expect((await browserSession(browser)).body.user.id).toBe(user.id);
+    // Recorded as Komga records an OAuth2 sign-in (docs/DECISIONS.md §Auth, "Authentication activity").
+    const activity = await fetch(`${server.url}/komga/api/v2/users/${user.id}/authentication-activity/latest`, {
+      headers: { Authorization: `Bearer ${admin.token}` },
+    });
+    expect(activity.status).toBe(200);
+    expect(await activity.json()).toMatchObject({ userId: user.id, success: true, source: 'OAuth2:Book Club ID' });
   });
 
   it('gives an account it created no password, until an admin sets one', async () => {

@@ -29,6 +29,8 @@ export const shots: Shot[] = [
       await page.getByLabel('Name', { exact: true }).fill('Tablet');
       await page.getByRole('button', { name: 'Create' }).click();
       await page.locator('[data-created-key] code').waitFor();
+      // The list reloads after the key is created: the shot shows it listed.
+      await page.getByRole('cell', { name: 'Tablet', exact: true }).first().waitFor();
     },
   },
   {
