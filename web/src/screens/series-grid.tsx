@@ -123,7 +123,9 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
       { condition: seriesCondition(scope, filters) },
       { query: { page: page + 1, pageSize: PAGE_SIZE, sort: `${filters.sort},${filters.order}` }, signal },
     );
-  const first = useAsync((signal) => loadPage(0, signal), [listKey]);
+  // The first page remembers the filters it answers: until the new filters' one arrives, the previous
+  // answer is still shown, and the grid must not take it as the new list's first page.
+  const first = useAsync((signal) => loadPage(0, signal).then((page) => Object.assign(page, { listKey })), [listKey]);
 
   function setFilter(change: Partial<Filters>) {
     const next = { ...filters, ...change };
@@ -219,7 +221,11 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
               total={page.total}
               pageSize={PAGE_SIZE}
               listKey={listKey}
-              loadPage={(index) => (index === 0 ? Promise.resolve(page.data) : loadPage(index).then((p) => p.data))}
+              loadPage={(index) =>
+                index === 0 && page.listKey === listKey
+                  ? Promise.resolve(page.data)
+                  : loadPage(index).then((p) => p.data)
+              }
               render={(series) => <SeriesCard series={series} />}
               placeholder={<CardPlaceholder />}
             />
