@@ -141,6 +141,7 @@ describeWithChromium('collections and read lists in the web app', () => {
       // Edit: the grid opens with the saved filter; another title, then the collection is updated in place.
       await page.getByRole('link', { name: 'Edit filter' }).click();
       await expect.poll(() => page.getByLabel('Title contains').inputValue(), WAIT).toBe(before);
+      await expect.poll(gridTitles, WAIT).toEqual([before === 'Paper' ? 'Paper Comets' : 'Wandering Kites']);
       await page.getByLabel('Title contains').fill(after);
       await page.getByLabel('Title contains').press('Enter');
       const afterTitle = after === 'Quiet' ? 'Quiet Engines' : 'Iron Meadow';
