@@ -7,7 +7,8 @@
 import { badRequest } from '../lib/errors';
 import { BookMediaRepository } from '../repositories/book-media.repository';
 import { progressActor, requestViewer } from '../http/progress-actor';
-import { KOMGA_PREFIX } from './komga-auth';
+import { getCookie } from 'hono/cookie';
+import { KOMGA_PREFIX, REMEMBER_ME_COOKIE, SESSION_COOKIE } from './komga-auth';
 import {
   jsonBody,
   type KomgaApp,
@@ -46,6 +47,28 @@ function resourcePath(c: KomgaContext): string {
   const marker = '/resource/';
   const at = path.indexOf(marker, path.indexOf('/books/'));
   return at < 0 ? '' : path.slice(at + marker.length);
+}
+
+/** Whether the request carries any credential /komga reads (komga-auth.ts): a header or a Komga cookie. */
+function carriesCredentials(c: KomgaContext): boolean {
+  if (c.req.header('Authorization') !== undefined || c.req.header('X-API-Key') !== undefined) return true;
+  const cookies = getCookie(c);
+  return cookies[SESSION_COOKIE] !== undefined || cookies[REMEMBER_ME_COOKIE] !== undefined;
+}
+
+/**
+ * An EPUB's fonts without credentials, as Komga serves them (DECISIONS.md §Reader apps, "Fonts without
+ * credentials"): registered ahead of authentication. A request with credentials goes on to the checked
+ * route below, so a signed-in reader who may not see the book gets its 404 as for any resource.
+ */
+export function registerAnonymousFontRoute(app: KomgaApp) {
+  app.get('/api/v1/books/:id/resource/*', async (c, next) => {
+    if (carriesCredentials(c)) return next();
+    return sendMedia(
+      c,
+      await readiumOf(c).anonymousFont(c.req.param('id'), resourcePath(c), c.req.header('If-Modified-Since')),
+    );
+  });
 }
 
 export function registerReadiumRoutes(app: KomgaApp) {

@@ -6,7 +6,7 @@
  * Progression shares the user's one progress record with the API: the Readium locator is kept, as JSON,
  * in the API's `locator` (DECISIONS.md §Reader apps), its href exactly as the reader sent it.
  */
-import { AppError, badRequest, conflict, notFound } from '../lib/errors';
+import { AppError, badRequest, conflict, notFound, unauthorized } from '../lib/errors';
 import { analyzeBook } from '../media';
 import type { JsonValue } from '../media/container';
 import {
@@ -25,7 +25,7 @@ import { completesAtPage, isPageInRange, isReflowable, lastPage } from '../progr
 import type { BookMediaRepository } from '../repositories/book-media.repository';
 import { CatalogWriter } from '../repositories/catalog-writer.repository';
 import type { ReadProgressRecord } from '../repositories/read-progress.repository';
-import type { Viewer } from '../repositories/visibility';
+import { type Viewer, viewerOf, WHOLE_CATALOG_ACCESS } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Database } from '../db/client';
 import type { BookPageEntry } from '../schemas/page.schema';
@@ -55,6 +55,34 @@ const LOCATOR_MAX_CHARS = 4096;
 /** Komga's resource headers (`CommonBookController.getBookEpubResource`, `infrastructure/web/Utils.kt`). */
 const RESOURCE_CACHE_CONTROL = 'max-age=0, must-revalidate, private';
 const RESOURCE_CSP = "script-src 'none'; object-src 'none';";
+
+/**
+ * Whom an anonymous font request reads the catalog as: it names no user, so no library or content rule can
+ * apply; what it may fetch is limited by anonymousFont to font entries instead.
+ */
+const FONT_LOADER = viewerOf({ user: { id: 'anonymous-font-loader' }, access: WHOLE_CATALOG_ACCESS });
+
+/**
+ * Font media types as OPF manifests declare them (EPUB 3 core media types, and the older names EPUB 2 books
+ * use). Komga goes by file extension and includes `.svg`, which is as often an illustration as a font: an
+ * SVG is not exempt here.
+ */
+const FONT_TYPES = new Set([
+  'application/font-sfnt',
+  'application/font-woff',
+  'application/font-woff2',
+  'application/vnd.ms-opentype',
+  'application/vnd.ms-fontobject',
+  'application/x-font-otf',
+  'application/x-font-ttf',
+  'application/x-font-truetype',
+  'application/x-font-opentype',
+  'application/x-font-woff',
+]);
+export const isFontType = (mediaType: string) => {
+  const type = mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
+  return type.startsWith('font/') || FONT_TYPES.has(type);
+};
 
 /** A readium link as Komga writes it (`@JsonInclude(NON_EMPTY)`: nothing empty is sent). */
 interface WPLink {
@@ -243,6 +271,34 @@ export class KomgaReadiumService {
     const path = decodePath(rawPath);
     const resource = index.resources.find((r) => r.path === path);
     if (!resource) throw notFound(`Resource ${path}`);
+    return this.serveResource(book, resource, path, ifModifiedSince);
+  }
+
+  /**
+   * A font of an EPUB for a request without credentials (DECISIONS.md §Reader apps, "Fonts without
+   * credentials"): a reader's CSS `@font-face` load carries no Authorization header, so Komga serves an
+   * EPUB's fonts to anyone. Only an entry the OPF declares as a font, of a live EPUB; anything else is the
+   * 401 every request without credentials gets (so it tells nothing about which books exist).
+   */
+  async anonymousFont(id: string, rawPath: string, ifModifiedSince?: string): Promise<MediaResponse> {
+    const found = await this.book(FONT_LOADER, id).catch(() => null);
+    let path: string;
+    try {
+      path = decodePath(rawPath);
+    } catch {
+      throw unauthorized('Authentication required');
+    }
+    const resource = found?.index?.resources.find((r) => r.path === path);
+    if (!found || !resource || !isFontType(resource.mediaType)) throw unauthorized('Authentication required');
+    return this.serveResource(found.book, resource, path, ifModifiedSince);
+  }
+
+  private async serveResource(
+    book: ReadiumBook,
+    resource: ReadiumResource,
+    path: string,
+    ifModifiedSince: string | undefined,
+  ): Promise<MediaResponse> {
     const lastModified = new Date(book.updatedAt);
     const fileName = path.split('/').pop() ?? path;
     const headers: Record<string, string> = {

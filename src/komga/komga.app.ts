@@ -17,7 +17,7 @@ import { registerCatalogRoutes } from './komga-catalog.routes';
 import { registerMediaRoutes } from './komga-media.routes';
 import type { KomgaApp } from './komga-http';
 import { registerProgressRoutes } from './komga-progress.routes';
-import { registerReadiumRoutes } from './komga-readium.routes';
+import { registerAnonymousFontRoute, registerReadiumRoutes } from './komga-readium.routes';
 import { isThumbnailUpload, registerMetadataRoutes, THUMBNAIL_UPLOAD_LIMIT } from './komga-metadata.routes';
 import { registerListRoutes } from './komga-lists.routes';
 import { registerUserRoutes } from './komga-users.routes';
@@ -39,6 +39,7 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   const [small, thumbnail] = [limit(MAX_BODY_BYTES), limit(THUMBNAIL_UPLOAD_LIMIT)];
   // Thumbnail uploads carry an image (Komf sends up to 1 MB, a user more); every other body stays small.
   app.use('*', (c, next) => (isThumbnailUpload(c.req.method, c.req.path) ? thumbnail : small)(c, next));
+  registerAnonymousFontRoute(app);
   app.use('*', komgaAuthenticate());
   registerProgressRoutes(app);
   registerUserRoutes(app);

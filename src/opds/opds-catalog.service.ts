@@ -122,7 +122,7 @@ export class OpdsCatalogService {
       target: 'acquisition',
       updated: library.updatedAt,
     };
-    const seriesItems = series.data.map(seriesItem);
+    const seriesItems = await this.seriesItems(viewer, series.data);
     return {
       id: uuidUrn(libraryId),
       title: library.name,
@@ -162,7 +162,7 @@ export class OpdsCatalogService {
       path: 'series',
       kind: 'navigation',
       updated: latest(series.data.map((s) => s.updatedAt)),
-      navigation: series.data.map(seriesItem),
+      navigation: await this.seriesItems(viewer, series.data),
       publications: [],
       paging: { page: page.page, pageSize: page.pageSize, total: series.total },
     };
@@ -203,7 +203,7 @@ export class OpdsCatalogService {
       this.deps.bookQuery.list(viewer, {}, page, { fullTextSearch: query }),
     ]);
     const feed = await this.acquisition(viewer, feedUrn(`search:${query}`), `Search: ${query}`, 'search', books, page);
-    return { ...feed, query: { query }, navigation: series.data.map(seriesItem) };
+    return { ...feed, query: { query }, navigation: await this.seriesItems(viewer, series.data) };
   }
 
   /** The collections the viewer may see, by name (paged). */
@@ -247,7 +247,7 @@ export class OpdsCatalogService {
       path,
       kind: 'navigation',
       updated: collection.updatedAt,
-      navigation: series.data.map(seriesItem),
+      navigation: await this.seriesItems(viewer, series.data),
       publications: [],
       paging: { page: page.page, pageSize: page.pageSize, total: series.total },
     };
@@ -298,7 +298,7 @@ export class OpdsCatalogService {
       { data: books, total: queue.total },
       page,
     );
-    return { ...feed, navigation: series.map(seriesItem) };
+    return { ...feed, navigation: await this.seriesItems(viewer, series) };
   }
 
   /** One book as a publication (OPDS 2 publication documents and manifests). */
@@ -306,6 +306,15 @@ export class OpdsCatalogService {
     const book = await this.deps.bookQuery.get(viewer, bookId);
     const extras = await this.deps.extras.forBooks(viewer, [book.id]);
     return { book, extras: extras.get(book.id) ?? NO_EXTRAS };
+  }
+
+  /** Series as navigation entries, with a cover link only where the cover URL answers an image. */
+  private async seriesItems(viewer: Viewer, list: SeriesDto[]): Promise<NavigationItem[]> {
+    const withCovers = await this.deps.extras.seriesWithCovers(
+      viewer,
+      list.map((s) => s.id),
+    );
+    return list.map((series) => seriesItem(series, withCovers.has(series.id)));
   }
 
   private async acquisition(
@@ -333,7 +342,7 @@ export class OpdsCatalogService {
   }
 }
 
-function seriesItem(series: SeriesDto): NavigationItem {
+function seriesItem(series: SeriesDto, hasCover: boolean): NavigationItem {
   const count = `${series.bookCount} book${series.bookCount === 1 ? '' : 's'}`;
   return {
     id: uuidUrn(series.id),
@@ -342,7 +351,8 @@ function seriesItem(series: SeriesDto): NavigationItem {
     target: 'acquisition',
     summary: series.summary ? `${count}. ${series.summary}` : count,
     updated: series.updatedAt,
-    thumbnailPath: `series/${series.id}/thumbnail`,
+    // No cover, no link: the URL would answer 404, which some apps show as a broken image (issue 22).
+    ...(hasCover ? { thumbnailPath: `series/${series.id}/thumbnail` } : {}),
   };
 }
 

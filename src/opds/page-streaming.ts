@@ -9,6 +9,10 @@ import type { BookExtras } from './catalog-model';
 
 const STREAMABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif']);
 
+/** What the image renderer decodes (renderer/src/probe.ts): a page of another type cannot be converted. */
+const CONVERTIBLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+export const isConvertiblePage = (mediaType: string) => CONVERTIBLE_TYPES.has(mediaType);
+
 export function hasImagePages(book: BookDto, extras: BookExtras): boolean {
   if (book.deleted || book.analysisError !== null || book.pageCount < 1) return false;
   if (book.fileFormat === 'epub') return extras.epubLayout === 'image';

@@ -5,10 +5,25 @@
  * books in one statement.
  */
 import { and, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { books } from '../db/schema';
-import { type Author, inIds, parseAuthors } from './catalog-sql';
+import { books, covers, series } from '../db/schema';
+import { type Author, firstBookOf, inIds, parseAuthors } from './catalog-sql';
 import { type Viewer, visibleBooks } from './visibility';
+
+/** The book a series' cover comes from when it has no stored one (book-media.repository.ts firstBookOfSeries). */
+const coverBook = alias(books, 'cover_book');
+
+/**
+ * Whether a book has a cover to show, as ThumbnailService finds one: an uploaded cover selected, a thumbnail
+ * made, or an image to make one from (a cover the file names, or image pages), and no failure recorded.
+ */
+function coverAvailable(book: typeof books | typeof coverBook) {
+  return sql<number>`(EXISTS (SELECT 1 FROM ${covers} WHERE ${covers.bookId} = ${book.id} AND ${covers.selected} = 1)
+    OR (${book.analysisError} IS NULL AND ${book.thumbnailError} IS NULL AND (
+      ${book.thumbnailKey} IS NOT NULL OR ${book.coverLocator} IS NOT NULL
+      OR (${book.pageCount} > 0 AND (${book.fileFormat} <> 'epub' OR ${book.epubLayout} = 'image')))))`;
+}
 
 /** Metadata a reader app shows that the Book response does not carry. */
 export interface BookExtras {
@@ -48,9 +63,7 @@ export class BookExtrasRepository {
         terms: sql<string | null>`(SELECT json_group_array(json_array(t.kind, t.value)) FROM book_terms t
           WHERE t.book_id = ${books.id} AND t.kind IN ('genre', 'tag'))`,
         epubLayout: books.epubLayout,
-        hasCover: sql<number>`(${books.analysisError} IS NULL AND ${books.thumbnailError} IS NULL AND (
-          ${books.thumbnailKey} IS NOT NULL OR ${books.coverLocator} IS NOT NULL
-          OR (${books.pageCount} > 0 AND (${books.fileFormat} <> 'epub' OR ${books.epubLayout} = 'image'))))`,
+        hasCover: coverAvailable(books),
         pageTypes: sql<
           string | null
         >`(SELECT group_concat(DISTINCT p.media_type) FROM book_pages p WHERE p.book_id = ${books.id})`,
@@ -74,5 +87,26 @@ export class BookExtrasRepository {
         ];
       }),
     );
+  }
+
+  /**
+   * The series among `ids` whose cover URL answers an image to this viewer (ThumbnailService#forSeries): a
+   * stored series cover, else the cover of its first book in reading order when the viewer sees that book.
+   * Feeds link covers only for these (issue 22: a link that answers 404 shows as a broken image).
+   */
+  async seriesWithCovers(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: series.id })
+      .from(series)
+      .where(
+        and(
+          inIds(series.id, ids),
+          sql`(${series.thumbnailKey} IS NOT NULL OR EXISTS (SELECT 1 FROM ${books} AS ${sql.raw('cover_book')}
+            WHERE ${coverBook.id} = ${firstBookOf(series.id)} AND ${visibleBooks(viewer, coverBook)}
+            AND ${coverAvailable(coverBook)}))`,
+        ),
+      );
+    return new Set(rows.map((row) => row.id));
   }
 }

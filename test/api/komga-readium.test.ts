@@ -321,6 +321,76 @@ describe("Komelia's EPUB session over the Readium endpoints", () => {
     ).toBe(404);
   });
 
+  it("serves an EPUB's fonts without credentials, as Komga does, and nothing else; signed-in callers keep their access rules", async () => {
+    const admin = await setupAdmin();
+    const libraryId = await createLibrary(admin.auth, { name: 'Typeset', path: 'typeset' });
+    const font = new Uint8Array([0x77, 0x4f, 0x46, 0x32, ...new Array(60).fill(7)]); // 'wOF2' and some bytes
+    const opf = `<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:uuid:20000000-0000-4000-8000-000000000002</dc:identifier><dc:title>Typeset</dc:title></metadata>
+  <manifest>
+    <item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/>
+    <item id="font" href="Fonts/Serif%20R%C3%A9.woff2" media-type="font/woff2"/>
+    <item id="old" href="Fonts/old.ttf" media-type="application/x-font-ttf"/>
+    <item id="map" href="Images/map.svg" media-type="image/svg+xml"/>
+    <item id="css" href="style.css" media-type="text/css"/>
+  </manifest>
+  <spine><itemref idref="c1"/></spine>
+</package>`;
+    const container = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
+    await putObject(
+      'typeset/Typeset/Typeset.epub',
+      buildZip([
+        { name: 'mimetype', data: encode('application/epub+zip') },
+        { name: 'META-INF/container.xml', data: encode(container) },
+        { name: 'OEBPS/content.opf', data: encode(opf) },
+        { name: 'OEBPS/c1.xhtml', data: encode(chapter('One', 1500)) },
+        { name: 'OEBPS/Fonts/Serif Ré.woff2', data: font },
+        { name: 'OEBPS/Fonts/old.ttf', data: font },
+        { name: 'OEBPS/Images/map.svg', data: encode('<svg xmlns="http://www.w3.org/2000/svg"/>') },
+        { name: 'OEBPS/style.css', data: encode('body { font-family: "Serif"; }') },
+      ]),
+    );
+    await scan(admin.auth, libraryId);
+    const [book] = (await api(`/books?library_id=${libraryId}`, { auth: admin.auth })).body.data;
+    const resource = (path: string) => `/api/v1/books/${book.id}/resource/${path}`;
+    const fontPath = resource('OEBPS/Fonts/Serif%20R%C3%A9.woff2');
+
+    // An @font-face load: no Authorization, no cookie.
+    const anonymous = await komga(fontPath);
+    expect([anonymous.status, anonymous.headers.get('Content-Type')]).toEqual([200, 'font/woff2']);
+    expect(anonymous.bytes).toEqual(font);
+    expect((await komga(resource('OEBPS/Fonts/old.ttf'))).status).toBe(200);
+    // Only fonts: a stylesheet, an SVG image, the package document, a chapter, another book's id, a font path
+    // under an unknown book all get the 401 of any request without credentials.
+    for (const path of ['OEBPS/style.css', 'OEBPS/Images/map.svg', 'OEBPS/content.opf', 'OEBPS/c1.xhtml']) {
+      const refused = await komga(resource(path));
+      expect(refused.status, path).toBe(401);
+      expect(refused.headers.get('WWW-Authenticate')).toContain('Basic');
+    }
+    expect(
+      (await komga(`/api/v1/books/00000000-0000-4000-8000-000000000000/resource/OEBPS/Fonts/old.ttf`)).status,
+    ).toBe(401);
+    expect((await komga(`/api/v1/books/${book.id}/manifest`)).status).toBe(401);
+
+    // With credentials the usual rules hold: a reader who may not see the library gets the 404 of an unknown
+    // book for its font too (the access matrix's rule), the admin gets the font.
+    const reader = await api('/users', {
+      auth: admin.auth,
+      json: {
+        username: 'shut-out',
+        email: 'shut-out@example.com',
+        password: 'reader-password-1',
+        role: 'reader',
+        sharedLibraryIds: [],
+      },
+    });
+    expect(reader.status).toBe(201);
+    const readerAuth = { basic: { username: 'shut-out', password: 'reader-password-1' } };
+    expect((await komga(fontPath, { auth: readerAuth })).status).toBe(404);
+    expect((await komga(fontPath, { auth: admin.auth })).status).toBe(200);
+  });
+
   it('refuses progressions that name no entry, lack a progression, or are malformed', async () => {
     const { admin, novelId } = await library();
     const put = (json: unknown) =>

@@ -9,7 +9,7 @@ import { buildEpub } from '../fixtures/epub-writer';
 import { setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
-import { entries, feedHead, fetchAs, links, textOf } from '../support/opds';
+import { entries, entryTitled, feedHead, fetchAs, links, textOf } from '../support/opds';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
 import { jpeg } from '../fixtures/images';
@@ -161,6 +161,98 @@ describe('OPDS fixes of issue 22', () => {
     expect(cover.headers.get('Content-Type')).toBe('image/jpeg');
   });
 
+  it('a series without a cover has no cover link in any feed that lists it; a series with one keeps it', async () => {
+    const { auth, libraryId, books } = await seed();
+    const plain = books['Plain Text'].seriesId;
+    const saga = books['Issue 2'].seriesId;
+    const collection = await api('/collections', { auth, json: { name: 'Both', seriesIds: [plain, saga] } });
+    expect(collection.status).toBe(201);
+    expect((await api('/want-to-read', { auth, json: { seriesId: plain } })).status).toBe(201);
+    expect((await api('/want-to-read', { auth, json: { seriesId: saga } })).status).toBe(201);
+    expect((await fetchAs(`/opds/v1.2/series/${plain}/thumbnail`, auth)).status).toBe(404);
+    const imageRels = (feed: string, title: string) =>
+      links(entryTitled(feed, title))
+        .filter((l) => l.rel.startsWith('http://opds-spec.org/image'))
+        .map((l) => [l.rel, l.type]);
+    const withCover = [
+      ['http://opds-spec.org/image', 'image/jpeg'],
+      ['http://opds-spec.org/image/thumbnail', 'image/jpeg'],
+    ];
+    for (const path of [
+      `libraries/${libraryId}`,
+      'series',
+      'search?query=Plain',
+      'search?query=Saga',
+      `collections/${collection.body.id}`,
+      'want-to-read',
+    ]) {
+      const feed = (await fetchAs(`/opds/v1.2/${path}`, auth)).text;
+      if (!path.endsWith('Saga')) expect(imageRels(feed, 'Plain'), path).toEqual([]);
+      if (!path.endsWith('Plain')) expect(imageRels(feed, 'Saga'), path).toEqual(withCover);
+    }
+    const cover = await fetchAs(`/opds/v1.2/series/${saga}/thumbnail`, auth);
+    expect([cover.status, cover.headers.get('Content-Type')]).toEqual([200, 'image/jpeg']);
+  });
+
+  it('every image link of every feed (1.2 and 2.0) answers 200 with the media type it declares', async () => {
+    const { auth, books } = await seed();
+    const plain = books['Plain Text'];
+    const comic = books['Issue 2'];
+    expect(
+      (await api('/collections', { auth, json: { name: 'Both', seriesIds: [plain.seriesId, comic.seriesId] } })).status,
+    ).toBe(201);
+    expect((await api('/readlists', { auth, json: { name: 'Order', bookIds: [plain.id, comic.id] } })).status).toBe(
+      201,
+    );
+    expect((await api('/want-to-read', { auth, json: { seriesId: plain.seriesId } })).status).toBe(201);
+    expect((await api('/want-to-read', { auth, json: { bookId: comic.id } })).status).toBe(201);
+    const declared = new Map<string, string>();
+    const visited = new Set<string>();
+    const queue = ['http://longbox.test/opds/v1.2/catalog', 'http://longbox.test/opds/v2.0/catalog'];
+    const follow = (href: string) => {
+      if (!href.includes('{') && !visited.has(href) && href.includes('/opds/')) queue.push(href);
+    };
+    const declare = (href: string, type: string, where: string) => {
+      expect(type, `${href} in ${where}`).toMatch(/^image\//);
+      declared.set(href, type);
+    };
+    while (queue.length > 0 && visited.size < 80) {
+      const url = queue.shift() as string;
+      if (visited.has(url)) continue;
+      visited.add(url);
+      const res = await fetchAs(url, auth);
+      expect(res.status, url).toBe(200);
+      if (url.includes('/opds/v1.2/')) {
+        for (const link of links(res.text)) {
+          if (link.rel.startsWith('http://opds-spec.org/image')) declare(link.href, link.type ?? '', url);
+          else if (link.type?.startsWith('application/atom+xml') && link.rel !== 'search') follow(link.href);
+        }
+      } else {
+        const doc = JSON.parse(res.text);
+        for (const link of [...(doc.links ?? []), ...(doc.navigation ?? [])]) {
+          if (link.type === 'application/opds+json' && !link.templated) follow(link.href);
+        }
+        for (const publication of doc.publications ?? []) {
+          for (const image of publication.images ?? []) declare(image.href, image.type, url);
+          for (const link of publication.links) if (link.type === 'application/divina+json') follow(link.href);
+        }
+        for (const link of [...(doc.readingOrder ?? []), ...(doc.resources ?? [])]) declare(link.href, link.type, url);
+      }
+    }
+    expect(queue, 'the walk ended before every feed was seen').toEqual([]);
+    // The walk reached the lists and both kinds of series, and found covers and pages to check.
+    for (const feed of ['collections/', 'readlists/', 'want-to-read', `series/${plain.seriesId}`]) {
+      expect([...visited].some((u) => u.includes(`/opds/v1.2/${feed}`))).toBe(true);
+      expect([...visited].some((u) => u.includes(`/opds/v2.0/${feed}`))).toBe(true);
+    }
+    expect([...declared.keys()].filter((href) => href.endsWith('/thumbnail')).length).toBeGreaterThan(6);
+    expect([...declared.keys()].some((href) => href.includes(plain.seriesId) || href.includes(plain.id))).toBe(false);
+    for (const [href, type] of declared) {
+      const res = await fetchAs(href, auth);
+      expect([res.status, res.headers.get('Content-Type')], href).toEqual([200, type]);
+    }
+  });
+
   it("a library feed's count matches what its pages hold, the 'All books' entry included", async () => {
     const { auth, libraryId } = await seed();
     const pages = [1, 2].map((page) => `/opds/v1.2/libraries/${libraryId}?pageSize=2&page=${page}`);
@@ -191,9 +283,11 @@ describe('OPDS fixes of issue 22', () => {
     const second = await fetchAs(`/api/v1/books/${odd.id}/pages/2`, auth);
     expect(second.headers.get('Content-Type')).toBe('image/x-portable-pixmap');
     const manifest = await json(`/opds/v2.0/books/${odd.id}/manifest`, auth);
-    // Not every page is a type OPDS readers decode: the links ask for JPEG, and say so.
-    expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/jpeg']);
-    expect(manifest.readingOrder[1].href).toContain('format=jpeg');
+    // Not every page is a type OPDS readers decode: the links ask for JPEG and say so, except for a page
+    // the renderer cannot convert either, which is linked as stored with its own type (not a 422).
+    expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/x-portable-pixmap']);
+    expect(manifest.readingOrder[0].href).toContain('format=jpeg');
+    expect(manifest.readingOrder[1].href).not.toContain('format=');
   });
 
   it('a rendered PDF page is served at the size its page list, DiViNa manifest and OPDS 2 link declare', async () => {

@@ -1,7 +1,8 @@
 /**
  * Issue 19 in a real Chromium against `wrangler dev`: on a phone and a desktop, a read list is made from two
  * series' pages, reordered (by dragging on the desktop, with the move buttons — the keyboard way — on the
- * phone), read in its order in the reader, and a smart collection is pinned to the home screen.
+ * phone), read in its order in the reader, and a smart collection is pinned to the home screen; the series
+ * grid's filter is saved as a smart collection, shows its series, is edited through the grid and pinned.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -114,6 +115,59 @@ describeWithChromium('collections and read lists in the web app', () => {
       const url = () => new URL(page.url());
       await expect.poll(() => url().pathname, WAIT).toBe(`/read/${showcase.books[reordered[1] as string]?.id}`);
       expect(url().searchParams.get('readlist')).toBe(listId);
+      await page.context().close();
+    });
+
+    it(`${viewport}: saves the grid's filter as a smart collection, sees its series, edits it and pins it`, async () => {
+      const name = `Saved filter (${viewport})`;
+      const [before, after] = viewport === 'phone' ? ['Paper', 'Quiet'] : ['Wandering', 'Iron'];
+      const page = await signedIn(viewport);
+      const gridTitles = () => page.locator('a[data-series-id] .card-link__title').allTextContents();
+      await page.goto(`${server.url}/libraries/${showcase.libraryId}`);
+      await page.locator('a[data-series-id]').first().waitFor(WAIT);
+      await page.getByLabel('Title contains').fill(before);
+      await page.getByLabel('Title contains').press('Enter');
+      await expect.poll(gridTitles, WAIT).toEqual([before === 'Paper' ? 'Paper Comets' : 'Wandering Kites']);
+
+      await page.getByRole('button', { name: 'Save as smart collection' }).click();
+      await page.getByLabel('Smart collection name').fill(name);
+      await page.locator('[data-smart-collection]').getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, WAIT).toMatch(/^\/collections\/[0-9a-f-]{36}$/);
+      const id = new URL(page.url()).pathname.split('/').pop() as string;
+      await page.getByRole('heading', { name }).waitFor(WAIT);
+      const members = () => page.locator('[data-members] a[data-series-id] .card-link__title').allTextContents();
+      await expect.poll(members, WAIT).toEqual([before === 'Paper' ? 'Paper Comets' : 'Wandering Kites']);
+
+      // Edit: the grid opens with the saved filter; another title, then the collection is updated in place.
+      await page.getByRole('link', { name: 'Edit filter' }).click();
+      await expect.poll(() => page.getByLabel('Title contains').inputValue(), WAIT).toBe(before);
+      await expect.poll(gridTitles, WAIT).toEqual([before === 'Paper' ? 'Paper Comets' : 'Wandering Kites']);
+      await page.getByLabel('Title contains').fill(after);
+      await page.getByLabel('Title contains').press('Enter');
+      const afterTitle = after === 'Quiet' ? 'Quiet Engines' : 'Iron Meadow';
+      await expect.poll(gridTitles, WAIT).toEqual([afterTitle]);
+      await page.getByRole('button', { name: 'Update smart collection' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe(`/collections/${id}`);
+      await expect.poll(members, WAIT).toEqual([afterTitle]);
+      const saved = await call(server.url, 'GET', `/collections/${id}`, { token: showcase.token });
+      expect(saved).toMatchObject({ name, automatic: true, target: 'series', sort: 'name,asc' });
+      expect(JSON.stringify(saved.condition)).toContain(after);
+      const all = await call(server.url, 'GET', '/collections', { token: showcase.token, query: { pageSize: '500' } });
+      expect(all.data.filter((c: { name: string }) => c.name === name)).toHaveLength(1);
+
+      await page.getByLabel('Show on home').check();
+      await expect
+        .poll(
+          async () => (await call(server.url, 'GET', `/collections/${id}`, { token: showcase.token })).pinnedToHome,
+          WAIT,
+        )
+        .toBe(true);
+      await page.getByRole('link', { name: 'Home' }).first().click();
+      const row = page.locator(`[data-row="collection-${id}"]`);
+      await row.getByRole('heading', { name }).waitFor(WAIT);
+      await expect
+        .poll(() => row.locator('a[data-series-id] .card-link__title').allTextContents(), WAIT)
+        .toEqual([afterTitle]);
       await page.context().close();
     });
 

@@ -10,7 +10,7 @@ import { readerFacingDevice } from '../../mappers/book.mapper';
 import { CONTRIBUTOR_KEY, contributorsByRole } from '../../mappers/contributor-roles';
 import type { BookPageEntry } from '../../schemas/page.schema';
 import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
-import { hasImagePages, streamedPageType } from '../page-streaming';
+import { hasImagePages, isConvertiblePage, streamedPageType } from '../page-streaming';
 
 export const OPDS2_BASE = '/opds/v2.0';
 export const OPDS2_TYPE = 'application/opds+json';
@@ -131,7 +131,9 @@ export class Opds2Writer extends CatalogLinks {
   divina({ book, extras }: Publication, pages: BookPageEntry[]) {
     const { type, convert } = streamedPageType(extras);
     const pageLink = (page: BookPageEntry): Opds2Link => {
-      const asStored = !convert && page.mediaType === type;
+      // A page the renderer cannot decode (a PPM) is linked as it is stored, with its own type: asking for a
+      // JPEG of it would answer 422 (issue 22: every link answers with the type it declares).
+      const asStored = (!convert && page.mediaType === type) || !isConvertiblePage(page.mediaType);
       return {
         href: this.url(`books/${book.id}/pages/${page.number}`, asStored ? {} : { format: 'jpeg' }),
         type: asStored ? page.mediaType : 'image/jpeg',

@@ -43,7 +43,11 @@ export function VirtualGrid<T>({
   const pages = useRef(new Map<number, T[] | Promise<void>>());
   const [, setLoadedCount] = useState(0);
 
+  // The list the pages belong to: a page answered for an earlier listKey (filters changed while it loaded)
+  // must not land among the new list's pages.
+  const currentKey = useRef(listKey);
   useEffect(() => {
+    currentKey.current = listKey;
     pages.current = new Map();
     setLoadedCount((count) => count + 1);
   }, [listKey]);
@@ -100,7 +104,7 @@ export function VirtualGrid<T>({
       if (pages.current.has(page)) continue;
       const request = loadPage(page)
         .then((items) => {
-          if (key !== listKey) return;
+          if (key !== currentKey.current) return;
           pages.current.set(page, items);
           setLoadedCount((count) => count + 1);
         })

@@ -12,6 +12,7 @@ import { Main } from '../components/page-main';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 import { canEditLists } from '../state/session';
+import { gridAddressOf } from './series-grid';
 
 const PAGE = 500;
 
@@ -100,6 +101,17 @@ export function CollectionsScreen() {
   );
 }
 
+/** A smart collection of series opens in the series grid with its filter, to be changed and saved again. */
+function EditFilterLink({ collection }: { collection: Collection }) {
+  const address = gridAddressOf(collection.condition, collection.sort, collection.id);
+  if (!address) return <span class="muted">{t('smart.unknownFilter')}</span>;
+  return (
+    <a class="button" href={address}>
+      {t('smart.editFilter')}
+    </a>
+  );
+}
+
 export function CollectionScreen({ collectionId }: { collectionId: string }) {
   const { route } = useLocation();
   const version = catalogVersion.value;
@@ -156,6 +168,7 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
                   />{' '}
                   {t('lists.pin')}
                 </label>
+                {info.automatic && info.target === 'series' && <EditFilterLink collection={info} />}
                 <button type="button" class="button button--danger" onClick={() => void remove(info.name)}>
                   {t('app.delete')}
                 </button>

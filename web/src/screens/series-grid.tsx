@@ -12,6 +12,7 @@ import { CardPlaceholder, SeriesCard } from '../components/cards';
 import { VirtualGrid } from '../components/virtual-grid';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
+import { SmartCollectionForm } from './smart-collection-form';
 
 const PAGE_SIZE = 100;
 export const SERIES_SORTS = [
@@ -33,6 +34,8 @@ interface Filters {
   order: 'asc' | 'desc';
   status: string;
   publisher: string;
+  /** Words of the series' title. */
+  name: string;
   /** Set by a click on an author, genre, tag or character of a series or book page. */
   author?: string;
   genre?: string;
@@ -46,7 +49,7 @@ const METADATA_FILTERS = ['author', 'genre', 'tag', 'character'] as const;
 /** The condition of POST /series/list for the library and filters (API.md §4 Advanced filtering). */
 export function seriesCondition(
   libraryId: string | null,
-  filters: Pick<Filters, 'status' | 'publisher' | (typeof METADATA_FILTERS)[number]>,
+  filters: Partial<Pick<Filters, 'status' | 'publisher' | 'name' | (typeof METADATA_FILTERS)[number]>>,
 ) {
   const leaves: Record<string, { operator: string; value: string }>[] = [];
   for (const field of METADATA_FILTERS) {
@@ -56,7 +59,44 @@ export function seriesCondition(
   if (libraryId) leaves.push({ libraryId: { operator: 'is', value: libraryId } });
   if (filters.status) leaves.push({ readStatus: { operator: 'is', value: filters.status } });
   if (filters.publisher) leaves.push({ publisher: { operator: 'contains', value: filters.publisher } });
+  if (filters.name) leaves.push({ name: { operator: 'contains', value: filters.name } });
   return leaves.length === 0 ? undefined : { allOf: leaves };
+}
+
+/** Each leaf seriesCondition writes: its field, operator and the grid's query parameter. */
+const LEAVES: ReadonlyArray<[field: string, operator: string, param: string]> = [
+  ...METADATA_FILTERS.map((field) => [field, 'is', field] as [string, string, string]),
+  ['readStatus', 'is', 'status'],
+  ['publisher', 'contains', 'publisher'],
+  ['name', 'contains', 'name'],
+];
+
+/**
+ * The grid address that shows a saved condition and sort again (a smart collection's "Edit filter"): the
+ * inverse of seriesCondition, or null for a condition the grid cannot show (made through the API).
+ */
+export function gridAddressOf(condition: unknown, sort: string | null, collectionId: string): string | null {
+  const leaves = (condition as { allOf?: unknown })?.allOf;
+  if (!Array.isArray(leaves)) return null;
+  const params = new URLSearchParams();
+  let libraryId = 'all';
+  for (const leaf of leaves) {
+    const entries = Object.entries((leaf ?? {}) as Record<string, { operator?: string; value?: unknown }>);
+    const [field, test] = entries[0] ?? [];
+    if (entries.length !== 1 || !field || typeof test?.value !== 'string') return null;
+    if (field === 'libraryId' && test.operator === 'is' && libraryId === 'all') {
+      libraryId = test.value;
+      continue;
+    }
+    const known = LEAVES.find(([f, operator]) => f === field && operator === test.operator);
+    if (!known || params.has(known[2])) return null;
+    params.set(known[2], test.value);
+  }
+  const [by, order] = (sort ?? 'name,asc').split(',');
+  if (by && by !== 'name') params.set('sort', by);
+  if (order === 'desc') params.set('order', 'desc');
+  params.set('collection', collectionId);
+  return `/libraries/${libraryId}?${params}`;
 }
 
 export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
@@ -66,6 +106,7 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
     order: query.order === 'desc' ? 'desc' : 'asc',
     status: query.status ?? '',
     publisher: query.publisher ?? '',
+    name: query.name ?? '',
     ...Object.fromEntries(METADATA_FILTERS.flatMap((f) => (query[f] ? [[f, query[f]]] : []))),
   };
   const scope = libraryId === 'all' ? null : libraryId;
@@ -82,7 +123,9 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
       { condition: seriesCondition(scope, filters) },
       { query: { page: page + 1, pageSize: PAGE_SIZE, sort: `${filters.sort},${filters.order}` }, signal },
     );
-  const first = useAsync((signal) => loadPage(0, signal), [listKey]);
+  // The first page remembers the filters it answers: until the new filters' one arrives, the previous
+  // answer is still shown, and the grid must not take it as the new list's first page.
+  const first = useAsync((signal) => loadPage(0, signal).then((page) => Object.assign(page, { listKey })), [listKey]);
 
   function setFilter(change: Partial<Filters>) {
     const next = { ...filters, ...change };
@@ -91,7 +134,9 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
     if (next.order !== 'asc') params.set('order', next.order);
     if (next.status) params.set('status', next.status);
     if (next.publisher) params.set('publisher', next.publisher);
+    if (next.name) params.set('name', next.name);
     for (const field of METADATA_FILTERS) if (next[field]) params.set(field, next[field] as string);
+    if (query.collection) params.set('collection', query.collection);
     const search = params.toString();
     route(`${path}${search ? `?${search}` : ''}`, true);
   }
@@ -151,7 +196,21 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
             onChange={(event) => setFilter({ publisher: event.currentTarget.value.trim() })}
           />
         </label>
+        <label class="inline-field">
+          <span>{t('filter.name')}</span>
+          <input
+            class="field__input"
+            type="search"
+            value={filters.name}
+            size={12}
+            onChange={(event) => setFilter({ name: event.currentTarget.value.trim() })}
+          />
+        </label>
       </form>
+      <SmartCollectionForm
+        filter={{ condition: seriesCondition(scope, filters), sort: `${filters.sort},${filters.order}` }}
+        editing={query.collection}
+      />
       <Async state={first}>
         {(page) =>
           page.total === 0 ? (
@@ -162,7 +221,11 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
               total={page.total}
               pageSize={PAGE_SIZE}
               listKey={listKey}
-              loadPage={(index) => (index === 0 ? Promise.resolve(page.data) : loadPage(index).then((p) => p.data))}
+              loadPage={(index) =>
+                index === 0 && page.listKey === listKey
+                  ? Promise.resolve(page.data)
+                  : loadPage(index).then((p) => p.data)
+              }
               render={(series) => <SeriesCard series={series} />}
               placeholder={<CardPlaceholder />}
             />
