@@ -86,6 +86,10 @@ export const series = sqliteTable(
     // Age restrictions are sets of series ids by rating (repositories/visibility.ts): a range read of this
     // covering index, never a walk of the table.
     index('series_age_rating_idx').on(t.ageRating, t.id),
+    // A restricted viewer's series total subtracts the live series their content rule hides (visibility.ts
+    // visibleCount): a lookup by id that reads library and liveness from the index alone. Partial: a
+    // full index led by id makes SQLite scan series instead of looking a page's ids up.
+    index('series_live_visibility_idx').on(t.id, t.libraryId, t.deletedAt).where(sql`deleted_at IS NULL`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `series_live_visibility_idx` ON `series` (`id`,`library_id`,`deleted_at`) WHERE deleted_at IS NULL;
