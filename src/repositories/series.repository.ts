@@ -6,6 +6,7 @@
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
+import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { inIds, readCountsOf } from './catalog-sql';
@@ -13,15 +14,17 @@ import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleCount, visibleSeries } from './visibility';
 
 /**
- * Live series as visibleCount counts them: by condition, or by id (a series is its own series), looked up
- * in series_live_visibility_idx (named: without statistics SQLite prefers the primary-key index and a
- * read of each row).
+ * `series` read through the covering live-series index: for lists whose rows are found by id (from a term
+ * list, the viewer's progress, search results). SQLite would otherwise pick the primary-key index and read
+ * each row.
  */
+const liveSeriesByCatalogIndex = sql`${series} INDEXED BY ${sql.raw(SERIES_LIVE_CATALOG_INDEX)}`;
+
+/** Live series as visibleCount counts them: by condition, or by id (a series is its own series). */
 const countedSeries: CountedRows = {
   count: (where) => sql<number>`(SELECT count(*) FROM ${series} WHERE ${series.deletedAt} IS NULL AND ${where})`,
   countInSeries: (seriesIds) =>
-    sql<number>`(SELECT count(*) FROM ${series} INDEXED BY series_live_visibility_idx
-      WHERE ${series.deletedAt} IS NULL AND ${series.id} IN (${seriesIds}))`,
+    sql<number>`(SELECT count(*) FROM ${liveSeriesByCatalogIndex} WHERE ${series.deletedAt} IS NULL AND ${series.id} IN (${seriesIds}))`,
   libraryId: series.libraryId,
   seriesId: series.id,
 };
@@ -129,9 +132,10 @@ export class SeriesRepository {
   async list(viewer: Viewer, query: SeriesListQuery) {
     const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
     const unfiltered = filter === undefined && query.match === undefined;
+    const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
     return this.read(viewer, {
       id: series.id,
-      from: series,
+      from: countInPage ? liveSeriesByCatalogIndex : series,
       // A restricted viewer's filtered count tests each series' library and id: this index holds both.
       countFrom: seesEverything(viewer) ? series : sql`${series} INDEXED BY series_live_library_title_idx`,
       // Unfiltered, the admin's count less the hidden series (visibility.ts visibleCount).
@@ -144,7 +148,7 @@ export class SeriesRepository {
       ),
       match: query.match ? rankedMatches('series', query.match) : undefined,
       window: query,
-      countInPage: query.match !== undefined || filter?.narrowsToIds === true,
+      countInPage,
     });
   }
 

@@ -1,1 +1,0 @@
-CREATE INDEX `series_live_visibility_idx` ON `series` (`id`,`library_id`,`deleted_at`) WHERE deleted_at IS NULL;
