@@ -130,7 +130,9 @@ export class BooksRepository {
       from: countInPage ? liveBooksByCatalogIndex : books,
       countFrom: filtered ? liveBooksByCatalogIndex : books,
       total: countByFormula ? visibleCount(viewer, countedBooks, query.libraryId) : undefined,
-      where: and(isNull(books.deletedAt), visibleBooks(viewer, books), ...scope, filter?.where),
+      // The filter's tests before visibility's: SQLite tests terms in this order, so the viewer's lists
+      // are probed only for the rows the filter keeps.
+      where: and(isNull(books.deletedAt), ...scope, filter?.where, visibleBooks(viewer, books)),
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,

@@ -140,11 +140,13 @@ export class SeriesRepository {
       countFrom: seesEverything(viewer) ? series : sql`${series} INDEXED BY series_live_library_title_idx`,
       // Unfiltered, the admin's count less the hidden series (visibility.ts visibleCount).
       total: unfiltered && !seesEverything(viewer) ? visibleCount(viewer, countedSeries, query.libraryId) : undefined,
+      // The filter's tests before visibility's (SQLite tests terms in this order): the viewer's lists are
+      // probed only for the series the filter keeps.
       where: and(
         isNull(series.deletedAt),
-        visibleSeries(viewer, series),
         query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
         filter?.where,
+        visibleSeries(viewer, series),
       ),
       match: query.match ? rankedMatches('series', query.match) : undefined,
       window: query,
