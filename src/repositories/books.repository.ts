@@ -12,7 +12,7 @@ import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-fi
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -20,8 +20,15 @@ import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeri
  * the table row. SQLite would otherwise pick the primary-key index and read each row.
  */
 const liveBooksByCatalogIndex = sql`${books} INDEXED BY ${sql.raw(BOOKS_LIVE_CATALOG_INDEX)}`;
-/** `books` read through the live reading-order index (led by series_id): counts by series. */
-const liveBooksInReadingOrder = sql`${books} INDEXED BY books_live_reading_order_idx`;
+/** Live books as visibleCount counts them: by condition, or by series through the reading-order index. */
+const countedBooks: CountedRows = {
+  count: (where) => sql<number>`(SELECT count(*) FROM ${books} WHERE ${books.deletedAt} IS NULL AND ${where})`,
+  countInSeries: (seriesIds) =>
+    sql<number>`(SELECT count(*) FROM ${books} INDEXED BY books_live_reading_order_idx
+      WHERE ${books.deletedAt} IS NULL AND ${books.seriesId} IN (${seriesIds}))`,
+  libraryId: books.libraryId,
+  seriesId: books.seriesId,
+};
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -115,17 +122,17 @@ export class BooksRepository {
       query.libraryId ? eq(books.libraryId, query.libraryId) : undefined,
       query.seriesId ? eq(books.seriesId, query.seriesId) : undefined,
     ];
-    // Unfiltered, a restricted viewer's total counts the books of each visible series by index range
-    // (visibility.ts inVisibleSeries) rather than testing all of them one by one.
-    const countBySeries = !filtered && !seesEverything(viewer);
+    // Unfiltered, a restricted viewer's total is the admin's count less the hidden books
+    // (visibility.ts visibleCount) rather than a test of every book.
+    const countByFormula = !filtered && !seesEverything(viewer) && !query.seriesId;
     return this.read(viewer, {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
-      countFrom: countBySeries ? liveBooksInReadingOrder : filtered ? liveBooksByCatalogIndex : books,
-      countWhere: countBySeries
-        ? and(isNull(books.deletedAt), inVisibleSeries(viewer, books.seriesId), ...scope)
-        : undefined,
-      where: and(isNull(books.deletedAt), visibleBooks(viewer, books), ...scope, filter?.where),
+      countFrom: filtered ? liveBooksByCatalogIndex : books,
+      total: countByFormula ? visibleCount(viewer, countedBooks, query.libraryId) : undefined,
+      // The filter's tests before visibility's: SQLite tests terms in this order, so the viewer's lists
+      // are probed only for the rows the filter keeps.
+      where: and(isNull(books.deletedAt), ...scope, filter?.where, visibleBooks(viewer, books)),
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,

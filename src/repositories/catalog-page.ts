@@ -85,8 +85,11 @@ export interface ListSpec {
   /** The rows the total counts, when another source serves the count better; default `from`. */
   countFrom?: SQLiteTable | SQL;
   where: SQL | undefined;
-  /** The condition the total counts under, when an equivalent one suits `countFrom` better; default `where`. */
-  countWhere?: SQL;
+  /**
+   * The total as one scalar expression, when a formula cheaper than counting the rows exists (an
+   * unfiltered list for a restricted viewer: visibility.ts visibleCount); replaces countFrom.
+   */
+  total?: SQL<number>;
   /** Full-text matches (search-index.ts rankedMatches), joined as `m` on the row id. */
   match?: SQL;
   /** One listed row per group (a series listed from its books' progress rows). */
@@ -119,12 +122,14 @@ function listPage(db: Database, spec: ListSpec): ListPage {
       .$dynamic(),
   ).where(spec.where);
   if (spec.groupBy) pageQuery.groupBy(sql`${spec.groupBy}`);
-  const countQuery = joinMatch(
-    db
-      .select({ n: spec.groupBy ? sql<number>`count(DISTINCT ${spec.groupBy})` : count() })
-      .from((spec.countFrom ?? spec.from) as SQLiteTable)
-      .$dynamic(),
-  ).where(spec.countWhere ?? spec.where);
+  const countQuery = spec.total
+    ? db.all<{ n: number }>(sql`SELECT ${spec.total} AS n`)
+    : joinMatch(
+        db
+          .select({ n: spec.groupBy ? sql<number>`count(DISTINCT ${spec.groupBy})` : count() })
+          .from((spec.countFrom ?? spec.from) as SQLiteTable)
+          .$dynamic(),
+      ).where(spec.where);
   const cte = db.$with('page').as(
     pageQuery
       .orderBy(...keys.map((key) => orderBy(key.expr, key.direction)), asc(sql`${spec.id}`))

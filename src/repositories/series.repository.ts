@@ -6,11 +6,28 @@
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
+import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { inIds, readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { seesEverything, type Viewer, visibleSeries } from './visibility';
+import { type CountedRows, seesEverything, type Viewer, visibleCount, visibleSeries } from './visibility';
+
+/**
+ * `series` read through the covering live-series index: for lists whose rows are found by id (from a term
+ * list, the viewer's progress, search results). SQLite would otherwise pick the primary-key index and read
+ * each row.
+ */
+const liveSeriesByCatalogIndex = sql`${series} INDEXED BY ${sql.raw(SERIES_LIVE_CATALOG_INDEX)}`;
+
+/** Live series as visibleCount counts them: by condition, or by id (a series is its own series). */
+const countedSeries: CountedRows = {
+  count: (where) => sql<number>`(SELECT count(*) FROM ${series} WHERE ${series.deletedAt} IS NULL AND ${where})`,
+  countInSeries: (seriesIds) =>
+    sql<number>`(SELECT count(*) FROM ${liveSeriesByCatalogIndex} WHERE ${series.deletedAt} IS NULL AND ${series.id} IN (${seriesIds}))`,
+  libraryId: series.libraryId,
+  seriesId: series.id,
+};
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -114,20 +131,26 @@ export class SeriesRepository {
    */
   async list(viewer: Viewer, query: SeriesListQuery) {
     const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
+    const unfiltered = filter === undefined && query.match === undefined;
+    const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
     return this.read(viewer, {
       id: series.id,
-      from: series,
-      // A restricted viewer's count tests each series' library and id: this index holds both.
+      from: countInPage ? liveSeriesByCatalogIndex : series,
+      // A restricted viewer's filtered count tests each series' library and id: this index holds both.
       countFrom: seesEverything(viewer) ? series : sql`${series} INDEXED BY series_live_library_title_idx`,
+      // Unfiltered, the admin's count less the hidden series (visibility.ts visibleCount).
+      total: unfiltered && !seesEverything(viewer) ? visibleCount(viewer, countedSeries, query.libraryId) : undefined,
+      // The filter's tests before visibility's (SQLite tests terms in this order): the viewer's lists are
+      // probed only for the series the filter keeps.
       where: and(
         isNull(series.deletedAt),
-        visibleSeries(viewer, series),
         query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
         filter?.where,
+        visibleSeries(viewer, series),
       ),
       match: query.match ? rankedMatches('series', query.match) : undefined,
       window: query,
-      countInPage: query.match !== undefined || filter?.narrowsToIds === true,
+      countInPage,
     });
   }
 

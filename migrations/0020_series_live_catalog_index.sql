@@ -1,0 +1,1 @@
+CREATE INDEX `series_live_catalog_idx` ON `series` (`id`,`library_id`,"title_sort" COLLATE NOCASE,`deleted_at`) WHERE deleted_at IS NULL;
