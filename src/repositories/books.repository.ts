@@ -13,6 +13,7 @@ import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type Sort
 import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { liveVisibleBooks } from './live-visible';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -125,7 +126,7 @@ export class BooksRepository {
       countWhere: countBySeries
         ? and(isNull(books.deletedAt), inVisibleSeries(viewer, books.seriesId), ...scope)
         : undefined,
-      where: and(isNull(books.deletedAt), visibleBooks(viewer, books), ...scope, filter?.where),
+      where: and(liveVisibleBooks(viewer), ...scope, filter?.where),
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,
@@ -150,8 +151,7 @@ export class BooksRepository {
       where: and(
         eq(readProgress.userId, viewer.userId),
         eq(readProgress.completed, completed),
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
+        liveVisibleBooks(viewer),
         libraryId ? eq(books.libraryId, libraryId) : undefined,
       ),
       window: { keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }], limit, offset },
@@ -207,12 +207,7 @@ export class BooksRepository {
         // RELEASE_ORDER sorts by the series' title.
         { table: series, on: eq(series.id, books.seriesId) },
       ],
-      where: and(
-        eq(readListBooks.readListId, readListId),
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
-        compiled?.where,
-      ),
+      where: and(eq(readListBooks.readListId, readListId), liveVisibleBooks(viewer), compiled?.where),
       window,
       countInPage: false,
     });
@@ -224,7 +219,7 @@ export class BooksRepository {
     const { rows } = await this.read(viewer, {
       id: books.id,
       from: books,
-      where: and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)),
+      where: and(inIds(books.id, ids), liveVisibleBooks(viewer)),
       window: { keys: [], limit: ids.length, offset: 0 },
       countInPage: true,
     });
@@ -237,7 +232,7 @@ export class BooksRepository {
     const rows = await this.db
       .select({ id: books.id })
       .from(books)
-      .where(and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)));
+      .where(and(inIds(books.id, ids), liveVisibleBooks(viewer)));
     return new Set(rows.map((row) => row.id));
   }
 

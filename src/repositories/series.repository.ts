@@ -10,7 +10,8 @@ import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
 import { inIds, readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
-import { seesEverything, type Viewer, visibleSeries } from './visibility';
+import { seesEverything, type Viewer } from './visibility';
+import { liveVisibleSeries } from './live-visible';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -120,8 +121,7 @@ export class SeriesRepository {
       // A restricted viewer's count tests each series' library and id: this index holds both.
       countFrom: seesEverything(viewer) ? series : sql`${series} INDEXED BY series_live_library_title_idx`,
       where: and(
-        isNull(series.deletedAt),
-        visibleSeries(viewer, series),
+        liveVisibleSeries(viewer),
         query.libraryId ? eq(series.libraryId, query.libraryId) : undefined,
         filter?.where,
       ),
@@ -144,8 +144,7 @@ export class SeriesRepository {
         eq(readProgress.userId, viewer.userId),
         eq(readProgress.completed, false),
         isNull(books.deletedAt),
-        isNull(series.deletedAt),
-        visibleSeries(viewer, series),
+        liveVisibleSeries(viewer),
         libraryId ? eq(series.libraryId, libraryId) : undefined,
       ),
       groupBy: books.seriesId,
@@ -159,7 +158,7 @@ export class SeriesRepository {
     const spec: ListSpec = {
       id: series.id,
       from: series,
-      where: and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)),
+      where: liveVisibleSeries(viewer, id),
       window: ONE_ROW,
       countInPage: true,
     };
@@ -176,12 +175,7 @@ export class SeriesRepository {
       id: series.id,
       from: collectionSeries,
       joins: [{ table: series, on: eq(series.id, collectionSeries.seriesId) }],
-      where: and(
-        eq(collectionSeries.collectionId, collectionId),
-        isNull(series.deletedAt),
-        visibleSeries(viewer, series),
-        compiled?.where,
-      ),
+      where: and(eq(collectionSeries.collectionId, collectionId), liveVisibleSeries(viewer), compiled?.where),
       window,
       countInPage: false,
     });
@@ -195,7 +189,7 @@ export class SeriesRepository {
       {
         id: series.id,
         from: series,
-        where: and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)),
+        where: and(inIds(series.id, ids), liveVisibleSeries(viewer)),
         window: { keys: [], limit: ids.length, offset: 0 },
         countInPage: true,
       },
@@ -210,17 +204,13 @@ export class SeriesRepository {
     const rows = await this.db
       .select({ id: series.id })
       .from(series)
-      .where(and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)));
+      .where(and(inIds(series.id, ids), liveVisibleSeries(viewer)));
     return new Set(rows.map((row) => row.id));
   }
 
   /** The series is live and visible to the viewer. */
   async exists(viewer: Viewer, id: string): Promise<boolean> {
-    const row = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)))
-      .get();
+    const row = await this.db.select({ id: series.id }).from(series).where(liveVisibleSeries(viewer, id)).get();
     return row !== undefined;
   }
 
