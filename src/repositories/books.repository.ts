@@ -10,7 +10,7 @@ import { books, libraries, readListBooks, readProgress, series } from '../db/sch
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
+import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
 import { liveVisibleBooks } from './live-visible';
@@ -219,7 +219,7 @@ export class BooksRepository {
     const { rows } = await this.read(viewer, {
       id: books.id,
       from: books,
-      where: and(inIds(books.id, ids), liveVisibleBooks(viewer)),
+      where: liveVisibleBooks(viewer, ids),
       window: { keys: [], limit: ids.length, offset: 0 },
       countInPage: true,
     });
@@ -229,10 +229,7 @@ export class BooksRepository {
   /** Which of the ids are live books the viewer may see. */
   async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .select({ id: books.id })
-      .from(books)
-      .where(and(inIds(books.id, ids), liveVisibleBooks(viewer)));
+    const rows = await this.db.select({ id: books.id }).from(books).where(liveVisibleBooks(viewer, ids));
     return new Set(rows.map((row) => row.id));
   }
 

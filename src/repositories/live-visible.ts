@@ -1,16 +1,23 @@
 /**
- * The catalog as a viewer reads it: live (not soft-deleted) rows of what the viewer may see — of one id
- * when given. Most reads by id, by ids or inside a list want exactly these conditions; `visibleSeries` and
- * `visibleBooks` (visibility.ts) stay the one access rule, this only puts the soft-delete check beside it.
+ * The catalog as a viewer reads it: live (not soft-deleted) rows of what the viewer may see — of one id or
+ * of some ids when given. Most reads by id, by ids or inside a list want exactly these conditions;
+ * `visibleSeries` and `visibleBooks` (visibility.ts) stay the one access rule, this only puts the
+ * soft-delete check (and the id) beside it.
  */
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { books, series } from '../db/schema';
+import { inIds } from './catalog-sql';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
-/** Live series the viewer may see (the one with this id, when given). */
-export const liveVisibleSeries = (viewer: Viewer, id?: string): SQL =>
-  and(id === undefined ? undefined : eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)) as SQL;
+type Ids = string | readonly string[];
 
-/** Live books the viewer may see (the one with this id, when given). */
-export const liveVisibleBooks = (viewer: Viewer, id?: string): SQL =>
-  and(id === undefined ? undefined : eq(books.id, id), isNull(books.deletedAt), visibleBooks(viewer, books)) as SQL;
+const ofIds = (column: SQLWrapper, ids: Ids | undefined) =>
+  ids === undefined ? undefined : typeof ids === 'string' ? eq(column as never, ids) : inIds(column, ids);
+
+/** Live series the viewer may see (of these ids, when given). */
+export const liveVisibleSeries = (viewer: Viewer, ids?: Ids): SQL =>
+  and(ofIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)) as SQL;
+
+/** Live books the viewer may see (of these ids, when given). */
+export const liveVisibleBooks = (viewer: Viewer, ids?: Ids): SQL =>
+  and(ofIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)) as SQL;

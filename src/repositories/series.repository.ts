@@ -8,7 +8,7 @@ import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { inIds, readCountsOf } from './catalog-sql';
+import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { seesEverything, type Viewer } from './visibility';
 import { liveVisibleSeries } from './live-visible';
@@ -189,7 +189,7 @@ export class SeriesRepository {
       {
         id: series.id,
         from: series,
-        where: and(inIds(series.id, ids), liveVisibleSeries(viewer)),
+        where: liveVisibleSeries(viewer, ids),
         window: { keys: [], limit: ids.length, offset: 0 },
         countInPage: true,
       },
@@ -201,10 +201,7 @@ export class SeriesRepository {
   /** Which of the ids are live series the viewer may see. */
   async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(and(inIds(series.id, ids), liveVisibleSeries(viewer)));
+    const rows = await this.db.select({ id: series.id }).from(series).where(liveVisibleSeries(viewer, ids));
     return new Set(rows.map((row) => row.id));
   }
 
