@@ -13,7 +13,7 @@ import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type Sort
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { inVisibleSeries, seesEverything, type Viewer, visibleBooks, visibleSeries } from './visibility';
-import { liveVisibleBooks } from './live-visible';
+import { booksAndSeriesOf, liveVisibleBooks } from './live-visible';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -202,11 +202,8 @@ export class BooksRepository {
     return this.read(viewer, {
       id: books.id,
       from: readListBooks,
-      joins: [
-        { table: books, on: eq(books.id, readListBooks.bookId) },
-        // RELEASE_ORDER sorts by the series' title.
-        { table: series, on: eq(series.id, books.seriesId) },
-      ],
+      // RELEASE_ORDER sorts by the series' title.
+      joins: booksAndSeriesOf(readListBooks.bookId),
       where: and(eq(readListBooks.readListId, readListId), liveVisibleBooks(viewer), compiled?.where),
       window,
       countInPage: false,

@@ -11,7 +11,7 @@ import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type Sort
 import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { seesEverything, type Viewer } from './visibility';
-import { liveVisibleSeries } from './live-visible';
+import { booksAndSeriesOf, liveVisibleSeries } from './live-visible';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -136,10 +136,7 @@ export class SeriesRepository {
     return this.read(viewer, {
       id: books.seriesId,
       from: readProgress,
-      joins: [
-        { table: books, on: eq(books.id, readProgress.bookId) },
-        { table: series, on: eq(series.id, books.seriesId) },
-      ],
+      joins: booksAndSeriesOf(readProgress.bookId),
       where: and(
         eq(readProgress.userId, viewer.userId),
         eq(readProgress.completed, false),
