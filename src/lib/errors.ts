@@ -67,6 +67,22 @@ export const notFound = (what: string) => new AppError('NotFound', `${what} not 
 export const conflict = (message: string, details?: FieldIssue[]) =>
   new AppError('Conflict', message, { details: details ?? null });
 
+/** The database refused a write for a unique index (D1 and libSQL name the constraint in the message). */
+export const isUniqueViolation = (error: unknown) => String(error).includes('UNIQUE');
+
+/**
+ * A write a unique index may refuse, answered as a 409 with this message. The caller's own check before it
+ * gives the clear message first; two concurrent writes can both pass that check, and the index decides.
+ */
+export async function savedUnlessTaken<T>(save: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(message);
+    throw error;
+  }
+}
+
 /** Turns zod issues into the `details` array: `[{ path: "email", message: "Invalid email address" }]`. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: string): FieldIssue[] {
   return issues.map((issue) => {

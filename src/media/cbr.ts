@@ -4,8 +4,8 @@
  * natural order, metadata comes from ComicInfo.xml. Stored pages are served with one range read;
  * compressed ones through unrar (src/media/rar/).
  */
-import { COMIC_INFO_MAX_SIZE, parseComicInfo } from './comic-info';
-import { type BookAnalysis, type BookContainer, type BookPage, emptyMetadata } from './container';
+import { COMIC_INFO_MAX_SIZE, comicInfoFields, parseComicInfo } from './comic-info';
+import type { BookAnalysis, BookContainer, BookPage } from './container';
 import { BookAnalysisError } from './errors';
 import { imageMediaType, isIgnoredEntry, isPageEntry } from './image-types';
 import { naturalSort } from './natural-sort';
@@ -74,14 +74,12 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
     locator: locate(plan, entry),
   }));
   const comicInfo = await readComicInfo(reader, plan, findComicInfo(files));
-  const coverIndex = comicInfo?.coverIndex;
   const needsIndex = pages.some((page) => page.locator.chain !== null);
   return {
     format: 'cbr',
     pages,
     pageCount: pages.length,
-    metadata: comicInfo?.metadata ?? emptyMetadata(),
-    coverPage: coverIndex != null && coverIndex < pages.length ? coverIndex + 1 : null,
+    ...comicInfoFields(comicInfo, pages.length),
     containerIndex: needsIndex ? solidContainerIndex(plan.format, plan.packed.map(toPackedEntry)) : null,
   };
 }

@@ -2,16 +2,16 @@
  * CBZ: a ZIP of page images (DECISIONS.md §Books). Pages are the image entries in natural order;
  * metadata comes from ComicInfo.xml when present. Listing costs one or two range reads, ComicInfo one more.
  */
-import { parseComicInfo, COMIC_INFO_MAX_SIZE } from './comic-info';
-import { type BookAnalysis, type BookContainer, type BookPage, emptyMetadata } from './container';
+import { COMIC_INFO_MAX_SIZE, comicInfoFields, parseComicInfo } from './comic-info';
+import type { BookAnalysis, BookContainer, BookPage } from './container';
 import { BookAnalysisError } from './errors';
-import { imageMediaType, isIgnoredEntry, isPageEntry } from './image-types';
+import { isIgnoredEntry, isPageEntry } from './image-types';
 import { naturalSort } from './natural-sort';
 import type { RangeReader } from './range-reader';
 import { readBookZip } from './zip/book-zip';
 import type { ZipEntry } from './zip/directory';
 import { assertReadableEntry, readEntryBytes } from './zip/entry';
-import { openZipPage, readZipPageHeader, zipLocator } from './zip/page-locator';
+import { openZipPage, readZipPageHeader, zipPage } from './zip/page-locator';
 
 /** ComicInfo.xml at the root wins; otherwise the shallowest one in a folder (some packers nest everything). */
 function findComicInfo(entries: ZipEntry[]): ZipEntry | undefined {
@@ -38,13 +38,7 @@ export function pagesFromEntries(entries: ZipEntry[]): BookPage[] {
     (entry) => entry.name,
   );
   for (const entry of images) assertReadableEntry(entry);
-  return images.map((entry, index) => ({
-    number: index + 1,
-    fileName: entry.name,
-    mediaType: imageMediaType(entry.name)!,
-    size: entry.size,
-    locator: zipLocator(entry),
-  }));
+  return images.map(zipPage);
 }
 
 async function analyze(reader: RangeReader): Promise<BookAnalysis> {
@@ -55,13 +49,11 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
     throw new BookAnalysisError('no_pages', 'The archive has no image pages');
   }
   const comicInfo = await readComicInfo(reader, findComicInfo(entries));
-  const coverIndex = comicInfo?.coverIndex;
   return {
     format: 'cbz',
     pages,
     pageCount: pages.length,
-    metadata: comicInfo?.metadata ?? emptyMetadata(),
-    coverPage: coverIndex != null && coverIndex < pages.length ? coverIndex + 1 : null,
+    ...comicInfoFields(comicInfo, pages.length),
     containerIndex: null,
   };
 }

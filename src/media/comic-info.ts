@@ -3,7 +3,7 @@
  * ignored: the pages are still readable, so the book is not failed for it.
  */
 import { ageOfRating } from './age-rating';
-import { type BookAuthor, type BookMetadata, emptyMetadata, type StoryArc } from './container';
+import { type BookAnalysis, type BookAuthor, type BookMetadata, emptyMetadata, type StoryArc } from './container';
 import { normalizeIsbn } from './isbn';
 import { parseWebLinks } from './web-links';
 import { attr, child, childText, children, parseXml } from './xml';
@@ -68,6 +68,21 @@ export interface ComicInfo {
   metadata: BookMetadata;
   /** 0-based index into the page list of the page marked FrontCover, if any. */
   coverIndex: number | null;
+}
+
+/**
+ * The metadata and cover page a ComicInfo.xml (or its absence) gives a comic of `pageCount` pages: its
+ * FrontCover index is 0-based, and one past the last page is ignored.
+ */
+export function comicInfoFields(
+  info: ComicInfo | null,
+  pageCount: number,
+): Pick<BookAnalysis, 'metadata' | 'coverPage'> {
+  const coverIndex = info?.coverIndex;
+  return {
+    metadata: info?.metadata ?? emptyMetadata(),
+    coverPage: coverIndex != null && coverIndex < pageCount ? coverIndex + 1 : null,
+  };
 }
 
 export function parseComicInfo(bytes: Uint8Array): ComicInfo | null {

@@ -15,7 +15,7 @@ import { parseXml } from './xml';
 import { readBookZip } from './zip/book-zip';
 import type { ZipEntry } from './zip/directory';
 import { assertReadableEntry, readEntryBytes } from './zip/entry';
-import { openZipPage, readZipPageHeader, zipLocator } from './zip/page-locator';
+import { openZipPage, readZipPageHeader, zipPage } from './zip/page-locator';
 
 const CONTAINER_PATH = 'META-INF/container.xml';
 const METADATA_MAX_SIZE = 4 * 1024 * 1024;
@@ -49,16 +49,6 @@ async function readPackage(reader: RangeReader, find: EntryLookup): Promise<Pack
   return pkg;
 }
 
-function page(entry: ZipEntry, index: number): BookPage {
-  return {
-    number: index + 1,
-    fileName: entry.name,
-    mediaType: imageMediaType(entry.name)!,
-    size: entry.size,
-    locator: zipLocator(entry),
-  };
-}
-
 async function analyze(reader: RangeReader): Promise<BookAnalysis> {
   const entries = await readBookZip(reader, 'epub');
   const find = lookup(entries);
@@ -66,12 +56,12 @@ async function analyze(reader: RangeReader): Promise<BookAnalysis> {
   if (pkg.spine.length === 0)
     throw new BookAnalysisError('no_pages', 'The EPUB has no content: its reading order (spine) is empty');
   const cover = pkg.coverImage ? find(pkg.coverImage.path) : undefined;
-  const coverImage = cover && imageMediaType(cover.name) && !cover.encrypted ? page(cover, 0) : null;
+  const coverImage = cover && imageMediaType(cover.name) && !cover.encrypted ? zipPage(cover, 0) : null;
   const images = await spineImages(reader, pkg.spine, pkg.fixedLayout, find);
   const readiumIndex = (await buildReadiumIndex(reader, pkg, find)) as unknown as JsonValue;
   if (images) {
     for (const entry of images) assertReadableEntry(entry);
-    const pages = images.map(page);
+    const pages = images.map(zipPage);
     const coverIndex = cover ? images.findIndex((entry) => entry.name === cover.name) : -1;
     return {
       format: 'epub',

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { apiKeyLibraries, apiKeys, users } from '../db/schema';
 import { type GrantedColumns, grantsOf, keyLibrariesColumn, userGrantColumns } from './user-access.repository';
+import { matching } from './matching';
 import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
@@ -57,11 +58,7 @@ export class ApiKeysRepository {
   }
 
   async getOwned(id: string, userId: string): Promise<ApiKeyRecord | undefined> {
-    return this.db
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
-      .get();
+    return this.db.select().from(apiKeys).where(matching(apiKeys, { id, userId })).get();
   }
 
   async listOwned(userId: string): Promise<ApiKeyRecord[]> {

@@ -3,11 +3,12 @@
  * stored page rows, and the cover books and series of series and libraries — each for a viewer, who
  * gets nothing of a book or series visibility.ts hides (the services answer 404).
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, libraries, series } from '../db/schema';
 import { firstBookOf, inIds } from './catalog-sql';
 import { type Viewer, visibleBooks, visibleLibraries, visibleSeries } from './visibility';
+import { liveVisibleSeries } from './live-visible';
 
 const bookColumns = {
   id: books.id,
@@ -112,7 +113,7 @@ export class BookMediaRepository {
     return this.db
       .select(seriesColumns)
       .from(series)
-      .where(and(eq(series.libraryId, libraryId), isNull(series.deletedAt), visibleSeries(viewer, series)))
+      .where(and(eq(series.libraryId, libraryId), liveVisibleSeries(viewer)))
       .orderBy(sql`${series.titleSort} COLLATE NOCASE`, asc(series.id))
       .limit(1)
       .get();

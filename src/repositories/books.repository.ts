@@ -10,9 +10,10 @@ import { books, libraries, readListBooks, readProgress, series } from '../db/sch
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { firstBookOf, inIds, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
+import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
+import { booksAndSeriesOf, liveVisibleBooks } from './live-visible';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -157,8 +158,7 @@ export class BooksRepository {
       where: and(
         eq(readProgress.userId, viewer.userId),
         eq(readProgress.completed, completed),
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
+        liveVisibleBooks(viewer),
         libraryId ? eq(books.libraryId, libraryId) : undefined,
       ),
       window: { keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }], limit, offset },
@@ -209,17 +209,9 @@ export class BooksRepository {
     return this.read(viewer, {
       id: books.id,
       from: readListBooks,
-      joins: [
-        { table: books, on: eq(books.id, readListBooks.bookId) },
-        // RELEASE_ORDER sorts by the series' title.
-        { table: series, on: eq(series.id, books.seriesId) },
-      ],
-      where: and(
-        eq(readListBooks.readListId, readListId),
-        isNull(books.deletedAt),
-        visibleBooks(viewer, books),
-        compiled?.where,
-      ),
+      // RELEASE_ORDER sorts by the series' title.
+      joins: booksAndSeriesOf(readListBooks.bookId),
+      where: and(eq(readListBooks.readListId, readListId), liveVisibleBooks(viewer), compiled?.where),
       window,
       countInPage: false,
     });
@@ -231,7 +223,7 @@ export class BooksRepository {
     const { rows } = await this.read(viewer, {
       id: books.id,
       from: books,
-      where: and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)),
+      where: liveVisibleBooks(viewer, ids),
       window: { keys: [], limit: ids.length, offset: 0 },
       countInPage: true,
     });
@@ -241,10 +233,7 @@ export class BooksRepository {
   /** Which of the ids are live books the viewer may see. */
   async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .select({ id: books.id })
-      .from(books)
-      .where(and(inIds(books.id, ids), isNull(books.deletedAt), visibleBooks(viewer, books)));
+    const rows = await this.db.select({ id: books.id }).from(books).where(liveVisibleBooks(viewer, ids));
     return new Set(rows.map((row) => row.id));
   }
 

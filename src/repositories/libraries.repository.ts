@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
@@ -22,7 +22,8 @@ import {
   wantToRead,
 } from '../db/schema';
 import { inIds } from './catalog-sql';
-import { type Viewer, visibleBooks, visibleLibraries, visibleSeries } from './visibility';
+import { type Viewer, visibleLibraries } from './visibility';
+import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
 /**
  * The columns of the FTS5 table `catalog_search` (migrations/0002_search.sql) this repository needs.
@@ -129,23 +130,12 @@ export class LibrariesRepository {
     await this.db.update(libraries).set({ lastScannedAt: at }).where(eq(libraries.id, id));
   }
 
-  /** The library of a live (not soft-deleted) book the viewer sees; undefined when there is no such book. */
-  async ofLiveBook(viewer: Viewer, bookId: string): Promise<string | undefined> {
-    const row = await this.db
-      .select({ libraryId: books.libraryId })
-      .from(books)
-      .where(and(eq(books.id, bookId), isNull(books.deletedAt), visibleBooks(viewer, books)))
-      .get();
-    return row?.libraryId;
-  }
-
-  /** The library of a live (not soft-deleted) series the viewer sees; undefined when there is no such series. */
-  async ofLiveSeries(viewer: Viewer, seriesId: string): Promise<string | undefined> {
-    const row = await this.db
-      .select({ libraryId: series.libraryId })
-      .from(series)
-      .where(and(eq(series.id, seriesId), isNull(series.deletedAt), visibleSeries(viewer, series)))
-      .get();
+  /** The library of a live (not soft-deleted) book or series the viewer sees; undefined when there is none. */
+  async ofLive(viewer: Viewer, kind: 'book' | 'series', id: string): Promise<string | undefined> {
+    const row =
+      kind === 'book'
+        ? await this.db.select({ libraryId: books.libraryId }).from(books).where(liveVisibleBooks(viewer, id)).get()
+        : await this.db.select({ libraryId: series.libraryId }).from(series).where(liveVisibleSeries(viewer, id)).get();
     return row?.libraryId;
   }
 
@@ -192,12 +182,12 @@ export class LibrariesRepository {
       this.db
         .select({ libraryId: series.libraryId, total: count() })
         .from(series)
-        .where(and(inIds(series.libraryId, ids), isNull(series.deletedAt), visibleSeries(viewer, series)))
+        .where(and(inIds(series.libraryId, ids), liveVisibleSeries(viewer)))
         .groupBy(series.libraryId),
       this.db
         .select({ libraryId: books.libraryId, total: count() })
         .from(books)
-        .where(and(inIds(books.libraryId, ids), isNull(books.deletedAt), visibleBooks(viewer, books)))
+        .where(and(inIds(books.libraryId, ids), liveVisibleBooks(viewer)))
         .groupBy(books.libraryId),
     ]);
     const seriesBy = new Map(seriesCounts.map((row) => [row.libraryId, row.total]));

@@ -9,6 +9,7 @@ import { books, bookTerms, series, seriesTerms } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
 import { TERM_KINDS } from '../db/tables/metadata-values';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
 export type SeriesMetadataRow = typeof series.$inferSelect;
 export type BookMetadataRow = typeof books.$inferSelect;
@@ -22,7 +23,7 @@ function groupTerms(rows: Array<{ kind: TermKind; value: string }>): Terms {
 }
 
 /** The row found (if any) with its terms grouped by kind. */
-function withTerms<R>(rows: R[], terms: Array<{ kind: TermKind; value: string }>) {
+function withTerms<R>([rows, terms]: [R[], Array<{ kind: TermKind; value: string }>]) {
   const row = rows[0];
   return row ? { row, terms: groupTerms(terms) } : undefined;
 }
@@ -32,26 +33,14 @@ export class MetadataRepository {
 
   /** A live series the viewer may see, with its terms; undefined otherwise. */
   async series(viewer: Viewer, id: string): Promise<{ row: SeriesMetadataRow; terms: Terms } | undefined> {
-    const [rows, terms] = await this.db.batch([
-      this.db
-        .select()
-        .from(series)
-        .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series))),
-      this.termsOf(seriesTerms, seriesTerms.seriesId, id),
-    ]);
-    return withTerms(rows, terms);
+    const row = this.db.select().from(series).where(liveVisibleSeries(viewer, id));
+    return withTerms(await this.db.batch([row, this.termsOf(seriesTerms, seriesTerms.seriesId, id)]));
   }
 
   /** A live book the viewer may see, with its terms; undefined otherwise. */
   async book(viewer: Viewer, id: string): Promise<{ row: BookMetadataRow; terms: Terms } | undefined> {
-    const [rows, terms] = await this.db.batch([
-      this.db
-        .select()
-        .from(books)
-        .where(and(eq(books.id, id), isNull(books.deletedAt), visibleBooks(viewer, books))),
-      this.termsOf(bookTerms, bookTerms.bookId, id),
-    ]);
-    return withTerms(rows, terms);
+    const row = this.db.select().from(books).where(liveVisibleBooks(viewer, id));
+    return withTerms(await this.db.batch([row, this.termsOf(bookTerms, bookTerms.bookId, id)]));
   }
 
   private termsOf(table: typeof seriesTerms | typeof bookTerms, owner: SQLiteColumn, id: string) {

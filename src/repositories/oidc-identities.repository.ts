@@ -1,7 +1,8 @@
 /** Identities at single-sign-on providers linked to accounts (src/db/tables/single-sign-on.ts). */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { oidcIdentities, users } from '../db/schema';
+import { matching, matchingPlaceholders } from './matching';
 import type { UserRecord } from './users.repository';
 
 export type OidcIdentityRecord = typeof oidcIdentities.$inferSelect;
@@ -13,12 +14,7 @@ const identityWithUser = preparedPerDatabase((db) =>
     .select({ identity: oidcIdentities, user: users })
     .from(oidcIdentities)
     .innerJoin(users, eq(users.id, oidcIdentities.userId))
-    .where(
-      and(
-        eq(oidcIdentities.provider, sql.placeholder('provider')),
-        eq(oidcIdentities.subject, sql.placeholder('subject')),
-      ),
-    )
+    .where(matchingPlaceholders(oidcIdentities, 'provider', 'subject'))
     .prepare(),
 );
 
@@ -33,11 +29,7 @@ export class OidcIdentitiesRepository {
   }
 
   async findForUser(userId: string, provider: string): Promise<OidcIdentityRecord | undefined> {
-    return this.db
-      .select()
-      .from(oidcIdentities)
-      .where(and(eq(oidcIdentities.userId, userId), eq(oidcIdentities.provider, provider)))
-      .get();
+    return this.db.select().from(oidcIdentities).where(matching(oidcIdentities, { userId, provider })).get();
   }
 
   async listForUser(userId: string): Promise<OidcIdentityRecord[]> {
@@ -65,7 +57,7 @@ export class OidcIdentitiesRepository {
   async unlink(userId: string, id: string): Promise<boolean> {
     const removed = await this.db
       .delete(oidcIdentities)
-      .where(and(eq(oidcIdentities.id, id), eq(oidcIdentities.userId, userId)))
+      .where(matching(oidcIdentities, { id, userId }))
       .returning({ id: oidcIdentities.id });
     return removed.length > 0;
   }

@@ -9,7 +9,7 @@ import { books, collectionSeries, libraries, readProgress, series, seriesTrackin
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
-import { inIds, readCountsOf } from './catalog-sql';
+import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleCount, visibleSeries } from './visibility';
 
@@ -28,6 +28,7 @@ const countedSeries: CountedRows = {
   libraryId: series.libraryId,
   seriesId: series.id,
 };
+import { booksAndSeriesOf, liveVisibleSeries } from './live-visible';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -159,16 +160,12 @@ export class SeriesRepository {
     return this.read(viewer, {
       id: books.seriesId,
       from: readProgress,
-      joins: [
-        { table: books, on: eq(books.id, readProgress.bookId) },
-        { table: series, on: eq(series.id, books.seriesId) },
-      ],
+      joins: booksAndSeriesOf(readProgress.bookId),
       where: and(
         eq(readProgress.userId, viewer.userId),
         eq(readProgress.completed, false),
         isNull(books.deletedAt),
-        isNull(series.deletedAt),
-        visibleSeries(viewer, series),
+        liveVisibleSeries(viewer),
         libraryId ? eq(series.libraryId, libraryId) : undefined,
       ),
       groupBy: books.seriesId,
@@ -182,7 +179,7 @@ export class SeriesRepository {
     const spec: ListSpec = {
       id: series.id,
       from: series,
-      where: and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)),
+      where: liveVisibleSeries(viewer, id),
       window: ONE_ROW,
       countInPage: true,
     };
@@ -199,12 +196,7 @@ export class SeriesRepository {
       id: series.id,
       from: collectionSeries,
       joins: [{ table: series, on: eq(series.id, collectionSeries.seriesId) }],
-      where: and(
-        eq(collectionSeries.collectionId, collectionId),
-        isNull(series.deletedAt),
-        visibleSeries(viewer, series),
-        compiled?.where,
-      ),
+      where: and(eq(collectionSeries.collectionId, collectionId), liveVisibleSeries(viewer), compiled?.where),
       window,
       countInPage: false,
     });
@@ -218,7 +210,7 @@ export class SeriesRepository {
       {
         id: series.id,
         from: series,
-        where: and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)),
+        where: liveVisibleSeries(viewer, ids),
         window: { keys: [], limit: ids.length, offset: 0 },
         countInPage: true,
       },
@@ -230,20 +222,13 @@ export class SeriesRepository {
   /** Which of the ids are live series the viewer may see. */
   async visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(and(inIds(series.id, ids), isNull(series.deletedAt), visibleSeries(viewer, series)));
+    const rows = await this.db.select({ id: series.id }).from(series).where(liveVisibleSeries(viewer, ids));
     return new Set(rows.map((row) => row.id));
   }
 
   /** The series is live and visible to the viewer. */
   async exists(viewer: Viewer, id: string): Promise<boolean> {
-    const row = await this.db
-      .select({ id: series.id })
-      .from(series)
-      .where(and(eq(series.id, id), isNull(series.deletedAt), visibleSeries(viewer, series)))
-      .get();
+    const row = await this.db.select({ id: series.id }).from(series).where(liveVisibleSeries(viewer, id)).get();
     return row !== undefined;
   }
 

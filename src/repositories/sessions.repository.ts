@@ -2,6 +2,7 @@ import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { type GrantedColumns, grantsOf, userGrantColumns } from './user-access.repository';
+import { matchingPlaceholders } from './matching';
 import type { UserRecord } from './users.repository';
 
 export type SessionRecord = typeof sessions.$inferSelect;
@@ -12,13 +13,7 @@ const liveSessionWithUser = preparedPerDatabase((db) =>
     .select({ session: sessions, user: users, ...userGrantColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('id')),
-        eq(sessions.userId, sql.placeholder('userId')),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-      ),
-    )
+    .where(and(matchingPlaceholders(sessions, 'id', 'userId'), gt(sessions.expiresAt, sql.placeholder('now'))))
     .prepare(),
 );
 

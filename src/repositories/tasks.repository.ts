@@ -58,15 +58,13 @@ export class TasksRepository {
 
   /** The task, if it belongs to a library the viewer sees (tasks of no library: only to a viewer seeing them all). */
   async visible(viewer: Viewer, id: string): Promise<TaskRow | undefined> {
-    return this.db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.id, id), visibleLibraries(viewer, tasks.libraryId)))
-      .get();
+    return this.db.select().from(tasks).where(this.where(viewer, { id })).get();
   }
 
-  private where(viewer: Viewer, filter: TaskFilter): SQL | undefined {
+  /** The viewer's tasks (of the libraries they see), narrowed by the filter (or to one task). */
+  private where(viewer: Viewer, filter: TaskFilter & { id?: string }): SQL | undefined {
     return and(
+      filter.id === undefined ? undefined : eq(tasks.id, filter.id),
       visibleLibraries(viewer, tasks.libraryId),
       filter.status ? eq(tasks.status, filter.status) : undefined,
       filter.type ? eq(tasks.type, filter.type) : undefined,

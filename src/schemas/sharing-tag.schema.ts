@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { acceptTwins } from '../lib/body';
+import { pageEnvelopeSchema } from '../lib/pagination';
 
 export const AccessModeSchema = z.enum(['allow', 'deny']).openapi('AccessMode', {
   description:
@@ -32,9 +33,12 @@ export const SharingTagSchema = z
   .openapi('SharingTag');
 export type SharingTagDto = z.infer<typeof SharingTagSchema>;
 
+export const SharingTagPageSchema = pageEnvelopeSchema(SharingTagSchema, 'SharingTagPage');
+
 export const SharingTagSummarySchema = z
   .object({ id: z.uuid(), name: z.string(), description: z.string().nullable() })
   .openapi('SharingTagSummary');
+export const SeriesSharingTagsSchema = z.array(SharingTagSummarySchema);
 
 export const CreateSharingTagBodySchema = acceptTwins(
   z.strictObject({ name: TagNameSchema, description: DescriptionSchema.optional() }),

@@ -6,7 +6,7 @@
 import { hashPassword, hasPassword, NO_PASSWORD, verifyPassword } from '../auth/password';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/permissions';
-import { conflict, forbidden, unauthorized } from '../lib/errors';
+import { conflict, forbidden, savedUnlessTaken, unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { SessionsRepository } from '../repositories/sessions.repository';
@@ -14,6 +14,9 @@ import type { AccessWrite } from '../repositories/user-access.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { EmailVerification } from './email-verification';
 import type { SettingsService } from './settings.service';
+
+/** A username or address another account took between the check and the write (the unique index decides). */
+export const ACCOUNT_TAKEN = 'Username or e-mail address is already taken';
 
 export interface AccountsDeps {
   users: UsersRepository;
@@ -63,27 +66,27 @@ export class AccountsService {
   }): Promise<UserRecord> {
     await this.assertUnique(input.username, input.email);
     const now = nowIso();
-    try {
-      return await this.deps.users.create(
-        {
-          id: newId(),
-          username: input.username,
-          email: input.email,
-          passwordHash: input.password === null ? NO_PASSWORD : await hashPassword(input.password),
-          role: input.role,
-          customPermissions: input.customPermissions ?? [],
-          isActive: input.isActive ?? true,
-          emailVerified: input.emailVerified ?? false,
-          createdAt: now,
-          updatedAt: now,
-        },
-        input.access,
-      );
-    } catch (error) {
-      // Two concurrent creations can both pass assertUnique; the unique index decides.
-      if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');
-      throw error;
-    }
+    const passwordHash = input.password === null ? NO_PASSWORD : await hashPassword(input.password);
+    // assertUnique gives the clear message; two concurrent creations can both pass it, and the index decides.
+    return savedUnlessTaken(
+      () =>
+        this.deps.users.create(
+          {
+            id: newId(),
+            username: input.username,
+            email: input.email,
+            passwordHash,
+            role: input.role,
+            customPermissions: input.customPermissions ?? [],
+            isActive: input.isActive ?? true,
+            emailVerified: input.emailVerified ?? false,
+            createdAt: now,
+            updatedAt: now,
+          },
+          input.access,
+        ),
+      ACCOUNT_TAKEN,
+    );
   }
 
   async assertUnique(username: string | undefined, email: string | undefined, exceptUserId?: string) {

@@ -6,7 +6,7 @@
 import { generateApiKey, hashApiKeySecret } from '../auth/api-key-format';
 import { type Permission, PERMISSIONS, satisfies } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
-import { AppError, badRequest, notFound } from '../lib/errors';
+import { AppError, badRequest, isUniqueViolation, notFound } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { ApiKeyRecord, ApiKeysRepository } from '../repositories/api-keys.repository';
 import { viewerOf } from '../repositories/visibility';
@@ -87,7 +87,7 @@ export class ApiKeysService {
         );
         return { record, key, libraryIds: libraryIds && [...libraryIds].sort() };
       } catch (error) {
-        if (attempt >= PREFIX_ATTEMPTS || !String(error).includes('UNIQUE')) throw error;
+        if (attempt >= PREFIX_ATTEMPTS || !isUniqueViolation(error)) throw error;
       }
     }
   }

@@ -11,7 +11,7 @@
  */
 import type { Principal } from '../auth/principal';
 import { satisfies } from '../auth/permissions';
-import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
+import { badRequest, conflict, forbidden, notFound, savedUnlessTaken } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type {
@@ -40,6 +40,7 @@ function assertAdministers(actor: Principal): void {
 }
 
 const labelKey = (name: string) => name.trim().toLowerCase();
+const NAME_TAKEN = 'A sharing tag with this name already exists';
 
 export class SharingTagsService {
   constructor(
@@ -63,15 +64,8 @@ export class SharingTagsService {
     await this.assertNameFree(input.name);
     const now = nowIso();
     const id = newId();
-    await this.saveUnique(() =>
-      this.labels.create({
-        id,
-        name: input.name,
-        description: input.description ?? null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const row = { id, name: input.name, description: input.description ?? null, createdAt: now, updatedAt: now };
+    await savedUnlessTaken(() => this.labels.create(row), NAME_TAKEN);
     return this.get(viewer, id);
   }
 
@@ -81,7 +75,7 @@ export class SharingTagsService {
     const changes: Parameters<SharingLabelsRepository['update']>[1] = { updatedAt: nowIso() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description;
-    await this.saveUnique(() => this.labels.update(id, changes));
+    await savedUnlessTaken(() => this.labels.update(id, changes), NAME_TAKEN);
     return this.get(viewer, id);
   }
 
@@ -183,17 +177,7 @@ export class SharingTagsService {
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {
     if (await this.labels.named(name, exceptId)) {
-      throw conflict('A sharing tag with this name already exists', [{ path: 'name', message: 'is already taken' }]);
-    }
-  }
-
-  private async saveUnique<T>(save: () => Promise<T>): Promise<T> {
-    try {
-      return await save();
-    } catch (error) {
-      // Two concurrent creations can both pass assertNameFree; the unique index decides.
-      if (String(error).includes('UNIQUE')) throw conflict('A sharing tag with this name already exists');
-      throw error;
+      throw conflict(NAME_TAKEN, [{ path: 'name', message: 'is already taken' }]);
     }
   }
 }

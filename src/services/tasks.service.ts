@@ -105,29 +105,12 @@ export class TasksService {
     return { task: toTaskDto(queued.task), created: queued.created };
   }
 
-  /** A re-analysis of a book the viewer sees (404 otherwise, as for a missing book). */
-  async analyzeBook(viewer: Viewer, bookId: string) {
-    const libraryId = await this.libraries.ofLiveBook(viewer, bookId);
-    if (!libraryId) throw notFound('Book');
-    return this.enqueue({
-      type: 'analyze_book',
-      uniqueKey: `analyze_book:${bookId}`,
-      libraryId,
-      targetId: bookId,
-      createdBy: viewer.userId,
-    });
-  }
-
-  async analyzeSeries(viewer: Viewer, seriesId: string) {
-    const libraryId = await this.libraries.ofLiveSeries(viewer, seriesId);
-    if (!libraryId) throw notFound('Series');
-    return this.enqueue({
-      type: 'analyze_series',
-      uniqueKey: `analyze_series:${seriesId}`,
-      libraryId,
-      targetId: seriesId,
-      createdBy: viewer.userId,
-    });
+  /** A re-analysis of a book or of a series' books, when the viewer sees it (404 otherwise, as for a missing one). */
+  async analyze(viewer: Viewer, kind: 'book' | 'series', id: string) {
+    const libraryId = await this.libraries.ofLive(viewer, kind, id);
+    if (!libraryId) throw notFound(kind === 'book' ? 'Book' : 'Series');
+    const type = kind === 'book' ? 'analyze_book' : 'analyze_series';
+    return this.enqueue({ type, uniqueKey: `${type}:${id}`, libraryId, targetId: id, createdBy: viewer.userId });
   }
 
   /** Purging a library's trash removes series the viewer might not see: a viewer who sees all of the library. */

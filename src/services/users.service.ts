@@ -6,13 +6,13 @@
 import { hashPassword } from '../auth/password';
 import { type Permission, type Role, satisfies, userPermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
-import { AppError, conflict, notFound } from '../lib/errors';
+import { AppError, conflict, notFound, savedUnlessTaken } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { NewUser, UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { UserWithAccess } from '../mappers/user.mapper';
-import type { AccountsService } from './accounts.service';
+import { ACCOUNT_TAKEN, type AccountsService } from './accounts.service';
 import type { AccessChange, UserAccessService } from './user-access.service';
 
 /** What a user may see, as /api/v1 sets it (schemas/user.schema.ts); omitted parts stay as they are. */
@@ -144,7 +144,10 @@ export class UsersService {
     if (input.isActive !== undefined) changes.isActive = isActive;
     if (accessChanged) changes.authVersion = user.authVersion + 1;
 
-    const updated = await this.saveUnique(() => this.users.update(user.id, changes, { keepAnAdmin: takesAdminAway }));
+    const updated = await savedUnlessTaken(
+      () => this.users.update(user.id, changes, { keepAnAdmin: takesAdminAway }),
+      ACCOUNT_TAKEN,
+    );
     if (!updated) throw await this.refusal(user.id);
     if (input.password !== undefined || (user.isActive && !isActive)) {
       // An admin changing their own password keeps the session they are using.
@@ -193,16 +196,6 @@ export class UsersService {
    */
   private async refusal(id: string): Promise<AppError> {
     return (await this.users.getById(id)) ? lastAdmin() : notFound('User');
-  }
-
-  private async saveUnique<T>(save: () => Promise<T>): Promise<T> {
-    try {
-      return await save();
-    } catch (error) {
-      // assertUnique ran first; a concurrent change can still lose the race at the unique index.
-      if (String(error).includes('UNIQUE')) throw conflict('Username or e-mail address is already taken');
-      throw error;
-    }
   }
 }
 

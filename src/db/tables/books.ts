@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { creditsTable, termsTable } from './term-rows';
-import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, listOrderIndexes, lock, lockable, timestamp, updatedAt } from './columns';
 import type { CreditedAuthor, TermKind, WebLinkValue } from './metadata-values';
 import { libraries } from './libraries';
 import { series } from './series';
@@ -55,49 +55,31 @@ export const books = sqliteTable(
     /** SHA-256 of the whole file (computed by a background task; '' until then). */
     fileHash: text('file_hash').notNull().default(''),
     readerHash: text('reader_hash'),
-    title: text('title').notNull(),
-    titleLock: lock('title_lock'),
-    titleSort: text('title_sort').notNull(),
-    titleSortLock: lock('title_sort_lock'),
-    summary: text('summary'),
-    summaryLock: lock('summary_lock'),
-    number: integer('number'),
-    numberLock: lock('number_lock'),
+    ...lockable('title', text('title').notNull()),
+    ...lockable('titleSort', text('title_sort').notNull()),
+    ...lockable('summary', text('summary')),
+    ...lockable('number', integer('number')),
     /** The exact, possibly fractional, number (2.5 stays 2.5); `number` is its integer part (API.md §2). */
-    numberSort: real('number_sort'),
-    numberSortLock: lock('number_sort_lock'),
+    ...lockable('numberSort', real('number_sort')),
     /** Natural-order sort key of the file name within its series. */
     sortKey: text('sort_key').notNull(),
-    volume: integer('volume'),
-    volumeLock: lock('volume_lock'),
-    chapter: real('chapter'),
-    chapterLock: lock('chapter_lock'),
-    publisher: text('publisher'),
-    publisherLock: lock('publisher_lock'),
-    imprint: text('imprint'),
-    imprintLock: lock('imprint_lock'),
-    year: integer('year'),
-    yearLock: lock('year_lock'),
-    month: integer('month'),
-    monthLock: lock('month_lock'),
-    day: integer('day'),
-    dayLock: lock('day_lock'),
+    ...lockable('volume', integer('volume')),
+    ...lockable('chapter', real('chapter')),
+    ...lockable('publisher', text('publisher')),
+    ...lockable('imprint', text('imprint')),
+    ...lockable('year', integer('year')),
+    ...lockable('month', integer('month')),
+    ...lockable('day', integer('day')),
     /** Minimum age from ComicInfo AgeRating (docs/DECISIONS.md §Organise and share); null: no rating. */
     ageRating: integer('age_rating'),
     /** Ordered credits; `book_authors` indexes them for the author filters. */
-    authors: text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([]),
-    authorsLock: lock('authors_lock'),
-    language: text('language'),
-    languageLock: lock('language_lock'),
-    isbn: text('isbn'),
-    isbnLock: lock('isbn_lock'),
-    format: text('format'),
-    formatLock: lock('format_lock'),
+    ...lockable('authors', text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([])),
+    ...lockable('language', text('language')),
+    ...lockable('isbn', text('isbn')),
+    ...lockable('format', text('format')),
     /** Books the series has in all, as this book's metadata states it (ComicInfo Count). */
-    count: integer('count'),
-    countLock: lock('count_lock'),
-    links: text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([]),
-    linksLock: lock('links_lock'),
+    ...lockable('count', integer('count')),
+    ...lockable('links', text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([])),
     /** Locks of the multi-valued fields, whose values are rows of `book_terms`. */
     genresLock: lock('genres_lock'),
     tagsLock: lock('tags_lock'),
@@ -132,18 +114,10 @@ export const books = sqliteTable(
   (t) => [
     uniqueIndex('books_library_path_unique').on(t.libraryId, t.path),
     index('books_series_sort_idx').on(t.seriesId, t.sortKey),
-    index('books_title_sort_idx').on(t.titleSort),
-    index('books_created_idx').on(t.createdAt),
-    index('books_updated_idx').on(t.updatedAt),
+    ...listOrderIndexes('books', t),
     index('books_file_hash_idx').on(t.fileHash),
     // KOReader sync finds a book by its document hash (DECISIONS.md §Reader apps).
     index('books_reader_hash_idx').on(t.readerHash),
-    // GET /books sorts by title case-insensitively over live rows: this serves ORDER BY + LIMIT directly.
-    index('books_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
-    // The same within one library (GET /books?library_id=…, a reader browsing one library).
-    index('books_live_library_title_idx')
-      .on(t.libraryId, sql`${t.titleSort} COLLATE NOCASE`, t.id)
-      .where(sql`deleted_at IS NULL`),
     // Filtered lists, full-text results and on-deck look live books up by id by the thousand: every column
     // their conditions and the default sort read is here, so a lookup never reaches the (wide) table row.
     // Queries name it with INDEXED BY: without statistics SQLite prefers the primary-key index plus a row

@@ -1,18 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { creditsTable, termsTable } from './term-rows';
-import { cascadingReference, createdAt, id, lock, timestamp, updatedAt } from './columns';
+import { cascadingReference, createdAt, id, listOrderIndexes, lock, lockable, timestamp, updatedAt } from './columns';
 import { libraries } from './libraries';
 import type { AlternateTitle, CreditedAuthor, WebLinkValue } from './metadata-values';
+
+/** Named by catalog queries (INDEXED BY), see its definition below. */
+export const SERIES_LIVE_CATALOG_INDEX = 'series_live_catalog_idx';
 
 /**
  * A series groups the books of one folder (a book directly in the library root is its own series),
  * refined by metadata (ComicInfo Series, EPUB collection). Aggregates are recomputed after each scan
  * batch so lists never aggregate at read time.
  */
-/** Named by catalog queries (INDEXED BY), see its definition below. */
-export const SERIES_LIVE_CATALOG_INDEX = 'series_live_catalog_idx';
-
 export const series = sqliteTable(
   'series',
   {
@@ -24,42 +24,31 @@ export const series = sqliteTable(
     groupKey: text('group_key').notNull(),
     // Editable metadata, each with its lock. Unlocked, summary, publisher, imprint, year, language,
     // totalBookCount, authors and terms are derived from the live books (DECISIONS.md §Organise and share).
-    title: text('title').notNull(),
-    titleLock: lock('title_lock'),
-    titleSort: text('title_sort').notNull(),
-    titleSortLock: lock('title_sort_lock'),
-    summary: text('summary'),
-    summaryLock: lock('summary_lock'),
-    publisher: text('publisher'),
-    publisherLock: lock('publisher_lock'),
-    imprint: text('imprint'),
-    imprintLock: lock('imprint_lock'),
-    year: integer('year'),
-    yearLock: lock('year_lock'),
-    language: text('language'),
-    languageLock: lock('language_lock'),
-    status: text('status'),
-    statusLock: lock('status_lock'),
-    readingDirection: text('reading_direction', { enum: ['ltr', 'rtl', 'ttb', 'webtoon'] }),
-    readingDirectionLock: lock('reading_direction_lock'),
+    ...lockable('title', text('title').notNull()),
+    ...lockable('titleSort', text('title_sort').notNull()),
+    ...lockable('summary', text('summary')),
+    ...lockable('publisher', text('publisher')),
+    ...lockable('imprint', text('imprint')),
+    ...lockable('year', integer('year')),
+    ...lockable('language', text('language')),
+    ...lockable('status', text('status')),
+    ...lockable('readingDirection', text('reading_direction', { enum: ['ltr', 'rtl', 'ttb', 'webtoon'] })),
     /** Books the series has in all, whether or not the library holds them (its books' ComicInfo Count). */
-    totalBookCount: integer('total_book_count'),
-    totalBookCountLock: lock('total_book_count_lock'),
+    ...lockable('totalBookCount', integer('total_book_count')),
     /** Ordered credits; `series_authors` indexes them for the author filters. */
-    authors: text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([]),
-    authorsLock: lock('authors_lock'),
-    links: text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([]),
-    linksLock: lock('links_lock'),
-    alternateTitles: text('alternate_titles', { mode: 'json' }).$type<AlternateTitle[]>().notNull().default([]),
-    alternateTitlesLock: lock('alternate_titles_lock'),
+    ...lockable('authors', text('authors', { mode: 'json' }).$type<CreditedAuthor[]>().notNull().default([])),
+    ...lockable('links', text('links', { mode: 'json' }).$type<WebLinkValue[]>().notNull().default([])),
+    ...lockable(
+      'alternateTitles',
+      text('alternate_titles', { mode: 'json' }).$type<AlternateTitle[]>().notNull().default([]),
+    ),
     genresLock: lock('genres_lock'),
     tagsLock: lock('tags_lock'),
     /**
      * Minimum age (docs/DECISIONS.md §Organise and share): the highest of its live books' ratings, unless
      * `age_rating_lock` keeps the value an admin set. Age restrictions test it.
      */
-    ageRating: integer('age_rating'),
-    ageRatingLock: lock('age_rating_lock'),
+    ...lockable('ageRating', integer('age_rating')),
     /** Set: the series' sharing labels are the ones an admin chose (Komga keeps the flag as sent). */
     sharingLabelsLock: lock('sharing_labels_lock'),
     bookCount: integer('book_count').notNull().default(0),
@@ -78,14 +67,7 @@ export const series = sqliteTable(
   },
   (t) => [
     index('series_library_group_idx').on(t.libraryId, t.groupKey),
-    index('series_title_sort_idx').on(t.titleSort),
-    index('series_created_idx').on(t.createdAt),
-    index('series_updated_idx').on(t.updatedAt),
-    // Lists sort by name case-insensitively and only show live rows: these serve ORDER BY + LIMIT directly.
-    index('series_live_title_idx').on(sql`${t.titleSort} COLLATE NOCASE`, t.id).where(sql`deleted_at IS NULL`),
-    index('series_live_library_title_idx')
-      .on(t.libraryId, sql`${t.titleSort} COLLATE NOCASE`, t.id)
-      .where(sql`deleted_at IS NULL`),
+    ...listOrderIndexes('series', t),
     // Age restrictions are sets of series ids by rating (repositories/visibility.ts): a range read of this
     // covering index, never a walk of the table.
     index('series_age_rating_idx').on(t.ageRating, t.id),

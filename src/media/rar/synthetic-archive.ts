@@ -5,20 +5,21 @@
  * names are replaced by neutral ones because unrar only needs them to call its output callback.
  */
 import { crc32 } from '../crc32';
-import type { RarFormat } from './rar-entry';
+import type { RarEntry, RarFormat } from './rar-entry';
 
 /** What decompressing one entry needs: the fields of its original file header that drive unpacking. */
-export interface PackedEntry {
-  dataOffset: number;
-  packedSize: number;
-  unpackedSize: number;
-  crc32: number | null;
-  method: number;
-  unpackVersion: number;
-  dictionarySize: number;
-  solid: boolean;
-  hostOs: number;
-}
+export type PackedEntry = Pick<
+  RarEntry,
+  | 'dataOffset'
+  | 'packedSize'
+  | 'unpackedSize'
+  | 'crc32'
+  | 'method'
+  | 'unpackVersion'
+  | 'dictionarySize'
+  | 'solid'
+  | 'hostOs'
+>;
 
 class Bytes {
   private readonly out: number[] = [];

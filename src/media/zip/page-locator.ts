@@ -2,7 +2,7 @@
  * Page locators for images inside a ZIP (CBZ pages and EPUB page images): everything needed to
  * stream the entry later without re-reading the central directory.
  */
-import type { ImageDimensions, PageContent, PageLocator } from '../container';
+import type { BookPage, ImageDimensions, PageContent, PageLocator } from '../container';
 import { BookAnalysisError } from '../errors';
 import { HEADER_SCAN_LIMIT, parseImageHeader, readImageHeader } from '../image-header';
 import { imageMediaType } from '../image-types';
@@ -15,6 +15,17 @@ const STORED = 0;
 
 /** Compressed bytes fetched for the first look at a page header; most headers fit. */
 const FIRST_HEADER_WINDOW = 64 * 1024;
+
+/** An image entry as the book page at this 0-based index (CBZ pages, EPUB page images and covers). */
+export function zipPage(entry: ZipEntry, index: number): BookPage {
+  return {
+    number: index + 1,
+    fileName: entry.name,
+    mediaType: imageMediaType(entry.name)!,
+    size: entry.size,
+    locator: zipLocator(entry),
+  };
+}
 
 export function zipLocator(entry: ZipEntry): PageLocator {
   return {

@@ -1,24 +1,13 @@
-import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
-import { noContent } from '../handlers';
+import { act, answer } from '../handlers';
 import { filesRouter } from './files';
 import { contracts as routes } from './libraries.routes';
 
+// biome-ignore format: a table of endpoints, one service call per line
 export const librariesRouter = createRouter()
-  .openapi(routes.listLibraries, async (c) => c.json(await c.get('services').libraries.list(requestViewer(c)), 200))
-  .openapi(routes.createLibrary, async (c) =>
-    c.json(await c.get('services').libraries.create(requestViewer(c), c.req.valid('json')), 201),
-  )
-  .openapi(routes.getLibrary, async (c) =>
-    c.json(await c.get('services').libraries.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateLibrary, async (c) =>
-    c.json(
-      await c.get('services').libraries.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')),
-      200,
-    ),
-  )
-  .openapi(routes.deleteLibrary, async (c) =>
-    noContent(c, c.get('services').libraries.delete(requestViewer(c), c.req.valid('param').id)),
-  )
+  .openapi(...answer(routes.listLibraries, ({ services, viewer }) => services.libraries.list(viewer)))
+  .openapi(...answer(routes.createLibrary, ({ services, viewer, body }) => services.libraries.create(viewer, body), 201))
+  .openapi(...answer(routes.getLibrary, ({ services, viewer, param }) => services.libraries.get(viewer, param.id)))
+  .openapi(...answer(routes.updateLibrary, ({ services, viewer, param, body }) => services.libraries.update(viewer, param.id, body)))
+  .openapi(...act(routes.deleteLibrary, ({ services, viewer, param }) => services.libraries.delete(viewer, param.id)))
   .route('/', filesRouter);

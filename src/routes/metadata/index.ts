@@ -1,56 +1,21 @@
 import { createRouter } from '../../http/router';
-import { requestViewer } from '../../http/progress-actor';
+import { answer } from '../handlers';
 import { contracts as routes } from './metadata.routes';
 
+const { series, books } = routes;
+
 // The bulk paths are registered before /series/{id}/… and /books/{id}/… so that "bulk" never reaches the UUID check.
+// biome-ignore format: a table of endpoints, one service call per line
 export const metadataRouter = createRouter()
-  .openapi(routes.bulkPatchSeries, async (c) =>
-    c.json(await c.get('services').metadata.bulkPatchSeries(requestViewer(c), c.req.valid('json')), 200),
-  )
-  .openapi(routes.bulkSeriesLocks, async (c) =>
-    c.json(await c.get('services').metadata.bulkSeriesLocks(requestViewer(c), c.req.valid('json')), 200),
-  )
-  .openapi(routes.bulkPatchBooks, async (c) =>
-    c.json(await c.get('services').metadata.bulkPatchBooks(requestViewer(c), c.req.valid('json')), 200),
-  )
-  .openapi(routes.bulkBookLocks, async (c) =>
-    c.json(await c.get('services').metadata.bulkBookLocks(requestViewer(c), c.req.valid('json')), 200),
-  )
-  .openapi(routes.getSeriesMetadata, async (c) =>
-    c.json(await c.get('services').metadata.seriesMetadata(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.patchSeriesMetadata, async (c) =>
-    c.json(
-      await c.get('services').metadata.patchSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json')),
-      200,
-    ),
-  )
-  .openapi(routes.getSeriesLocks, async (c) =>
-    c.json((await c.get('services').metadata.seriesMetadata(requestViewer(c), c.req.valid('param').id)).locks, 200),
-  )
-  .openapi(routes.putSeriesLocks, async (c) =>
-    c.json(
-      (await c.get('services').metadata.setSeriesLocks(requestViewer(c), c.req.valid('param').id, c.req.valid('json')))
-        .locks,
-      200,
-    ),
-  )
-  .openapi(routes.getBookMetadata, async (c) =>
-    c.json(await c.get('services').metadata.bookMetadata(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.patchBookMetadata, async (c) =>
-    c.json(
-      await c.get('services').metadata.patchBook(requestViewer(c), c.req.valid('param').id, c.req.valid('json')),
-      200,
-    ),
-  )
-  .openapi(routes.getBookLocks, async (c) =>
-    c.json((await c.get('services').metadata.bookMetadata(requestViewer(c), c.req.valid('param').id)).locks, 200),
-  )
-  .openapi(routes.putBookLocks, async (c) =>
-    c.json(
-      (await c.get('services').metadata.setBookLocks(requestViewer(c), c.req.valid('param').id, c.req.valid('json')))
-        .locks,
-      200,
-    ),
-  );
+  .openapi(...answer(series.bulkPatch, ({ services, viewer, body }) => services.metadata.bulkPatchSeries(viewer, body)))
+  .openapi(...answer(series.bulkLocks, ({ services, viewer, body }) => services.metadata.bulkSeriesLocks(viewer, body)))
+  .openapi(...answer(books.bulkPatch, ({ services, viewer, body }) => services.metadata.bulkPatchBooks(viewer, body)))
+  .openapi(...answer(books.bulkLocks, ({ services, viewer, body }) => services.metadata.bulkBookLocks(viewer, body)))
+  .openapi(...answer(series.get, ({ services, viewer, param }) => services.metadata.seriesMetadata(viewer, param.id)))
+  .openapi(...answer(series.patch, ({ services, viewer, param, body }) => services.metadata.patchSeries(viewer, param.id, body)))
+  .openapi(...answer(series.getLocks, async ({ services, viewer, param }) => (await services.metadata.seriesMetadata(viewer, param.id)).locks))
+  .openapi(...answer(series.putLocks, async ({ services, viewer, param, body }) => (await services.metadata.setSeriesLocks(viewer, param.id, body)).locks))
+  .openapi(...answer(books.get, ({ services, viewer, param }) => services.metadata.bookMetadata(viewer, param.id)))
+  .openapi(...answer(books.patch, ({ services, viewer, param, body }) => services.metadata.patchBook(viewer, param.id, body)))
+  .openapi(...answer(books.getLocks, async ({ services, viewer, param }) => (await services.metadata.bookMetadata(viewer, param.id)).locks))
+  .openapi(...answer(books.putLocks, async ({ services, viewer, param, body }) => (await services.metadata.setBookLocks(viewer, param.id, body)).locks));

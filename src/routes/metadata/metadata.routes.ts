@@ -13,6 +13,7 @@ import {
   SeriesMetadataPatchSchema,
   SeriesMetadataSchema,
 } from '../../schemas/metadata.schema';
+import type { z } from '@hono/zod-openapi';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import { contractsFor, json } from '../contract';
 
@@ -22,18 +23,64 @@ const LOCKS =
 const UNLOCK = "Turning a lock off brings back the file's value (books) or the value derived from the books (series).";
 const bulk = (what: string) => `Visible ${what} only; others are skipped and not counted.`;
 
-// biome-ignore format: a table of endpoints, one per line
+/** The schemas of one resource's metadata endpoints. */
+interface EditingSchemas<M, P, L, LU, BP, BL> {
+  metadata: M;
+  patch: P;
+  locks: L;
+  locksUpdate: LU;
+  bulkPatch: BP;
+  bulkLocks: BL;
+}
+type Z = z.ZodType;
+
+/**
+ * Series and books are edited alike: values, locks, and the bulk forms of both. One type parameter a schema:
+ * a schema reached through an indexed type would reach the handlers as a bare ZodType, untyped.
+ */
+const editing = <
+  const K extends 'series' | 'books',
+  M extends Z,
+  P extends Z,
+  L extends Z,
+  LU extends Z,
+  BP extends Z,
+  BL extends Z,
+>(
+  kind: K,
+  s: EditingSchemas<M, P, L, LU, BP, BL>,
+) => {
+  const [one, read, write] =
+    kind === 'series'
+      ? (['series', 'SeriesRead', 'SeriesWrite'] as const)
+      : (['book', 'BooksRead', 'BooksWrite'] as const);
+  const changed = json(BulkMetadataUpdateSchema, `How many ${kind} changed`);
+  // biome-ignore format: a table of endpoints, one per line
+  return {
+    bulkPatch: metadata.patch(`/${kind}/bulk/metadata`, write, { summary: `Set metadata fields of several ${kind} (${write})`, description: `${LOCKS} ${bulk(kind)}`, body: s.bulkPatch, 200: changed, errors: [400] }),
+    bulkLocks: metadata.put(`/${kind}/bulk/metadata/locks`, write, { summary: `Set metadata locks of several ${kind} (${write})`, description: `${UNLOCK} ${bulk(kind)}`, body: s.bulkLocks, 200: changed, errors: [400] }),
+    get: metadata.get(`/${kind}/{id}/metadata`, read, { summary: `Editable metadata of a ${one}, with its locks (${read})`, params: IdParamSchema, 200: json(s.metadata, 'The metadata'), errors: [400, 404] }),
+    patch: metadata.patch(`/${kind}/{id}/metadata`, write, { summary: `Set metadata fields of a ${one} (${write})`, description: LOCKS, params: IdParamSchema, body: s.patch, 200: json(s.metadata, 'The metadata after the edit'), errors: [400, 404] }),
+    getLocks: metadata.get(`/${kind}/{id}/metadata/locks`, read, { summary: `Metadata locks of a ${one} (${read})`, params: IdParamSchema, 200: json(s.locks, 'The locks'), errors: [400, 404] }),
+    putLocks: metadata.put(`/${kind}/{id}/metadata/locks`, write, { summary: `Set metadata locks of a ${one} (${write})`, description: UNLOCK, params: IdParamSchema, body: s.locksUpdate, 200: json(s.locks, 'The locks after the change'), errors: [400, 404] }),
+  };
+};
+
 export const contracts = {
-  bulkPatchSeries: metadata.patch('/series/bulk/metadata', 'SeriesWrite', { summary: 'Set metadata fields of several series (SeriesWrite)', description: `${LOCKS} ${bulk('series')}`, body: BulkSeriesMetadataPatchSchema, 200: json(BulkMetadataUpdateSchema, 'How many series changed'), errors: [400] }),
-  bulkSeriesLocks: metadata.put('/series/bulk/metadata/locks', 'SeriesWrite', { summary: 'Set metadata locks of several series (SeriesWrite)', description: `${UNLOCK} ${bulk('series')}`, body: BulkSeriesLocksUpdateSchema, 200: json(BulkMetadataUpdateSchema, 'How many series changed'), errors: [400] }),
-  getSeriesMetadata: metadata.get('/series/{id}/metadata', 'SeriesRead', { summary: 'Editable metadata of a series, with its locks (SeriesRead)', params: IdParamSchema, 200: json(SeriesMetadataSchema, 'The metadata'), errors: [400, 404] }),
-  patchSeriesMetadata: metadata.patch('/series/{id}/metadata', 'SeriesWrite', { summary: 'Set metadata fields of a series (SeriesWrite)', description: LOCKS, params: IdParamSchema, body: SeriesMetadataPatchSchema, 200: json(SeriesMetadataSchema, 'The metadata after the edit'), errors: [400, 404] }),
-  getSeriesLocks: metadata.get('/series/{id}/metadata/locks', 'SeriesRead', { summary: 'Metadata locks of a series (SeriesRead)', params: IdParamSchema, 200: json(SeriesMetadataLocksSchema, 'The locks'), errors: [400, 404] }),
-  putSeriesLocks: metadata.put('/series/{id}/metadata/locks', 'SeriesWrite', { summary: 'Set metadata locks of a series (SeriesWrite)', description: UNLOCK, params: IdParamSchema, body: SeriesLocksUpdateSchema, 200: json(SeriesMetadataLocksSchema, 'The locks after the change'), errors: [400, 404] }),
-  bulkPatchBooks: metadata.patch('/books/bulk/metadata', 'BooksWrite', { summary: 'Set metadata fields of several books (BooksWrite)', description: `${LOCKS} ${bulk('books')}`, body: BulkBookMetadataPatchSchema, 200: json(BulkMetadataUpdateSchema, 'How many books changed'), errors: [400] }),
-  bulkBookLocks: metadata.put('/books/bulk/metadata/locks', 'BooksWrite', { summary: 'Set metadata locks of several books (BooksWrite)', description: `${UNLOCK} ${bulk('books')}`, body: BulkBookLocksUpdateSchema, 200: json(BulkMetadataUpdateSchema, 'How many books changed'), errors: [400] }),
-  getBookMetadata: metadata.get('/books/{id}/metadata', 'BooksRead', { summary: 'Editable metadata of a live book, with its locks (BooksRead)', params: IdParamSchema, 200: json(BookMetadataSchema, 'The metadata'), errors: [400, 404] }),
-  patchBookMetadata: metadata.patch('/books/{id}/metadata', 'BooksWrite', { summary: 'Set metadata fields of a book (BooksWrite)', description: LOCKS, params: IdParamSchema, body: BookMetadataPatchSchema, 200: json(BookMetadataSchema, 'The metadata after the edit'), errors: [400, 404] }),
-  getBookLocks: metadata.get('/books/{id}/metadata/locks', 'BooksRead', { summary: 'Metadata locks of a book (BooksRead)', params: IdParamSchema, 200: json(BookMetadataLocksSchema, 'The locks'), errors: [400, 404] }),
-  putBookLocks: metadata.put('/books/{id}/metadata/locks', 'BooksWrite', { summary: 'Set metadata locks of a book (BooksWrite)', description: UNLOCK, params: IdParamSchema, body: BookLocksUpdateSchema, 200: json(BookMetadataLocksSchema, 'The locks after the change'), errors: [400, 404] }),
+  series: editing('series', {
+    metadata: SeriesMetadataSchema,
+    patch: SeriesMetadataPatchSchema,
+    locks: SeriesMetadataLocksSchema,
+    locksUpdate: SeriesLocksUpdateSchema,
+    bulkPatch: BulkSeriesMetadataPatchSchema,
+    bulkLocks: BulkSeriesLocksUpdateSchema,
+  }),
+  books: editing('books', {
+    metadata: BookMetadataSchema,
+    patch: BookMetadataPatchSchema,
+    locks: BookMetadataLocksSchema,
+    locksUpdate: BookLocksUpdateSchema,
+    bulkPatch: BulkBookMetadataPatchSchema,
+    bulkLocks: BulkBookLocksUpdateSchema,
+  }),
 };

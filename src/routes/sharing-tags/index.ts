@@ -1,8 +1,7 @@
 import { createRouter } from '../../http/router';
-import { requestViewer } from '../../http/progress-actor';
 import type { SharingLabelRecord } from '../../repositories/sharing-labels.repository';
 import type { UserAccessRecord } from '../../repositories/user-access.repository';
-import { noContent, paged } from '../handlers';
+import { act, answer, noContent, paged } from '../handlers';
 import { contracts as routes } from './sharing-tags.routes';
 
 const toSummary = ({ id, name, description }: SharingLabelRecord) => ({ id, name, description });
@@ -13,43 +12,17 @@ const toGrant = (g: UserAccessRecord['labels'][number]) => ({
   createdAt: g.createdAt,
 });
 
+// biome-ignore format: a table of endpoints, one service call per line (the user grants act as the principal)
 export const sharingTagsRouter = createRouter()
   .openapi(...paged(routes.listSharingTags, ({ services, viewer }, page) => services.sharingTags.list(viewer, page)))
-  .openapi(routes.createSharingTag, async (c) =>
-    c.json(await c.get('services').sharingTags.create(requestViewer(c), c.req.valid('json')), 201),
-  )
-  .openapi(routes.getSharingTag, async (c) =>
-    c.json(await c.get('services').sharingTags.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateSharingTag, async (c) => {
-    const tags = c.get('services').sharingTags;
-    return c.json(await tags.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')), 200);
-  })
-  .openapi(routes.deleteSharingTag, async (c) =>
-    noContent(c, c.get('services').sharingTags.delete(c.req.valid('param').id)),
-  )
-  .openapi(routes.getSeriesSharingTags, async (c) => {
-    const tags = await c.get('services').sharingTags.ofSeries(requestViewer(c), c.req.valid('param').id);
-    return c.json(tags.map(toSummary), 200);
-  })
-  .openapi(routes.setSeriesSharingTags, async (c) => {
-    const { sharingTagIds } = c.req.valid('json');
-    const tags = await c
-      .get('services')
-      .sharingTags.setForSeries(c.get('principal'), c.req.valid('param').id, sharingTagIds);
-    return c.json(tags.map(toSummary), 200);
-  })
-  .openapi(routes.addSeriesSharingTag, async (c) => {
-    const { sharingTagId } = c.req.valid('json');
-    const tags = await c
-      .get('services')
-      .sharingTags.addToSeries(c.get('principal'), c.req.valid('param').id, sharingTagId);
-    return c.json(tags.map(toSummary), 200);
-  })
-  .openapi(routes.removeSeriesSharingTag, async (c) => {
-    const { id, tagId } = c.req.valid('param');
-    return noContent(c, c.get('services').sharingTags.removeFromSeries(c.get('principal'), id, tagId));
-  })
+  .openapi(...answer(routes.createSharingTag, ({ services, viewer, body }) => services.sharingTags.create(viewer, body), 201))
+  .openapi(...answer(routes.getSharingTag, ({ services, viewer, param }) => services.sharingTags.get(viewer, param.id)))
+  .openapi(...answer(routes.updateSharingTag, ({ services, viewer, param, body }) => services.sharingTags.update(viewer, param.id, body)))
+  .openapi(...act(routes.deleteSharingTag, ({ services, param }) => services.sharingTags.delete(param.id)))
+  .openapi(...answer(routes.getSeriesSharingTags, async ({ services, viewer, param }) => (await services.sharingTags.ofSeries(viewer, param.id)).map(toSummary)))
+  .openapi(...answer(routes.setSeriesSharingTags, async ({ services, principal, param, body }) => (await services.sharingTags.setForSeries(principal, param.id, body.sharingTagIds)).map(toSummary)))
+  .openapi(...answer(routes.addSeriesSharingTag, async ({ services, principal, param, body }) => (await services.sharingTags.addToSeries(principal, param.id, body.sharingTagId)).map(toSummary)))
+  .openapi(...act(routes.removeSeriesSharingTag, ({ services, principal, param }) => services.sharingTags.removeFromSeries(principal, param.id, param.tagId)))
   .openapi(routes.getUserSharingTags, async (c) => {
     const { id } = c.req.valid('param');
     const grants = await c.get('services').users.sharingTags(id);

@@ -1,5 +1,4 @@
-import { z } from '@hono/zod-openapi';
-import { GetPageQuerySchema, pageEnvelopeSchema } from '../../lib/pagination';
+import { GetPageQuerySchema } from '../../lib/pagination';
 import { IdParamSchema } from '../../schemas/path-params.schema';
 import {
   CreateSharingTagBodySchema,
@@ -8,7 +7,8 @@ import {
   SetUserSharingTagGrantBodySchema,
   SharingTagIdParamsSchema,
   SharingTagSchema,
-  SharingTagSummarySchema,
+  SeriesSharingTagsSchema,
+  SharingTagPageSchema,
   UpdateSharingTagBodySchema,
   UserSharingTagGrantSchema,
   UserSharingTagGrantsSchema,
@@ -16,8 +16,6 @@ import {
 import { contractsFor, empty, json } from '../contract';
 
 const tags = contractsFor('Sharing tags');
-const SharingTagPageSchema = pageEnvelopeSchema(SharingTagSchema, 'SharingTagPage');
-const SeriesTagsSchema = z.array(SharingTagSummarySchema);
 const RULE =
   'A user holding allowed tags sees only series carrying one of them (or passing an ALLOW_ONLY age restriction); ' +
   'a series carrying a denied tag is hidden from them. Changes apply from the next request.';
@@ -30,9 +28,9 @@ export const contracts = {
   getSharingTag: tags.get('/admin/sharing-tags/{id}', 'UsersRead', { summary: 'A sharing tag (UsersRead)', params: IdParamSchema, 200: json(SharingTagSchema, 'The tag'), errors: [400, 404] }),
   updateSharingTag: tags.put('/admin/sharing-tags/{id}', 'UsersWrite', { summary: 'Rename a sharing tag or change its description (UsersWrite); omitted fields stay', params: IdParamSchema, body: UpdateSharingTagBodySchema, 200: json(SharingTagSchema, 'The updated tag'), errors: [400, 404, 409] }),
   deleteSharingTag: tags.delete('/admin/sharing-tags/{id}', 'UsersWrite', { summary: 'Delete a sharing tag: it leaves every series and every user (UsersWrite)', params: IdParamSchema, 204: empty('Deleted'), errors: [400, 404] }),
-  getSeriesSharingTags: tags.get('/series/{id}/sharing-tags', 'SeriesRead', { summary: "A series' sharing tags (SeriesRead)", description: HIDDEN, params: IdParamSchema, 200: json(SeriesTagsSchema, 'The tags, by name'), errors: [400, 404] }),
-  setSeriesSharingTags: tags.put('/series/{id}/sharing-tags', 'UsersWrite', { summary: "Replace a series' sharing tags and lock them (UsersWrite)", description: `${HIDDEN} Unknown tag ids are a 400 naming them; nothing changes.`, params: IdParamSchema, body: SetSeriesSharingTagsBodySchema, 200: json(SeriesTagsSchema, "The series' tags"), errors: [400, 404] }),
-  addSeriesSharingTag: tags.post('/series/{id}/sharing-tags', 'UsersWrite', { summary: 'Put one sharing tag on a series and lock its tags (UsersWrite)', description: HIDDEN, params: IdParamSchema, body: ModifySeriesSharingTagBodySchema, 200: json(SeriesTagsSchema, "The series' tags"), errors: [400, 404] }),
+  getSeriesSharingTags: tags.get('/series/{id}/sharing-tags', 'SeriesRead', { summary: "A series' sharing tags (SeriesRead)", description: HIDDEN, params: IdParamSchema, 200: json(SeriesSharingTagsSchema, 'The tags, by name'), errors: [400, 404] }),
+  setSeriesSharingTags: tags.put('/series/{id}/sharing-tags', 'UsersWrite', { summary: "Replace a series' sharing tags and lock them (UsersWrite)", description: `${HIDDEN} Unknown tag ids are a 400 naming them; nothing changes.`, params: IdParamSchema, body: SetSeriesSharingTagsBodySchema, 200: json(SeriesSharingTagsSchema, "The series' tags"), errors: [400, 404] }),
+  addSeriesSharingTag: tags.post('/series/{id}/sharing-tags', 'UsersWrite', { summary: 'Put one sharing tag on a series and lock its tags (UsersWrite)', description: HIDDEN, params: IdParamSchema, body: ModifySeriesSharingTagBodySchema, 200: json(SeriesSharingTagsSchema, "The series' tags"), errors: [400, 404] }),
   removeSeriesSharingTag: tags.delete('/series/{id}/sharing-tags/{tagId}', 'UsersWrite', { summary: 'Take one sharing tag off a series and lock its tags (UsersWrite)', description: `${HIDDEN} 404 too when the series does not carry the tag.`, params: SharingTagIdParamsSchema, 204: empty('Removed'), errors: [400, 404] }),
   getUserSharingTags: tags.get('/users/{id}/sharing-tags', 'UsersRead', { summary: "A user's sharing-tag grants (UsersRead)", params: IdParamSchema, 200: json(UserSharingTagGrantsSchema, 'The grants'), errors: [400, 404] }),
   setUserSharingTag: tags.put('/users/{id}/sharing-tags', 'UsersWrite', { summary: 'Grant a user one sharing tag, allowed or denied, keeping their other grants (UsersWrite)', description: `${RULE} An unknown tag is a 400; an account with limited access may only grant access within its own (403).`, params: IdParamSchema, body: SetUserSharingTagGrantBodySchema, 200: json(UserSharingTagGrantSchema, 'The grant'), errors: [400, 404] }),

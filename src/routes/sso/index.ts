@@ -10,7 +10,7 @@ import { createRouter } from '../../http/router';
 import { PENDING_LOGIN_SECONDS } from '../../services/single-sign-on.service';
 import { clientInfo } from '../../http/client-info';
 import { signInFailurePage, wantsPage } from './sign-in-failure-page';
-import * as routes from './sso.routes';
+import { contracts as routes } from './sso.routes';
 
 const requestOrigin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 
