@@ -25,6 +25,18 @@ import type { SettingsService } from './settings.service';
 /** Basic checks under way in this isolate, by keyed credential hash. */
 const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
 
+/** Session look-ups under way in this isolate, by user and User-Agent (a client's parallel first calls). */
+const clientSessionsInFlight = new Map<string, Promise<ClientSession>>();
+
+/** A session is handed to a client again only while it has at least this long left to live. */
+export const SESSION_REUSE_MARGIN_MS = 3600_000;
+
+/** A session token for a client's cookie: the token and how many seconds it has left. */
+export interface ClientSession {
+  access_token: string;
+  expires_in: number;
+}
+
 /** `last_used_at` is written at most this often per key: no database write on every request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
@@ -93,6 +105,44 @@ export class AuthenticationService {
       lifetimeSeconds,
     );
     return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+  }
+
+  /**
+   * A session for a client that authenticated by header and wants a cookie (/komga): the live session it
+   * already holds from this User-Agent when there is one, so a client that sends credentials with every
+   * call and keeps no cookies (Paperback, Komf) does not leave a new 24 h row per call; else a new one.
+   */
+  async sessionForClient(user: UserRecord, client: ClientInfo): Promise<ClientSession> {
+    const userAgent = client.userAgent?.slice(0, 512) ?? null;
+    const key = `${user.id}\n${userAgent ?? ''}`;
+    let pending = clientSessionsInFlight.get(key);
+    if (!pending) {
+      pending = this.reuseOrCreateSession(user, client, userAgent).finally(() => clientSessionsInFlight.delete(key));
+      clientSessionsInFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async reuseOrCreateSession(user: UserRecord, client: ClientInfo, userAgent: string | null) {
+    const now = Date.now();
+    const live = await this.deps.sessions.findReusable(
+      user.id,
+      userAgent,
+      new Date(now + SESSION_REUSE_MARGIN_MS).toISOString(),
+    );
+    if (!live) return this.createSession(user, client);
+    const lifetimeSeconds = Math.floor((Date.parse(live.expiresAt) - now) / 1000);
+    const token = await signSessionToken(
+      { userId: user.id, sessionId: live.id, role: user.role },
+      await this.deps.secret(),
+      lifetimeSeconds,
+    );
+    return { access_token: token, expires_in: lifetimeSeconds };
+  }
+
+  /** The user a session token names, checked by signature and expiry only (no database read). */
+  async sessionTokenUserId(token: string): Promise<string | null> {
+    return (await verifySessionToken(token, await this.deps.secret()))?.userId ?? null;
   }
 
   async logout(principal: Principal): Promise<void> {
