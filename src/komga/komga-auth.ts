@@ -16,7 +16,6 @@ import type { Principal } from '../auth/principal';
 import { looksLikeJwt } from '../auth/session-token';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
-import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
 import { clientInfo } from '../http/client-info';
 
@@ -87,28 +86,6 @@ async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promi
 }
 
 /**
- * Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": Basic
- * credentials naming a Longbox user's e-mail address are read as that user's username. The password
- * check (and its throttling) is the API's, unchanged.
- */
-async function basicWithUsername(c: Context<AppEnv>, authorization: string | undefined): Promise<string | undefined> {
-  const match = /^basic\s+(\S+)$/i.exec(authorization?.trim() ?? '');
-  if (!match?.[1]) return authorization;
-  let decoded: string;
-  try {
-    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(match[1]));
-  } catch {
-    return authorization;
-  }
-  const colon = decoded.indexOf(':');
-  const name = decoded.slice(0, colon);
-  if (colon < 0 || !name.includes('@')) return authorization;
-  const user = await c.get('services').repositories.users.getByEmail(name);
-  if (!user) return authorization;
-  return `Basic ${toBase64(utf8(`${user.username}:${decoded.slice(colon + 1)}`))}`;
-}
-
-/**
  * Images and files get no new session cookie: a client sending credentials with every page (Paperback)
  * and keeping no cookies would otherwise leave a session row per page. Clients that rely on the cookie
  * receive it from the JSON calls they make first (libraries, series, users/me).
@@ -120,10 +97,14 @@ export function komgaAuthenticate() {
   return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
     const services = c.get('services');
     const apiKey = c.req.header('X-API-Key');
-    const authorization = await basicWithUsername(c, c.req.header('Authorization'));
+    const authorization = c.req.header('Authorization');
     let principal: Principal | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
-      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address);
+      // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
+      // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
+      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c).address, {
+        basicByEmail: true,
+      });
       if (principal && !isMediaRequest(c.req.path)) {
         const cookie = getCookie(c, SESSION_COOKIE);
         if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {

@@ -16,6 +16,16 @@ const keyWithOwner = preparedPerDatabase((db) =>
     .prepare(),
 );
 
+/** An open event stream signed with a key re-reads it once a second (access refresh): by id and owner. */
+const ownedKeyWithOwner = preparedPerDatabase((db) =>
+  db
+    .select({ key: apiKeys, owner: users, keyLibraries: keyLibrariesColumn, ...userGrantColumns })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.id, sql.placeholder('id')), eq(apiKeys.userId, sql.placeholder('userId'))))
+    .prepare(),
+);
+
 export class ApiKeysRepository {
   constructor(private readonly db: Database) {}
 
@@ -53,6 +63,13 @@ export class ApiKeysRepository {
   async getWithOwnerByPrefix(prefix: string) {
     const row: ({ key: ApiKeyRecord; owner: UserRecord; keyLibraries: string[] | null } & GrantedColumns) | undefined =
       await keyWithOwner(this.db).get({ prefix });
+    return row && { key: row.key, owner: row.owner, keyLibraries: row.keyLibraries, grants: grantsOf(row) };
+  }
+
+  /** The user's key `id` with its libraries, the owner and their grants, in one round trip. */
+  async getOwnedWithOwner(id: string, userId: string) {
+    const row: ({ key: ApiKeyRecord; owner: UserRecord; keyLibraries: string[] | null } & GrantedColumns) | undefined =
+      await ownedKeyWithOwner(this.db).get({ id, userId });
     return row && { key: row.key, owner: row.owner, keyLibraries: row.keyLibraries, grants: grantsOf(row) };
   }
 

@@ -22,8 +22,11 @@ import { BasicAuthCache } from './basic-auth-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
 
+/** A user as a password sign-in reads them: the row and its grants, in one statement. */
+type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']>>>;
+
 /** Basic checks under way in this isolate, by keyed credential hash. */
-const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
+const basicChecksInFlight = new Map<string, Promise<SignInUser>>();
 
 /** Session look-ups under way in this isolate, by user and User-Agent (a client's parallel first calls). */
 const clientSessionsInFlight = new Map<string, Promise<ClientSession>>();
@@ -67,11 +70,11 @@ export class AuthenticationService {
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const { throttle } = this.deps;
     await throttle.reserve(username, client.address);
-    const user = await this.checkPassword(username, password);
-    if (!user) throw unauthorized('Invalid username or password');
+    const found = await this.checkPassword(await this.deps.users.getForSignIn(username), password);
+    if (!found) throw unauthorized('Invalid username or password');
     await throttle.recordSuccess(username, client.address);
-    this.assertPasswordSignIn(user);
-    return this.signIn(user, client);
+    this.assertPasswordSignIn(found.user);
+    return this.signIn(found.user, client);
   }
 
   /**
@@ -150,11 +153,11 @@ export class AuthenticationService {
   }
 
   /** Verifies a password with constant work whether or not the user exists, or has a password. */
-  private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
-    const user = await this.deps.users.getByUsername(username);
+  private async checkPassword(found: SignInUser | undefined, password: string): Promise<SignInUser | undefined> {
+    const user = found?.user;
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    return ok && hash === user?.passwordHash ? user : undefined;
+    return ok && hash === user?.passwordHash ? found : undefined;
   }
 
   private assertPasswordSignIn(user: UserRecord): void {
@@ -174,10 +177,15 @@ export class AuthenticationService {
 
   // ---- authenticating a request --------------------------------------------------------------
 
-  /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
+  /**
+   * Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. `basicByEmail`:
+   * a Basic name with an `@` may be the account's e-mail address (Komga's clients: Mihon asks for "the
+   * user account email"); the password check and its throttling are the same.
+   */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
     clientAddress: string | null = null,
+    options: { basicByEmail?: boolean } = {},
   ): Promise<Principal | null> {
     if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim());
     const authorization = headers.authorization?.trim();
@@ -189,7 +197,7 @@ export class AuthenticationService {
       if (!value) throw unauthorized('Empty bearer token');
       return looksLikeApiKey(value) ? this.fromApiKey(value) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, clientAddress);
+    if (scheme === 'basic') return this.fromBasic(value, clientAddress, options.basicByEmail ?? false);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -233,7 +241,7 @@ export class AuthenticationService {
     };
   }
 
-  private async fromBasic(encoded: string, clientAddress: string | null): Promise<Principal> {
+  private async fromBasic(encoded: string, clientAddress: string | null, byEmail: boolean): Promise<Principal> {
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -246,6 +254,7 @@ export class AuthenticationService {
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
     if (username.toLowerCase() === 'api') return this.fromApiKey(password);
+    const orEmail = byEmail && username.includes('@');
 
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
     const cached = BasicAuthCache.get(cacheKey);
@@ -253,14 +262,10 @@ export class AuthenticationService {
       const found = await this.deps.users.getWithGrants(cached.userId);
       const user = found?.user;
       // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
-      const sameName = user?.username.toLowerCase() === username.toLowerCase();
+      const name = username.toLowerCase();
+      const sameName = user?.username.toLowerCase() === name || (orEmail && user?.email === name);
       if (found && user && sameName && user.authVersion === cached.authVersion && user.isActive) {
-        return {
-          user,
-          method: 'basic',
-          permissions: effectivePermissions(user.role, user.customPermissions),
-          access: accessOf(user, found.grants),
-        };
+        return basicPrincipal(found);
       }
       BasicAuthCache.delete(cacheKey);
     }
@@ -268,20 +273,20 @@ export class AuthenticationService {
     // share one password check, so they neither pay the hash many times nor use up the throttle.
     let pending = basicChecksInFlight.get(cacheKey);
     if (!pending) {
-      pending = this.checkBasic(username, password, clientAddress, cacheKey).finally(() =>
+      pending = this.checkBasic(username, password, orEmail, clientAddress, cacheKey).finally(() =>
         basicChecksInFlight.delete(cacheKey),
       );
       basicChecksInFlight.set(cacheKey, pending);
     }
-    // The password check read the user by name; the grants are read now (a check is slow anyway).
-    return this.principalOf(await pending, 'basic');
+    // The password check read the user with their grants, in one statement.
+    return basicPrincipal(await pending);
   }
 
   /**
-   * The principal of a user whose identity was proven another way (a password check, Cloudflare Access):
-   * their grants are read now. A user gone meanwhile sees nothing.
+   * The principal of a user whose identity was proven another way (Cloudflare Access): their grants are
+   * read now. A user gone meanwhile sees nothing.
    */
-  async principalOf(user: UserRecord, method: 'basic' | 'cloudflare_access'): Promise<Principal> {
+  async principalOf(user: UserRecord, method: 'cloudflare_access'): Promise<Principal> {
     const found = await this.deps.users.getWithGrants(user.id);
     const grants: UserGrants = found?.grants ?? { libraryIds: [], labels: [] };
     const current = found?.user ?? user;
@@ -299,25 +304,53 @@ export class AuthenticationService {
    * stream then ends.
    */
   async refreshed(principal: Principal): Promise<Principal | null> {
+    if (principal.apiKey) {
+      // One statement: the key, its libraries, its owner and their grants.
+      const found = await this.deps.apiKeys.getOwnedWithOwner(principal.apiKey.id, principal.user.id);
+      if (!found?.owner.isActive) return null;
+      if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) return null;
+      return { ...principal, user: found.owner, access: accessOf(found.owner, found.grants, found.keyLibraries) };
+    }
     const found = await this.deps.users.getWithGrants(principal.user.id);
     if (!found?.user.isActive) return null;
-    let keyLibraries: readonly string[] | null = null;
-    if (principal.apiKey) {
-      const key = await this.deps.apiKeys.getOwned(principal.apiKey.id, principal.user.id);
-      if (!key || (key.expiresAt && Date.parse(key.expiresAt) <= Date.now())) return null;
-      keyLibraries = key.allLibraries ? null : ((await this.deps.apiKeys.librariesOf([key.id])).get(key.id) ?? []);
-    }
-    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, keyLibraries) };
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
   }
 
-  private async checkBasic(username: string, password: string, clientAddress: string | null, cacheKey: string) {
-    await this.deps.throttle.reserve(username, clientAddress);
-    const user = await this.checkPassword(username, password);
-    if (!user) throw unauthorized('Invalid username or password');
-    await this.deps.throttle.recordSuccess(username, clientAddress);
-    this.assertActive(user);
-    this.assertPasswordSignIn(user);
-    BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
-    return user;
+  private async checkBasic(
+    name: string,
+    password: string,
+    orEmail: boolean,
+    clientAddress: string | null,
+    cacheKey: string,
+  ): Promise<SignInUser> {
+    const { throttle, users } = this.deps;
+    // Throttled under the account's username whichever name was typed (an e-mail address is looked up
+    // first, then throttled as that account), as a sign-in with the username would be.
+    let found: SignInUser | undefined;
+    let throttled = name;
+    if (orEmail) {
+      found = await users.getForSignIn(name, true);
+      throttled = found?.user.username ?? name;
+      await throttle.reserve(throttled, clientAddress);
+    } else {
+      await throttle.reserve(name, clientAddress);
+      found = await users.getForSignIn(name);
+    }
+    const checked = await this.checkPassword(found, password);
+    if (!checked) throw unauthorized('Invalid username or password');
+    await throttle.recordSuccess(throttled, clientAddress);
+    this.assertActive(checked.user);
+    this.assertPasswordSignIn(checked.user);
+    BasicAuthCache.set(cacheKey, { userId: checked.user.id, authVersion: checked.user.authVersion });
+    return checked;
   }
+}
+
+function basicPrincipal({ user, grants }: SignInUser): Principal {
+  return {
+    user,
+    method: 'basic',
+    permissions: effectivePermissions(user.role, user.customPermissions),
+    access: accessOf(user, grants),
+  };
 }
