@@ -195,6 +195,18 @@ export class ReadProgressService {
     });
   }
 
+  /**
+   * These books become read (Komga's tracker marking a run of a series): one statement, whatever their
+   * number. The caller has chosen them among the live books the viewer sees.
+   */
+  async markBooksRead(actor: ProgressActor, bookIds: readonly string[]): Promise<void> {
+    await this.progress.markBooksRead(bookIds, {
+      userId: actor.viewer.userId,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
+  }
+
   async markSeriesUnread(viewer: Viewer, seriesId: string): Promise<void> {
     if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
     await this.progress.clearSeries(viewer.userId, seriesId);
