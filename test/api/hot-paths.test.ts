@@ -8,6 +8,7 @@ import { seriesSharingLabels } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
 import { db } from '../support/catalog-factory';
 import { ADMIN } from '../support/factories';
+import { komgaLibrary } from '../support/komga';
 import { statementCounter } from '../support/statements';
 
 /**
@@ -128,5 +129,43 @@ describe('credentials', () => {
     expect(userRows(cached.calls)).toHaveLength(1);
     // The e-mail form is /komga's only: the API's Basic takes usernames.
     expect((await counter.measure('/libraries', { headers: byEmail })).status).toBe(401);
+  }, 120_000);
+});
+
+describe('Komga reading paths', () => {
+  it('the tracker PUT marks its run in one statement; next/previous find the neighbour, 404 at the ends', async () => {
+    await komgaLibrary();
+    const counter = statementCounter();
+    const series = JSON.parse(
+      (await counter.measure('/komga/api/v1/series?search=Berserk', { headers: ADMIN_BASIC })).body,
+    ).content[0];
+    const books = JSON.parse(
+      (await counter.measure(`/komga/api/v1/series/${series.id}/books?unpaged=true`, { headers: ADMIN_BASIC })).body,
+    ).content as Array<{ id: string; metadata: { numberSort: number } }>;
+    expect(books.map((b) => b.metadata.numberSort)).toEqual([1, 2, 3]);
+
+    const put = await counter.measure(`/komga/api/v2/series/${series.id}/read-progress/tachiyomi`, {
+      method: 'PUT',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ lastBookNumberSortRead: 3 }),
+    });
+    expect(put.status).toBe(204);
+    expect(put.calls.filter((sql) => sql.some((s) => /insert into read_progress/i.test(s)))).toHaveLength(1);
+    const progress = JSON.parse(
+      (await counter.measure(`/komga/api/v2/series/${series.id}/read-progress/tachiyomi`, { headers: ADMIN_BASIC }))
+        .body,
+    );
+    expect(progress).toMatchObject({ booksReadCount: 3, booksUnreadCount: 0, lastReadContinuousNumberSort: 3 });
+
+    const next = await counter.measure(`/komga/api/v1/books/${books[0]?.id}/next`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(next.body).id).toBe(books[1]?.id);
+    const previous = await counter.measure(`/komga/api/v1/books/${books[2]?.id}/previous`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(previous.body).id).toBe(books[1]?.id);
+    expect((await counter.measure(`/komga/api/v1/books/${books[2]?.id}/next`, { headers: ADMIN_BASIC })).status).toBe(
+      404,
+    );
+    expect(
+      (await counter.measure(`/komga/api/v1/books/${books[0]?.id}/previous`, { headers: ADMIN_BASIC })).status,
+    ).toBe(404);
   }, 120_000);
 });
