@@ -156,8 +156,7 @@ export class ReadProgressService {
 
   /** The book a reader app means by a KOReader document hash (readerHash, any case), if any. */
   async bookWithReaderHash(viewer: Viewer, hash: string): Promise<BookPaging | undefined> {
-    const found = await this.books.findByReaderHash(viewer, hash);
-    return found && this.books.getPaging(viewer, found.id);
+    return this.books.findByReaderHash(viewer, hash);
   }
 
   /** POST /books/{id}/read: completed on the last page. */
