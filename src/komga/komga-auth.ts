@@ -13,9 +13,9 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { Principal } from '../auth/principal';
+import { looksLikeJwt } from '../auth/session-token';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
-import { fromBase64, toBase64, utf8 } from '../lib/encoding';
 import { forbidden, unauthorized } from '../lib/errors';
 import { clientInfo } from '../http/client-info';
 
@@ -54,43 +54,35 @@ async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal |
   }
 }
 
-/** The cookie credential for a principal signed in by header: the API key as sent, or a new session. */
-async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
-  if (principal.method === 'api_key') {
-    const header = c.req.header('X-API-Key')?.trim();
-    const authorization = c.req.header('Authorization') ?? '';
-    const fromBasic = authorization.toLowerCase().startsWith('basic ')
-      ? atob(authorization.slice(6).trim()).replace(/^api:/i, '')
-      : authorization.replace(/^bearer\s+/i, '');
-    return { value: header ?? fromBasic.trim() };
-  }
-  // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
-  const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
-  if (principal.method === 'session' && bearer) return { value: bearer };
-  const session = await c.get('services').auth.createSession(principal.user, clientInfo(c));
-  return { value: session.access_token, maxAge: session.expires_in };
+/** The API key the request's headers carry (`X-API-Key`, `Basic api:<key>` or `Bearer <key>`). */
+function headerApiKey(c: Context<AppEnv>): string {
+  const header = c.req.header('X-API-Key')?.trim();
+  const authorization = c.req.header('Authorization') ?? '';
+  const fromBasic = authorization.toLowerCase().startsWith('basic ')
+    ? atob(authorization.slice(6).trim()).replace(/^api:/i, '')
+    : authorization.replace(/^bearer\s+/i, '');
+  return header ?? fromBasic.trim();
 }
 
 /**
- * Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": Basic
- * credentials naming a Longbox user's e-mail address are read as that user's username. The password
- * check (and its throttling) is the API's, unchanged.
+ * Whether the KOMGA-SESSION cookie sent beside the header already is this principal's: the same API key,
+ * or a session token signed for the same user (checked by signature, not by a second authentication; a
+ * session ended meanwhile makes the next cookie-only call a 401 that clears the cookie).
  */
-async function basicWithUsername(c: Context<AppEnv>, authorization: string | undefined): Promise<string | undefined> {
-  const match = /^basic\s+(\S+)$/i.exec(authorization?.trim() ?? '');
-  if (!match?.[1]) return authorization;
-  let decoded: string;
-  try {
-    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(match[1]));
-  } catch {
-    return authorization;
-  }
-  const colon = decoded.indexOf(':');
-  const name = decoded.slice(0, colon);
-  if (colon < 0 || !name.includes('@')) return authorization;
-  const user = await c.get('services').repositories.users.getByEmail(name);
-  if (!user) return authorization;
-  return `Basic ${toBase64(utf8(`${user.username}:${decoded.slice(colon + 1)}`))}`;
+async function cookieIsPrincipals(c: Context<AppEnv>, principal: Principal, cookie: string): Promise<boolean> {
+  if (principal.method === 'api_key') return cookie === headerApiKey(c);
+  if (!looksLikeJwt(cookie)) return false;
+  return (await c.get('services').auth.sessionTokenUserId(cookie)) === principal.user.id;
+}
+
+/** The cookie credential for a principal signed in by header: the API key as sent, or a session. */
+async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
+  if (principal.method === 'api_key') return { value: headerApiKey(c) };
+  // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
+  const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
+  if (principal.method === 'session' && bearer) return { value: bearer };
+  const session = await c.get('services').auth.sessionForClient(principal.user, clientInfo(c));
+  return { value: session.access_token, maxAge: session.expires_in };
 }
 
 /**
@@ -105,18 +97,22 @@ export function komgaAuthenticate() {
   return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
     const services = c.get('services');
     const apiKey = c.req.header('X-API-Key');
-    const authorization = await basicWithUsername(c, c.req.header('Authorization'));
+    const authorization = c.req.header('Authorization');
     let principal: Principal | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
-      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c));
+      // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
+      // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
+      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c), {
+        basicByEmail: true,
+      });
       if (principal && !isMediaRequest(c.req.path)) {
-        const cookie = await fromCookie(c, SESSION_COOKIE);
-        if (cookie?.user.id !== principal.user.id) {
+        const cookie = getCookie(c, SESSION_COOKIE);
+        if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {
+          rememberCredential(c, cookie);
+        } else {
           const credential = await cookieCredential(c, principal);
           setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
           rememberCredential(c, credential.value);
-        } else {
-          rememberCredential(c, getCookie(c, SESSION_COOKIE) ?? null);
         }
       }
     } else {

@@ -3,11 +3,11 @@
  * filters, sorts, permissions and data as /api/v1), the Komga catalog repository reads the extra fields
  * Komga's DTOs show, and reading progress goes through the ReadProgressService. Nothing is stored twice.
  */
-import { mapLimited } from '../lib/concurrency';
 import { badRequest, notFound } from '../lib/errors';
 import type { PageRequest } from '../lib/pagination';
 import { completesAtPage } from '../progress/rules';
 import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
+import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Services } from '../composition-root';
@@ -15,8 +15,6 @@ import type { Condition } from './komga-conditions';
 import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
-
-const MARK_CONCURRENCY = 8;
 
 /** Komga sort properties → Longbox series sort fields; others (random, relevance…) keep the default. */
 const SERIES_SORTS: Record<string, string> = {
@@ -79,7 +77,13 @@ export class KomgaService {
   constructor(
     private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress'>,
     private readonly catalog: KomgaCatalogRepository,
+    private readonly series: SeriesRepository,
   ) {}
+
+  /** 404 unless the series is live and visible: an indexed lookup, not an enriched series read. */
+  private async assertSeries(viewer: Viewer, seriesId: string): Promise<void> {
+    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+  }
 
   private get progress(): ReadProgressService {
     return this.services.readProgress;
@@ -135,7 +139,7 @@ export class KomgaService {
   }
 
   async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {
-    await this.getSeries(viewer, seriesId);
+    await this.assertSeries(viewer, seriesId);
     return this.listBooks(viewer, paging, { seriesId, condition });
   }
 
@@ -170,9 +174,9 @@ export class KomgaService {
   async sibling(viewer: Viewer, id: string, step: 1 | -1): Promise<KomgaBook> {
     const book = await this.bookRow(viewer, id);
     if (book.deletedAt) throw notFound('Book');
-    const books = await this.catalog.liveBooksOfSeries(viewer, book.seriesId);
-    const index = books.findIndex((b) => b.id === id);
-    const other = index < 0 ? undefined : books[index + step];
+    // The neighbour by its place among the series' live books: one row read and enriched, not the series.
+    const other =
+      book.position === null ? undefined : await this.catalog.liveBookAt(viewer, book.seriesId, book.position + step);
     if (!other) throw notFound(step === 1 ? 'Next book' : 'Previous book');
     return toKomgaBook(other);
   }
@@ -241,7 +245,7 @@ export class KomgaService {
   // ---- Mihon's tracker -----------------------------------------------------------------------------
 
   private async trackedBooks(viewer: Viewer, seriesId: string) {
-    await this.getSeries(viewer, seriesId);
+    await this.assertSeries(viewer, seriesId);
     const books = await this.catalog.liveBooksOfSeries(viewer, seriesId);
     // Sorted by numberSort; equal numbers keep reading order (Array.prototype.sort is stable).
     return books.map((book) => ({ book, sort: numberSort(book) })).sort((a, b) => a.sort - b.sort);
@@ -276,8 +280,11 @@ export class KomgaService {
   async markReadUpTo(actor: ProgressActor, seriesId: string, lastNumberSortRead: number): Promise<void> {
     const books = await this.trackedBooks(actor.viewer, seriesId);
     const toMark = books.filter(({ book, sort }) => sort <= lastNumberSortRead && book.progress?.completed !== true);
-    // A few at a time: catching up on a long series should not cost one round trip after another.
-    await mapLimited(toMark, MARK_CONCURRENCY, ({ book }) => this.progress.markRead(actor, book.id));
+    // One upsert for the whole run: catching up on a long series costs one statement, not two per book.
+    await this.progress.markBooksRead(
+      actor,
+      toMark.map(({ book }) => book.id),
+    );
   }
 }
 

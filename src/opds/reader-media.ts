@@ -13,6 +13,7 @@ import { readerAppAuth } from '../middleware/reader-app-auth';
 import { sendMedia } from '../http/send-media';
 import { requestViewer } from '../http/progress-actor';
 import { PageImageQuerySchema } from '../schemas/page.schema';
+import type { BookPaging } from '../repositories/books.repository';
 
 const UUID = z.uuid();
 
@@ -64,8 +65,24 @@ export function mountReaderMedia(router: Hono<AppEnv>) {
 
 /** Serves page `pageNumber` (1-based) of a book through the page service. */
 export async function servePage(c: Context<AppEnv>, bookId: string, pageNumber: number) {
-  return c.get('services').pages.image(requestViewer(c), bookId, pageNumber, pageVariant(c), {
-    ifNoneMatch: c.req.header('If-None-Match'),
-    origin: new URL(c.req.url).origin,
-  });
+  return c.get('services').pages.image(requestViewer(c), bookId, pageNumber, pageVariant(c), pageRequest(c));
 }
+
+/**
+ * Serves a streamed page (OPDS-PSE) once `accept` has checked it against the book's paging facts, which
+ * it returns with the page (the progress the page moves needs them): one page-table read for both.
+ */
+export async function serveStreamedPage(
+  c: Context<AppEnv>,
+  bookId: string,
+  pageNumber: number,
+  accept: (book: BookPaging) => void,
+) {
+  const viewer = requestViewer(c);
+  return c.get('services').pages.imageWithPaging(viewer, bookId, pageNumber, pageVariant(c), pageRequest(c), accept);
+}
+
+const pageRequest = (c: Context<AppEnv>) => ({
+  ifNoneMatch: c.req.header('If-None-Match'),
+  origin: new URL(c.req.url).origin,
+});

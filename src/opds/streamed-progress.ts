@@ -18,7 +18,6 @@ export async function advanceStreamedProgress(
   page: number,
 ): Promise<void> {
   if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
-  const preferences = await services.preferences.all(principal.user.id);
-  if (preferences['opds.pse_progress'] === false) return;
+  if ((await services.preferences.value(principal.user.id, 'opds.pse_progress')) === false) return;
   await services.readProgress.advanceTo(actor, book, page);
 }

@@ -2,20 +2,22 @@
  * What serving a book's pages needs from D1 (the book's storage columns and its page table), kept in
  * the isolate for a minute. A reader app asks for the pages of one book one after another; with this
  * the whole book costs one D1 round trip instead of one per page (docs/BENCHMARKS.md, Page serving).
+ * A miss reads the book and its pages in one batch (one round trip).
  *
  * Staleness is bounded two ways: every page read is pinned to the cached R2 etag, so a file replaced
  * and rescanned is noticed at once (the caller drops the entry and reads D1 again); anything else a
  * rescan could change (a book removed, an analysis error) is picked up within TTL_MS. Until then a
  * 304 may still be answered for a page of a file replaced in place.
  *
- * Entries are kept per viewer scope (repositories/visibility.ts): a book is only ever served from the
- * cache to viewers who see exactly what the viewer that loaded it saw. A book's library never changes, so
- * a scope of libraries stays right for a minute; content restrictions test the series' rating and labels,
- * which an admin may change at any moment, so viewers with such restrictions read D1 on every page: a
- * series hidden a second ago is never served from here.
+ * A table is the same for every viewer; who may be served from it is decided per request
+ * (repositories/visibility.ts). A book's library never changes, so a viewer without content restrictions
+ * is checked against the cached book's library, in memory. Content restrictions test the series' rating and
+ * labels, which an admin may change at any moment, so a viewer with such restrictions has the book's
+ * visibility checked in D1 on every page (one small statement; the table itself still comes from here):
+ * a series hidden a second ago is never served.
  */
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
-import { seesAllContent, type Viewer } from '../repositories/visibility';
+import { seesAllContent, seesLibrary, type Viewer } from '../repositories/visibility';
 
 const TTL_MS = 60_000;
 /** A few hundred bytes per page: 64 books of 300 pages stay well under 10 MB. */
@@ -43,21 +45,19 @@ export async function pageTable(
   options: { fresh?: boolean } = {},
 ): Promise<PageTable | null> {
   const now = Date.now();
-  const key = `${viewer.scope}:${bookId}`;
-  if (!seesAllContent(viewer)) return load(repo, viewer, bookId);
-  const hit = options.fresh ? undefined : entries.get(key);
-  if (hit && hit.expiresAt > now) return { book: hit.book, pages: hit.pages, cached: true };
-  entries.delete(key);
-  const table = await load(repo, viewer, bookId);
-  if (!table) return null;
+  const hit = options.fresh ? undefined : entries.get(bookId);
+  if (hit && hit.expiresAt > now) {
+    const visible = seesAllContent(viewer)
+      ? seesLibrary(viewer, hit.book.libraryId)
+      : await repo.isVisible(viewer, bookId);
+    return visible ? { book: hit.book, pages: hit.pages, cached: true } : null;
+  }
+  entries.delete(bookId);
+  const loaded = await repo.pageTable(viewer, bookId);
+  if (!loaded) return null;
+  const pages = new Map(loaded.pages.map((page) => [page.number, page]));
   // Map order is insertion order: the first key is the least recently loaded book.
   if (entries.size >= MAX_BOOKS) entries.delete(entries.keys().next().value as string);
-  entries.set(key, { book: table.book, pages: table.pages, expiresAt: now + TTL_MS });
-  return table;
-}
-
-async function load(repo: BookMediaRepository, viewer: Viewer, bookId: string) {
-  const [book, rows] = await Promise.all([repo.book(viewer, bookId), repo.pages(viewer, bookId)]);
-  if (!book) return null;
-  return { book, pages: new Map(rows.map((page) => [page.number, page])), cached: false };
+  entries.set(bookId, { book: loaded.book, pages, expiresAt: now + TTL_MS });
+  return { book: loaded.book, pages, cached: false };
 }

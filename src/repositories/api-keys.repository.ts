@@ -2,7 +2,7 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { apiKeyLibraries, apiKeys, users } from '../db/schema';
 import { type GrantedColumns, grantsOf, keyLibrariesColumn, userGrantColumns } from './user-access.repository';
-import { matching } from './matching';
+import { matching, matchingPlaceholders } from './matching';
 import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
@@ -14,6 +14,16 @@ const keyWithOwner = preparedPerDatabase((db) =>
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.prefix, sql.placeholder('prefix')))
+    .prepare(),
+);
+
+/** An open event stream signed with a key re-reads it once a second (access refresh): by id and owner. */
+const ownedKeyWithOwner = preparedPerDatabase((db) =>
+  db
+    .select({ key: apiKeys, owner: users, keyLibraries: keyLibrariesColumn, ...userGrantColumns })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(matchingPlaceholders(apiKeys, 'id', 'userId'))
     .prepare(),
 );
 
@@ -54,6 +64,13 @@ export class ApiKeysRepository {
   async getWithOwnerByPrefix(prefix: string) {
     const row: ({ key: ApiKeyRecord; owner: UserRecord; keyLibraries: string[] | null } & GrantedColumns) | undefined =
       await keyWithOwner(this.db).get({ prefix });
+    return row && { key: row.key, owner: row.owner, keyLibraries: row.keyLibraries, grants: grantsOf(row) };
+  }
+
+  /** The user's key `id` with its libraries, the owner and their grants, in one round trip. */
+  async getOwnedWithOwner(id: string, userId: string) {
+    const row: ({ key: ApiKeyRecord; owner: UserRecord; keyLibraries: string[] | null } & GrantedColumns) | undefined =
+      await ownedKeyWithOwner(this.db).get({ id, userId });
     return row && { key: row.key, owner: row.owner, keyLibraries: row.keyLibraries, grants: grantsOf(row) };
   }
 

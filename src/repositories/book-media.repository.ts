@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { bookPages, books, libraries, series } from '../db/schema';
+import { bookPages, books, covers, libraries, series } from '../db/schema';
 import { firstBookOf, inIds } from './catalog-sql';
 import { type Viewer, visibleBooks, visibleLibraries, visibleSeries } from './visibility';
 import { liveVisibleSeries } from './live-visible';
@@ -37,6 +37,24 @@ const pageColumns = {
   locator: bookPages.locator,
 };
 
+/**
+ * What serving a book's cover needs, in the statement that finds the book: its generated thumbnail, the
+ * uploaded cover selected for it (a scalar subquery over covers_book_idx; at most one is selected), and
+ * the facts that decide whether one can be generated. The full row (large JSON indexes) is read only then.
+ */
+const coverColumns = {
+  id: books.id,
+  libraryId: books.libraryId,
+  seriesId: books.seriesId,
+  thumbnailKey: books.thumbnailKey,
+  analysisError: books.analysisError,
+  deletedAt: books.deletedAt,
+  // "books"."id" written out: drizzle leaves a selected column of the query's own table unqualified, which
+  // inside this subquery would name the cover's id.
+  selectedCoverId: sql<string | null>`(SELECT c.id FROM ${covers} AS c
+    WHERE c.book_id = "books"."id" AND c.selected = 1 LIMIT 1)`,
+};
+
 /** The book `id`, if the viewer may see it. */
 const visibleBook = (viewer: Viewer, id: string) => and(eq(books.id, id), visibleBooks(viewer, books));
 
@@ -47,6 +65,21 @@ export class BookMediaRepository {
 
   book(viewer: Viewer, id: string) {
     return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
+  }
+
+  /** Whether the viewer may see the book (a cached page table is served only then). */
+  async isVisible(viewer: Viewer, id: string): Promise<boolean> {
+    return (await this.db.select({ id: books.id }).from(books).where(visibleBook(viewer, id)).get()) !== undefined;
+  }
+
+  /** The book and its pages in reading order, in one round trip (a batch); null when the viewer cannot see it. */
+  async pageTable(viewer: Viewer, id: string): Promise<{ book: MediaBook; pages: MediaPage[] } | null> {
+    const [rows, pages] = await this.db.batch([
+      this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)),
+      this.pages(viewer, id),
+    ]);
+    const book = rows[0];
+    return book ? { book, pages } : null;
   }
 
   /** What the Readium endpoints need of a book: its storage columns, layout and stored EPUB index. */
@@ -66,6 +99,11 @@ export class BookMediaRepository {
   async existingIds(ids: string[]): Promise<Set<string>> {
     const rows = await this.db.select({ id: books.id }).from(books).where(inIds(books.id, ids));
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** What serving the book's cover needs (coverColumns). */
+  coverBook(viewer: Viewer, id: string) {
+    return this.db.select(coverColumns).from(books).where(visibleBook(viewer, id)).get();
   }
 
   /** The full row, for the thumbnail generator. */
@@ -99,10 +137,10 @@ export class BookMediaRepository {
       .get();
   }
 
-  /** The series' cover book: its first live book in reading order (catalog-sql.ts firstBookOf). */
+  /** The series' cover book (coverColumns): its first live book in reading order (catalog-sql.ts firstBookOf). */
   firstBookOfSeries(viewer: Viewer, seriesId: string) {
     return this.db
-      .select()
+      .select(coverColumns)
       .from(books)
       .where(and(eq(books.id, firstBookOf(sql`${seriesId}`)), visibleBooks(viewer, books)))
       .get();
@@ -122,4 +160,5 @@ export class BookMediaRepository {
 
 export type MediaBook = NonNullable<Awaited<ReturnType<BookMediaRepository['book']>>>;
 export type MediaPage = Awaited<ReturnType<BookMediaRepository['pages']>>[number];
+export type CoverBook = NonNullable<Awaited<ReturnType<BookMediaRepository['coverBook']>>>;
 export type FullBook = NonNullable<Awaited<ReturnType<BookMediaRepository['fullBook']>>>;

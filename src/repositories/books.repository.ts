@@ -106,6 +106,14 @@ export interface BookPaging {
   epubLayout: 'image' | 'reflowable' | null;
 }
 
+/** A book's paging facts (BookPaging). */
+const pagingColumns = {
+  id: books.id,
+  pageCount: books.pageCount,
+  fileFormat: books.fileFormat,
+  epubLayout: books.epubLayout,
+};
+
 export class BooksRepository {
   constructor(private readonly db: Database) {}
 
@@ -252,7 +260,7 @@ export class BooksRepository {
   /** What progress validation needs to know about a book (deleted or not); undefined when not visible. */
   async getPaging(viewer: Viewer, id: string): Promise<BookPaging | undefined> {
     return this.db
-      .select({ id: books.id, pageCount: books.pageCount, fileFormat: books.fileFormat, epubLayout: books.epubLayout })
+      .select(pagingColumns)
       .from(books)
       .where(and(eq(books.id, id), visibleBooks(viewer, books)))
       .get();
@@ -260,11 +268,12 @@ export class BooksRepository {
 
   /**
    * The book KOReader means by a document hash (DECISIONS.md §Reader apps): readerHash compared
-   * case-insensitively (stored lowercase); a live book before a trashed one, then the oldest.
+   * case-insensitively (stored lowercase); a live book before a trashed one, then the oldest. Its paging
+   * facts come with it (a sync then needs no second read of the row).
    */
-  async findByReaderHash(viewer: Viewer, hash: string) {
+  async findByReaderHash(viewer: Viewer, hash: string): Promise<BookPaging | undefined> {
     return this.db
-      .select({ id: books.id })
+      .select(pagingColumns)
       .from(books)
       .where(and(eq(books.readerHash, hash.toLowerCase()), visibleBooks(viewer, books)))
       .orderBy(sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id)

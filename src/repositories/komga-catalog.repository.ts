@@ -198,6 +198,17 @@ export class KomgaCatalogRepository {
     return rows.sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   }
 
+  /** The live book at 1-based `position` of the series' reading order (Komga's next/previous), if any. */
+  async liveBookAt(viewer: Viewer, seriesId: string, position: number) {
+    if (position < 1) return undefined;
+    const [row] = await this.bookRows(
+      viewer,
+      and(eq(books.seriesId, seriesId), sql`${books.deletedAt} IS NULL`, sql`"pos"."position" = ${position}`) as SQL,
+      eq(ordered.seriesId, seriesId),
+    );
+    return row;
+  }
+
   /**
    * Komga book rows: `position` numbers the live books of the series `positionScope` names in reading
    * order (one window over each series, null for a deleted book).

@@ -12,6 +12,15 @@ export class PreferencesRepository {
     return this.db.select().from(userPreferences).where(eq(userPreferences.userId, userId));
   }
 
+  /** One stored preference of the user, or undefined when it has its default. */
+  async get(userId: string, key: string): Promise<PreferenceRow | undefined> {
+    return this.db
+      .select()
+      .from(userPreferences)
+      .where(and(eq(userPreferences.userId, userId), eq(userPreferences.key, key)))
+      .get();
+  }
+
   async upsert(row: PreferenceRow): Promise<PreferenceRow> {
     // drizzle writes a JS null as SQL NULL, not as the JSON text `null` the NOT NULL column needs.
     const value = row.value === null ? sql`'null'` : row.value;

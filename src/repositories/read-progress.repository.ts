@@ -129,12 +129,30 @@ export class ReadProgressRepository {
     seriesId: string,
     write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
   ) {
+    await this.markReadWhere(sql`b.series_id = ${seriesId}`, write);
+  }
+
+  /** Marks these live books read, on their last page, in one statement (Komga's tracker catching up). */
+  async markBooksRead(
+    bookIds: readonly string[],
+    write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
+  ) {
+    if (bookIds.length === 0) return;
+    // One JSON parameter however many books (D1 binds at most 100 parameters).
+    await this.markReadWhere(sql`b.id IN (SELECT value FROM json_each(${JSON.stringify(bookIds)}))`, write);
+  }
+
+  /** The live books `which` selects (over `books b`) become read on their last page; one upsert. */
+  private async markReadWhere(
+    which: SQL,
+    write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
+  ) {
     await this.db.run(sql`INSERT INTO read_progress
         (id, user_id, book_id, current_page, completed, completed_at, progress_percentage, device_id, device_name,
          started_at, updated_at)
       SELECT ${SQL_UUID_V4}, ${write.userId}, b.id, max(b.page_count, 1), 1, ${write.now}, 1.0, ${write.deviceId},
         ${write.deviceName}, ${write.now}, ${write.now}
-      FROM books b WHERE b.series_id = ${seriesId} AND b.deleted_at IS NULL
+      FROM books b WHERE ${which} AND b.deleted_at IS NULL
       ON CONFLICT (user_id, book_id) DO UPDATE SET current_page = excluded.current_page, completed = 1,
         completed_at = ${KEEP_FIRST_COMPLETION}, progress_percentage = 1.0, device_id = excluded.device_id,
         device_name = excluded.device_name, reader_device_id = NULL, reader_device_name = NULL,

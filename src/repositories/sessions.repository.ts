@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { type GrantedColumns, grantsOf, userGrantColumns } from './user-access.repository';
@@ -14,6 +14,26 @@ const liveSessionWithUser = preparedPerDatabase((db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(matchingPlaceholders(sessions, 'id', 'userId'), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare(),
+);
+
+/**
+ * A live session this user's client already holds (same User-Agent), lasting past `until`: a Komga client
+ * that sends credentials on every call and keeps no cookies is given it again instead of a new row.
+ */
+const reusableSession = preparedPerDatabase((db) =>
+  db
+    .select({ id: sessions.id, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, sql.placeholder('userId')),
+        sql`${sessions.userAgent} IS ${sql.placeholder('userAgent')}`,
+        gt(sessions.expiresAt, sql.placeholder('until')),
+      ),
+    )
+    .orderBy(desc(sessions.expiresAt))
+    .limit(1)
     .prepare(),
 );
 
@@ -33,6 +53,15 @@ export class SessionsRepository {
       this.db,
     ).get({ id, userId, now });
     return row && { session: row.session, user: row.user, grants: grantsOf(row) };
+  }
+
+  /** The user's longest-lived session from that User-Agent (null: none sent) still live at `until`. */
+  async findReusable(
+    userId: string,
+    userAgent: string | null,
+    until: string,
+  ): Promise<{ id: string; expiresAt: string } | undefined> {
+    return reusableSession(this.db).get({ userId, userAgent, until });
   }
 
   async delete(id: string): Promise<void> {

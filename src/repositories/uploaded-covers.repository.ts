@@ -2,7 +2,8 @@
  * Covers users uploaded for a series or a book (the `covers` table, issue 18), and which one is selected.
  * A series points at its selected cover's thumbnail (`series.thumbnail_key`, `has_custom_cover`,
  * `selected_cover_source`), which the first-book cover refresh leaves alone; a book's selected cover is
- * looked up when its thumbnail is served (its own thumbnail key is the generated one, rewritten by scans).
+ * read with the book when its thumbnail is served (book-media.repository.ts, coverColumns; its own
+ * thumbnail key is the generated one, rewritten by scans).
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -26,15 +27,6 @@ export class UploadedCoversRepository {
       .select()
       .from(covers)
       .where(and(ownedBy(owner), eq(covers.id, coverId)))
-      .get();
-  }
-
-  /** The selected cover of a book, if any (served instead of the generated one). */
-  selectedOfBook(bookId: string): Promise<CoverRow | undefined> {
-    return this.db
-      .select()
-      .from(covers)
-      .where(and(eq(covers.bookId, bookId), eq(covers.selected, true)))
       .get();
   }
 

@@ -2,7 +2,7 @@
  * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
  * preferences, progress).
  */
-import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeyLibraries,
@@ -62,6 +62,24 @@ export class UsersRepository {
   /** Usernames are matched case-insensitively (stored as typed, compared lowercased). */
   async getByUsername(username: string): Promise<UserRecord | undefined> {
     return this.db.select().from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`).get();
+  }
+
+  /**
+   * The user a password sign-in names, with their grants, in one statement: by username (any case), or,
+   * when `orEmail`, by e-mail address first (Komga's clients sign in with the account's e-mail address).
+   */
+  async getForSignIn(name: string, orEmail = false) {
+    const byName = sql`lower(${users.username}) = ${name.toLowerCase()}`;
+    const byEmail = eq(users.email, name.toLowerCase());
+    const row: ({ user: UserRecord } & GrantedColumns) | undefined = await this.db
+      .select({ user: users, ...userGrantColumns })
+      .from(users)
+      .where(orEmail ? or(byEmail, byName) : byName)
+      // An account whose e-mail address it is wins over one whose username happens to be the same text.
+      .orderBy(sql`${orEmail ? byEmail : byName} DESC`)
+      .limit(1)
+      .get();
+    return row && { user: row.user, grants: grantsOf(row) };
   }
 
   async getByEmail(email: string): Promise<UserRecord | undefined> {

@@ -27,8 +27,23 @@ import { BasicAuthCache } from './basic-auth-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
 
+/** A user as a password sign-in reads them: the row and its grants, in one statement. */
+type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']>>>;
+
 /** Basic checks under way in this isolate, by keyed credential hash. */
-const basicChecksInFlight = new Map<string, Promise<UserRecord>>();
+const basicChecksInFlight = new Map<string, Promise<SignInUser>>();
+
+/** Session look-ups under way in this isolate, by user and User-Agent (a client's parallel first calls). */
+const clientSessionsInFlight = new Map<string, Promise<ClientSession>>();
+
+/** A session is handed to a client again only while it has at least this long left to live. */
+export const SESSION_REUSE_MARGIN_MS = 3600_000;
+
+/** A session token for a client's cookie: the token and how many seconds it has left. */
+export interface ClientSession {
+  access_token: string;
+  expires_in: number;
+}
 
 /** `last_used_at` is written at most this often per key: no database write on every request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -64,7 +79,13 @@ export class AuthenticationService {
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const { throttle } = this.deps;
     await throttle.reserve(username, client.address);
-    const user = await this.checkPassword(username, password, 'Password', client);
+    const { user } = await this.checkPassword(
+      await this.deps.users.getForSignIn(username),
+      username,
+      password,
+      'Password',
+      client,
+    );
     await throttle.recordSuccess(username, client.address);
     await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
     return this.signIn(user, client, 'Password');
@@ -104,6 +125,44 @@ export class AuthenticationService {
     return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
   }
 
+  /**
+   * A session for a client that authenticated by header and wants a cookie (/komga): the live session it
+   * already holds from this User-Agent when there is one, so a client that sends credentials with every
+   * call and keeps no cookies (Paperback, Komf) does not leave a new 24 h row per call; else a new one.
+   */
+  async sessionForClient(user: UserRecord, client: ClientInfo): Promise<ClientSession> {
+    const userAgent = client.userAgent?.slice(0, 512) ?? null;
+    const key = `${user.id}\n${userAgent ?? ''}`;
+    let pending = clientSessionsInFlight.get(key);
+    if (!pending) {
+      pending = this.reuseOrCreateSession(user, client, userAgent).finally(() => clientSessionsInFlight.delete(key));
+      clientSessionsInFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async reuseOrCreateSession(user: UserRecord, client: ClientInfo, userAgent: string | null) {
+    const now = Date.now();
+    const live = await this.deps.sessions.findReusable(
+      user.id,
+      userAgent,
+      new Date(now + SESSION_REUSE_MARGIN_MS).toISOString(),
+    );
+    if (!live) return this.createSession(user, client);
+    const lifetimeSeconds = Math.floor((Date.parse(live.expiresAt) - now) / 1000);
+    const token = await signSessionToken(
+      { userId: user.id, sessionId: live.id, role: user.role },
+      await this.deps.secret(),
+      lifetimeSeconds,
+    );
+    return { access_token: token, expires_in: lifetimeSeconds };
+  }
+
+  /** The user a session token names, checked by signature and expiry only (no database read). */
+  async sessionTokenUserId(token: string): Promise<string | null> {
+    return (await verifySessionToken(token, await this.deps.secret()))?.userId ?? null;
+  }
+
   async logout(principal: Principal): Promise<void> {
     if (principal.sessionId) await this.deps.sessions.delete(principal.sessionId);
   }
@@ -113,17 +172,18 @@ export class AuthenticationService {
    * recorded as a failed sign-in (of the account the name belongs to, if any) and answered 401.
    */
   private async checkPassword(
-    username: string,
+    found: SignInUser | undefined,
+    name: string,
     password: string,
     source: SignInSource,
     client: ClientInfo,
-  ): Promise<UserRecord> {
-    const user = await this.deps.users.getByUsername(username);
+  ): Promise<SignInUser> {
+    const user = found?.user;
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    if (ok && user && hash === user.passwordHash) return user;
+    if (ok && found && hash === found.user.passwordHash) return found;
     const error = 'Invalid username or password';
-    await this.deps.activity.record({ source, client, user: user ?? null, name: username, error });
+    await this.deps.activity.record({ source, client, user: user ?? null, name, error });
     throw unauthorized(error);
   }
 
@@ -157,10 +217,15 @@ export class AuthenticationService {
 
   // ---- authenticating a request --------------------------------------------------------------
 
-  /** Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. */
+  /**
+   * Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. `basicByEmail`:
+   * a Basic name with an `@` may be the account's e-mail address (Komga's clients: Mihon asks for "the
+   * user account email"); the password check and its throttling are the same.
+   */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
     client: ClientInfo = UNKNOWN_CLIENT,
+    options: { basicByEmail?: boolean } = {},
   ): Promise<Principal | null> {
     if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client);
     const authorization = headers.authorization?.trim();
@@ -172,7 +237,7 @@ export class AuthenticationService {
       if (!value) throw unauthorized('Empty bearer token');
       return looksLikeApiKey(value) ? this.fromApiKey(value, client) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, client);
+    if (scheme === 'basic') return this.fromBasic(value, client, options.basicByEmail ?? false);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -233,7 +298,7 @@ export class AuthenticationService {
     };
   }
 
-  private async fromBasic(encoded: string, client: ClientInfo): Promise<Principal> {
+  private async fromBasic(encoded: string, client: ClientInfo, byEmail: boolean): Promise<Principal> {
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -246,6 +311,7 @@ export class AuthenticationService {
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
     if (username.toLowerCase() === 'api') return this.fromApiKey(password, client);
+    const orEmail = byEmail && username.includes('@');
 
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
     const cached = BasicAuthCache.get(cacheKey);
@@ -253,14 +319,10 @@ export class AuthenticationService {
       const found = await this.deps.users.getWithGrants(cached.userId);
       const user = found?.user;
       // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
-      const sameName = user?.username.toLowerCase() === username.toLowerCase();
+      const name = username.toLowerCase();
+      const sameName = user?.username.toLowerCase() === name || (orEmail && user?.email === name);
       if (found && user && sameName && user.authVersion === cached.authVersion && user.isActive) {
-        return {
-          user,
-          method: 'basic',
-          permissions: effectivePermissions(user.role, user.customPermissions),
-          access: accessOf(user, found.grants),
-        };
+        return basicPrincipal(found);
       }
       BasicAuthCache.delete(cacheKey);
     }
@@ -268,20 +330,20 @@ export class AuthenticationService {
     // share one password check, so they neither pay the hash many times nor use up the throttle.
     let pending = basicChecksInFlight.get(cacheKey);
     if (!pending) {
-      pending = this.checkBasic(username, password, client, cacheKey).finally(() =>
+      pending = this.checkBasic(username, password, orEmail, client, cacheKey).finally(() =>
         basicChecksInFlight.delete(cacheKey),
       );
       basicChecksInFlight.set(cacheKey, pending);
     }
-    // The password check read the user by name; the grants are read now (a check is slow anyway).
-    return this.principalOf(await pending, 'basic');
+    // The password check read the user with their grants, in one statement.
+    return basicPrincipal(await pending);
   }
 
   /**
-   * The principal of a user whose identity was proven another way (a password check, Cloudflare Access):
-   * their grants are read now. A user gone meanwhile sees nothing.
+   * The principal of a user whose identity was proven another way (Cloudflare Access): their grants are
+   * read now. A user gone meanwhile sees nothing.
    */
-  async principalOf(user: UserRecord, method: 'basic' | 'cloudflare_access'): Promise<Principal> {
+  async principalOf(user: UserRecord, method: 'cloudflare_access'): Promise<Principal> {
     const found = await this.deps.users.getWithGrants(user.id);
     const grants: UserGrants = found?.grants ?? { libraryIds: [], labels: [] };
     const current = found?.user ?? user;
@@ -299,21 +361,41 @@ export class AuthenticationService {
    * stream then ends.
    */
   async refreshed(principal: Principal): Promise<Principal | null> {
+    if (principal.apiKey) {
+      // One statement: the key, its libraries, its owner and their grants.
+      const found = await this.deps.apiKeys.getOwnedWithOwner(principal.apiKey.id, principal.user.id);
+      if (!found?.owner.isActive) return null;
+      if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) return null;
+      return { ...principal, user: found.owner, access: accessOf(found.owner, found.grants, found.keyLibraries) };
+    }
     const found = await this.deps.users.getWithGrants(principal.user.id);
     if (!found?.user.isActive) return null;
-    let keyLibraries: readonly string[] | null = null;
-    if (principal.apiKey) {
-      const key = await this.deps.apiKeys.getOwned(principal.apiKey.id, principal.user.id);
-      if (!key || (key.expiresAt && Date.parse(key.expiresAt) <= Date.now())) return null;
-      keyLibraries = key.allLibraries ? null : ((await this.deps.apiKeys.librariesOf([key.id])).get(key.id) ?? []);
-    }
-    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, keyLibraries) };
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
   }
 
-  private async checkBasic(username: string, password: string, client: ClientInfo, cacheKey: string) {
-    await this.deps.throttle.reserve(username, client.address);
-    const user = await this.checkPassword(username, password, 'Basic', client);
-    await this.deps.throttle.recordSuccess(username, client.address);
+  private async checkBasic(
+    name: string,
+    password: string,
+    orEmail: boolean,
+    client: ClientInfo,
+    cacheKey: string,
+  ): Promise<SignInUser> {
+    const { throttle, users } = this.deps;
+    // Throttled under the account's username whichever name was typed (an e-mail address is looked up
+    // first, then throttled as that account), as a sign-in with the username would be.
+    let found: SignInUser | undefined;
+    let throttled = name;
+    if (orEmail) {
+      found = await users.getForSignIn(name, true);
+      throttled = found?.user.username ?? name;
+      await throttle.reserve(throttled, client.address);
+    } else {
+      await throttle.reserve(name, client.address);
+      found = await users.getForSignIn(name);
+    }
+    const checked = await this.checkPassword(found, name, password, 'Basic', client);
+    const user = checked.user;
+    await throttle.recordSuccess(throttled, client.address);
     await this.refuseUnless({ source: 'Basic', client, user }, () => {
       this.assertActive(user);
       this.assertPasswordSignIn(user);
@@ -321,6 +403,15 @@ export class AuthenticationService {
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     // Recorded when the password is really checked, not on each request the cache then lets through.
     await this.deps.activity.record({ source: 'Basic', client, user });
-    return user;
+    return checked;
   }
+}
+
+function basicPrincipal({ user, grants }: SignInUser): Principal {
+  return {
+    user,
+    method: 'basic',
+    permissions: effectivePermissions(user.role, user.customPermissions),
+    access: accessOf(user, grants),
+  };
 }

@@ -4,8 +4,9 @@
  * about what the subscriber sees — as the catalog queries would answer them:
  *
  * - book, series and cover events: the library must be one the viewer sees and, under a content
- *   restriction, the series or book visible (one indexed lookup, remembered by the stream until its next
- *   access refresh, so a series hidden meanwhile stops showing within a second);
+ *   restriction, the series or book visible (one indexed lookup for all the ids of an event not decided
+ *   yet, remembered by the stream until its next access refresh, so a series hidden meanwhile stops
+ *   showing within a second);
  * - library events: the library seen;
  * - scan and task progress, which count everything in a library: only for viewers without content
  *   restrictions, and only of libraries they see (a task without a library: only for those who see all).
@@ -51,27 +52,35 @@ export class EventStreamsService {
       }
       return current && viewerOf(current);
     };
+    // A task's library never changes: asked once per stream, not once per progress event.
+    const taskLibraries = new Map<string, string | null>();
+    const taskLibrary = async (taskId: string) => {
+      if (!taskLibraries.has(taskId)) taskLibraries.set(taskId, (await this.tasks.get(taskId))?.libraryId ?? null);
+      return taskLibraries.get(taskId) ?? null;
+    };
     return async (event) => {
       const viewer = await viewerNow();
       if (!viewer) return false;
       if (seesEverything(viewer)) return true;
-      const remembered = (kind: 'series' | 'book', id: string) => {
-        const key = `${kind}:${id}`;
-        const known = decided.get(key);
-        if (known !== undefined) return known;
-        return this.visible(viewer, kind, id).then((visible) => {
-          decided.set(key, visible);
-          return visible;
-        });
+      // Every id of the event not decided yet is looked up in one statement (a list event names many).
+      const allVisible = async (kind: 'series' | 'book', ids: readonly string[]) => {
+        const key = (id: string) => `${kind}:${id}`;
+        const undecided = [...new Set(ids.filter((id) => !decided.has(key(id))))];
+        if (undecided.length > 0) {
+          const found = await this.visibleIds(viewer, kind, undecided);
+          for (const id of undecided) decided.set(key(id), found.has(id));
+        }
+        return ids.every((id) => decided.get(key(id)) === true);
       };
-      return this.allows(viewer, event, remembered);
+      return this.allows(viewer, event, allVisible, taskLibrary);
     };
   }
 
   private async allows(
     viewer: Viewer,
     event: PublishedEvent,
-    visible: (kind: 'series' | 'book', id: string) => boolean | Promise<boolean>,
+    visible: (kind: 'series' | 'book', ids: readonly string[]) => Promise<boolean>,
+    taskLibrary: (taskId: string) => Promise<string | null>,
   ): Promise<boolean> {
     switch (event.type) {
       case 'library_created':
@@ -80,49 +89,40 @@ export class EventStreamsService {
       case 'series_created':
       case 'series_updated':
       case 'series_deleted':
-        return seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', event.series_id));
+        return (
+          seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', [event.series_id]))
+        );
       case 'book_created':
       case 'book_updated':
       case 'book_deleted':
-        return seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', event.series_id));
+        return (
+          seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', [event.series_id]))
+        );
       case 'cover_updated':
         if (!seesLibrary(viewer, event.library_id)) return false;
         if (event.entity_type === 'library' || seesAllContent(viewer)) return true;
-        return visible(event.entity_type, event.entity_id);
+        return visible(event.entity_type, [event.entity_id]);
       // A list's event names its members: a restricted stream gets it only when it sees every one of them, so
       // no hidden id reaches it (a list made only of hidden items is hidden; docs/DECISIONS.md §Organise and share).
       case 'collection_created':
       case 'collection_updated':
       case 'collection_deleted':
-        return everyVisible('series', event.series_ids, visible);
+        return visible('series', event.series_ids);
       case 'read_list_created':
       case 'read_list_updated':
       case 'read_list_deleted':
-        return everyVisible('book', event.book_ids, visible);
+        return visible('book', event.book_ids);
       case 'scan_progress':
         return seesAllContent(viewer) && seesLibrary(viewer, event.library_id);
       case 'task_progress': {
         if (!seesAllContent(viewer)) return false;
-        const task = await this.tasks.get(event.task_id);
-        return task?.libraryId != null && seesLibrary(viewer, task.libraryId);
+        const libraryId = await taskLibrary(event.task_id);
+        return libraryId !== null && seesLibrary(viewer, libraryId);
       }
     }
   }
 
-  private async visible(viewer: Viewer, kind: 'series' | 'book', id: string): Promise<boolean> {
-    const found =
-      kind === 'series'
-        ? await this.audience.visibleSeriesIds(viewer, [id])
-        : await this.audience.visibleBookIds(viewer, [id]);
-    return found.has(id);
+  private visibleIds(viewer: Viewer, kind: 'series' | 'book', ids: string[]): Promise<Set<string>> {
+    return kind === 'series' ? this.audience.visibleSeriesIds(viewer, ids) : this.audience.visibleBookIds(viewer, ids);
   }
-}
-
-async function everyVisible(
-  kind: 'series' | 'book',
-  ids: readonly string[],
-  visible: (kind: 'series' | 'book', id: string) => boolean | Promise<boolean>,
-): Promise<boolean> {
-  for (const id of ids) if (!(await visible(kind, id))) return false;
-  return true;
 }

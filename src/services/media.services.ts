@@ -36,7 +36,7 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
       defer,
     }),
     bookFiles: new BookFileService(repo, env.LIBRARY),
-    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events, covers }),
+    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
     covers: new CoversService({
       db,
       metadata: new MetadataRepository(db),

@@ -32,6 +32,7 @@ import {
   renditionCacheKey,
 } from '../pages/page-variant';
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
+import type { BookPaging } from '../repositories/books.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { BookPageEntry } from '../schemas/page.schema';
 
@@ -84,11 +85,11 @@ export class PageService {
   }
 
   async list(viewer: Viewer, bookId: string): Promise<BookPageEntry[]> {
-    const book = this.servableBook(await this.deps.repo.book(viewer, bookId), bookId);
+    const table = await pageTable(this.deps.repo, viewer, bookId);
+    const book = this.servableBook(table?.book, bookId);
     // A reflowable EPUB has no page images: its pageCount counts reading positions (DECISIONS.md §Books).
-    if (book.epubLayout === 'reflowable') return [];
-    const pages = await this.deps.repo.pages(viewer, bookId);
-    return pages.map((page) => {
+    if (book.epubLayout === 'reflowable' || !table) return [];
+    return [...table.pages.values()].map((page) => {
       const rendered = page.width === null ? renderedPdfSize(page.locator as PageLocator) : null;
       return {
         number: page.number,
@@ -108,7 +109,45 @@ export class PageService {
     variant: PageVariant,
     request: PageRequest,
   ): Promise<MediaResponse> {
+    return this.imageFrom(
+      await pageTable(this.deps.repo, viewer, bookId),
+      viewer,
+      bookId,
+      pageNumber,
+      variant,
+      request,
+    );
+  }
+
+  /**
+   * A page once `accept` has seen the book's paging facts (OPDS-PSE refuses a page past the end before
+   * serving it, and moves progress with them): one page-table read for both. 404 when the viewer cannot
+   * see the book.
+   */
+  async imageWithPaging(
+    viewer: Viewer,
+    bookId: string,
+    pageNumber: number,
+    variant: PageVariant,
+    request: PageRequest,
+    accept: (paging: BookPaging) => void,
+  ): Promise<{ media: MediaResponse; paging: BookPaging }> {
     const table = await pageTable(this.deps.repo, viewer, bookId);
+    if (!table) throw notFound(`Book ${bookId}`);
+    const { id, pageCount, fileFormat, epubLayout } = table.book;
+    const paging: BookPaging = { id, pageCount, fileFormat, epubLayout };
+    accept(paging);
+    return { media: await this.imageFrom(table, viewer, bookId, pageNumber, variant, request), paging };
+  }
+
+  private async imageFrom(
+    table: PageTable | null,
+    viewer: Viewer,
+    bookId: string,
+    pageNumber: number,
+    variant: PageVariant,
+    request: PageRequest,
+  ): Promise<MediaResponse> {
     try {
       return await this.serve(table, bookId, pageNumber, variant, request);
     } catch (error) {

@@ -44,6 +44,12 @@ export class PreferencesService {
     return Object.fromEntries([...documented, ...freeForm]) as Preferences;
   }
 
+  /** One documented key's effective value, reading only that key (a hot path asks for one setting). */
+  async value<K extends PreferenceKey>(userId: string, key: K): Promise<Preferences[K]> {
+    const row = await this.repo.get(userId, key);
+    return (row ? row.value : PREFERENCE_DEFINITIONS[key].default) as Preferences[K];
+  }
+
   async set(userId: string, key: string, value: unknown): Promise<PreferenceView> {
     const checkedKey = requireWellFormed(key);
     const stored = isDocumented(checkedKey)

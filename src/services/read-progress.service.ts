@@ -156,8 +156,7 @@ export class ReadProgressService {
 
   /** The book a reader app means by a KOReader document hash (readerHash, any case), if any. */
   async bookWithReaderHash(viewer: Viewer, hash: string): Promise<BookPaging | undefined> {
-    const found = await this.books.findByReaderHash(viewer, hash);
-    return found && this.books.getPaging(viewer, found.id);
+    return this.books.findByReaderHash(viewer, hash);
   }
 
   /** POST /books/{id}/read: completed on the last page. */
@@ -189,6 +188,18 @@ export class ReadProgressService {
   async markSeriesRead(actor: ProgressActor, seriesId: string): Promise<void> {
     if (!(await this.series.exists(actor.viewer, seriesId))) throw notFound('Series');
     await this.progress.markSeriesRead(seriesId, {
+      userId: actor.viewer.userId,
+      ...(await deviceOf(actor)),
+      now: nowIso(),
+    });
+  }
+
+  /**
+   * These books become read (Komga's tracker marking a run of a series): one statement, whatever their
+   * number. The caller has chosen them among the live books the viewer sees.
+   */
+  async markBooksRead(actor: ProgressActor, bookIds: readonly string[]): Promise<void> {
+    await this.progress.markBooksRead(bookIds, {
       userId: actor.viewer.userId,
       ...(await deviceOf(actor)),
       now: nowIso(),

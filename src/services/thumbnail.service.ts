@@ -20,9 +20,8 @@ import {
   THUMBNAIL_CACHE_CONTROL,
 } from '../pages/media-response';
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
-import type { BookMediaRepository, FullBook } from '../repositories/book-media.repository';
+import type { BookMediaRepository, CoverBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import type { UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
 import { bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
@@ -35,7 +34,6 @@ export interface ThumbnailServiceDeps {
   renderer: RendererClient | null;
   settings: SettingsService;
   events: EventPublisher;
-  covers: UploadedCoversRepository;
 }
 
 type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
@@ -52,9 +50,9 @@ export class ThumbnailService {
     ifNoneMatch?: string,
     missing: MissingCover = 'placeholder',
   ): Promise<MediaResponse> {
-    const book = await this.deps.repo.fullBook(viewer, bookId);
+    const book = await this.deps.repo.coverBook(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
-    return (await this.bookCover(book, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
+    return (await this.bookCover(viewer, book, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
   }
 
   async forSeries(
@@ -98,25 +96,33 @@ export class ThumbnailService {
     const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
     const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
-    return first ? this.bookCover(first, ifNoneMatch) : null;
+    return first ? this.bookCover(viewer, first, ifNoneMatch) : null;
   }
 
   /** The book's cover image (an uploaded, selected one first), rendered now if it was not yet; null when it has none. */
-  private async bookCover(book: FullBook, ifNoneMatch: string | undefined): Promise<MediaResponse | null> {
+  private async bookCover(
+    viewer: Viewer,
+    book: CoverBook,
+    ifNoneMatch: string | undefined,
+  ): Promise<MediaResponse | null> {
     // A cover a user uploaded and selected shows instead of the generated one (issue 18).
-    const uploaded = await this.deps.covers.selectedOfBook(book.id);
-    const custom = uploaded ? await this.stored(coverThumbnailKey(uploaded.id), ifNoneMatch) : null;
+    const custom = book.selectedCoverId
+      ? await this.stored(coverThumbnailKey(book.selectedCoverId), ifNoneMatch)
+      : null;
     if (custom) return custom;
     const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
     if (stored) return stored;
-    if (await this.generate(book)) return this.stored(bookThumbnailKey(book.id), ifNoneMatch);
+    if (await this.generate(viewer, book)) return this.stored(bookThumbnailKey(book.id), ifNoneMatch);
     return null;
   }
 
   /** Renders and stores the book's thumbnail; false when there is no image to make one from. */
-  private async generate(book: FullBook): Promise<boolean> {
+  private async generate(viewer: Viewer, cover: CoverBook): Promise<boolean> {
     const { renderer, db, env, events, settings } = this.deps;
-    if (book.analysisError || !renderer) return false;
+    if (cover.analysisError || !renderer) return false;
+    // Only now the full row: the renderer needs the book's container index.
+    const book = await this.deps.repo.fullBook(viewer, cover.id);
+    if (!book) return false;
     try {
       const maxSide = await settings.value('thumbnails.max_size');
       if (!(await generateBookThumbnail(db, env, renderer, book, maxSide))) return false;

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createApiKey, createUser } from '../support/factories';
 import { api, expectError } from '../support/http';
-import { CookieJar, komga, komgaLibrary } from '../support/komga';
+import { CookieJar, KOMGA, komga, komgaLibrary } from '../support/komga';
+import { statementCounter } from '../support/statements';
 import {
   expectParses,
   KomeliaBook,
@@ -332,6 +333,63 @@ describe('Komga auth (DECISIONS.md §Reader apps, §Auth)', () => {
     const replay = new CookieJar();
     if (session) replay.cookies.set('KOMGA-SESSION', session);
     expect((await komga('/api/v1/libraries', { jar: replay })).status).toBe(401);
+  });
+});
+
+describe('Komga clients that send credentials on every call (docs/notes/komga-clients.md §4.3)', () => {
+  it('Basic on every JSON call without a cookie jar (Paperback, Komf) leaves at most one session row', async () => {
+    const { admin } = await komgaLibrary();
+    const reader = await createUser(admin.auth);
+    const headers = {
+      Authorization: `Basic ${btoa(`${reader.username}:${reader.password}`)}`,
+      'User-Agent': 'Paperback/0.8',
+    };
+    const sessionRows = async () =>
+      (
+        await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
+          .bind(reader.id)
+          .first<{ n: number }>()
+      )?.n;
+    const cookies = new Set<string>();
+    for (const path of ['/api/v1/libraries', '/api/v1/series', '/api/v2/users/me', '/api/v1/books', '/api/v1/series']) {
+      const res = await komga(path, { headers });
+      expect(res.status).toBe(200);
+      const jar = new CookieJar();
+      jar.store({ headers: res.headers } as Response);
+      const cookie = jar.cookies.get('KOMGA-SESSION')?.value;
+      if (cookie) cookies.add(cookie);
+    }
+    expect(await sessionRows()).toBe(1);
+    // Every call still hands out a cookie that works on its own (Mihon lives on it after its first call).
+    expect(cookies.size).toBeGreaterThan(0);
+    for (const cookie of cookies) {
+      const jar = new CookieJar();
+      jar.cookies.set('KOMGA-SESSION', { value: cookie, path: '/komga', attributes: '' });
+      expect((await komga('/api/v1/libraries', { jar })).status).toBe(200);
+    }
+    // Another client of the same user gets its own session; the first one's is not shared with it.
+    expect((await komga('/api/v1/libraries', { headers: { ...headers, 'User-Agent': 'Komf/1.0' } })).status).toBe(200);
+    expect(await sessionRows()).toBe(2);
+  });
+
+  it('a call with both the header and its session cookie authenticates once (one credential statement)', async () => {
+    const { admin } = await komgaLibrary();
+    const reader = await createUser(admin.auth);
+    const counter = statementCounter();
+    const basic = `Basic ${btoa(`${reader.username}:${reader.password}`)}`;
+    const first = await counter.measure('/komga/api/v1/libraries', { headers: { Authorization: basic } });
+    expect(first.status).toBe(200);
+    const jar = new CookieJar();
+    jar.store({ headers: first.headers } as Response);
+    const cookie = jar.header(`${KOMGA}/api/v1/libraries`);
+    if (!cookie) throw new Error('no session cookie was set');
+    const again = await counter.measure('/komga/api/v1/libraries', {
+      headers: { Authorization: basic, Cookie: cookie },
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.getSetCookie()).toEqual([]);
+    const credentialReads = again.calls.filter((sql) => sql.some((s) => /\b(sessions|users)\b/.test(s)));
+    expect(credentialReads).toHaveLength(1);
   });
 });
 

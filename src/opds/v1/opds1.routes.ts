@@ -10,12 +10,12 @@ import { AppError, badRequest } from '../../lib/errors';
 import { nowIso } from '../../lib/ids';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
-import { progressActor, requestViewer } from '../../http/progress-actor';
+import { progressActor } from '../../http/progress-actor';
 import { sendMedia } from '../../http/send-media';
 import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
 import type { CatalogFeed } from '../catalog-model';
 import { advanceStreamedProgress } from '../streamed-progress';
-import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
+import { idParam, isReaderMediaPath, mountReaderMedia, serveStreamedPage } from '../reader-media';
 import { ACQUISITION_TYPE, AtomFeedWriter, NAVIGATION_TYPE, OPENSEARCH_TYPE } from './atom-feed';
 
 const writer = (c: Context<AppEnv>) => new AtomFeedWriter(new URL(c.req.url).origin);
@@ -56,16 +56,17 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
       { path: 'pageNumber', message: 'must be a whole number counted from 0' },
     ]);
   }
-  const book = await c.get('services').readProgress.bookPaging(requestViewer(c), bookId);
   const index = Number(raw);
-  if (index >= book.pageCount) {
-    throw badRequest(`Page ${raw} is past the end: the book has ${book.pageCount} pages, numbered from 0`, [
-      { path: 'pageNumber', message: `must be between 0 and ${Math.max(book.pageCount - 1, 0)}` },
-    ]);
-  }
-  const result = await servePage(c, bookId, index + 1);
-  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), book, index + 1);
-  return sendMedia(c, result);
+  // One page-table read gives both the page count the index is checked against and the page itself.
+  const { media, paging } = await serveStreamedPage(c, bookId, index + 1, (book) => {
+    if (index >= book.pageCount) {
+      throw badRequest(`Page ${raw} is past the end: the book has ${book.pageCount} pages, numbered from 0`, [
+        { path: 'pageNumber', message: `must be between 0 and ${Math.max(book.pageCount - 1, 0)}` },
+      ]);
+    }
+  });
+  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), paging, index + 1);
+  return sendMedia(c, media);
 });
 
 mountReaderMedia(opds1Router);

@@ -1,0 +1,171 @@
+/**
+ * What the hot paths cost in D1 statements (a request's calls counted through test/support/statements.ts),
+ * and the access rule the caches behind them keep (docs/DECISIONS.md §Enforcement: a restricted viewer's page
+ * of a hidden book is a 404, also the moment after it was served to them).
+ */
+import { describe, expect, it } from 'vitest';
+import { seriesSharingLabels } from '../../src/db/schema';
+import { buildAccessFixture } from '../support/access-fixture';
+import { db } from '../support/catalog-factory';
+import { ADMIN } from '../support/factories';
+import { komgaLibrary } from '../support/komga';
+import { statementCounter } from '../support/statements';
+
+/**
+ * Credentials by Basic: the counting worker has an environment of its own, whose server secret is not the one
+ * SELF may still hold from an earlier test, so SELF's session tokens and API keys need not verify there.
+ */
+const basic = (user: { username: string; password: string }) => ({
+  Authorization: `Basic ${btoa(`${user.username}:${user.password}`)}`,
+});
+const ADMIN_BASIC = basic(ADMIN);
+
+describe('page serving', () => {
+  it('a restricted reader reads a book from the cached page table, one statement a page, and loses it the moment it is hidden', async () => {
+    const f = await buildAccessFixture();
+    const counter = statementCounter();
+    const headers = basic(f.user);
+    const book = f.series.xteen.bookIds[0] as string;
+    // The first read loads the table: credentials, then the book and its pages in one batch.
+    const first = await counter.measure(`/books/${book}/pages/1`, { headers });
+    expect(first.status).toBe(200);
+    const list = await counter.measure(`/books/${book}/pages`, { headers });
+    expect(list.status).toBe(200);
+    expect(JSON.parse(list.body).map((p: { number: number }) => p.number)).toEqual([1, 2]);
+    // From the cached table: credentials plus the one visibility check, for the image and the list alike.
+    const second = await counter.measure(`/books/${book}/pages/2`, { headers });
+    expect(second.status).toBe(200);
+    expect(second.calls).toHaveLength(2);
+    expect(list.calls).toHaveLength(2);
+
+    // Tag the series with the label this reader is denied: the next page and list are 404, cache or not.
+    await db.insert(seriesSharingLabels).values({ seriesId: f.series.xteen.seriesId, labelId: f.labels.xsecret });
+    expect((await counter.measure(`/books/${book}/pages/1`, { headers })).status).toBe(404);
+    expect((await counter.measure(`/books/${book}/pages`, { headers })).status).toBe(404);
+    // The admin still reads it (from the same cached table), and the reader's other books still read.
+    expect((await counter.measure(`/books/${book}/pages/1`, { headers: ADMIN_BASIC })).status).toBe(200);
+    const other = f.series.xunrated.bookIds[0] as string;
+    expect((await counter.measure(`/books/${other}/pages/1`, { headers })).status).toBe(200);
+  }, 120_000);
+
+  it('a library-narrowed key is refused a cached book of another library', async () => {
+    const f = await buildAccessFixture();
+    const counter = statementCounter();
+    const gamma = f.series.xgamma.bookIds[0] as string;
+    expect((await counter.measure(`/books/${gamma}/pages/1`, { headers: ADMIN_BASIC })).status).toBe(200);
+    // The narrowed key sees Alpha only (its owner's content restrictions apply too: one check in D1).
+    const created = await counter.worker.fetch('/api-keys', {
+      method: 'POST',
+      headers: { ...basic(f.user), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'alpha only', library_ids: [f.libraries.alpha] }),
+    });
+    expect(created.status).toBe(201);
+    const narrowKey = { 'X-API-Key': ((await created.json()) as { key: string }).key };
+    const alpha = f.series.xteen.bookIds[0] as string;
+    expect((await counter.measure(`/books/${alpha}/pages/1`, { headers: narrowKey })).status).toBe(200);
+    const narrow = await counter.measure(`/books/${gamma}/pages/1`, { headers: narrowKey });
+    expect(narrow.status).toBe(404);
+  }, 120_000);
+});
+
+describe('OPDS-PSE page streaming', () => {
+  it('a streamed page costs the credentials, the page table, the preference key and the progress upsert', async () => {
+    const f = await buildAccessFixture();
+    const counter = statementCounter();
+    const book = f.series.xteen.bookIds[0] as string;
+    const page = (n: number, headers: Record<string, string>) =>
+      counter.measure(`/opds/v1.2/books/${book}/pages/${n}`, { headers });
+    const admin = ADMIN_BASIC;
+    expect((await page(0, admin)).status).toBe(200);
+    // Cached table: session + preference + upsert.
+    const adminPage = await page(0, admin);
+    expect(adminPage.status).toBe(200);
+    expect(adminPage.calls.map((sql) => sql.join(' ')).filter((sql) => /user_preferences/.test(sql))).toHaveLength(1);
+    expect(adminPage.calls).toHaveLength(3);
+    // A content-restricted reader: the same, plus the visibility check of the cached table.
+    const headers = basic(f.user);
+    expect((await page(0, headers)).status).toBe(200);
+    const restricted = await page(0, headers);
+    expect(restricted.status).toBe(200);
+    expect(restricted.calls).toHaveLength(4);
+    // Past the end is still a 400 and moves nothing.
+    const past = await page(2, headers);
+    expect(past.status).toBe(400);
+    expect(JSON.parse(past.body).message).toContain('the book has 2 pages');
+  }, 120_000);
+});
+
+describe('covers', () => {
+  it("a book cover costs one statement after the credentials, without the book row's large columns", async () => {
+    const f = await buildAccessFixture();
+    const counter = statementCounter();
+    const book = f.series.xteen.bookIds[0] as string;
+    expect((await counter.measure(`/books/${book}/thumbnail`, { headers: ADMIN_BASIC })).status).toBe(200);
+    const cover = await counter.measure(`/books/${book}/thumbnail`, { headers: ADMIN_BASIC });
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('Content-Type')).toMatch(/^image\/(jpeg|webp|png)$/);
+    expect(cover.calls).toHaveLength(2);
+    expect(cover.calls.join(' ')).not.toMatch(/container_index|readium_index|file_metadata/);
+    // A restricted reader's hidden book is a 404 through the same statement.
+    const hidden = f.series.xadult.bookIds[0] as string;
+    expect((await counter.measure(`/books/${hidden}/thumbnail`, { headers: basic(f.user) })).status).toBe(404);
+  }, 120_000);
+});
+
+describe('credentials', () => {
+  it('Basic costs one statement once checked, also by e-mail address on /komga; the first check reads the user once', async () => {
+    const f = await buildAccessFixture();
+    const counter = statementCounter();
+    const userRows = (calls: string[][]) => calls.filter((sql) => sql.some((s) => /from "users"/i.test(s)));
+    const byName = basic(f.user);
+    const first = await counter.measure('/komga/api/v1/libraries', { headers: byName });
+    expect(first.status).toBe(200);
+    // The password check read the user with their grants: no second read of the row.
+    expect(userRows(first.calls)).toHaveLength(1);
+    const byEmail = basic({ username: `${f.user.username}@example.com`, password: f.user.password });
+    expect((await counter.measure('/komga/api/v1/libraries', { headers: byEmail })).status).toBe(200);
+    const cached = await counter.measure('/komga/api/v1/libraries', { headers: byEmail });
+    expect(cached.status).toBe(200);
+    expect(userRows(cached.calls)).toHaveLength(1);
+    // The e-mail form is /komga's only: the API's Basic takes usernames.
+    expect((await counter.measure('/libraries', { headers: byEmail })).status).toBe(401);
+  }, 120_000);
+});
+
+describe('Komga reading paths', () => {
+  it('the tracker PUT marks its run in one statement; next/previous find the neighbour, 404 at the ends', async () => {
+    await komgaLibrary();
+    const counter = statementCounter();
+    const series = JSON.parse(
+      (await counter.measure('/komga/api/v1/series?search=Berserk', { headers: ADMIN_BASIC })).body,
+    ).content[0];
+    const books = JSON.parse(
+      (await counter.measure(`/komga/api/v1/series/${series.id}/books?unpaged=true`, { headers: ADMIN_BASIC })).body,
+    ).content as Array<{ id: string; metadata: { numberSort: number } }>;
+    expect(books.map((b) => b.metadata.numberSort)).toEqual([1, 2, 3]);
+
+    const put = await counter.measure(`/komga/api/v2/series/${series.id}/read-progress/tachiyomi`, {
+      method: 'PUT',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ lastBookNumberSortRead: 3 }),
+    });
+    expect(put.status).toBe(204);
+    expect(put.calls.filter((sql) => sql.some((s) => /insert into read_progress/i.test(s)))).toHaveLength(1);
+    const progress = JSON.parse(
+      (await counter.measure(`/komga/api/v2/series/${series.id}/read-progress/tachiyomi`, { headers: ADMIN_BASIC }))
+        .body,
+    );
+    expect(progress).toMatchObject({ booksReadCount: 3, booksUnreadCount: 0, lastReadContinuousNumberSort: 3 });
+
+    const next = await counter.measure(`/komga/api/v1/books/${books[0]?.id}/next`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(next.body).id).toBe(books[1]?.id);
+    const previous = await counter.measure(`/komga/api/v1/books/${books[2]?.id}/previous`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(previous.body).id).toBe(books[1]?.id);
+    expect((await counter.measure(`/komga/api/v1/books/${books[2]?.id}/next`, { headers: ADMIN_BASIC })).status).toBe(
+      404,
+    );
+    expect(
+      (await counter.measure(`/komga/api/v1/books/${books[0]?.id}/previous`, { headers: ADMIN_BASIC })).status,
+    ).toBe(404);
+  }, 120_000);
+});
