@@ -1,4 +1,5 @@
 /** Collections, read lists and want-to-read: thin handlers over their services (src/services/lists.services.ts). */
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { readUploadedFile } from '../../http/uploaded-file';
@@ -6,10 +7,12 @@ import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
 import { sendMedia } from '../../http/send-media';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
+import type { MemberListService } from '../../services/member-list.service';
+import type { Services } from '../../composition-root';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './lists.routes';
 
-type ListServices = AppEnv['Variables']['services']['collections' | 'readLists'];
+type ListServices = Services['collections' | 'readLists'];
 
 const services = (c: Context<AppEnv>) => c.get('services');
 const listOf = (id: string | undefined) => (id ? [id] : undefined);
@@ -19,6 +22,38 @@ async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>,
   const viewer = requestViewer(c);
   const first = await lists.cover(viewer, id);
   return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
+}
+
+/**
+ * The member edits collections and read lists share (src/services/member-list.service.ts): the route, and a
+ * handler calling the list's service with the path's list id and the body's ids (`seriesIds` or `bookIds`).
+ */
+type MemberRequest = Context<AppEnv, string, any>;
+type MemberLists<Dto> = (services: Services) => MemberListService<any, Dto, any, any>;
+const memberIds = (c: MemberRequest, field: 'seriesIds' | 'bookIds') =>
+  (c.req.valid('json' as never) as Record<typeof field, string[]>)[field];
+const pathParam = (c: MemberRequest, name: 'id' | 'seriesId' | 'bookId') =>
+  (c.req.valid('param' as never) as Record<typeof name, string>)[name];
+
+/** POST …/{id}/series|books: adds after the last member; answers the list. */
+function addMembers<R extends RouteConfig, Dto>(route: R, lists: MemberLists<Dto>, field: 'seriesIds' | 'bookIds') {
+  const handler = async (c: MemberRequest) =>
+    c.json(await lists(services(c)).addMembers(requestViewer(c), pathParam(c, 'id'), memberIds(c, field)), 200);
+  return [route, handler] as const;
+}
+
+/** PUT …/{id}/series|books: the members the caller sees become these, in order; 204. */
+function replaceMembers<R extends RouteConfig>(route: R, lists: MemberLists<unknown>, field: 'seriesIds' | 'bookIds') {
+  const handler = (c: MemberRequest) =>
+    noContent(c, lists(services(c)).replaceMembers(requestViewer(c), pathParam(c, 'id'), memberIds(c, field)));
+  return [route, handler] as const;
+}
+
+/** DELETE …/{id}/series|books/{memberId}: 204. */
+function removeMember<R extends RouteConfig>(route: R, lists: MemberLists<unknown>, param: 'seriesId' | 'bookId') {
+  const handler = (c: MemberRequest) =>
+    noContent(c, lists(services(c)).removeMember(requestViewer(c), pathParam(c, 'id'), pathParam(c, param)));
+  return [route, handler] as const;
 }
 
 // Fixed paths (/readlists/import/cbl, /want-to-read/bulk) are registered before the `{id}` routes.
@@ -54,26 +89,13 @@ export const listsRouter = createRouter()
       services.collections.books(viewer, param.id, page),
     ),
   )
-  .openapi(routes.addCollectionSeries, async (c) =>
-    c.json(
-      await services(c).collections.addSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json').seriesIds),
-      200,
-    ),
-  )
-  .openapi(routes.replaceCollectionSeries, (c) =>
-    noContent(
-      c,
-      services(c).collections.replaceSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json').seriesIds),
-    ),
-  )
-  .openapi(routes.removeCollectionSeries, (c) => {
-    const { id, seriesId } = c.req.valid('param');
-    return noContent(c, services(c).collections.removeSeries(requestViewer(c), id, seriesId));
-  })
+  .openapi(...addMembers(routes.addCollectionSeries, (s) => s.collections, 'seriesIds'))
+  .openapi(...replaceMembers(routes.replaceCollectionSeries, (s) => s.collections, 'seriesIds'))
+  .openapi(...removeMember(routes.removeCollectionSeries, (s) => s.collections, 'seriesId'))
   .openapi(routes.collectionThumbnail, (c) => listCover(c, services(c).collections, c.req.valid('param').id))
   .openapi(
     ...paged(routes.seriesCollections, ({ services, viewer, param }, page) =>
-      services.collections.ofSeries(viewer, param.id, page),
+      services.collections.ofMember(viewer, param.id, page),
     ),
   )
   .openapi(
@@ -103,22 +125,9 @@ export const listsRouter = createRouter()
       services.readLists.books(viewer, param.id, page),
     ),
   )
-  .openapi(routes.addReadListBooks, async (c) =>
-    c.json(
-      await services(c).readLists.addBooks(requestViewer(c), c.req.valid('param').id, c.req.valid('json').bookIds),
-      200,
-    ),
-  )
-  .openapi(routes.replaceReadListBooks, (c) =>
-    noContent(
-      c,
-      services(c).readLists.replaceBooks(requestViewer(c), c.req.valid('param').id, c.req.valid('json').bookIds),
-    ),
-  )
-  .openapi(routes.removeReadListBook, (c) => {
-    const { id, bookId } = c.req.valid('param');
-    return noContent(c, services(c).readLists.removeBook(requestViewer(c), id, bookId));
-  })
+  .openapi(...addMembers(routes.addReadListBooks, (s) => s.readLists, 'bookIds'))
+  .openapi(...replaceMembers(routes.replaceReadListBooks, (s) => s.readLists, 'bookIds'))
+  .openapi(...removeMember(routes.removeReadListBook, (s) => s.readLists, 'bookId'))
   .openapi(routes.nextReadListBook, async (c) => {
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, 1), 200);
@@ -130,7 +139,7 @@ export const listsRouter = createRouter()
   .openapi(routes.readListThumbnail, (c) => listCover(c, services(c).readLists, c.req.valid('param').id))
   .openapi(
     ...paged(routes.bookReadLists, ({ services, viewer, param }, page) =>
-      services.readLists.ofBook(viewer, param.id, page),
+      services.readLists.ofMember(viewer, param.id, page),
     ),
   )
   .openapi(...paged(routes.listWantToRead, ({ services, viewer }, page) => services.wantToRead.list(viewer, page)))
