@@ -9,7 +9,7 @@ import type { CollectionRow } from '../repositories/collections.repository';
 import type { ReadListRow } from '../repositories/read-lists.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { Services } from '../composition-root';
-import type { ListEdit, MemberListService } from '../services/member-list.service';
+import type { ListEdit, ListTypes, MemberListService } from '../services/member-list.service';
 import { AppError } from '../lib/errors';
 import { type CblReadingList, CblError, parseCbl } from '../lists/cbl';
 import { fittingBooks } from '../lists/cbl-matching';
@@ -96,9 +96,9 @@ type AnyRow = CollectionRow | ReadListRow;
  * what an update body changes (its own fields, and its member ids when sent).
  */
 export interface KomgaListKind<Row extends AnyRow, Dto, Creation, Update> {
-  lists: (services: ListServices) => MemberListService<Row, unknown, never, never> & {
-    create(viewer: Viewer, body: Creation): Promise<{ id: string }>;
-  };
+  lists: (
+    services: ListServices,
+  ) => MemberListService<ListTypes & { row: Row; dto: { id: string }; create: Creation; edit: never; query: never }>;
   toKomga: (row: Row, memberIds: string[]) => Dto;
   edit: (body: Update) => { changes: ListEdit; memberIds: string[] | null | undefined };
   /** The list query of Komga's paging (a read list's sort). */

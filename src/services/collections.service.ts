@@ -36,6 +36,12 @@ import type { ListResult } from './catalog-list';
 import { MEMBERS_LIMIT, MemberListService } from './member-list.service';
 import type { SeriesQueryService } from './series-query.service';
 
+/** The types a collection is made of (member-list.service.ts ListTypes). */
+type Collection = { row: CollectionRow; dto: CollectionDto; query: CollectionListQuery } & {
+  create: CreateCollectionBody;
+  edit: UpdateCollectionBody;
+};
+
 export interface CollectionsDeps {
   collections: CollectionsRepository;
   series: SeriesRepository;
@@ -47,42 +53,9 @@ export interface CollectionsDeps {
 /** The rule fields of a body, as a smart rule; undefined when the body says nothing about a rule. */
 type RuleFields = Pick<UpdateCollectionBody, 'condition' | 'target' | 'fullTextSearch' | 'sort'>;
 
-export class CollectionsService extends MemberListService<
-  CollectionRow,
-  CollectionDto,
-  UpdateCollectionBody,
-  CollectionListQuery
-> {
+export class CollectionsService extends MemberListService<Collection> {
   constructor(private readonly deps: CollectionsDeps) {
-    super(deps.collections, deps.events, {
-      noun: 'Collection',
-      memberField: 'seriesIds',
-      memberNoun: 'series',
-      memberNotFound: 'Series',
-      visibleMembers: (viewer, ids) => deps.series.visibleIds(viewer, ids),
-      toDto: toCollectionDto,
-      event: (change, id, seriesIds) => ({ type: `collection_${change}`, collection_id: id, series_ids: seriesIds }),
-    });
-  }
-
-  async create(viewer: Viewer, body: CreateCollectionBody): Promise<CollectionDto> {
-    const rule = ruleOf(body, null);
-    const seriesIds = body.seriesIds ?? [];
-    if (rule && seriesIds.length > 0) {
-      throw badRequest('A smart collection has no series of its own: send seriesIds or a condition, not both', [
-        { path: 'seriesIds', message: 'not allowed with a condition' },
-      ]);
-    }
-    await this.assertNameFree(body.name);
-    await this.checkMembers(viewer, seriesIds);
-    const collection = {
-      name: body.name,
-      summary: body.summary ?? null,
-      ordered: body.ordered ?? false,
-      rule,
-      pinnedToHome: body.pinnedToHome ?? false,
-    };
-    return this.get(viewer, await this.insert(collection, seriesIds));
+    super(deps.collections, deps.events, { noun: 'Collection', members: deps.series, toDto: toCollectionDto });
   }
 
   /** Pinning and the smart rule: a plain collection with series of its own cannot be given a rule (409). */
@@ -161,6 +134,19 @@ export class CollectionsService extends MemberListService<
     }
     const [series] = (await this.series(viewer, id, first)).data;
     return series ? { kind: 'series', id: series.id } : null;
+  }
+
+  /** A collection of series, or a smart one (a condition, no series of its own: both at once is a 400). */
+  protected override newList(body: CreateCollectionBody) {
+    const rule = ruleOf(body, null);
+    const memberIds = body.seriesIds ?? [];
+    if (rule && memberIds.length > 0) {
+      throw badRequest('A smart collection has no series of its own: send seriesIds or a condition, not both', [
+        { path: 'seriesIds', message: 'not allowed with a condition' },
+      ]);
+    }
+    const { name, summary = null, ordered = false, pinnedToHome = false } = body;
+    return { list: { name, summary, ordered, rule, pinnedToHome }, memberIds };
   }
 
   /** A smart collection's series come from its rule: they cannot be added, replaced or removed (409). */

@@ -30,20 +30,31 @@ interface ListRecord {
   updatedAt: string;
 }
 
-/** One kind of list: its words, its members, its response and its events. */
+/** What the members of each kind of list are, in the words of its messages and bodies. */
+const MEMBER_WORDS = {
+  Collection: { field: 'seriesIds', noun: 'series', notFound: 'Series' },
+  'Read list': { field: 'bookIds', noun: 'book', notFound: 'Book' },
+} as const;
+
+/** One kind of list: what it is called, what its members are, its response. */
 export interface MemberListKind<Row extends ListRecord & MemberCounts, Dto> {
-  /** What a 404 names ('Collection'), and what a 409 calls it ('collection'). */
-  noun: string;
-  /** The body field of member ids ('seriesIds') and what one member is called in messages ('series'). */
-  memberField: string;
-  memberNoun: string;
-  /** What a 404 for an unknown or hidden member names ('Series'). */
-  memberNotFound: string;
-  /** Which of the ids are live members the viewer may see. */
-  visibleMembers: (viewer: Viewer, ids: readonly string[]) => Promise<Set<string>>;
+  /** What a 404 names ('Collection'); lower-cased, what a 409 calls it. Its events are named after it. */
+  noun: 'Collection' | 'Read list';
+  /** Where the members are: which of the ids are live members the viewer may see. */
+  members: { visibleIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> };
   toDto: (row: Row) => Dto;
-  /** The event announcing the list's life, its members as they are now. */
-  event: (change: 'created' | 'updated' | 'deleted', id: string, memberIds: string[]) => DomainEvent;
+}
+
+/** The event announcing a list's life, its members as they are now (docs/DECISIONS.md §Organise and share). */
+function listEvent(
+  noun: MemberListKind<never, unknown>['noun'],
+  change: 'created' | 'updated' | 'deleted',
+  id: string,
+  memberIds: string[],
+): DomainEvent {
+  return noun === 'Collection'
+    ? { type: `collection_${change}`, collection_id: id, series_ids: memberIds }
+    : { type: `read_list_${change}`, read_list_id: id, book_ids: memberIds };
 }
 
 /** The fields every list's edit may send. */
@@ -83,19 +94,30 @@ export interface ListCover {
   id: string;
 }
 
-export abstract class MemberListService<
-  Row extends ListRecord & MemberCounts,
-  Dto,
-  Edit extends ListEdit,
-  Query extends PageWindow,
-> {
-  constructor(
-    protected readonly lists: ListStore<Row, Query>,
-    protected readonly events: EventPublisher,
-    private readonly kind: MemberListKind<Row, Dto>,
-  ) {}
+/** The types one kind of list is made of: its row as a viewer sees it, its response, edit body and list query. */
+export interface ListTypes {
+  row: ListRecord & MemberCounts;
+  dto: unknown;
+  create: unknown;
+  edit: ListEdit;
+  query: PageWindow;
+}
 
-  async list(viewer: Viewer, query: Omit<Query, keyof PageWindow>, page: PageRequest) {
+/** A new list's own fields. */
+type NewList<Row> = Omit<Row, 'id' | keyof MemberCounts | 'createdAt' | 'updatedAt'>;
+
+export abstract class MemberListService<T extends ListTypes> {
+  constructor(
+    protected readonly lists: ListStore<T['row'], T['query']>,
+    protected readonly events: EventPublisher,
+    private readonly kind: MemberListKind<T['row'], T['dto']>,
+  ) {
+    this.words = MEMBER_WORDS[kind.noun];
+  }
+
+  private readonly words: (typeof MEMBER_WORDS)[keyof typeof MEMBER_WORDS];
+
+  async list(viewer: Viewer, query: Omit<T['query'], keyof PageWindow>, page: PageRequest) {
     const { rows, total } = await this.rows(viewer, query, page);
     return { data: rows.map(this.kind.toDto), total };
   }
@@ -103,20 +125,20 @@ export abstract class MemberListService<
   /** A page of the lists the viewer may see, as rows (the Komga API shows them its own way). */
   rows(
     viewer: Viewer,
-    query: Omit<Query, keyof PageWindow>,
+    query: Omit<T['query'], keyof PageWindow>,
     page: PageRequest,
-  ): Promise<{ rows: Row[]; total: number }> {
-    return this.lists.list(viewer, { ...query, limit: page.pageSize, offset: page.offset } as Query);
+  ): Promise<{ rows: T['row'][]; total: number }> {
+    return this.lists.list(viewer, { ...query, limit: page.pageSize, offset: page.offset } as T['query']);
   }
 
   /** Every list holding a member, as rows (404 when the member is unknown or hidden). */
-  async rowsOfMember(viewer: Viewer, memberId: string): Promise<{ rows: Row[]; total: number }> {
+  async rowsOfMember(viewer: Viewer, memberId: string): Promise<{ rows: T['row'][]; total: number }> {
     await this.assertMemberVisible(viewer, memberId);
     return this.lists.ofMember(viewer, memberId, MEMBERS_LIMIT, 0);
   }
 
   /** The lists holding a member (404 when the member is unknown or hidden). */
-  async ofMember(viewer: Viewer, memberId: string, page: PageRequest): Promise<ListResult<Dto>> {
+  async ofMember(viewer: Viewer, memberId: string, page: PageRequest): Promise<ListResult<T['dto']>> {
     await this.assertMemberVisible(viewer, memberId);
     const { rows, total } = await this.lists.ofMember(viewer, memberId, page.pageSize, page.offset);
     return { data: rows.map(this.kind.toDto), total };
@@ -130,40 +152,51 @@ export abstract class MemberListService<
     return this.lists.idByName(name);
   }
 
-  async get(viewer: Viewer, id: string): Promise<Dto> {
+  async get(viewer: Viewer, id: string): Promise<T['dto']> {
     return this.kind.toDto(await this.row(viewer, id));
   }
 
   /** The list as the viewer sees it: 404 when unknown or made only of members hidden from the viewer. */
-  async row(viewer: Viewer, id: string): Promise<Row> {
+  async row(viewer: Viewer, id: string): Promise<T['row']> {
     const row = await this.lists.get(viewer, id);
     if (!row) throw notFound(this.kind.noun);
     return row;
   }
 
   /** The list's own row as the viewer sees it, without counting its members (404 as `row`). */
-  async record(viewer: Viewer, id: string): Promise<RecordOf<Row>> {
+  async record(viewer: Viewer, id: string): Promise<RecordOf<T['row']>> {
     const row = await this.lists.find(viewer, id);
     if (!row) throw notFound(this.kind.noun);
     return row;
   }
 
   /** The members the viewer may see in each list, in its order (Komga's `seriesIds` and `bookIds`). */
-  memberIdsOf(viewer: Viewer, lists: ReadonlyArray<RecordOf<Row>>): Promise<Map<string, string[]>> {
+  memberIdsOf(viewer: Viewer, lists: ReadonlyArray<RecordOf<T['row']>>): Promise<Map<string, string[]>> {
     return this.lists.visibleMemberIds(
       viewer,
       lists.map((list) => list.id),
     );
   }
 
+  /** Creates a list from a create body: its name must be free and its members visible to the creator. */
+  async create(viewer: Viewer, body: T['create']): Promise<T['dto']> {
+    const { list, memberIds } = this.newList(body);
+    await this.assertNameFree(list.name);
+    await this.checkMembers(viewer, memberIds);
+    return this.get(viewer, await this.insert(list, memberIds));
+  }
+
+  /** The list and members a create body asks for (checked as far as the body alone can tell). */
+  protected abstract newList(body: T['create']): { list: NewList<T['row']>; memberIds: readonly string[] };
+
   /** Writes a new list with its members (checked by the caller) and announces it; its id. */
-  async insert(list: Omit<Row, 'id' | keyof MemberCounts | 'createdAt' | 'updatedAt'>, memberIds: readonly string[]) {
+  async insert(list: NewList<T['row']>, memberIds: readonly string[]) {
     const id = newId();
     const now = nowIso();
     const { lists } = this;
     await lists
       .run([
-        lists.create({ id, ...list, createdAt: now, updatedAt: now } as RecordOf<Row>),
+        lists.create({ id, ...list, createdAt: now, updatedAt: now } as RecordOf<T['row']>),
         ...lists.members.replace(id, memberIds),
       ])
       .catch((error) => this.rethrowDuplicateName(error));
@@ -172,9 +205,9 @@ export abstract class MemberListService<
   }
 
   /** Writes an edit of the list's own fields (a taken name is a 409) and announces the list as it is. */
-  async update(viewer: Viewer, id: string, body: Edit): Promise<Dto> {
+  async update(viewer: Viewer, id: string, body: T['edit']): Promise<T['dto']> {
     const current = await this.row(viewer, id);
-    const changes: Partial<RecordOf<Row>> = this.touched();
+    const changes: Partial<RecordOf<T['row']>> = this.touched();
     if (body.name !== undefined && body.name !== current.name) {
       await this.assertNameFree(body.name, id);
       changes.name = body.name;
@@ -195,13 +228,12 @@ export abstract class MemberListService<
   }
 
   /** Adds members after the last one; members already there keep their place. */
-  async addMembers(viewer: Viewer, id: string, memberIds: readonly string[]): Promise<Dto> {
+  async addMembers(viewer: Viewer, id: string, memberIds: readonly string[]): Promise<T['dto']> {
     await this.editable(viewer, id);
-    const { memberField, memberNoun } = this.kind;
-    if (memberIds.length === 0)
-      throw badRequest(`${memberField} must name at least one ${memberNoun}`, [
-        { path: memberField, message: 'empty' },
-      ]);
+    const { field, noun } = this.words;
+    if (memberIds.length === 0) {
+      throw badRequest(`${field} must name at least one ${noun}`, [{ path: field, message: 'empty' }]);
+    }
     await this.checkMembers(viewer, memberIds);
     const { lists } = this;
     await lists.run([...lists.members.append(id, memberIds), lists.update(id, this.touched())]);
@@ -213,7 +245,7 @@ export abstract class MemberListService<
    * The members the viewer sees become `memberIds`, in that order (Komga's PATCH, Komelia's reorder, Codex-rs's
    * PUT): members hidden from the viewer stay where they are (docs/DECISIONS.md §Organise and share).
    */
-  async replaceMembers(viewer: Viewer, id: string, memberIds: readonly string[]): Promise<Dto> {
+  async replaceMembers(viewer: Viewer, id: string, memberIds: readonly string[]): Promise<T['dto']> {
     await this.editable(viewer, id);
     await this.checkMembers(viewer, memberIds);
     await this.writeVisibleMembers(viewer, id, memberIds);
@@ -225,11 +257,11 @@ export abstract class MemberListService<
     viewer: Viewer,
     id: string,
     memberIds: readonly string[],
-    changes: Partial<RecordOf<Row>> = {},
+    changes: Partial<RecordOf<T['row']>> = {},
   ): Promise<void> {
     const { lists } = this;
     const current = await lists.members.all(id);
-    const visible = await this.kind.visibleMembers(viewer, current);
+    const visible = await this.kind.members.visibleIds(viewer, current);
     const members = replaceVisibleMembers(current, (member) => !visible.has(member), memberIds);
     await lists.run([...lists.members.replace(id, members), lists.update(id, { ...changes, ...this.touched() })]);
     this.publish('updated', id, members);
@@ -238,9 +270,9 @@ export abstract class MemberListService<
   async removeMember(viewer: Viewer, id: string, memberId: string): Promise<void> {
     await this.editable(viewer, id);
     const { lists } = this;
-    const visible = await this.kind.visibleMembers(viewer, [memberId]);
+    const visible = await this.kind.members.visibleIds(viewer, [memberId]);
     if (visible.size === 0 || !(await lists.members.all(id)).includes(memberId)) {
-      throw notFound(`${this.kind.memberNotFound} in this ${this.kind.noun.toLowerCase()}`);
+      throw notFound(`${this.words.notFound} in this ${this.kind.noun.toLowerCase()}`);
     }
     await lists.run([lists.members.remove(id, memberId), lists.update(id, this.touched())]);
     this.publish('updated', id, await lists.members.all(id));
@@ -248,8 +280,8 @@ export abstract class MemberListService<
 
   /** Every id a member the viewer may see, each named once: else a 400 naming them. */
   async checkMembers(viewer: Viewer, memberIds: readonly string[]): Promise<void> {
-    const { memberField, memberNoun } = this.kind;
-    checkMemberIds(memberIds, await this.kind.visibleMembers(viewer, memberIds), memberField, memberNoun);
+    const { field, noun } = this.words;
+    checkMemberIds(memberIds, await this.kind.members.visibleIds(viewer, memberIds), field, noun);
   }
 
   async assertNameFree(name: string, exceptId?: string): Promise<void> {
@@ -262,7 +294,7 @@ export abstract class MemberListService<
   }
 
   /** The changes of an edit beyond name, summary and order (a collection's rule): none by default. */
-  protected changesOf(_current: Row, _body: Edit): Partial<RecordOf<Row>> {
+  protected changesOf(_current: T['row'], _body: T['edit']): Partial<RecordOf<T['row']>> {
     return {};
   }
 
@@ -271,17 +303,19 @@ export abstract class MemberListService<
     return this.record(viewer, id);
   }
 
-  protected publish(change: 'created' | 'updated' | 'deleted', id: string, memberIds: string[]): void {
-    this.events.publish(this.kind.event(change, id, memberIds));
+  private publish(change: 'created' | 'updated' | 'deleted', id: string, memberIds: string[]): void {
+    this.events.publish(listEvent(this.kind.noun, change, id, memberIds));
   }
 
   /** The change every edit makes: the list was updated now. */
-  private touched(): Partial<RecordOf<Row>> {
-    return { updatedAt: nowIso() } as Partial<RecordOf<Row>>;
+  private touched(): Partial<RecordOf<T['row']>> {
+    return { updatedAt: nowIso() } as Partial<RecordOf<T['row']>>;
   }
 
   private async assertMemberVisible(viewer: Viewer, memberId: string): Promise<void> {
-    if ((await this.kind.visibleMembers(viewer, [memberId])).size === 0) throw notFound(this.kind.memberNotFound);
+    if ((await this.kind.members.visibleIds(viewer, [memberId])).size === 0) {
+      throw notFound(this.words.notFound);
+    }
   }
 
   /** Two writers can pass the name check at once; the unique index decides, as a 409. */

@@ -18,36 +18,27 @@ import type { CreateReadListBody, ReadListDto, UpdateReadListBody } from '../sch
 import type { ListResult } from './catalog-list';
 import { MemberListService } from './member-list.service';
 
+/** The types a read list is made of (member-list.service.ts ListTypes). */
+type ReadList = { row: ReadListRow; dto: ReadListDto; query: ReadListListQuery } & {
+  create: CreateReadListBody;
+  edit: UpdateReadListBody;
+};
+
 export interface ReadListsDeps {
   readLists: ReadListsRepository;
   books: BooksRepository;
   events: EventPublisher;
 }
 
-export class ReadListsService extends MemberListService<
-  ReadListRow,
-  ReadListDto,
-  UpdateReadListBody,
-  ReadListListQuery
-> {
+export class ReadListsService extends MemberListService<ReadList> {
   constructor(private readonly deps: ReadListsDeps) {
-    super(deps.readLists, deps.events, {
-      noun: 'Read list',
-      memberField: 'bookIds',
-      memberNoun: 'book',
-      memberNotFound: 'Book',
-      visibleMembers: (viewer, ids) => deps.books.visibleIds(viewer, ids),
-      toDto: toReadListDto,
-      event: (change, id, bookIds) => ({ type: `read_list_${change}`, read_list_id: id, book_ids: bookIds }),
-    });
+    super(deps.readLists, deps.events, { noun: 'Read list', members: deps.books, toDto: toReadListDto });
   }
 
-  async create(viewer: Viewer, body: CreateReadListBody): Promise<ReadListDto> {
-    const bookIds = body.bookIds ?? [];
-    await this.assertNameFree(body.name);
-    await this.checkMembers(viewer, bookIds);
-    const list = { name: body.name, summary: body.summary ?? '', ordered: body.ordered ?? true };
-    return this.get(viewer, await this.insert(list, bookIds));
+  /** A read list of books, ordered unless said otherwise. */
+  protected override newList(body: CreateReadListBody) {
+    const { name, summary = '', ordered = true, bookIds = [] } = body;
+    return { list: { name, summary, ordered }, memberIds: bookIds };
   }
 
   /** The list's books the viewer may see, in its order (or by release), narrowed by a checked filter. */

@@ -7,8 +7,9 @@ import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
 import { sendMedia } from '../../http/send-media';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
-import type { MemberListService } from '../../services/member-list.service';
+import type { ListEdit, ListTypes, MemberListService } from '../../services/member-list.service';
 import type { Services } from '../../composition-root';
+import type { Viewer } from '../../repositories/visibility';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './lists.routes';
 
@@ -25,36 +26,65 @@ async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>,
 }
 
 /**
- * The member edits collections and read lists share (src/services/member-list.service.ts): the route, and a
- * handler calling the list's service with the path's list id and the body's ids (`seriesIds` or `bookIds`).
+ * The handlers collections and read lists share (src/services/member-list.service.ts), each with its route:
+ * create, read, edit and delete a list, and add, replace and remove its members (`seriesIds`/`seriesId` or
+ * `bookIds`/`bookId` in bodies and paths).
  */
-type MemberRequest = Context<AppEnv, string, any>;
-type MemberLists<Dto> = (services: Services) => MemberListService<any, Dto, any, any>;
-const memberIds = (c: MemberRequest, field: 'seriesIds' | 'bookIds') =>
-  (c.req.valid('json' as never) as Record<typeof field, string[]>)[field];
-const pathParam = (c: MemberRequest, name: 'id' | 'seriesId' | 'bookId') =>
-  (c.req.valid('param' as never) as Record<typeof name, string>)[name];
+type ListRequest = Context<AppEnv, string, any>;
+type Lists<Dto> = (
+  services: Services,
+) => Pick<
+  MemberListService<ListTypes & { dto: Dto; create: never }>,
+  'create' | 'get' | 'update' | 'delete' | 'addMembers' | 'replaceMembers' | 'removeMember'
+>;
 
-/** POST …/{id}/series|books: adds after the last member; answers the list. */
-function addMembers<R extends RouteConfig, Dto>(route: R, lists: MemberLists<Dto>, field: 'seriesIds' | 'bookIds') {
-  const handler = async (c: MemberRequest) =>
-    c.json(await lists(services(c)).addMembers(requestViewer(c), pathParam(c, 'id'), memberIds(c, field)), 200);
-  return [route, handler] as const;
+function listHandlers<Dto>(lists: Lists<Dto>, member: 'series' | 'book') {
+  // The route's contract has validated both (lists.routes.ts); their types are the contract's.
+  const json = <B>(c: ListRequest) => c.req.valid('json' as never) as B;
+  const param = (c: ListRequest, name: string) =>
+    (c.req.valid('param' as never) as Record<string, string>)[name] as string;
+  const call = (c: ListRequest) => ({ lists: lists(services(c)), viewer: requestViewer(c), id: param(c, 'id') });
+  const memberIds = (c: ListRequest) => json<Record<string, string[]>>(c)[`${member}Ids`] as string[];
+  const route =
+    <H>(handler: H) =>
+    <R extends RouteConfig>(route: R) =>
+      [route, handler] as const;
+  return {
+    create: route(async (c: ListRequest) =>
+      c.json(await lists(services(c)).create(requestViewer(c), json<never>(c)), 201),
+    ),
+    get: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.get(viewer, id), 200);
+    }),
+    update: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.update(viewer, id, json<ListEdit>(c)), 200);
+    }),
+    delete: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.delete(viewer, id));
+    }),
+    /** POST …/{id}/series|books: adds after the last member; answers the list. */
+    addMembers: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.addMembers(viewer, id, memberIds(c)), 200);
+    }),
+    /** PUT …/{id}/series|books: the members the caller sees become these, in order; 204. */
+    replaceMembers: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.replaceMembers(viewer, id, memberIds(c)));
+    }),
+    /** DELETE …/{id}/series|books/{seriesId|bookId}: 204. */
+    removeMember: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.removeMember(viewer, id, param(c, `${member}Id`)));
+    }),
+  };
 }
 
-/** PUT …/{id}/series|books: the members the caller sees become these, in order; 204. */
-function replaceMembers<R extends RouteConfig>(route: R, lists: MemberLists<unknown>, field: 'seriesIds' | 'bookIds') {
-  const handler = (c: MemberRequest) =>
-    noContent(c, lists(services(c)).replaceMembers(requestViewer(c), pathParam(c, 'id'), memberIds(c, field)));
-  return [route, handler] as const;
-}
-
-/** DELETE …/{id}/series|books/{memberId}: 204. */
-function removeMember<R extends RouteConfig>(route: R, lists: MemberLists<unknown>, param: 'seriesId' | 'bookId') {
-  const handler = (c: MemberRequest) =>
-    noContent(c, lists(services(c)).removeMember(requestViewer(c), pathParam(c, 'id'), pathParam(c, param)));
-  return [route, handler] as const;
-}
+const collection = listHandlers((s) => s.collections, 'series');
+const readList = listHandlers((s) => s.readLists, 'book');
 
 // Fixed paths (/readlists/import/cbl, /want-to-read/bulk) are registered before the `{id}` routes.
 export const listsRouter = createRouter()
@@ -67,18 +97,10 @@ export const listsRouter = createRouter()
       ),
     ),
   )
-  .openapi(routes.createCollection, async (c) =>
-    c.json(await services(c).collections.create(requestViewer(c), c.req.valid('json')), 201),
-  )
-  .openapi(routes.getCollection, async (c) =>
-    c.json(await services(c).collections.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateCollection, async (c) =>
-    c.json(await services(c).collections.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  )
-  .openapi(routes.deleteCollection, (c) =>
-    noContent(c, services(c).collections.delete(requestViewer(c), c.req.valid('param').id)),
-  )
+  .openapi(...collection.create(routes.createCollection))
+  .openapi(...collection.get(routes.getCollection))
+  .openapi(...collection.update(routes.updateCollection))
+  .openapi(...collection.delete(routes.deleteCollection))
   .openapi(
     ...paged(routes.listCollectionSeries, ({ services, viewer, param }, page) =>
       services.collections.series(viewer, param.id, page),
@@ -89,9 +111,9 @@ export const listsRouter = createRouter()
       services.collections.books(viewer, param.id, page),
     ),
   )
-  .openapi(...addMembers(routes.addCollectionSeries, (s) => s.collections, 'seriesIds'))
-  .openapi(...replaceMembers(routes.replaceCollectionSeries, (s) => s.collections, 'seriesIds'))
-  .openapi(...removeMember(routes.removeCollectionSeries, (s) => s.collections, 'seriesId'))
+  .openapi(...collection.addMembers(routes.addCollectionSeries))
+  .openapi(...collection.replaceMembers(routes.replaceCollectionSeries))
+  .openapi(...collection.removeMember(routes.removeCollectionSeries))
   .openapi(routes.collectionThumbnail, (c) => listCover(c, services(c).collections, c.req.valid('param').id))
   .openapi(
     ...paged(routes.seriesCollections, ({ services, viewer, param }, page) =>
@@ -103,31 +125,23 @@ export const listsRouter = createRouter()
       services.readLists.list(viewer, { libraryIds: listOf(query.library_id), search: query.search }, page),
     ),
   )
-  .openapi(routes.createReadList, async (c) =>
-    c.json(await services(c).readLists.create(requestViewer(c), c.req.valid('json')), 201),
-  )
+  .openapi(...readList.create(routes.createReadList))
   .openapi(routes.importCbl, async (c) => {
     const bytes = await readUploadedFile(c, CBL_MAX_BYTES);
     const dryRun = c.req.valid('query').dryRun === 'true';
     return c.json(await services(c).cblImport.import(requestViewer(c), bytes, dryRun), 200);
   })
-  .openapi(routes.getReadList, async (c) =>
-    c.json(await services(c).readLists.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateReadList, async (c) =>
-    c.json(await services(c).readLists.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  )
-  .openapi(routes.deleteReadList, (c) =>
-    noContent(c, services(c).readLists.delete(requestViewer(c), c.req.valid('param').id)),
-  )
+  .openapi(...readList.get(routes.getReadList))
+  .openapi(...readList.update(routes.updateReadList))
+  .openapi(...readList.delete(routes.deleteReadList))
   .openapi(
     ...paged(routes.listReadListBooks, ({ services, viewer, param }, page) =>
       services.readLists.books(viewer, param.id, page),
     ),
   )
-  .openapi(...addMembers(routes.addReadListBooks, (s) => s.readLists, 'bookIds'))
-  .openapi(...replaceMembers(routes.replaceReadListBooks, (s) => s.readLists, 'bookIds'))
-  .openapi(...removeMember(routes.removeReadListBook, (s) => s.readLists, 'bookId'))
+  .openapi(...readList.addMembers(routes.addReadListBooks))
+  .openapi(...readList.replaceMembers(routes.replaceReadListBooks))
+  .openapi(...readList.removeMember(routes.removeReadListBook))
   .openapi(routes.nextReadListBook, async (c) => {
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, 1), 200);
