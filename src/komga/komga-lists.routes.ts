@@ -31,8 +31,6 @@ import {
   TachiyomiUpdateSchema,
 } from './komga-lists';
 
-type Permission = Parameters<typeof need>[0];
-
 const listsOf = (c: KomgaContext) => new KomgaLists(c.get('services'), komgaOf(c));
 
 /**
@@ -54,16 +52,7 @@ const listQuery = (c: KomgaContext) => {
 
 export function registerListRoutes(app: KomgaApp) {
   // ---- collections ----
-  registerList(app, {
-    path: 'collections',
-    kind: KOMGA_COLLECTIONS,
-    creation: CollectionCreationSchema,
-    update: CollectionUpdateSchema,
-    read: COLLECTIONS_READ,
-    write: 'CollectionsWrite',
-    del: 'CollectionsDelete',
-    ofMember: '/api/v1/series/:id/collections',
-  });
+  registerList(app, KOMGA_COLLECTIONS);
   app.get('/api/v1/collections/:id/series', need(COLLECTIONS_READ), async (c) =>
     c.json(await listsOf(c).collectionSeries(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
@@ -73,16 +62,7 @@ export function registerListRoutes(app: KomgaApp) {
     const bytes = await readUploadedFile(c, CBL_MAX_BYTES);
     return c.json(await listsOf(c).matchComicRack(requestViewer(c), bytes));
   });
-  registerList(app, {
-    path: 'readlists',
-    kind: KOMGA_READ_LISTS,
-    creation: ReadListCreationSchema,
-    update: ReadListUpdateSchema,
-    read: READ_LISTS_READ,
-    write: 'ReadListsWrite',
-    del: 'ReadListsDelete',
-    ofMember: '/api/v1/books/:id/readlists',
-  });
+  registerList(app, KOMGA_READ_LISTS);
   app.get('/api/v1/readlists/:id/books', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).readListBooks(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
@@ -108,51 +88,40 @@ export function registerListRoutes(app: KomgaApp) {
  * What a collection and a read list do alike in Komga: list, create, read, edit and delete; the lists holding a
  * member; and a cover made from the first visible member.
  */
-function registerList<Row extends CollectionRow | ReadListRow, Dto, Creation, Update>(
+function registerList<Row extends CollectionRow | ReadListRow, Dto, C extends z.ZodType, U extends z.ZodType>(
   app: KomgaApp,
-  list: {
-    path: 'collections' | 'readlists';
-    kind: KomgaListKind<Row, Dto, Creation, Update>;
-    creation: z.ZodType<Creation>;
-    update: z.ZodType<Update>;
-    read: Permission;
-    write: Permission;
-    del: Permission;
-    /** The path of the lists holding one member. */
-    ofMember: '/api/v1/series/:id/collections' | '/api/v1/books/:id/readlists';
-  },
+  list: KomgaListKind<Row, Dto, C, U>,
 ) {
-  const { kind } = list;
   const base = `/api/v1/${list.path}`;
   app.get(base, need(list.read), async (c) =>
-    c.json(await listsOf(c).page(kind, requestViewer(c), pagingOf(c), listQuery(c))),
+    c.json(await listsOf(c).page(list, requestViewer(c), pagingOf(c), listQuery(c))),
   );
   app.post(base, need(list.write), async (c) =>
-    c.json(await listsOf(c).create(kind, requestViewer(c), await jsonBody(c, list.creation))),
+    c.json(await listsOf(c).create(list, requestViewer(c), await jsonBody(c, list.creation))),
   );
   app.get(`${base}/:id`, need(list.read), async (c) =>
-    c.json(await listsOf(c).one(kind, requestViewer(c), c.req.param('id'))),
+    c.json(await listsOf(c).one(list, requestViewer(c), c.req.param('id'))),
   );
   app.patch(`${base}/:id`, need(list.write), async (c) => {
-    await listsOf(c).update(kind, requestViewer(c), c.req.param('id'), await jsonBody(c, list.update));
+    await listsOf(c).update(list, requestViewer(c), c.req.param('id'), await jsonBody(c, list.update));
     return c.body(null, 204);
   });
   app.get(list.ofMember, need(list.read), async (c) =>
-    c.json(await listsOf(c).ofMember(kind, requestViewer(c), c.req.param('id'))),
+    c.json(await listsOf(c).ofMember(list, requestViewer(c), c.req.param('id'))),
   );
   app.delete(`${base}/:id`, need(list.del), async (c) => {
-    await kind.lists(c.get('services')).delete(requestViewer(c), c.req.param('id'));
+    await list.lists(c.get('services')).delete(requestViewer(c), c.req.param('id'));
     return c.body(null, 204);
   });
   app.get(`${base}/:id/thumbnail`, need(list.read), async (c) => {
     const viewer = requestViewer(c);
     const services = c.get('services');
-    const first = await kind.lists(services).cover(viewer, c.req.param('id'));
+    const first = await list.lists(services).cover(viewer, c.req.param('id'));
     return sendMedia(c, await services.thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
   });
   // Longbox makes list covers from their members: there are no uploaded posters to list.
   app.get(`${base}/:id/thumbnails`, need(list.read), async (c) => {
-    await kind.lists(c.get('services')).row(requestViewer(c), c.req.param('id'));
+    await list.lists(c.get('services')).row(requestViewer(c), c.req.param('id'));
     return c.json([]);
   });
 }

@@ -10,11 +10,13 @@ import type { ReadListRow } from '../repositories/read-lists.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { Services } from '../composition-root';
 import type { ListEdit, ListTypes, MemberListService } from '../services/member-list.service';
+import { COLLECTIONS_READ, READ_LISTS_READ } from '../auth/permissions';
 import { AppError } from '../lib/errors';
 import { type CblReadingList, CblError, parseCbl } from '../lists/cbl';
 import { fittingBooks } from '../lists/cbl-matching';
 import type { ProgressActor } from '../services/read-progress.service';
 import { komgaBadRequest } from './komga-errors';
+import type { need } from './komga-http';
 import { type KomgaPaging, springPage } from './komga-paging';
 import { komgaDate } from './komga.mappers';
 import { type KomgaService, trackerProgress } from './komga.service';
@@ -90,20 +92,37 @@ async function asKomga<T>(work: Promise<T>): Promise<T> {
 
 type ListServices = Pick<Services, 'collections' | 'readLists' | 'cblImport' | 'readProgress'>;
 type AnyRow = CollectionRow | ReadListRow;
+type Permission = Parameters<typeof need>[0];
 
 /**
- * How Komga shows one kind of list: which service holds it, its DTO from a row and its visible member ids, and
- * what an update body changes (its own fields, and its member ids when sent).
+ * How Komga shows one kind of list: its path and permissions, which service holds it, its DTO from a row and
+ * its visible member ids, its bodies, and what an update body changes (its own fields, and its member ids when
+ * sent).
  */
-export interface KomgaListKind<Row extends AnyRow, Dto, Creation, Update> {
+export interface KomgaListKind<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType> {
+  path: 'collections' | 'readlists';
+  /** The path of the lists holding one member. */
+  ofMember: '/api/v1/series/:id/collections' | '/api/v1/books/:id/readlists';
+  read: Permission;
+  write: Permission;
+  del: Permission;
   lists: (
     services: ListServices,
-  ) => MemberListService<ListTypes & { row: Row; dto: { id: string }; create: Creation; edit: never; query: never }>;
+  ) => MemberListService<
+    ListTypes & { row: Row; dto: { id: string }; create: z.infer<Creation>; edit: never; query: never }
+  >;
   toKomga: (row: Row, memberIds: string[]) => Dto;
-  edit: (body: Update) => { changes: ListEdit; memberIds: string[] | null | undefined };
+  creation: Creation;
+  update: Update;
+  edit: (body: z.infer<Update>) => { changes: ListEdit; memberIds: string[] | null | undefined };
   /** The list query of Komga's paging (a read list's sort). */
   sortOf?: (paging: KomgaPaging) => object;
 }
+
+/** A kind, its types inferred from its service, its DTO and its bodies. */
+const komgaList = <Row extends AnyRow, Dto, C extends z.ZodType, U extends z.ZodType>(
+  kind: KomgaListKind<Row, Dto, C, U>,
+) => kind;
 
 /** When the list was made and changed, and whether the viewer sees only part of it: Komga's last fields. */
 const komgaTail = (row: AnyRow) => ({
@@ -112,38 +131,40 @@ const komgaTail = (row: AnyRow) => ({
   filtered: row.visibleCount < row.memberCount,
 });
 
-export const KOMGA_COLLECTIONS: KomgaListKind<
-  CollectionRow,
-  KomgaCollection,
-  z.infer<typeof CollectionCreationSchema>,
-  z.infer<typeof CollectionUpdateSchema>
-> = {
+export const KOMGA_COLLECTIONS = komgaList({
+  path: 'collections',
+  ofMember: '/api/v1/series/:id/collections',
+  read: COLLECTIONS_READ,
+  write: 'CollectionsWrite',
+  del: 'CollectionsDelete',
   lists: (services) => services.collections,
-  toKomga: (row, seriesIds) => ({ id: row.id, name: row.name, ordered: row.ordered, seriesIds, ...komgaTail(row) }),
+  toKomga: (row: CollectionRow, seriesIds): KomgaCollection => {
+    return { id: row.id, name: row.name, ordered: row.ordered, seriesIds, ...komgaTail(row) };
+  },
+  creation: CollectionCreationSchema,
+  update: CollectionUpdateSchema,
   edit: (body) => ({
     changes: { name: body.name ?? undefined, ordered: body.ordered ?? undefined },
     memberIds: body.seriesIds,
   }),
-};
+});
 
-export const KOMGA_READ_LISTS: KomgaListKind<
-  ReadListRow,
-  KomgaReadList,
-  z.infer<typeof ReadListCreationSchema>,
-  z.infer<typeof ReadListUpdateSchema>
-> = {
+export const KOMGA_READ_LISTS = komgaList({
+  path: 'readlists',
+  ofMember: '/api/v1/books/:id/readlists',
+  read: READ_LISTS_READ,
+  write: 'ReadListsWrite',
+  del: 'ReadListsDelete',
   lists: (services) => services.readLists,
-  toKomga: (row, bookIds) => ({
-    id: row.id,
-    name: row.name,
-    summary: row.summary,
-    ordered: row.ordered,
-    bookIds,
-    ...komgaTail(row),
-  }),
-  edit: (body) => ({
-    changes: { name: body.name ?? undefined, summary: body.summary ?? undefined, ordered: body.ordered ?? undefined },
-    memberIds: body.bookIds,
+  toKomga: (row: ReadListRow, bookIds): KomgaReadList => {
+    const { id, name, summary, ordered } = row;
+    return { id, name, summary, ordered, bookIds, ...komgaTail(row) };
+  },
+  creation: ReadListCreationSchema,
+  update: ReadListUpdateSchema,
+  edit: ({ name, summary, ordered, bookIds }) => ({
+    changes: { name: name ?? undefined, summary: summary ?? undefined, ordered: ordered ?? undefined },
+    memberIds: bookIds,
   }),
   sortOf: (paging) => {
     const sortBy = paging.sort.find((s) => s.property in READ_LIST_SORTS);
@@ -156,7 +177,7 @@ export const KOMGA_READ_LISTS: KomgaListKind<
         }
       : {};
   },
-};
+});
 
 export class KomgaLists {
   constructor(
@@ -166,7 +187,7 @@ export class KomgaLists {
 
   // ---- both kinds -----------------------------------------------------------------------------------------
 
-  async page<Row extends AnyRow, Dto, Creation, Update>(
+  async page<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
     paging: KomgaPaging,
@@ -177,7 +198,7 @@ export class KomgaLists {
     return springPage(await this.toKomga(kind, viewer, rows), total, paging);
   }
 
-  async one<Row extends AnyRow, Dto, Creation, Update>(
+  async one<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
     id: string,
@@ -187,7 +208,7 @@ export class KomgaLists {
   }
 
   /** The lists holding a series (collections) or a book (read lists), unpaged. */
-  async ofMember<Row extends AnyRow, Dto, Creation, Update>(
+  async ofMember<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
     id: string,
@@ -196,20 +217,20 @@ export class KomgaLists {
     return this.toKomga(kind, viewer, rows);
   }
 
-  async create<Row extends AnyRow, Dto, Creation, Update>(
+  async create<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
-    body: Creation,
+    body: z.infer<Creation>,
   ) {
     const created = await asKomga(kind.lists(this.services).create(viewer, body));
     return this.one(kind, viewer, created.id);
   }
 
-  async update<Row extends AnyRow, Dto, Creation, Update>(
+  async update<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
     id: string,
-    body: Update,
+    body: z.infer<Update>,
   ) {
     const lists = kind.lists(this.services);
     const { changes, memberIds } = kind.edit(body);
@@ -220,7 +241,7 @@ export class KomgaLists {
     if (memberIds) await lists.replaceMembers(viewer, id, memberIds);
   }
 
-  private async toKomga<Row extends AnyRow, Dto, Creation, Update>(
+  private async toKomga<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
     kind: KomgaListKind<Row, Dto, Creation, Update>,
     viewer: Viewer,
     rows: Row[],

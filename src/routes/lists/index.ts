@@ -19,8 +19,7 @@ const services = (c: Context<AppEnv>) => c.get('services');
 const listOf = (id: string | undefined) => (id ? [id] : undefined);
 
 /** A list's cover: the thumbnail of its first member the viewer may see. */
-async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, id: string) {
-  const viewer = requestViewer(c);
+async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, viewer: Viewer, id: string) {
   const first = await lists.cover(viewer, id);
   return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
 }
@@ -35,7 +34,7 @@ type Lists<Dto> = (
   services: Services,
 ) => Pick<
   MemberListService<ListTypes & { dto: Dto; create: never }>,
-  'create' | 'get' | 'update' | 'delete' | 'addMembers' | 'replaceMembers' | 'removeMember'
+  'create' | 'get' | 'update' | 'delete' | 'addMembers' | 'replaceMembers' | 'removeMember' | 'ofMember' | 'cover'
 >;
 
 function listHandlers<Dto>(lists: Lists<Dto>, member: 'series' | 'book') {
@@ -74,6 +73,16 @@ function listHandlers<Dto>(lists: Lists<Dto>, member: 'series' | 'book') {
     replaceMembers: route((c: ListRequest) => {
       const { lists, viewer, id } = call(c);
       return noContent(c, lists.replaceMembers(viewer, id, memberIds(c)));
+    }),
+    /** GET /series|books/{id}/collections|readlists: a page of the lists holding the member. */
+    ofMember: <R extends RouteConfig>(route: R) =>
+      paged(route, ({ services, viewer, param }, page) =>
+        lists(services).ofMember(viewer, (param as unknown as { id: string }).id, page),
+      ),
+    /** GET …/{id}/thumbnail: the cover of the list's first member the viewer may see. */
+    cover: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return listCover(c, lists, viewer, id);
     }),
     /** DELETE …/{id}/series|books/{seriesId|bookId}: 204. */
     removeMember: route((c: ListRequest) => {
@@ -114,12 +123,8 @@ export const listsRouter = createRouter()
   .openapi(...collection.addMembers(routes.addCollectionSeries))
   .openapi(...collection.replaceMembers(routes.replaceCollectionSeries))
   .openapi(...collection.removeMember(routes.removeCollectionSeries))
-  .openapi(routes.collectionThumbnail, (c) => listCover(c, services(c).collections, c.req.valid('param').id))
-  .openapi(
-    ...paged(routes.seriesCollections, ({ services, viewer, param }, page) =>
-      services.collections.ofMember(viewer, param.id, page),
-    ),
-  )
+  .openapi(...collection.cover(routes.collectionThumbnail))
+  .openapi(...collection.ofMember(routes.seriesCollections))
   .openapi(
     ...paged(routes.listReadLists, ({ services, viewer, query }, page) =>
       services.readLists.list(viewer, { libraryIds: listOf(query.library_id), search: query.search }, page),
@@ -150,12 +155,8 @@ export const listsRouter = createRouter()
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, -1), 200);
   })
-  .openapi(routes.readListThumbnail, (c) => listCover(c, services(c).readLists, c.req.valid('param').id))
-  .openapi(
-    ...paged(routes.bookReadLists, ({ services, viewer, param }, page) =>
-      services.readLists.ofMember(viewer, param.id, page),
-    ),
-  )
+  .openapi(...readList.cover(routes.readListThumbnail))
+  .openapi(...readList.ofMember(routes.bookReadLists))
   .openapi(...paged(routes.listWantToRead, ({ services, viewer }, page) => services.wantToRead.list(viewer, page)))
   .openapi(routes.addWantToRead, async (c) => {
     const { seriesId, bookId } = c.req.valid('json');
