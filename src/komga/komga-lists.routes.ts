@@ -20,14 +20,10 @@ import {
   sendMedia,
 } from './komga-http';
 import {
-  CollectionCreationSchema,
-  CollectionUpdateSchema,
   KOMGA_COLLECTIONS,
   KOMGA_READ_LISTS,
   type KomgaListKind,
   KomgaLists,
-  ReadListCreationSchema,
-  ReadListUpdateSchema,
   TachiyomiUpdateSchema,
 } from './komga-lists';
 

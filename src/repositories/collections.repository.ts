@@ -13,7 +13,6 @@ import { type Viewer, visibleSeries } from './visibility';
 
 export type { SmartRule } from '../db/tables/lists';
 export type CollectionRecord = typeof collections.$inferSelect;
-export type NewCollection = typeof collections.$inferInsert;
 export type CollectionChanges = Partial<
   Pick<CollectionRecord, 'name' | 'summary' | 'ordered' | 'rule' | 'pinnedToHome' | 'updatedAt'>
 >;

@@ -13,8 +13,6 @@ import { type ListPageQuery, ListsRepository } from './lists.repository';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 export type ReadListRecord = typeof readLists.$inferSelect;
-export type NewReadList = typeof readLists.$inferInsert;
-export type ReadListChanges = Partial<Pick<ReadListRecord, 'name' | 'summary' | 'ordered' | 'updatedAt'>>;
 
 /** A read list as a viewer sees it: its row, its live books, and how many of them the viewer may see. */
 export type ReadListRow = ReadListRecord & MemberCounts;
