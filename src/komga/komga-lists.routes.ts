@@ -2,7 +2,10 @@
  * Komga's collection and read-list endpoints (src/komga/komga-lists.ts; the calls Mihon and Komelia make are
  * test/support/clients/komga-lists.ts). Thin handlers: Komga's paging and query lists in, Komga's DTOs out.
  */
+import type { z } from 'zod';
 import { COLLECTIONS_READ, PROGRESS_WRITE, READ_LISTS_READ } from '../auth/permissions';
+import type { CollectionRow } from '../repositories/collections.repository';
+import type { ReadListRow } from '../repositories/read-lists.repository';
 import { progressActor, requestViewer } from '../http/progress-actor';
 import { readUploadedFile } from '../http/uploaded-file';
 import { CBL_MAX_BYTES } from '../lists/cbl';
@@ -17,11 +20,10 @@ import {
   sendMedia,
 } from './komga-http';
 import {
-  CollectionCreationSchema,
-  CollectionUpdateSchema,
+  KOMGA_COLLECTIONS,
+  KOMGA_READ_LISTS,
+  type KomgaListKind,
   KomgaLists,
-  ReadListCreationSchema,
-  ReadListUpdateSchema,
   TachiyomiUpdateSchema,
 } from './komga-lists';
 
@@ -46,51 +48,17 @@ const listQuery = (c: KomgaContext) => {
 
 export function registerListRoutes(app: KomgaApp) {
   // ---- collections ----
-  registerListBasics(app, {
-    path: 'collections',
-    service: 'collections',
-    read: COLLECTIONS_READ,
-    del: 'CollectionsDelete',
-  });
-  app.get('/api/v1/collections', need(COLLECTIONS_READ), async (c) =>
-    c.json(await listsOf(c).collections(requestViewer(c), pagingOf(c), listQuery(c))),
-  );
-  app.post('/api/v1/collections', need('CollectionsWrite'), async (c) =>
-    c.json(await listsOf(c).createCollection(requestViewer(c), await jsonBody(c, CollectionCreationSchema))),
-  );
-  app.get('/api/v1/collections/:id', need(COLLECTIONS_READ), async (c) =>
-    c.json(await listsOf(c).collection(requestViewer(c), c.req.param('id'))),
-  );
-  app.patch('/api/v1/collections/:id', need('CollectionsWrite'), async (c) => {
-    await listsOf(c).updateCollection(requestViewer(c), c.req.param('id'), await jsonBody(c, CollectionUpdateSchema));
-    return c.body(null, 204);
-  });
+  registerList(app, KOMGA_COLLECTIONS);
   app.get('/api/v1/collections/:id/series', need(COLLECTIONS_READ), async (c) =>
     c.json(await listsOf(c).collectionSeries(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
-  app.get('/api/v1/series/:id/collections', need(COLLECTIONS_READ), async (c) =>
-    c.json(await listsOf(c).collectionsOfSeries(requestViewer(c), c.req.param('id'))),
-  );
 
   // ---- read lists ----
-  registerListBasics(app, { path: 'readlists', service: 'readLists', read: READ_LISTS_READ, del: 'ReadListsDelete' });
-  app.get('/api/v1/readlists', need(READ_LISTS_READ), async (c) =>
-    c.json(await listsOf(c).readLists(requestViewer(c), pagingOf(c), listQuery(c))),
-  );
-  app.post('/api/v1/readlists', need('ReadListsWrite'), async (c) =>
-    c.json(await listsOf(c).createReadList(requestViewer(c), await jsonBody(c, ReadListCreationSchema))),
-  );
   app.post('/api/v1/readlists/match/comicrack', need('ReadListsWrite'), async (c) => {
     const bytes = await readUploadedFile(c, CBL_MAX_BYTES);
     return c.json(await listsOf(c).matchComicRack(requestViewer(c), bytes));
   });
-  app.get('/api/v1/readlists/:id', need(READ_LISTS_READ), async (c) =>
-    c.json(await listsOf(c).readList(requestViewer(c), c.req.param('id'))),
-  );
-  app.patch('/api/v1/readlists/:id', need('ReadListsWrite'), async (c) => {
-    await listsOf(c).updateReadList(requestViewer(c), c.req.param('id'), await jsonBody(c, ReadListUpdateSchema));
-    return c.body(null, 204);
-  });
+  registerList(app, KOMGA_READ_LISTS);
   app.get('/api/v1/readlists/:id/books', need(READ_LISTS_READ), async (c) =>
     c.json(await listsOf(c).readListBooks(requestViewer(c), c.req.param('id'), pagingOf(c))),
   );
@@ -110,34 +78,46 @@ export function registerListRoutes(app: KomgaApp) {
     await listsOf(c).markFirstRead(progressActor(c), c.req.param('id'), lastBookRead);
     return c.body(null, 204);
   });
-  app.get('/api/v1/books/:id/readlists', need(READ_LISTS_READ), async (c) =>
-    c.json(await listsOf(c).readListsOfBook(requestViewer(c), c.req.param('id'))),
-  );
 }
 
-/** What a collection and a read list do alike in Komga: delete, and a cover made from the first visible member. */
-function registerListBasics(
+/**
+ * What a collection and a read list do alike in Komga: list, create, read, edit and delete; the lists holding a
+ * member; and a cover made from the first visible member.
+ */
+function registerList<Row extends CollectionRow | ReadListRow, Dto, C extends z.ZodType, U extends z.ZodType>(
   app: KomgaApp,
-  list: {
-    path: 'collections' | 'readlists';
-    service: 'collections' | 'readLists';
-    read: Parameters<typeof need>[0];
-    del: Parameters<typeof need>[0];
-  },
+  list: KomgaListKind<Row, Dto, C, U>,
 ) {
-  app.delete(`/api/v1/${list.path}/:id`, need(list.del), async (c) => {
-    await c.get('services')[list.service].delete(requestViewer(c), c.req.param('id'));
+  const base = `/api/v1/${list.path}`;
+  app.get(base, need(list.read), async (c) =>
+    c.json(await listsOf(c).page(list, requestViewer(c), pagingOf(c), listQuery(c))),
+  );
+  app.post(base, need(list.write), async (c) =>
+    c.json(await listsOf(c).create(list, requestViewer(c), await jsonBody(c, list.creation))),
+  );
+  app.get(`${base}/:id`, need(list.read), async (c) =>
+    c.json(await listsOf(c).one(list, requestViewer(c), c.req.param('id'))),
+  );
+  app.patch(`${base}/:id`, need(list.write), async (c) => {
+    await listsOf(c).update(list, requestViewer(c), c.req.param('id'), await jsonBody(c, list.update));
     return c.body(null, 204);
   });
-  app.get(`/api/v1/${list.path}/:id/thumbnail`, need(list.read), async (c) => {
+  app.get(list.ofMember, need(list.read), async (c) =>
+    c.json(await listsOf(c).ofMember(list, requestViewer(c), c.req.param('id'))),
+  );
+  app.delete(`${base}/:id`, need(list.del), async (c) => {
+    await list.lists(c.get('services')).delete(requestViewer(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
+  app.get(`${base}/:id/thumbnail`, need(list.read), async (c) => {
     const viewer = requestViewer(c);
     const services = c.get('services');
-    const first = await services[list.service].cover(viewer, c.req.param('id'));
+    const first = await list.lists(services).cover(viewer, c.req.param('id'));
     return sendMedia(c, await services.thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
   });
   // Longbox makes list covers from their members: there are no uploaded posters to list.
-  app.get(`/api/v1/${list.path}/:id/thumbnails`, need(list.read), async (c) => {
-    await c.get('services')[list.service].row(requestViewer(c), c.req.param('id'));
+  app.get(`${base}/:id/thumbnails`, need(list.read), async (c) => {
+    await list.lists(c.get('services')).row(requestViewer(c), c.req.param('id'));
     return c.json([]);
   });
 }

@@ -9,11 +9,14 @@ import type { CollectionRow } from '../repositories/collections.repository';
 import type { ReadListRow } from '../repositories/read-lists.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { Services } from '../composition-root';
+import type { ListEdit, ListTypes, MemberListService } from '../services/member-list.service';
+import { COLLECTIONS_READ, READ_LISTS_READ } from '../auth/permissions';
 import { AppError } from '../lib/errors';
 import { type CblReadingList, CblError, parseCbl } from '../lists/cbl';
 import { fittingBooks } from '../lists/cbl-matching';
 import type { ProgressActor } from '../services/read-progress.service';
 import { komgaBadRequest } from './komga-errors';
+import type { need } from './komga-http';
 import { type KomgaPaging, springPage } from './komga-paging';
 import { komgaDate } from './komga.mappers';
 import { type KomgaService, trackerProgress } from './komga.service';
@@ -87,43 +90,167 @@ async function asKomga<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+type ListServices = Pick<Services, 'collections' | 'readLists' | 'cblImport' | 'readProgress'>;
+type AnyRow = CollectionRow | ReadListRow;
+type Permission = Parameters<typeof need>[0];
+
+/**
+ * How Komga shows one kind of list: its path and permissions, which service holds it, its DTO from a row and
+ * its visible member ids, its bodies, and what an update body changes (its own fields, and its member ids when
+ * sent).
+ */
+export interface KomgaListKind<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType> {
+  path: 'collections' | 'readlists';
+  /** The path of the lists holding one member. */
+  ofMember: '/api/v1/series/:id/collections' | '/api/v1/books/:id/readlists';
+  read: Permission;
+  write: Permission;
+  del: Permission;
+  lists: (
+    services: ListServices,
+  ) => MemberListService<
+    ListTypes & { row: Row; dto: { id: string }; create: z.infer<Creation>; edit: never; query: never }
+  >;
+  toKomga: (row: Row, memberIds: string[]) => Dto;
+  creation: Creation;
+  update: Update;
+  edit: (body: z.infer<Update>) => { changes: ListEdit; memberIds: string[] | null | undefined };
+  /** The list query of Komga's paging (a read list's sort). */
+  sortOf?: (paging: KomgaPaging) => object;
+}
+
+/** A kind, its types inferred from its service, its DTO and its bodies. */
+const komgaList = <Row extends AnyRow, Dto, C extends z.ZodType, U extends z.ZodType>(
+  kind: KomgaListKind<Row, Dto, C, U>,
+) => kind;
+
+/** When the list was made and changed, and whether the viewer sees only part of it: Komga's last fields. */
+const komgaTail = (row: AnyRow) => ({
+  createdDate: komgaDate(row.createdAt),
+  lastModifiedDate: komgaDate(row.updatedAt),
+  filtered: row.visibleCount < row.memberCount,
+});
+
+export const KOMGA_COLLECTIONS = komgaList({
+  path: 'collections',
+  ofMember: '/api/v1/series/:id/collections',
+  read: COLLECTIONS_READ,
+  write: 'CollectionsWrite',
+  del: 'CollectionsDelete',
+  lists: (services) => services.collections,
+  toKomga: (row: CollectionRow, seriesIds): KomgaCollection => {
+    return { id: row.id, name: row.name, ordered: row.ordered, seriesIds, ...komgaTail(row) };
+  },
+  creation: CollectionCreationSchema,
+  update: CollectionUpdateSchema,
+  edit: (body) => ({
+    changes: { name: body.name ?? undefined, ordered: body.ordered ?? undefined },
+    memberIds: body.seriesIds,
+  }),
+});
+
+export const KOMGA_READ_LISTS = komgaList({
+  path: 'readlists',
+  ofMember: '/api/v1/books/:id/readlists',
+  read: READ_LISTS_READ,
+  write: 'ReadListsWrite',
+  del: 'ReadListsDelete',
+  lists: (services) => services.readLists,
+  toKomga: (row: ReadListRow, bookIds): KomgaReadList => {
+    const { id, name, summary, ordered } = row;
+    return { id, name, summary, ordered, bookIds, ...komgaTail(row) };
+  },
+  creation: ReadListCreationSchema,
+  update: ReadListUpdateSchema,
+  edit: ({ name, summary, ordered, bookIds }) => ({
+    changes: { name: name ?? undefined, summary: summary ?? undefined, ordered: ordered ?? undefined },
+    memberIds: bookIds,
+  }),
+  sortOf: (paging) => {
+    const sortBy = paging.sort.find((s) => s.property in READ_LIST_SORTS);
+    return sortBy
+      ? {
+          sort: {
+            field: READ_LIST_SORTS[sortBy.property as keyof typeof READ_LIST_SORTS],
+            direction: sortBy.direction,
+          },
+        }
+      : {};
+  },
+});
+
 export class KomgaLists {
   constructor(
-    private readonly services: Pick<Services, 'collections' | 'readLists' | 'cblImport' | 'readProgress'>,
+    private readonly services: ListServices,
     private readonly komga: KomgaService,
   ) {}
 
-  // ---- collections ------------------------------------------------------------------------------------------
+  // ---- both kinds -----------------------------------------------------------------------------------------
 
-  async collections(viewer: Viewer, paging: KomgaPaging, query: { search?: string; libraryIds?: string[] }) {
-    const { rows, total } = await this.services.collections.rows(viewer, query, paging.request);
-    return springPage(await this.toCollections(viewer, rows), total, paging);
+  async page<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    paging: KomgaPaging,
+    query: { search?: string; libraryIds?: string[] },
+  ) {
+    const lists = kind.lists(this.services);
+    const { rows, total } = await lists.rows(viewer, { ...query, ...kind.sortOf?.(paging) } as never, paging.request);
+    return springPage(await this.toKomga(kind, viewer, rows), total, paging);
   }
 
-  async collection(viewer: Viewer, id: string): Promise<KomgaCollection> {
-    const [dto] = await this.toCollections(viewer, [await this.services.collections.row(viewer, id)]);
-    return dto as KomgaCollection;
+  async one<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    id: string,
+  ) {
+    const [dto] = await this.toKomga(kind, viewer, [await kind.lists(this.services).row(viewer, id)]);
+    return dto as Dto;
   }
 
-  async collectionsOfSeries(viewer: Viewer, seriesId: string): Promise<KomgaCollection[]> {
-    const { rows } = await this.services.collections.rowsOfSeries(viewer, seriesId);
-    return this.toCollections(viewer, rows);
+  /** The lists holding a series (collections) or a book (read lists), unpaged. */
+  async ofMember<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    id: string,
+  ) {
+    const { rows } = await kind.lists(this.services).rowsOfMember(viewer, id);
+    return this.toKomga(kind, viewer, rows);
   }
 
-  async createCollection(viewer: Viewer, body: z.infer<typeof CollectionCreationSchema>) {
-    const created = await asKomga(this.services.collections.create(viewer, body));
-    return this.collection(viewer, created.id);
+  async create<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    body: z.infer<Creation>,
+  ) {
+    const created = await asKomga(kind.lists(this.services).create(viewer, body));
+    return this.one(kind, viewer, created.id);
   }
 
-  async updateCollection(viewer: Viewer, id: string, body: z.infer<typeof CollectionUpdateSchema>) {
-    const { collections } = this.services;
-    const changes = { name: body.name ?? undefined, ordered: body.ordered ?? undefined };
-    // Only what was sent is written, so a reorder announces one CollectionChanged, with the new order.
+  async update<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    id: string,
+    body: z.infer<Update>,
+  ) {
+    const lists = kind.lists(this.services);
+    const { changes, memberIds } = kind.edit(body);
+    // Only what was sent is written, so a reorder announces one change, with the new order.
     // Checked first: a bad id changes nothing at all.
-    if (body.seriesIds) await collections.checkSeries(viewer, body.seriesIds);
-    if (sent(changes) || !body.seriesIds) await asKomga(collections.update(viewer, id, changes));
-    if (body.seriesIds) await collections.replaceSeries(viewer, id, body.seriesIds);
+    if (memberIds) await lists.checkMembers(viewer, memberIds);
+    if (sent({ ...changes }) || !memberIds) await asKomga(lists.update(viewer, id, changes as never));
+    if (memberIds) await lists.replaceMembers(viewer, id, memberIds);
   }
+
+  private async toKomga<Row extends AnyRow, Dto, Creation extends z.ZodType, Update extends z.ZodType>(
+    kind: KomgaListKind<Row, Dto, Creation, Update>,
+    viewer: Viewer,
+    rows: Row[],
+  ): Promise<Dto[]> {
+    const members = await kind.lists(this.services).memberIdsOf(viewer, rows);
+    return rows.map((row) => kind.toKomga(row, members.get(row.id) ?? []));
+  }
+
+  // ---- collections ------------------------------------------------------------------------------------------
 
   async collectionSeries(viewer: Viewer, id: string, paging: KomgaPaging) {
     // A smart collection of books has no series to show Komga's clients (its seriesIds are empty too).
@@ -138,56 +265,7 @@ export class KomgaLists {
     );
   }
 
-  private async toCollections(viewer: Viewer, rows: CollectionRow[]): Promise<KomgaCollection[]> {
-    const members = await this.services.collections.visibleSeriesIds(viewer, rows);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      ordered: row.ordered,
-      seriesIds: members.get(row.id) ?? [],
-      createdDate: komgaDate(row.createdAt),
-      lastModifiedDate: komgaDate(row.updatedAt),
-      filtered: row.visibleCount < row.memberCount,
-    }));
-  }
-
   // ---- read lists -------------------------------------------------------------------------------------------
-
-  async readLists(viewer: Viewer, paging: KomgaPaging, query: { search?: string; libraryIds?: string[] }) {
-    const sortBy = paging.sort.find((s) => s.property in READ_LIST_SORTS);
-    const sort = sortBy
-      ? { field: READ_LIST_SORTS[sortBy.property as keyof typeof READ_LIST_SORTS], direction: sortBy.direction }
-      : undefined;
-    const { rows, total } = await this.services.readLists.rows(viewer, { ...query, sort }, paging.request);
-    return springPage(await this.toReadLists(viewer, rows), total, paging);
-  }
-
-  async readList(viewer: Viewer, id: string): Promise<KomgaReadList> {
-    const [dto] = await this.toReadLists(viewer, [await this.services.readLists.row(viewer, id)]);
-    return dto as KomgaReadList;
-  }
-
-  async readListsOfBook(viewer: Viewer, bookId: string): Promise<KomgaReadList[]> {
-    const { rows } = await this.services.readLists.rowsOfBook(viewer, bookId);
-    return this.toReadLists(viewer, rows);
-  }
-
-  async createReadList(viewer: Viewer, body: z.infer<typeof ReadListCreationSchema>) {
-    const created = await asKomga(this.services.readLists.create(viewer, body));
-    return this.readList(viewer, created.id);
-  }
-
-  async updateReadList(viewer: Viewer, id: string, body: z.infer<typeof ReadListUpdateSchema>) {
-    const { readLists } = this.services;
-    const changes = {
-      name: body.name ?? undefined,
-      summary: body.summary ?? undefined,
-      ordered: body.ordered ?? undefined,
-    };
-    if (body.bookIds) await readLists.checkBooks(viewer, body.bookIds);
-    if (sent(changes) || !body.bookIds) await asKomga(readLists.update(viewer, id, changes));
-    if (body.bookIds) await readLists.replaceBooks(viewer, id, body.bookIds);
-  }
 
   async readListBooks(viewer: Viewer, id: string, paging: KomgaPaging) {
     const { data, total } = await this.services.readLists.books(viewer, id, paging.request);
@@ -221,26 +299,9 @@ export class KomgaLists {
   }
 
   private async orderedBooks(viewer: Viewer, id: string) {
-    await this.services.readLists.record(viewer, id);
-    const ids = (await this.services.readLists.visibleBookIds(viewer, [id])).get(id) ?? [];
+    const { readLists } = this.services;
+    const ids = (await readLists.memberIdsOf(viewer, [await readLists.record(viewer, id)])).get(id) ?? [];
     return this.komga.booksInOrder(viewer, ids);
-  }
-
-  private async toReadLists(viewer: Viewer, rows: ReadListRow[]): Promise<KomgaReadList[]> {
-    const members = await this.services.readLists.visibleBookIds(
-      viewer,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      summary: row.summary,
-      ordered: row.ordered,
-      bookIds: members.get(row.id) ?? [],
-      createdDate: komgaDate(row.createdAt),
-      lastModifiedDate: komgaDate(row.updatedAt),
-      filtered: row.visibleCount < row.memberCount,
-    }));
   }
 
   // ---- ComicRack -------------------------------------------------------------------------------------------

@@ -39,32 +39,17 @@ describe('checkMemberIds', () => {
 });
 
 describe('placeInArc (Komga ReadListLifecycle)', () => {
+  /** An arc's books as `[bookId, number]` pairs, and placements as `[bookId, position]` pairs. */
+  const arc = (...books: Array<[string, number | null]>) => books.map(([bookId, number]) => ({ bookId, number }));
+  const placed = (...books: Array<[string, number]>) => books.map(([bookId, position]) => ({ bookId, position }));
+
   it('starts a new list at the numbers, and puts clashes and unnumbered books after the last', () => {
-    expect(
-      placeInArc(new Map(), [
-        { bookId: 'c', number: null },
-        { bookId: 'b', number: 2 },
-        { bookId: 'a', number: 1 },
-        { bookId: 'd', number: 2 },
-      ]),
-    ).toEqual([
-      { bookId: 'a', position: 1 },
-      { bookId: 'b', position: 2 },
-      { bookId: 'd', position: 3 },
-      { bookId: 'c', position: 4 },
-    ]);
+    expect(placeInArc(new Map(), arc(['c', null], ['b', 2], ['a', 1], ['d', 2]))).toEqual(
+      placed(['a', 1], ['b', 2], ['d', 3], ['c', 4]),
+    );
   });
 
   it('leaves books already in the list where they are', () => {
-    expect(
-      placeInArc(new Map([['a', 5]]), [
-        { bookId: 'a', number: 1 },
-        { bookId: 'b', number: 1 },
-        { bookId: 'c', number: 5 },
-      ]),
-    ).toEqual([
-      { bookId: 'b', position: 1 },
-      { bookId: 'c', position: 6 },
-    ]);
+    expect(placeInArc(new Map([['a', 5]]), arc(['a', 1], ['b', 1], ['c', 5]))).toEqual(placed(['b', 1], ['c', 6]));
   });
 });

@@ -36,7 +36,7 @@ export interface MemberJoin {
   memberId: SQLiteColumn;
   /** The members' own table (series or books), and the same table aliased `member`. */
   membersTable: SQLiteTable;
-  member: { id: SQLiteColumn; deletedAt: SQLiteColumn };
+  member: SQLiteTable & { id: SQLiteColumn; deletedAt: SQLiteColumn; libraryId: SQLiteColumn };
   outerListId: SQL;
   /** A viewer may see the aliased member. */
   visible: (viewer: Viewer) => SQL;
@@ -52,12 +52,15 @@ export function memberCounts(join: MemberJoin, viewer: Viewer): SQL<MemberCounts
     WHERE ${listId} = ${outerListId} AND ${member.deletedAt} IS NULL)`.mapWith(toMemberCounts);
 }
 
-/** The outer list has a live member (one the viewer may see, when given): stops at the first. */
-export function hasMember(join: MemberJoin, visibleTo?: Viewer): SQL {
+/**
+ * The outer list has a live member (one the viewer may see, when given; one meeting `also`, when given): stops
+ * at the first.
+ */
+export function hasMember(join: MemberJoin, visibleTo?: Viewer, also?: SQL): SQL {
   const { table, listId, memberId, membersTable, member, outerListId } = join;
   return sql`EXISTS (SELECT 1 FROM ${table} JOIN ${membersTable} AS ${MEMBER} ON ${member.id} = ${memberId}
     WHERE ${listId} = ${outerListId} AND ${member.deletedAt} IS NULL
-    ${visibleTo ? sql`AND ${join.visible(visibleTo)}` : sql``})`;
+    ${visibleTo ? sql`AND ${join.visible(visibleTo)}` : sql``} ${also ? sql`AND ${also}` : sql``})`;
 }
 
 /** Where a list's members are: the table and its list, member and position columns. */

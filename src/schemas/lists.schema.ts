@@ -19,6 +19,17 @@ const Ids = (what: string) =>
     .max(10_000)
     .openapi({ description: `${what} ids; naming one twice is refused (400), an unknown or hidden one too` });
 
+/**
+ * A list's response (its id and name, `fields`, then when it was made and changed) and its page envelope:
+ * collections and read lists answer the same frame.
+ */
+function listResponse<Fields extends z.ZodRawShape>(name: 'Collection' | 'ReadList', fields: Fields) {
+  const schema = z
+    .object({ id: z.uuid(), name: z.string(), ...fields, createdAt: z.string(), updatedAt: z.string() })
+    .openapi(name);
+  return [schema, pageEnvelopeSchema(schema, `${name}Page`)] as const;
+}
+
 // ---- collections ------------------------------------------------------------------------------------------
 
 export const SMART_TARGETS = ['series', 'books'] as const;
@@ -50,31 +61,23 @@ const smartFields = {
   pinnedToHome: z.boolean().optional().openapi({ description: 'Shown as a row on every reader’s home screen' }),
 };
 
-export const CollectionSchema = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    summary: z.string().nullable(),
-    ordered: z.boolean().openapi({ description: 'Members in the order given, else by name' }),
-    automatic: z.boolean().openapi({ description: 'A smart collection (members chosen by `condition`)' }),
-    condition: z.record(z.string(), z.unknown()).nullable(),
-    target: z.enum(SMART_TARGETS),
-    fullTextSearch: z.string().nullable(),
-    sort: z.string().nullable(),
-    pinnedToHome: z.boolean(),
-    seriesCount: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'Series the requesting user may see; null for a smart collection' }),
-    filtered: z.boolean().openapi({ description: 'Some members are hidden from the requesting user' }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('Collection');
+export const [CollectionSchema, CollectionPageSchema] = listResponse('Collection', {
+  summary: z.string().nullable(),
+  ordered: z.boolean().openapi({ description: 'Members in the order given, else by name' }),
+  automatic: z.boolean().openapi({ description: 'A smart collection (members chosen by `condition`)' }),
+  condition: z.record(z.string(), z.unknown()).nullable(),
+  target: z.enum(SMART_TARGETS),
+  fullTextSearch: z.string().nullable(),
+  sort: z.string().nullable(),
+  pinnedToHome: z.boolean(),
+  seriesCount: z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: 'Series the requesting user may see; null for a smart collection' }),
+  filtered: z.boolean().openapi({ description: 'Some members are hidden from the requesting user' }),
+});
 export type CollectionDto = z.infer<typeof CollectionSchema>;
-
-export const CollectionPageSchema = pageEnvelopeSchema(CollectionSchema, 'CollectionPage');
 
 export const CreateCollectionBodySchema = acceptTwins(
   z.strictObject({
@@ -124,21 +127,13 @@ export const CollectionMemberParamsSchema = z.object({
 
 // ---- read lists -------------------------------------------------------------------------------------------
 
-export const ReadListSchema = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    summary: z.string(),
-    ordered: z.boolean().openapi({ description: 'Books in the order given, else by release' }),
-    bookCount: z.number().int().openapi({ description: 'Books the requesting user may see' }),
-    filtered: z.boolean().openapi({ description: 'Some books are hidden from the requesting user' }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('ReadList');
+export const [ReadListSchema, ReadListPageSchema] = listResponse('ReadList', {
+  summary: z.string(),
+  ordered: z.boolean().openapi({ description: 'Books in the order given, else by release' }),
+  bookCount: z.number().int().openapi({ description: 'Books the requesting user may see' }),
+  filtered: z.boolean().openapi({ description: 'Some books are hidden from the requesting user' }),
+});
 export type ReadListDto = z.infer<typeof ReadListSchema>;
-
-export const ReadListPageSchema = pageEnvelopeSchema(ReadListSchema, 'ReadListPage');
 
 export const CreateReadListBodySchema = acceptTwins(
   z.strictObject({

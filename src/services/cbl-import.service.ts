@@ -77,7 +77,7 @@ export class CblImportService {
     if (existing) {
       // The list must be one the importer may see, like any other edit.
       await this.lists.row(viewer, existing);
-      await this.lists.writeVisibleBooks(viewer, existing, bookIds, list.summary ? { summary: list.summary } : {});
+      await this.lists.writeVisibleMembers(viewer, existing, bookIds, list.summary ? { summary: list.summary } : {});
       return { ...report, readListId: existing, updated: true };
     }
     const id = await this.lists.insert({ name: list.name, summary: list.summary ?? '', ordered: true }, bookIds);

@@ -7,16 +7,15 @@
 import { parseCondition } from '../catalog/filters';
 import { parseSort } from '../catalog/sort';
 import type { EventPublisher } from '../events/events';
-import { badRequest, conflict, notFound } from '../lib/errors';
-import { newId, nowIso } from '../lib/ids';
+import { badRequest, conflict } from '../lib/errors';
 import type { PageRequest } from '../lib/pagination';
-import { checkMemberIds, replaceVisibleMembers } from '../lists/members';
 import { toCollectionDto } from '../mappers/lists.mapper';
 import { toSeriesDto } from '../mappers/series.mapper';
 import { BOOK_SORT_FIELDS } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
 import type {
   CollectionChanges,
+  CollectionListQuery,
   CollectionRecord,
   CollectionRow,
   CollectionsRepository,
@@ -34,10 +33,14 @@ import type { CollectionDto, CreateCollectionBody, UpdateCollectionBody } from '
 import type { SeriesDto } from '../schemas/series.schema';
 import type { BookQueryService } from './book-query.service';
 import type { ListResult } from './catalog-list';
+import { MEMBERS_LIMIT, MemberListService } from './member-list.service';
 import type { SeriesQueryService } from './series-query.service';
 
-/** Members read at once for Komga's `seriesIds` and the events of a smart collection (a bounded list). */
-export const SMART_MEMBERS_LIMIT = 10_000;
+/** The types a collection is made of (member-list.service.ts ListTypes). */
+type Collection = { row: CollectionRow; dto: CollectionDto; query: CollectionListQuery } & {
+  create: CreateCollectionBody;
+  edit: UpdateCollectionBody;
+};
 
 export interface CollectionsDeps {
   collections: CollectionsRepository;
@@ -50,85 +53,14 @@ export interface CollectionsDeps {
 /** The rule fields of a body, as a smart rule; undefined when the body says nothing about a rule. */
 type RuleFields = Pick<UpdateCollectionBody, 'condition' | 'target' | 'fullTextSearch' | 'sort'>;
 
-export class CollectionsService {
-  constructor(private readonly deps: CollectionsDeps) {}
-
-  async list(
-    viewer: Viewer,
-    query: { libraryIds?: readonly string[]; search?: string; pinned?: boolean },
-    page: PageRequest,
-  ): Promise<ListResult<CollectionDto>> {
-    const { rows, total } = await this.rows(viewer, query, page);
-    return { data: rows.map(toCollectionDto), total };
+export class CollectionsService extends MemberListService<Collection> {
+  constructor(private readonly deps: CollectionsDeps) {
+    super(deps.collections, deps.events, { noun: 'Collection', members: deps.series, toDto: toCollectionDto });
   }
 
-  /** A page of the collections the viewer may see, as rows (the Komga API shows them its own way). */
-  rows(
-    viewer: Viewer,
-    query: { libraryIds?: readonly string[]; search?: string; pinned?: boolean },
-    page: PageRequest,
-  ) {
-    return this.deps.collections.list(viewer, { ...query, limit: page.pageSize, offset: page.offset });
-  }
-
-  /** Every collection holding a series, as rows (404 when the series is unknown or hidden). */
-  async rowsOfSeries(viewer: Viewer, seriesId: string) {
-    if (!(await this.deps.series.exists(viewer, seriesId))) throw notFound('Series');
-    return this.deps.collections.ofSeries(viewer, seriesId, SMART_MEMBERS_LIMIT, 0);
-  }
-
-  async get(viewer: Viewer, id: string): Promise<CollectionDto> {
-    return toCollectionDto(await this.row(viewer, id));
-  }
-
-  /** The collections holding a series (404 when the series is unknown or hidden). */
-  async ofSeries(viewer: Viewer, seriesId: string, page: PageRequest): Promise<ListResult<CollectionDto>> {
-    if (!(await this.deps.series.exists(viewer, seriesId))) throw notFound('Series');
-    const { rows, total } = await this.deps.collections.ofSeries(viewer, seriesId, page.pageSize, page.offset);
-    return { data: rows.map(toCollectionDto), total };
-  }
-
-  async create(viewer: Viewer, body: CreateCollectionBody): Promise<CollectionDto> {
-    const rule = ruleOf(body, null);
-    const seriesIds = body.seriesIds ?? [];
-    if (rule && seriesIds.length > 0) {
-      throw badRequest('A smart collection has no series of its own: send seriesIds or a condition, not both', [
-        { path: 'seriesIds', message: 'not allowed with a condition' },
-      ]);
-    }
-    await this.assertNameFree(body.name);
-    await this.checkSeries(viewer, seriesIds);
-    const id = newId();
-    const now = nowIso();
-    const { collections } = this.deps;
-    await collections
-      .run([
-        collections.create({
-          id,
-          name: body.name,
-          summary: body.summary ?? null,
-          ordered: body.ordered ?? false,
-          rule,
-          pinnedToHome: body.pinnedToHome ?? false,
-          createdAt: now,
-          updatedAt: now,
-        }),
-        ...collections.members.replace(id, seriesIds),
-      ])
-      .catch(rethrowDuplicateName);
-    this.publish('collection_created', id, seriesIds);
-    return this.get(viewer, id);
-  }
-
-  async update(viewer: Viewer, id: string, body: UpdateCollectionBody): Promise<CollectionDto> {
-    const current = await this.row(viewer, id);
-    const changes: CollectionChanges = { updatedAt: nowIso() };
-    if (body.name !== undefined && body.name !== current.name) {
-      await this.assertNameFree(body.name, id);
-      changes.name = body.name;
-    }
-    if (body.summary !== undefined) changes.summary = body.summary;
-    if (body.ordered !== undefined) changes.ordered = body.ordered;
+  /** Pinning and the smart rule: a plain collection with series of its own cannot be given a rule (409). */
+  protected override changesOf(current: CollectionRow, body: UpdateCollectionBody): CollectionChanges {
+    const changes: CollectionChanges = {};
     if (body.pinnedToHome !== undefined) changes.pinnedToHome = body.pinnedToHome;
     const ruleTouched = ['condition', 'target', 'fullTextSearch', 'sort'].some(
       (key) => body[key as keyof RuleFields] !== undefined,
@@ -139,16 +71,7 @@ export class CollectionsService {
         throw conflict('The collection has series of its own: remove them before giving it a condition');
       }
     }
-    await this.deps.collections.run([this.deps.collections.update(id, changes)]).catch(rethrowDuplicateName);
-    this.publish('collection_updated', id, await this.deps.collections.members.all(id));
-    return this.get(viewer, id);
-  }
-
-  async delete(viewer: Viewer, id: string): Promise<void> {
-    await this.row(viewer, id);
-    const members = await this.deps.collections.members.all(id);
-    await this.deps.collections.run(this.deps.collections.delete(id));
-    this.publish('collection_deleted', id, members);
+    return changes;
   }
 
   /** The collection's series the viewer may see: its own order (or by name), or its rule's list. */
@@ -181,60 +104,18 @@ export class CollectionsService {
     });
   }
 
-  /** Adds series after the last one; series already there keep their place. */
-  async addSeries(viewer: Viewer, id: string, seriesIds: string[]): Promise<CollectionDto> {
-    await this.manual(viewer, id);
-    if (seriesIds.length === 0)
-      throw badRequest('seriesIds must name at least one series', [{ path: 'seriesIds', message: 'empty' }]);
-    await this.checkSeries(viewer, seriesIds);
-    const { collections } = this.deps;
-    await collections.run([
-      ...collections.members.append(id, seriesIds),
-      collections.update(id, { updatedAt: nowIso() }),
-    ]);
-    this.publish('collection_updated', id, await collections.members.all(id));
-    return this.get(viewer, id);
-  }
-
-  /**
-   * The series the viewer sees become `seriesIds`, in that order (Komga's PATCH and Codex-rs's PUT): series
-   * hidden from the viewer stay where they are (docs/DECISIONS.md §Organise and share).
-   */
-  async replaceSeries(viewer: Viewer, id: string, seriesIds: string[]): Promise<CollectionDto> {
-    await this.manual(viewer, id);
-    await this.checkSeries(viewer, seriesIds);
-    const { collections, series } = this.deps;
-    const current = await collections.members.all(id);
-    const visible = await series.visibleIds(viewer, current);
-    const members = replaceVisibleMembers(current, (member) => !visible.has(member), seriesIds);
-    await collections.run([
-      ...collections.members.replace(id, members),
-      collections.update(id, { updatedAt: nowIso() }),
-    ]);
-    this.publish('collection_updated', id, members);
-    return this.get(viewer, id);
-  }
-
-  async removeSeries(viewer: Viewer, id: string, seriesId: string): Promise<void> {
-    await this.manual(viewer, id);
-    const { collections } = this.deps;
-    if (!(await this.deps.series.exists(viewer, seriesId)) || !(await collections.members.all(id)).includes(seriesId)) {
-      throw notFound('Series in this collection');
-    }
-    await collections.run([collections.members.remove(id, seriesId), collections.update(id, { updatedAt: nowIso() })]);
-    this.publish('collection_updated', id, await collections.members.all(id));
-  }
-
   /**
    * The series the viewer may see in each collection, in its order (Komga's `seriesIds`); a smart collection
-   * of series lists what its rule finds for the viewer, at most SMART_MEMBERS_LIMIT.
+   * of series lists what its rule finds for the viewer, at most MEMBERS_LIMIT.
    */
-  async visibleSeriesIds(viewer: Viewer, rows: readonly CollectionRow[]): Promise<Map<string, string[]>> {
-    const manual = rows.filter((row) => !row.rule).map((row) => row.id);
-    const ids = await this.deps.collections.visibleMemberIds(viewer, manual);
+  override async memberIdsOf(viewer: Viewer, rows: readonly CollectionRecord[]): Promise<Map<string, string[]>> {
+    const ids = await super.memberIdsOf(
+      viewer,
+      rows.filter((row) => !row.rule),
+    );
     for (const row of rows) {
       if (row.rule?.target !== 'series') continue;
-      const page = await this.series(viewer, row.id, { page: 1, pageSize: SMART_MEMBERS_LIMIT, offset: 0 });
+      const page = await this.series(viewer, row.id, { page: 1, pageSize: MEMBERS_LIMIT, offset: 0 });
       ids.set(
         row.id,
         page.data.map((s) => s.id),
@@ -244,7 +125,7 @@ export class CollectionsService {
   }
 
   /** What the collection's cover shows: its first series (or book) the viewer may see; null when none. */
-  async cover(viewer: Viewer, id: string): Promise<{ kind: 'series' | 'book'; id: string } | null> {
+  override async cover(viewer: Viewer, id: string): Promise<{ kind: 'series' | 'book'; id: string } | null> {
     const row = await this.record(viewer, id);
     const first = { page: 1, pageSize: 1, offset: 0 };
     if (row.rule?.target === 'books') {
@@ -255,45 +136,25 @@ export class CollectionsService {
     return series ? { kind: 'series', id: series.id } : null;
   }
 
-  /** The collection as the viewer sees it: 404 when unknown or made only of series hidden from the viewer. */
-  async row(viewer: Viewer, id: string): Promise<CollectionRow> {
-    const row = await this.deps.collections.get(viewer, id);
-    if (!row) throw notFound('Collection');
-    return row;
+  /** A collection of series, or a smart one (a condition, no series of its own: both at once is a 400). */
+  protected override newList(body: CreateCollectionBody) {
+    const rule = ruleOf(body, null);
+    const memberIds = body.seriesIds ?? [];
+    if (rule && memberIds.length > 0) {
+      throw badRequest('A smart collection has no series of its own: send seriesIds or a condition, not both', [
+        { path: 'seriesIds', message: 'not allowed with a condition' },
+      ]);
+    }
+    const { name, summary = null, ordered = false, pinnedToHome = false } = body;
+    return { list: { name, summary, ordered, rule, pinnedToHome }, memberIds };
   }
 
-  /** The collection's own row as the viewer sees it, without counting its series (404 as `row`). */
-  async record(viewer: Viewer, id: string): Promise<CollectionRecord> {
-    const row = await this.deps.collections.find(viewer, id);
-    if (!row) throw notFound('Collection');
-    return row;
-  }
-
-  private async manual(viewer: Viewer, id: string): Promise<CollectionRecord> {
+  /** A smart collection's series come from its rule: they cannot be added, replaced or removed (409). */
+  protected override async editable(viewer: Viewer, id: string): Promise<unknown> {
     const row = await this.record(viewer, id);
     if (row.rule)
       throw conflict('A smart collection’s series come from its condition: they cannot be added or removed');
     return row;
-  }
-
-  /** Every id a series the viewer may see, each named once: else a 400 naming them. */
-  async checkSeries(viewer: Viewer, seriesIds: readonly string[]): Promise<void> {
-    checkMemberIds(seriesIds, await this.deps.series.visibleIds(viewer, seriesIds), 'seriesIds', 'series');
-  }
-
-  private async assertNameFree(name: string, exceptId?: string): Promise<void> {
-    const taken = await this.deps.collections.idByName(name);
-    if (taken && taken !== exceptId) {
-      throw conflict(`A collection named "${name}" already exists`, [{ path: 'name', message: 'already used' }]);
-    }
-  }
-
-  private publish(
-    type: 'collection_created' | 'collection_updated' | 'collection_deleted',
-    id: string,
-    seriesIds: string[],
-  ) {
-    this.deps.events.publish({ type, collection_id: id, series_ids: seriesIds });
   }
 }
 
@@ -314,11 +175,4 @@ function ruleOf(body: RuleFields, current: SmartRule | null): SmartRule | null {
     parseSort({ sort }, fields as readonly string[], { field: fields[0], direction: 'asc' });
   }
   return { target, condition, fullTextSearch, sort };
-}
-
-/** Two writers can pass the name check at once; the unique index decides, as a 409. */
-function rethrowDuplicateName(error: unknown): never {
-  const messages = `${error} ${(error as { cause?: unknown } | null)?.cause ?? ''}`;
-  if (/UNIQUE constraint failed/i.test(messages)) throw conflict('A collection with this name already exists');
-  throw error;
 }

@@ -5,7 +5,7 @@
  * member is decided per request by the catalog query layer, never stored here.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, type SQLiteColumn, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { books } from './books';
 import { cascadingReference, createdAt, id, updatedAt } from './columns';
 import { series } from './series';
@@ -21,6 +21,24 @@ export interface SmartRule {
   sort: string | null;
 }
 
+/** The columns every list opens with: its id and its name. */
+const listHead = () => ({ id: id(), name: text('name').notNull() });
+
+/** Names are unique regardless of case (Komga), and looked up with the same expression. */
+const uniqueName = (table: string, name: SQLiteColumn) => uniqueIndex(`${table}_name_unique`).on(sql`lower(${name})`);
+
+/**
+ * A member table's keys: a member is in a list once; a list's members in order (the member list's page walks
+ * it and stops after its rows); and the lists holding a member (GET /series/{id}/collections, /books/{id}/readlists).
+ */
+function memberKeys(table: string, list: SQLiteColumn, member: SQLiteColumn, position: SQLiteColumn, word: string) {
+  return [
+    primaryKey({ columns: [list, member] }),
+    index(`${table}_order_idx`).on(list, position, member),
+    index(`${table}_${word}_idx`).on(member),
+  ];
+}
+
 /**
  * A set of series, in the order given when `ordered`; or, when `rule` is set (a smart collection), whatever
  * the rule's list holds for the reader asking, evaluated on every read.
@@ -28,8 +46,7 @@ export interface SmartRule {
 export const collections = sqliteTable(
   'collections',
   {
-    id: id(),
-    name: text('name').notNull(),
+    ...listHead(),
     summary: text('summary'),
     ordered: integer('ordered', { mode: 'boolean' }).notNull().default(false),
     rule: text('rule', { mode: 'json' }).$type<SmartRule>(),
@@ -38,8 +55,7 @@ export const collections = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // Names are unique regardless of case (Komga), and looked up with the same expression.
-  (t) => [uniqueIndex('collections_name_unique').on(sql`lower(${t.name})`)],
+  (t) => [uniqueName('collections', t.name)],
 );
 
 /** A series in a collection at a position (ascending; gaps allowed). */
@@ -50,27 +66,20 @@ export const collectionSeries = sqliteTable(
     seriesId: cascadingReference('series_id', () => series.id),
     position: integer('position').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.collectionId, t.seriesId] }),
-    // A collection's members in order: the member list's page walks it and stops after its rows.
-    index('collection_series_order_idx').on(t.collectionId, t.position, t.seriesId),
-    // GET /series/{id}/collections.
-    index('collection_series_series_idx').on(t.seriesId),
-  ],
+  (t) => memberKeys('collection_series', t.collectionId, t.seriesId, t.position, 'series'),
 );
 
 /** An ordered list of books across series (a reading order); `ordered` false lists them by release. */
 export const readLists = sqliteTable(
   'read_lists',
   {
-    id: id(),
-    name: text('name').notNull(),
+    ...listHead(),
     summary: text('summary').notNull().default(''),
     ordered: integer('ordered', { mode: 'boolean' }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('read_lists_name_unique').on(sql`lower(${t.name})`)],
+  (t) => [uniqueName('read_lists', t.name)],
 );
 
 /**
@@ -84,11 +93,7 @@ export const readListBooks = sqliteTable(
     bookId: cascadingReference('book_id', () => books.id),
     position: integer('position').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.readListId, t.bookId] }),
-    index('read_list_books_order_idx').on(t.readListId, t.position, t.bookId),
-    index('read_list_books_book_idx').on(t.bookId),
-  ],
+  (t) => memberKeys('read_list_books', t.readListId, t.bookId, t.position, 'book'),
 );
 
 /**

@@ -1,4 +1,5 @@
 /** Collections, read lists and want-to-read: thin handlers over their services (src/services/lists.services.ts). */
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { readUploadedFile } from '../../http/uploaded-file';
@@ -6,20 +7,93 @@ import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
 import { sendMedia } from '../../http/send-media';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
+import type { ListEdit, ListTypes, MemberListService } from '../../services/member-list.service';
+import type { Services } from '../../composition-root';
+import type { Viewer } from '../../repositories/visibility';
 import { noContent, paged } from '../handlers';
 import { contracts as routes } from './lists.routes';
 
-type ListServices = AppEnv['Variables']['services']['collections' | 'readLists'];
+type ListServices = Services['collections' | 'readLists'];
 
 const services = (c: Context<AppEnv>) => c.get('services');
 const listOf = (id: string | undefined) => (id ? [id] : undefined);
 
 /** A list's cover: the thumbnail of its first member the viewer may see. */
-async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, id: string) {
-  const viewer = requestViewer(c);
+async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, viewer: Viewer, id: string) {
   const first = await lists.cover(viewer, id);
   return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
 }
+
+/**
+ * The handlers collections and read lists share (src/services/member-list.service.ts), each with its route:
+ * create, read, edit and delete a list, and add, replace and remove its members (`seriesIds`/`seriesId` or
+ * `bookIds`/`bookId` in bodies and paths).
+ */
+type ListRequest = Context<AppEnv, string, any>;
+type Lists<Dto> = (
+  services: Services,
+) => Pick<
+  MemberListService<ListTypes & { dto: Dto; create: never }>,
+  'create' | 'get' | 'update' | 'delete' | 'addMembers' | 'replaceMembers' | 'removeMember' | 'ofMember' | 'cover'
+>;
+
+function listHandlers<Dto>(lists: Lists<Dto>, member: 'series' | 'book') {
+  // The route's contract has validated both (lists.routes.ts); their types are the contract's.
+  const json = <B>(c: ListRequest) => c.req.valid('json' as never) as B;
+  const param = (c: ListRequest, name: string) =>
+    (c.req.valid('param' as never) as Record<string, string>)[name] as string;
+  const call = (c: ListRequest) => ({ lists: lists(services(c)), viewer: requestViewer(c), id: param(c, 'id') });
+  const memberIds = (c: ListRequest) => json<Record<string, string[]>>(c)[`${member}Ids`] as string[];
+  const route =
+    <H>(handler: H) =>
+    <R extends RouteConfig>(route: R) =>
+      [route, handler] as const;
+  return {
+    create: route(async (c: ListRequest) =>
+      c.json(await lists(services(c)).create(requestViewer(c), json<never>(c)), 201),
+    ),
+    get: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.get(viewer, id), 200);
+    }),
+    update: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.update(viewer, id, json<ListEdit>(c)), 200);
+    }),
+    delete: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.delete(viewer, id));
+    }),
+    /** POST …/{id}/series|books: adds after the last member; answers the list. */
+    addMembers: route(async (c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return c.json(await lists.addMembers(viewer, id, memberIds(c)), 200);
+    }),
+    /** PUT …/{id}/series|books: the members the caller sees become these, in order; 204. */
+    replaceMembers: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.replaceMembers(viewer, id, memberIds(c)));
+    }),
+    /** GET /series|books/{id}/collections|readlists: a page of the lists holding the member. */
+    ofMember: <R extends RouteConfig>(route: R) =>
+      paged(route, ({ services, viewer, param }, page) =>
+        lists(services).ofMember(viewer, (param as unknown as { id: string }).id, page),
+      ),
+    /** GET …/{id}/thumbnail: the cover of the list's first member the viewer may see. */
+    cover: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return listCover(c, lists, viewer, id);
+    }),
+    /** DELETE …/{id}/series|books/{seriesId|bookId}: 204. */
+    removeMember: route((c: ListRequest) => {
+      const { lists, viewer, id } = call(c);
+      return noContent(c, lists.removeMember(viewer, id, param(c, `${member}Id`)));
+    }),
+  };
+}
+
+const collection = listHandlers((s) => s.collections, 'series');
+const readList = listHandlers((s) => s.readLists, 'book');
 
 // Fixed paths (/readlists/import/cbl, /want-to-read/bulk) are registered before the `{id}` routes.
 export const listsRouter = createRouter()
@@ -32,18 +106,10 @@ export const listsRouter = createRouter()
       ),
     ),
   )
-  .openapi(routes.createCollection, async (c) =>
-    c.json(await services(c).collections.create(requestViewer(c), c.req.valid('json')), 201),
-  )
-  .openapi(routes.getCollection, async (c) =>
-    c.json(await services(c).collections.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateCollection, async (c) =>
-    c.json(await services(c).collections.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  )
-  .openapi(routes.deleteCollection, (c) =>
-    noContent(c, services(c).collections.delete(requestViewer(c), c.req.valid('param').id)),
-  )
+  .openapi(...collection.create(routes.createCollection))
+  .openapi(...collection.get(routes.getCollection))
+  .openapi(...collection.update(routes.updateCollection))
+  .openapi(...collection.delete(routes.deleteCollection))
   .openapi(
     ...paged(routes.listCollectionSeries, ({ services, viewer, param }, page) =>
       services.collections.series(viewer, param.id, page),
@@ -54,71 +120,33 @@ export const listsRouter = createRouter()
       services.collections.books(viewer, param.id, page),
     ),
   )
-  .openapi(routes.addCollectionSeries, async (c) =>
-    c.json(
-      await services(c).collections.addSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json').seriesIds),
-      200,
-    ),
-  )
-  .openapi(routes.replaceCollectionSeries, (c) =>
-    noContent(
-      c,
-      services(c).collections.replaceSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json').seriesIds),
-    ),
-  )
-  .openapi(routes.removeCollectionSeries, (c) => {
-    const { id, seriesId } = c.req.valid('param');
-    return noContent(c, services(c).collections.removeSeries(requestViewer(c), id, seriesId));
-  })
-  .openapi(routes.collectionThumbnail, (c) => listCover(c, services(c).collections, c.req.valid('param').id))
-  .openapi(
-    ...paged(routes.seriesCollections, ({ services, viewer, param }, page) =>
-      services.collections.ofSeries(viewer, param.id, page),
-    ),
-  )
+  .openapi(...collection.addMembers(routes.addCollectionSeries))
+  .openapi(...collection.replaceMembers(routes.replaceCollectionSeries))
+  .openapi(...collection.removeMember(routes.removeCollectionSeries))
+  .openapi(...collection.cover(routes.collectionThumbnail))
+  .openapi(...collection.ofMember(routes.seriesCollections))
   .openapi(
     ...paged(routes.listReadLists, ({ services, viewer, query }, page) =>
       services.readLists.list(viewer, { libraryIds: listOf(query.library_id), search: query.search }, page),
     ),
   )
-  .openapi(routes.createReadList, async (c) =>
-    c.json(await services(c).readLists.create(requestViewer(c), c.req.valid('json')), 201),
-  )
+  .openapi(...readList.create(routes.createReadList))
   .openapi(routes.importCbl, async (c) => {
     const bytes = await readUploadedFile(c, CBL_MAX_BYTES);
     const dryRun = c.req.valid('query').dryRun === 'true';
     return c.json(await services(c).cblImport.import(requestViewer(c), bytes, dryRun), 200);
   })
-  .openapi(routes.getReadList, async (c) =>
-    c.json(await services(c).readLists.get(requestViewer(c), c.req.valid('param').id), 200),
-  )
-  .openapi(routes.updateReadList, async (c) =>
-    c.json(await services(c).readLists.update(requestViewer(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  )
-  .openapi(routes.deleteReadList, (c) =>
-    noContent(c, services(c).readLists.delete(requestViewer(c), c.req.valid('param').id)),
-  )
+  .openapi(...readList.get(routes.getReadList))
+  .openapi(...readList.update(routes.updateReadList))
+  .openapi(...readList.delete(routes.deleteReadList))
   .openapi(
     ...paged(routes.listReadListBooks, ({ services, viewer, param }, page) =>
       services.readLists.books(viewer, param.id, page),
     ),
   )
-  .openapi(routes.addReadListBooks, async (c) =>
-    c.json(
-      await services(c).readLists.addBooks(requestViewer(c), c.req.valid('param').id, c.req.valid('json').bookIds),
-      200,
-    ),
-  )
-  .openapi(routes.replaceReadListBooks, (c) =>
-    noContent(
-      c,
-      services(c).readLists.replaceBooks(requestViewer(c), c.req.valid('param').id, c.req.valid('json').bookIds),
-    ),
-  )
-  .openapi(routes.removeReadListBook, (c) => {
-    const { id, bookId } = c.req.valid('param');
-    return noContent(c, services(c).readLists.removeBook(requestViewer(c), id, bookId));
-  })
+  .openapi(...readList.addMembers(routes.addReadListBooks))
+  .openapi(...readList.replaceMembers(routes.replaceReadListBooks))
+  .openapi(...readList.removeMember(routes.removeReadListBook))
   .openapi(routes.nextReadListBook, async (c) => {
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, 1), 200);
@@ -127,12 +155,8 @@ export const listsRouter = createRouter()
     const { id, bookId } = c.req.valid('param');
     return c.json(await services(c).readLists.siblingBook(requestViewer(c), id, bookId, -1), 200);
   })
-  .openapi(routes.readListThumbnail, (c) => listCover(c, services(c).readLists, c.req.valid('param').id))
-  .openapi(
-    ...paged(routes.bookReadLists, ({ services, viewer, param }, page) =>
-      services.readLists.ofBook(viewer, param.id, page),
-    ),
-  )
+  .openapi(...readList.cover(routes.readListThumbnail))
+  .openapi(...readList.ofMember(routes.bookReadLists))
   .openapi(...paged(routes.listWantToRead, ({ services, viewer }, page) => services.wantToRead.list(viewer, page)))
   .openapi(routes.addWantToRead, async (c) => {
     const { seriesId, bookId } = c.req.valid('json');
