@@ -21,7 +21,7 @@ export const metadataRouter = createRouter()
   )
   .openapi(routes.patchSeriesMetadata, async (c) =>
     c.json(
-      await c.get('services').metadata.patchSeries(requestViewer(c), c.req.valid('param').id, c.req.valid('json')),
+      await c.get('services').metadata.patchSeries(c.get('principal'), c.req.valid('param').id, c.req.valid('json')),
       200,
     ),
   )
@@ -30,7 +30,7 @@ export const metadataRouter = createRouter()
   )
   .openapi(routes.putSeriesLocks, async (c) =>
     c.json(
-      (await c.get('services').metadata.setSeriesLocks(requestViewer(c), c.req.valid('param').id, c.req.valid('json')))
+      (await c.get('services').metadata.setSeriesLocks(c.get('principal'), c.req.valid('param').id, c.req.valid('json')))
         .locks,
       200,
     ),
