@@ -73,12 +73,10 @@ const BOOK_FIELDS = {
  * lock of the same name, but decides who sees the series: it is not a plain column edit. Setting it locks
  * it and needs `UsersWrite`; `null` (or turning its lock off) rates the series from its books again.
  */
-const AGE_RATING = int(0, 255)
-  .nullable()
-  .openapi({
-    description:
-      "Minimum age (ComicInfo AgeRating mapped as Komga does). Setting it locks it and needs UsersWrite; null rates the series from its books (the highest of theirs) and unlocks it",
-  });
+const AGE_RATING = int(0, 255).nullable().openapi({
+  description:
+    'Minimum age (ComicInfo AgeRating mapped as Komga does). Setting it locks it and needs UsersWrite; null rates the series from its books (the highest of theirs) and unlocks it',
+});
 
 export const BOOK_EDITABLE_FIELDS = Object.keys(BOOK_FIELDS) as Array<keyof typeof BOOK_FIELDS>;
 export type BookEditableField = keyof typeof BOOK_FIELDS;
@@ -97,9 +95,7 @@ export type SeriesMetadataLocks = z.infer<typeof SeriesMetadataLocksSchema>;
 export type BookMetadataLocks = z.infer<typeof BookMetadataLocksSchema>;
 
 /** PUT …/metadata/locks: the locks to change (others unchanged); a lock that is turned off brings the file's value back. */
-export const SeriesLocksUpdateSchema = z
-  .strictObject(optionalAll(SERIES_LOCKS))
-  .openapi('SeriesMetadataLocksUpdate');
+export const SeriesLocksUpdateSchema = z.strictObject(optionalAll(SERIES_LOCKS)).openapi('SeriesMetadataLocksUpdate');
 export const BookLocksUpdateSchema = z
   .strictObject(optionalAll(locksOf(BOOK_FIELDS)))
   .openapi('BookMetadataLocksUpdate');

@@ -145,7 +145,7 @@ describe('the sharing fields of the series metadata PATCH need UsersWrite (and o
   }, 120_000);
 });
 
-describe('/api/v1 shows and edits a series\' age rating through the same service as Komga\'s PATCH', () => {
+describe("/api/v1 shows and edits a series' age rating through the same service as Komga's PATCH", () => {
   const v1Metadata = (id: string, json: unknown, auth: Credentials) =>
     api(`/series/${id}/metadata`, { method: 'PATCH', auth, json });
   const v1Locks = (id: string, json: unknown, auth: Credentials) =>

@@ -30,8 +30,11 @@ export const metadataRouter = createRouter()
   )
   .openapi(routes.putSeriesLocks, async (c) =>
     c.json(
-      (await c.get('services').metadata.setSeriesLocks(c.get('principal'), c.req.valid('param').id, c.req.valid('json')))
-        .locks,
+      (
+        await c
+          .get('services')
+          .metadata.setSeriesLocks(c.get('principal'), c.req.valid('param').id, c.req.valid('json'))
+      ).locks,
       200,
     ),
   )
