@@ -12,7 +12,10 @@ import { addFixtureBook, buildAccessFixture } from '../support/access-fixture';
 import { komfSeriesResetBody } from '../support/clients/komf-metadata';
 import { api, type Credentials, expectError } from '../support/http';
 import { komga } from '../support/komga';
+import { putObject } from '../support/library-files';
 import { scan } from '../support/scans';
+import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
 
 const adminBasic: Credentials = { basic: { username: ADMIN.username, password: ADMIN.password } };
 
@@ -90,6 +93,32 @@ describe("a series' age rating follows its books unless locked", () => {
     expect((await patchSeries(xteen.seriesId, { ageRatingLock: false })).status).toBe(204);
     expect(await ratingOf(xteen.seriesId)).toEqual({ ageRating: 17, ageRatingLock: false });
     expect((await api(`/series/${xteen.seriesId}`, { auth: kid })).status).toBe(404);
+  }, 120_000);
+});
+
+describe('EPUB books have no rating (EPUB has no standard rating element)', () => {
+  it('an EPUB whose package names an "AgeRating" leaves its book and series unrated: an EXCLUDE 16 reader sees them', async () => {
+    const f = await buildAccessFixture();
+    const kid = await excludeSixteenReader(f.admin);
+    const epub = buildEpub({
+      spine: [{ kind: 'wrapper', image: jpeg(300, 400, { seed: 7 }) }],
+      metadataXml:
+        '<meta name="AgeRating" content="Adults Only 18+"/><meta property="schema:contentRating">Adults Only 18+</meta>',
+    });
+    await putObject('alpha/Zork Xepub/Zork Xepub 001.epub', epub);
+    await scan(f.admin, f.libraries.alpha);
+
+    const listed = await api(`/series?library_id=${f.libraries.alpha}&pageSize=100`, { auth: f.admin });
+    const series = listed.body.data.find((s: { path: string | null }) => s.path?.includes('Zork Xepub'));
+    expect(series).toBeDefined();
+    expect(series.ageRating).toBeNull();
+    const books = await api(`/series/${series.id}/books`, { auth: f.admin });
+    expect(
+      books.body.data.map((b: { fileFormat: string; ageRating: number | null }) => [b.fileFormat, b.ageRating]),
+    ).toEqual([['epub', null]]);
+    expect(await ratingOf(series.id)).toEqual({ ageRating: null, ageRatingLock: false });
+    expect((await api(`/series/${series.id}`, { auth: kid })).status).toBe(200);
+    expect((await api(`/series/${f.series.xadult.seriesId}`, { auth: kid })).status).toBe(404);
   }, 120_000);
 });
 
