@@ -81,7 +81,8 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 <button type="button" class="button" onClick={() => void mark('unread')}>
                   {t('series.markUnread')}
                 </button>
-                {canEdit('series') && metadata.data && (
+                {/* Once /auth/me has answered: the dialog's fields (the age rating or not) are fixed when it opens. */}
+                {canEdit('series') && metadata.data && !me.loading && (
                   <button type="button" class="button" data-edit onClick={() => setEditing(true)}>
                     {t('metadata.edit')}
                   </button>
