@@ -114,6 +114,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const sharingLabels = new SharingLabelsRepository(db);
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
+  const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
   return {
     db,
     repositories,
@@ -132,7 +133,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     }),
     users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess),
     userAccess,
-    sharingTags: new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter),
+    sharingTags,
     apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),
     preferences: new PreferencesService(new PreferencesRepository(db)),
     libraries,
@@ -155,7 +156,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ...lists,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
-    metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events),
+    metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };

@@ -55,6 +55,7 @@ export function toBookDto(row: BookRow): BookDto {
     numberSort: row.numberSort,
     volume: row.volume,
     chapter: row.chapter,
+    ageRating: row.ageRating,
     // The series setting wins, then the book's own metadata, then the library default.
     readingDirection: row.seriesReadingDirection ?? row.bookReadingDirection ?? row.libraryReadingDirection,
     ...(progress ? { readProgress: toReadProgressDto({ ...progress, bookId: row.id }) } : {}),

@@ -29,6 +29,7 @@ export function toSeriesDto(row: SeriesRow): SeriesDto {
     summary: row.summary,
     publisher: row.publisher,
     year: row.year,
+    ageRating: row.ageRating,
     libraryId: row.libraryId,
     libraryName: row.libraryName,
     path: row.path,

@@ -77,6 +77,7 @@ function bookColumns(viewer: Viewer) {
     numberSort: books.numberSort,
     volume: books.volume,
     chapter: books.chapter,
+    ageRating: books.ageRating,
     bookReadingDirection: books.readingDirection,
     deletedAt: books.deletedAt,
     createdAt: books.createdAt,

@@ -82,6 +82,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
     summary: series.summary,
     publisher: series.publisher,
     year: series.year,
+    ageRating: series.ageRating,
     libraryId: series.libraryId,
     libraryName: libraries.name,
     path: series.path,

@@ -28,6 +28,10 @@ export const BookSchema = z
     }),
     volume: z.number().int().nullable(),
     chapter: z.number().nullable(),
+    ageRating: z.number().int().nullable().openapi({
+      description:
+        'Minimum age from the ComicInfo AgeRating (docs/DECISIONS.md §Enforcement); null: unrated (EPUB, PDF)',
+    }),
     readingDirection: ReadingDirectionSchema.nullable().openapi({
       description: 'Effective direction: the series value, else the library default',
     }),

@@ -68,6 +68,16 @@ const BOOK_FIELDS = {
   teams: terms,
   locations: terms,
 };
+/**
+ * A series' age rating (a minimum age, docs/DECISIONS.md §Enforcement) is edited beside those fields, with a
+ * lock of the same name, but decides who sees the series: it is not a plain column edit. Setting it locks
+ * it and needs `UsersWrite`; `null` (or turning its lock off) rates the series from its books again.
+ */
+const AGE_RATING = int(0, 255).nullable().openapi({
+  description:
+    'Minimum age (ComicInfo AgeRating mapped as Komga does). Setting it locks it and needs UsersWrite; null rates the series from its books (the highest of theirs) and unlocks it',
+});
+
 export const BOOK_EDITABLE_FIELDS = Object.keys(BOOK_FIELDS) as Array<keyof typeof BOOK_FIELDS>;
 export type BookEditableField = keyof typeof BOOK_FIELDS;
 
@@ -78,15 +88,14 @@ const optionalAll = <T extends Record<string, z.ZodType>>(shape: T) =>
 const locksOf = <T extends Record<string, unknown>>(shape: T) =>
   Object.fromEntries(Object.keys(shape).map((k) => [k, z.boolean()])) as { [K in keyof T]: z.ZodBoolean };
 
-export const SeriesMetadataLocksSchema = z.object(locksOf(SERIES_FIELDS)).openapi('SeriesMetadataLocks');
+const SERIES_LOCKS = { ...locksOf(SERIES_FIELDS), ageRating: z.boolean() };
+export const SeriesMetadataLocksSchema = z.object(SERIES_LOCKS).openapi('SeriesMetadataLocks');
 export const BookMetadataLocksSchema = z.object(locksOf(BOOK_FIELDS)).openapi('BookMetadataLocks');
 export type SeriesMetadataLocks = z.infer<typeof SeriesMetadataLocksSchema>;
 export type BookMetadataLocks = z.infer<typeof BookMetadataLocksSchema>;
 
 /** PUT …/metadata/locks: the locks to change (others unchanged); a lock that is turned off brings the file's value back. */
-export const SeriesLocksUpdateSchema = z
-  .strictObject(optionalAll(locksOf(SERIES_FIELDS)))
-  .openapi('SeriesMetadataLocksUpdate');
+export const SeriesLocksUpdateSchema = z.strictObject(optionalAll(SERIES_LOCKS)).openapi('SeriesMetadataLocksUpdate');
 export const BookLocksUpdateSchema = z
   .strictObject(optionalAll(locksOf(BOOK_FIELDS)))
   .openapi('BookMetadataLocksUpdate');
@@ -94,9 +103,13 @@ export type SeriesLocksUpdate = z.infer<typeof SeriesLocksUpdateSchema>;
 export type BookLocksUpdate = z.infer<typeof BookLocksUpdateSchema>;
 
 /** PATCH …/metadata: the fields to set; each one set is locked (DECISIONS.md §Organise and share). */
-export const SeriesMetadataPatchSchema = z.strictObject(optionalAll(SERIES_FIELDS)).openapi('SeriesMetadataPatch');
+export const SeriesMetadataPatchSchema = z
+  .strictObject({ ...optionalAll(SERIES_FIELDS), ageRating: AGE_RATING.optional() })
+  .openapi('SeriesMetadataPatch');
 export const BookMetadataPatchSchema = z.strictObject(optionalAll(BOOK_FIELDS)).openapi('BookMetadataPatch');
 export type SeriesMetadataPatch = z.infer<typeof SeriesMetadataPatchSchema>;
+/** The plain column fields of a series edit (everything but the age rating). */
+export type SeriesFieldsPatch = Omit<SeriesMetadataPatch, 'ageRating'>;
 export type BookMetadataPatch = z.infer<typeof BookMetadataPatchSchema>;
 
 const readOnlyTerms = {
@@ -109,6 +122,9 @@ export const SeriesMetadataSchema = z
   .object({
     seriesId: z.uuid(),
     ...SERIES_FIELDS,
+    ageRating: z.number().int().nullable().openapi({
+      description: "Minimum age: the highest of the books' ratings unless locked (then as edited); null: unrated",
+    }),
     ...readOnlyTerms,
     title: z.string(),
     titleSort: z.string(),

@@ -12,6 +12,10 @@ export const SeriesSchema = z
     summary: z.string().nullable(),
     publisher: z.string().nullable(),
     year: z.number().int().nullable(),
+    ageRating: z.number().int().nullable().openapi({
+      description:
+        "Minimum age (docs/DECISIONS.md §Enforcement): the highest of its books' unless an admin set it; null: unrated",
+    }),
     libraryId: z.uuid(),
     libraryName: z.string(),
     path: z.string().nullable(),

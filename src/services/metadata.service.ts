@@ -5,6 +5,7 @@
  * keeps), and a series' derived values are computed again; scans never write a locked field.
  * Each edit emits entity events; the search rows are rewritten in the same batch.
  */
+import type { Principal } from '../auth/principal';
 import type { EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type {
@@ -21,7 +22,7 @@ import type {
   Terms,
 } from '../repositories/metadata.repository';
 import type { BookLockedColumn } from '../repositories/metadata-sql';
-import type { Viewer } from '../repositories/visibility';
+import { type Viewer, viewerOf } from '../repositories/visibility';
 import {
   BOOK_EDITABLE_FIELDS,
   type BookEditableField,
@@ -30,11 +31,13 @@ import {
   type BookLocksUpdate,
   SERIES_EDITABLE_FIELDS,
   type SeriesEditableField,
+  type SeriesFieldsPatch,
   type SeriesLocksUpdate,
   type SeriesMetadataDto,
   type SeriesMetadataPatch,
 } from '../schemas/metadata.schema';
 import { sortTitle } from '../scanning/series-grouping';
+import type { SeriesContentEdit, SharingTagsService } from './sharing-tags.service';
 
 /** API fields whose values are term rows, and their kind. */
 const TERM_FIELDS = {
@@ -52,7 +55,7 @@ export interface MetadataEdit<V, F extends string> {
   values: Partial<V>;
   locks: Partial<Record<F, boolean>>;
 }
-export type SeriesEdit = MetadataEdit<SeriesMetadataPatch, SeriesEditableField>;
+export type SeriesEdit = MetadataEdit<SeriesFieldsPatch, SeriesEditableField>;
 export type BookEdit = MetadataEdit<BookMetadataPatch, BookEditableField>;
 
 const lockColumn = (field: string) => `${field}Lock`;
@@ -84,9 +87,19 @@ function toSeriesMetadata(row: SeriesMetadataRow, terms: Terms): SeriesMetadataD
     characters: terms.character,
     teams: terms.team,
     locations: terms.location,
-    locks: locksOf(SERIES_EDITABLE_FIELDS, row),
+    ageRating: row.ageRating,
+    locks: { ...locksOf(SERIES_EDITABLE_FIELDS, row), ageRating: row.ageRatingLock },
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * The age-rating part of an /api/v1 edit as the sharing service takes it (the one implementation Komga's
+ * PATCH uses too): a rating set is locked, `null` unlocks it (the books rate the series again).
+ */
+function ratingEdit(value: number | null | undefined, lock: boolean | undefined): SeriesContentEdit | undefined {
+  if (value !== undefined) return value === null ? { ageRatingLock: false } : { ageRating: value, ageRatingLock: true };
+  return lock === undefined ? undefined : { ageRatingLock: lock };
 }
 
 function toBookMetadata(row: BookMetadataRow, terms: Terms): BookMetadataDto {
@@ -151,6 +164,7 @@ export class MetadataService {
     private readonly metadata: MetadataRepository,
     private readonly writer: CatalogWriter,
     private readonly events: EventPublisher,
+    private readonly content: Pick<SharingTagsService, 'editSeriesContent'>,
   ) {}
 
   async seriesMetadata(viewer: Viewer, id: string): Promise<SeriesMetadataDto> {
@@ -165,14 +179,23 @@ export class MetadataService {
     return toBookMetadata(found.row, found.terms);
   }
 
-  /** PATCH /series/{id}/metadata: sets the fields given and locks each of them. */
-  patchSeries(viewer: Viewer, id: string, patch: SeriesMetadataPatch) {
-    return this.editSeries(viewer, id, { values: patch, locks: lockAll(patch) });
+  /**
+   * PATCH /series/{id}/metadata: sets the fields given and locks each of them. The age rating goes first,
+   * through the sharing service (a real change needs UsersWrite: its 403 leaves the other fields unwritten).
+   */
+  async patchSeries(actor: Principal, id: string, { ageRating, ...patch }: SeriesMetadataPatch) {
+    const rated = await this.editRating(actor, id, ratingEdit(ageRating, undefined));
+    return this.editSeries(viewerOf(actor), id, { values: patch, locks: lockAll(patch) }, rated);
   }
 
-  /** PUT /series/{id}/metadata/locks. */
-  setSeriesLocks(viewer: Viewer, id: string, locks: SeriesLocksUpdate) {
-    return this.editSeries(viewer, id, { values: {}, locks });
+  /** PUT /series/{id}/metadata/locks (the age rating's lock through the sharing service, as above). */
+  async setSeriesLocks(actor: Principal, id: string, { ageRating, ...locks }: SeriesLocksUpdate) {
+    const rated = await this.editRating(actor, id, ratingEdit(undefined, ageRating));
+    return this.editSeries(viewerOf(actor), id, { values: {}, locks }, rated);
+  }
+
+  private async editRating(actor: Principal, id: string, edit: SeriesContentEdit | undefined): Promise<boolean> {
+    return edit === undefined ? false : this.content.editSeriesContent(actor, id, edit);
   }
 
   patchBook(viewer: Viewer, id: string, patch: BookMetadataPatch) {
@@ -186,9 +209,10 @@ export class MetadataService {
   /**
    * Any edit of a series (values and locks as decided by the caller). When a lock is turned off, the unlocked
    * derived values are computed again from the books in the same batch (unlocking the summary brings back
-   * the first book's); otherwise values set stay until the next scan of the series' books.
+   * the first book's); otherwise values set stay until the next scan of the series' books. `rated`: its age
+   * rating was just written (by the sharing service), so the series changed even if nothing else does.
    */
-  async editSeries(viewer: Viewer, id: string, edit: SeriesEdit): Promise<SeriesMetadataDto> {
+  async editSeries(viewer: Viewer, id: string, edit: SeriesEdit, rated = false): Promise<SeriesMetadataDto> {
     const found = await this.metadata.series(viewer, id);
     if (!found) throw notFound('Series');
     const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, found.row) });
@@ -203,6 +227,8 @@ export class MetadataService {
         now,
         unlocks,
       );
+    }
+    if (rated || Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
       this.events.publish({ type: 'series_updated', series_id: id, library_id: found.row.libraryId });
     }
     return this.seriesMetadata(viewer, id);
@@ -254,11 +280,14 @@ export class MetadataService {
     return { updatedCount: visible.length, message: `Updated ${visible.length} books` };
   }
 
-  bulkPatchSeries(viewer: Viewer, { seriesIds, ...patch }: SeriesMetadataPatch & { seriesIds: string[] }) {
+  bulkPatchSeries(viewer: Viewer, { seriesIds, ...patch }: SeriesFieldsPatch & { seriesIds: string[] }) {
     return this.bulkSeries(viewer, seriesIds, () => ({ values: patch, locks: lockAll(patch) }));
   }
 
-  bulkSeriesLocks(viewer: Viewer, { seriesIds, ...locks }: SeriesLocksUpdate & { seriesIds: string[] }) {
+  bulkSeriesLocks(
+    viewer: Viewer,
+    { seriesIds, ...locks }: Omit<SeriesLocksUpdate, 'ageRating'> & { seriesIds: string[] },
+  ) {
     return this.bulkSeries(viewer, seriesIds, () => ({ values: {}, locks }));
   }
 

@@ -133,18 +133,20 @@ export class SharingTagsService {
    * (the value sent is not kept: docs/DECISIONS.md §Enforcement). The series must be one the actor sees
    * (404). An edit that changes something needs `UsersWrite` (403, nothing written); one that changes
    * nothing — what Komf sends as a maintainer: its reset's `ageRating: null` unlocked, or the stored
-   * values back — is accepted from anyone and writes nothing.
+   * values back — is accepted from anyone and writes nothing. Answers whether it wrote. `/api/v1`'s series
+   * metadata PATCH and locks PUT (MetadataService) edit the age rating through here too.
    */
-  async editSeriesContent(actor: Principal, seriesId: string, edit: SeriesContentEdit): Promise<void> {
+  async editSeriesContent(actor: Principal, seriesId: string, edit: SeriesContentEdit): Promise<boolean> {
     await this.series.get(viewerOf(actor), seriesId);
     if (!satisfies(actor.permissions, ADMINISTERS)) {
       if (await this.changes(seriesId, edit)) assertAdministers(actor);
-      return;
+      return false;
     }
     const labelIds =
       edit.sharingLabels === undefined ? undefined : [...(await this.idsNamed(edit.sharingLabels)).values()];
     await this.labels.setForSeries(seriesId, labelIds, edit.sharingLabelsLock);
     await this.writer.editSeriesAgeRating(seriesId, { ageRating: edit.ageRating, lock: edit.ageRatingLock });
+    return true;
   }
 
   /** Whether the edit would change what the series carries (its labels, rating or their locks). */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeyLibraries, userLibraryAccess, userSharingLabels, users } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
 import { db } from '../support/catalog-factory';
-import { createApiKey, login } from '../support/factories';
+import { createApiKey, createUser, login } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 import { komga } from '../support/komga';
 import { fetchAs } from '../support/opds';
@@ -152,6 +152,27 @@ describe('library access, age restriction and sharing labels (issue 17)', () => 
       labels: [{ labelId: f.labels.xsecret, mode: 'deny' }],
     });
     expect(await seen(f.admin)).toEqual(ALL);
+  }, 120_000);
+
+  it('a reader holding the custom SystemAdmin permission sees every library and has no content restriction', async () => {
+    const f = await buildAccessFixture();
+    const reader = await createUser(f.admin, { customPermissions: ['SystemAdmin'] });
+    await restrict(reader.id, {
+      libraries: [f.libraries.alpha],
+      age: { age: 0, mode: 'ALLOW_ONLY' },
+      labels: [{ labelId: f.labels.xsecret, mode: 'deny' }],
+    });
+    const auth = (await login(reader.username, reader.password)).auth;
+    expect((await api('/auth/me', { auth })).body.role).toBe('reader');
+    expect(await seen(auth)).toEqual(ALL);
+    // The same row without the permission: the restriction applies (the fixture is not simply open).
+    const plain = await createUser(f.admin);
+    await restrict(plain.id, {
+      libraries: [f.libraries.alpha],
+      age: { age: 0, mode: 'ALLOW_ONLY' },
+      labels: [{ labelId: f.labels.xsecret, mode: 'deny' }],
+    });
+    expect(await seen((await login(plain.username, plain.password)).auth)).toEqual([]);
   }, 120_000);
 
   it('an API key narrows its owner’s libraries, is never widened, and loses a library its owner loses', async () => {

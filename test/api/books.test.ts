@@ -13,6 +13,7 @@ import { createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 
 const BOOK_FIELDS = [
+  'ageRating',
   'analysisError',
   'analyzed',
   'chapter',

@@ -1,6 +1,7 @@
 /**
  * What a series carries that decides who sees it — its age rating and sharing labels — edited through
- * Komga's series metadata PATCH (docs/DECISIONS.md §Enforcement, §Administration): a series' rating is
+ * Komga's series metadata PATCH and /api/v1's (`PATCH /series/{id}/metadata` `ageRating`, its lock in
+ * `PUT …/metadata/locks`; docs/DECISIONS.md §Enforcement, §Administration): a series' rating is
  * the highest of its live books' unless locked, so clearing or unlocking it (Komf's reset) rates it from
  * its books again at once; changing it needs `UsersWrite`, but a PATCH that changes none of it (Komf
  * signed in as a maintainer) goes through. The catalog is test/support/access-fixture.ts (real scans).
@@ -9,9 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, createUser, login } from '../support/factories';
 import { addFixtureBook, buildAccessFixture } from '../support/access-fixture';
 import { komfSeriesResetBody } from '../support/clients/komf-metadata';
-import { api, type Credentials } from '../support/http';
+import { api, type Credentials, expectError } from '../support/http';
 import { komga } from '../support/komga';
+import { putObject } from '../support/library-files';
 import { scan } from '../support/scans';
+import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
 
 const adminBasic: Credentials = { basic: { username: ADMIN.username, password: ADMIN.password } };
 
@@ -92,6 +96,32 @@ describe("a series' age rating follows its books unless locked", () => {
   }, 120_000);
 });
 
+describe('EPUB books have no rating (EPUB has no standard rating element)', () => {
+  it('an EPUB whose package names an "AgeRating" leaves its book and series unrated: an EXCLUDE 16 reader sees them', async () => {
+    const f = await buildAccessFixture();
+    const kid = await excludeSixteenReader(f.admin);
+    const epub = buildEpub({
+      spine: [{ kind: 'wrapper', image: jpeg(300, 400, { seed: 7 }) }],
+      metadataXml:
+        '<meta name="AgeRating" content="Adults Only 18+"/><meta property="schema:contentRating">Adults Only 18+</meta>',
+    });
+    await putObject('alpha/Zork Xepub/Zork Xepub 001.epub', epub);
+    await scan(f.admin, f.libraries.alpha);
+
+    const listed = await api(`/series?library_id=${f.libraries.alpha}&pageSize=100`, { auth: f.admin });
+    const series = listed.body.data.find((s: { path: string | null }) => s.path?.includes('Zork Xepub'));
+    expect(series).toBeDefined();
+    expect(series.ageRating).toBeNull();
+    const books = await api(`/series/${series.id}/books`, { auth: f.admin });
+    expect(
+      books.body.data.map((b: { fileFormat: string; ageRating: number | null }) => [b.fileFormat, b.ageRating]),
+    ).toEqual([['epub', null]]);
+    expect(await ratingOf(series.id)).toEqual({ ageRating: null, ageRatingLock: false });
+    expect((await api(`/series/${series.id}`, { auth: kid })).status).toBe(200);
+    expect((await api(`/series/${f.series.xadult.seriesId}`, { auth: kid })).status).toBe(404);
+  }, 120_000);
+});
+
 describe('the sharing fields of the series metadata PATCH need UsersWrite (and only when they change something)', () => {
   it("a maintainer's Komf PATCH whose rating and labels change nothing succeeds; changing them is a 403 that writes nothing", async () => {
     const f = await buildAccessFixture();
@@ -141,5 +171,111 @@ describe('the sharing fields of the series metadata PATCH need UsersWrite (and o
       (await patchSeries(teen, { sharingLabels: ['Xpublic', 'Kids'], ageRating: 3, ageRatingLock: true })).status,
     ).toBe(204);
     expect(await ratingOf(teen)).toEqual({ ageRating: 3, ageRatingLock: true });
+  }, 120_000);
+});
+
+describe("/api/v1 shows and edits a series' age rating through the same service as Komga's PATCH", () => {
+  const v1Metadata = (id: string, json: unknown, auth: Credentials) =>
+    api(`/series/${id}/metadata`, { method: 'PATCH', auth, json });
+  const v1Locks = (id: string, json: unknown, auth: Credentials) =>
+    api(`/series/${id}/metadata/locks`, { method: 'PUT', auth, json });
+
+  it("an admin's rating of 18 hides the series from an EXCLUDE 16 reader; null or unlocking brings the books' back", async () => {
+    const f = await buildAccessFixture();
+    const kid = await excludeSixteenReader(f.admin);
+    const teen = f.series.xteen.seriesId;
+    const teenBook = f.series.xteen.bookIds[0];
+    // The Series and Book responses carry the rating: the series' (its books' highest) and the book's own.
+    expect((await api(`/series/${teen}`, { auth: f.admin })).body.ageRating).toBe(13);
+    expect((await api(`/books/${teenBook}`, { auth: f.admin })).body.ageRating).toBe(13);
+    expect((await api(`/series/${f.series.xunrated.seriesId}`, { auth: f.admin })).body.ageRating).toBeNull();
+    const listed = await api(`/series?library_id=${f.libraries.alpha}&pageSize=100`, { auth: f.admin });
+    const adultRow = listed.body.data.find((s: { id: string }) => s.id === f.series.xadult.seriesId);
+    expect(adultRow.ageRating).toBe(18);
+    expect((await api(`/series/${teen}/metadata`, { auth: f.admin })).body).toMatchObject({
+      ageRating: 13,
+      locks: { ageRating: false },
+    });
+    expect((await api(`/series/${teen}`, { auth: kid })).status).toBe(200);
+
+    const rated = await v1Metadata(teen, { ageRating: 18 }, f.admin);
+    expect(rated.status).toBe(200);
+    expect(rated.body).toMatchObject({ ageRating: 18, locks: { ageRating: true } });
+    expect((await api(`/series/${teen}/metadata/locks`, { auth: f.admin })).body.ageRating).toBe(true);
+    expect((await api(`/series/${teen}`, { auth: f.admin })).body.ageRating).toBe(18);
+    expect(await ratingOf(teen)).toEqual({ ageRating: 18, ageRatingLock: true });
+    expect((await api(`/series/${teen}`, { auth: kid })).status).toBe(404);
+    expect((await api(`/books/${teenBook}`, { auth: kid })).status).toBe(404);
+    // The book keeps its own rating: the series' is what an admin set.
+    expect((await api(`/books/${teenBook}`, { auth: f.admin })).body.ageRating).toBe(13);
+
+    // null rates the series from its books again (and unlocks it).
+    const cleared = await v1Metadata(teen, { ageRating: null }, f.admin);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ ageRating: 13, locks: { ageRating: false } });
+    expect((await api(`/series/${teen}`, { auth: kid })).status).toBe(200);
+
+    // Turning the lock off does the same; turning it on keeps the current rating as edited.
+    expect((await v1Metadata(teen, { ageRating: 17, summary: 'Rated' }, f.admin)).body).toMatchObject({
+      ageRating: 17,
+      summary: 'Rated',
+      locks: { ageRating: true, summary: true },
+    });
+    expect((await api(`/series/${teen}`, { auth: kid })).status).toBe(404);
+    const unlocked = await v1Locks(teen, { ageRating: false }, f.admin);
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body).toMatchObject({ ageRating: false, summary: true });
+    expect(await ratingOf(teen)).toEqual({ ageRating: 13, ageRatingLock: false });
+    expect((await api(`/series/${teen}`, { auth: kid })).status).toBe(200);
+    expect((await v1Locks(teen, { ageRating: true }, f.admin)).body.ageRating).toBe(true);
+    expect(await ratingOf(teen)).toEqual({ ageRating: 13, ageRatingLock: true });
+  }, 120_000);
+
+  it("a maintainer's rating change is a 403 that writes nothing; an edit without one, or one that changes nothing, passes", async () => {
+    const f = await buildAccessFixture();
+    const maintainer = await createUser(f.admin, { role: 'maintainer' });
+    const auth = (await login(maintainer.username, maintainer.password)).auth;
+    const teen = f.series.xteen.seriesId;
+
+    for (const change of [{ ageRating: 3 }, { ageRating: 13 }, { ageRating: 18, title: 'Changed' }]) {
+      const refused = await v1Metadata(teen, change, auth);
+      expectError(refused, 403, 'Forbidden');
+      expect(refused.text).toContain('UsersWrite');
+    }
+    expectError(await v1Locks(teen, { ageRating: true, summary: true }, auth), 403, 'Forbidden');
+    expect((await api(`/series/${teen}/metadata`, { auth: f.admin })).body).toMatchObject({
+      title: 'Zork Xteen',
+      ageRating: 13,
+      locks: { ageRating: false, summary: false, title: false },
+    });
+
+    const titled = await v1Metadata(teen, { title: 'Zork Xteen Two', ageRating: null }, auth);
+    expect(titled.status).toBe(200);
+    expect(titled.body).toMatchObject({ title: 'Zork Xteen Two', ageRating: 13, locks: { ageRating: false } });
+    expect((await v1Locks(teen, { ageRating: false, title: false }, auth)).status).toBe(200);
+  }, 120_000);
+
+  it('a bad rating or lock is a 400 naming the field, and nothing changes', async () => {
+    const f = await buildAccessFixture();
+    const teen = f.series.xteen.seriesId;
+    for (const ageRating of [-1, 256, 12.5, 'adult', true]) {
+      const bad = await v1Metadata(teen, { ageRating, summary: 'Not written' }, f.admin);
+      expectError(bad, 400, 'BadRequest');
+      expect(bad.text, JSON.stringify(ageRating)).toContain('ageRating');
+    }
+    const badLock = await v1Locks(teen, { ageRating: 'yes' }, f.admin);
+    expectError(badLock, 400, 'BadRequest');
+    expect(badLock.text).toContain('ageRating');
+    // The bulk edits do not take the rating (it is user administration, edited one series at a time).
+    const bulk = await api('/series/bulk/metadata', {
+      method: 'PATCH',
+      auth: f.admin,
+      json: { seriesIds: [teen], ageRating: 3 },
+    });
+    expectError(bulk, 400, 'BadRequest');
+    expect(bulk.text).toContain('ageRating');
+    const after = (await api(`/series/${teen}/metadata`, { auth: f.admin })).body;
+    expect(after).toMatchObject({ ageRating: 13, locks: { ageRating: false, summary: false } });
+    expect(after.summary).not.toBe('Not written');
   }, 120_000);
 });

@@ -14,6 +14,7 @@ import { createUser, login, setupAdmin } from '../support/factories';
 import { api, expectError } from '../support/http';
 
 const SERIES_FIELDS = [
+  'ageRating',
   'bookCount',
   'createdAt',
   'hasCustomCover',

@@ -1,7 +1,8 @@
 /**
  * Issue 18 point 5 in Chromium, on a phone and a desktop: the series and book pages show credits by role,
  * genres, tags, characters and links; a maintainer edits a series in the Edit dialog (locks visible and
- * togglable) and the change shows without a reload (the live `series_updated` event); an author or genre
+ * togglable) and the change shows without a reload (the live `series_updated` event); an admin sets the
+ * series' age rating there (a maintainer's dialog has no such field: it needs UsersWrite); an author or genre
  * opens the filtered series grid. Also photographs the richer pages and the dialog (docs/screenshots with
  * LONGBOX_SCREENSHOTS=write).
  */
@@ -32,6 +33,7 @@ const INFO = {
   Tags: 'Sea, Found family',
   Characters: 'Mara, Old Tom',
   Web: 'https://example.com/harbor-lights',
+  AgeRating: 'Teen',
 };
 
 function comic(number: number) {
@@ -72,7 +74,7 @@ describeWithChromium('metadata on the series and book pages, and the Edit dialog
       // Each viewport starts from the files' values: unlocking brings the books' summary back.
       await call(server.url, 'PUT', `/series/${seriesId}/metadata/locks`, {
         token,
-        json: { summary: false, publisher: false },
+        json: { summary: false, publisher: false, ageRating: false },
       });
       expect((await call(server.url, 'GET', `/series/${seriesId}/metadata`, { token })).summary).toBe(INFO.Summary);
       const context = await newContext(browser, viewport);
@@ -87,6 +89,8 @@ describeWithChromium('metadata on the series and book pages, and the Edit dialog
       for (const text of ['Writer', 'Penciller', 'Mystery', 'Found family', 'Old Tom']) {
         expect(await facts.textContent()).toContain(text);
       }
+      // The books' Teen rating rates the series.
+      expect(await page.locator('[data-age-rating]').textContent()).toBe('Rated 13+');
       await imagesLoaded(page);
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${viewport}-series-metadata.png`), fullPage: true });
 
@@ -104,13 +108,24 @@ describeWithChromium('metadata on the series and book pages, and the Edit dialog
       // Editing a field ticks its lock; the user may also lock a field they leave as it is.
       expect(await summaryLock.isChecked()).toBe(true);
       await dialog.locator('input[name="publisherLock"]').check();
+      // The admin (UsersWrite) rates the series: its field shows the books' rating, unlocked.
+      const rating = dialog.locator('input[name="ageRating"]');
+      expect(await rating.inputValue()).toBe('13');
+      expect(await dialog.locator('input[name="ageRatingLock"]').isChecked()).toBe(false);
+      await rating.fill('16');
+      expect(await dialog.locator('input[name="ageRatingLock"]').isChecked()).toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${viewport}-edit-dialog.png`) });
       await dialog.locator('button[type="submit"]').click();
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => page.locator('.summary').first().textContent(), { timeout: 15_000 }).toBe(summary);
+      await expect.poll(() => page.locator('[data-age-rating]').textContent(), { timeout: 15_000 }).toBe('Rated 16+');
       expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
       const stored = await call(server.url, 'GET', `/series/${seriesId}/metadata`, { token });
-      expect(stored).toMatchObject({ summary, locks: { summary: true, publisher: true, title: false } });
+      expect(stored).toMatchObject({
+        summary,
+        ageRating: 16,
+        locks: { summary: true, publisher: true, title: false, ageRating: true },
+      });
 
       // An author opens the series grid filtered by them.
       await facts.getByRole('link', { name: 'Ada Brooks' }).first().click();
@@ -118,6 +133,25 @@ describeWithChromium('metadata on the series and book pages, and the Edit dialog
       await page.locator('a[data-series-id]').first().waitFor();
       expect(await page.locator('a[data-series-id]').count()).toBe(1);
       expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${viewport}: a maintainer's Edit dialog has no age-rating field`, async () => {
+      const username = `maintainer-${viewport}`;
+      await call(server.url, 'POST', '/users', {
+        token,
+        json: { username, email: `${username}@example.test`, password: ADMIN.password, role: 'maintainer' },
+      });
+      const context = await newContext(browser, viewport);
+      await signInContext(context, server.url, username, ADMIN.password);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/series/${seriesId}`);
+      await page.locator('[data-edit]').click();
+      const dialog = page.locator('[data-edit-metadata]');
+      await dialog.locator('input[name="publisher"]').waitFor();
+      expect(await dialog.locator('input[name="ageRating"]').count()).toBe(0);
+      // The page still shows the rating the admin set.
+      expect(await page.locator('[data-age-rating]').textContent()).toMatch(/^Rated \d+\+$/);
       await context.close();
     });
 

@@ -3,7 +3,8 @@
  * characters — each a link to the series grid filtered by it — and web links; and the Edit dialog (for
  * users with SeriesWrite/BooksWrite) with a lock beside each field and cover upload. Saving PATCHes the
  * changed fields (which locks them) and PUTs the locks toggled by hand; the page then updates from the
- * live `series_updated`/`book_updated` event, without a reload.
+ * live `series_updated`/`book_updated` event, without a reload. A series' age rating is in the dialog only
+ * for users who may set it (UsersWrite: it decides who sees the series); left empty, the books rate it.
  */
 import { useState } from 'preact/hooks';
 import { patch, post, put, del } from '../api/client';
@@ -84,10 +85,11 @@ export function canEdit(_kind: Kind): boolean {
 }
 
 const FIELDS = ['title', 'summary', 'publisher', 'year', 'genres', 'tags'] as const;
-type Field = (typeof FIELDS)[number];
+type Field = (typeof FIELDS)[number] | 'ageRating';
+const NUMERIC: readonly Field[] = ['year', 'ageRating'];
 
 const asText = (metadata: Metadata, field: Field): string => {
-  const value = metadata[field];
+  const value = (metadata as Record<Field, unknown>)[field];
   return Array.isArray(value) ? value.join(', ') : value === null || value === undefined ? '' : String(value);
 };
 
@@ -97,25 +99,33 @@ function parsed(field: Field, text: string): unknown {
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-  if (field === 'year') return text.trim() === '' ? null : Number(text);
+  if (NUMERIC.includes(field)) return text.trim() === '' ? null : Number(text);
   if (field === 'title') return text.trim();
   return text.trim() === '' ? null : text;
 }
+
+/** The lock a field has after an edit sets it: locked, except a cleared age rating (the books rate the series). */
+const lockedByEdit = (field: Field, text: string) => field !== 'ageRating' || text.trim() !== '';
 
 export function EditMetadataDialog({
   kind,
   id,
   metadata,
+  rates = false,
   onClose,
 }: {
   kind: Kind;
   id: string;
   metadata: Metadata;
+  /** The user may set the series' age rating (UsersWrite in /auth/me's effectivePermissions). */
+  rates?: boolean;
   onClose: () => void;
 }) {
-  const [values, setValues] = useState(() => Object.fromEntries(FIELDS.map((f) => [f, asText(metadata, f)])));
+  const fields: readonly Field[] = kind === 'series' && rates ? [...FIELDS, 'ageRating'] : FIELDS;
+  const storedLock = (field: Field) => Boolean((metadata.locks as Record<Field, boolean | undefined>)[field]);
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f, asText(metadata, f)])));
   const [locks, setLocks] = useState<Record<Field, boolean>>(
-    () => Object.fromEntries(FIELDS.map((f) => [f, metadata.locks[f]])) as Record<Field, boolean>,
+    () => Object.fromEntries(fields.map((f) => [f, storedLock(f)])) as Record<Field, boolean>,
   );
   const [cover, setCover] = useState<File | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -124,7 +134,7 @@ export function EditMetadataDialog({
   /** Typing in a field ticks its lock, as the edit will lock it (untick to save it unlocked). */
   function edit(field: Field, text: string) {
     setValues({ ...values, [field]: text });
-    setLocks({ ...locks, [field]: true });
+    setLocks({ ...locks, [field]: lockedByEdit(field, text) });
   }
 
   async function save(event: Event) {
@@ -132,12 +142,14 @@ export function EditMetadataDialog({
     setSaving(true);
     setError(null);
     try {
-      const changed = FIELDS.filter((f) => values[f] !== asText(metadata, f));
+      const changed = fields.filter((f) => values[f] !== asText(metadata, f));
       if (changed.length > 0) {
         await patch(`/${kind}/${id}/metadata`, Object.fromEntries(changed.map((f) => [f, parsed(f, values[f] ?? '')])));
       }
       // Locks toggled by hand: an edit locks its field, so only differences from that are sent.
-      const toggled = FIELDS.filter((f) => locks[f] !== (changed.includes(f) ? true : metadata.locks[f]));
+      const toggled = fields.filter(
+        (f) => locks[f] !== (changed.includes(f) ? lockedByEdit(f, values[f] ?? '') : storedLock(f)),
+      );
       if (toggled.length > 0)
         await put(`/${kind}/${id}/metadata/locks`, Object.fromEntries(toggled.map((f) => [f, locks[f]])));
       if (cover) {
@@ -167,7 +179,7 @@ export function EditMetadataDialog({
       <form onSubmit={(event) => void save(event)} class="dialog__body">
         <h2 id="edit-metadata-title">{t('metadata.editTitle')}</h2>
         <p class="muted">{t('metadata.lockHint')}</p>
-        {FIELDS.map((field) => (
+        {fields.map((field) => (
           <div class="field field--locked" key={field}>
             <label class="field__label" for={`metadata-${field}`}>
               {t(`metadata.${field}` as MessageKey)}
@@ -185,9 +197,15 @@ export function EditMetadataDialog({
                 id={`metadata-${field}`}
                 name={field}
                 type="text"
-                inputMode={field === 'year' ? 'numeric' : undefined}
+                inputMode={NUMERIC.includes(field) ? 'numeric' : undefined}
                 value={values[field] ?? ''}
-                placeholder={field === 'genres' || field === 'tags' ? t('metadata.listHint') : undefined}
+                placeholder={
+                  field === 'genres' || field === 'tags'
+                    ? t('metadata.listHint')
+                    : field === 'ageRating'
+                      ? t('metadata.ageRatingHint')
+                      : undefined
+                }
                 onInput={(e) => edit(field, e.currentTarget.value)}
               />
             )}

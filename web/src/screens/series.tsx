@@ -26,6 +26,8 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
     (signal) => get<SeriesMetadata>(`/series/${seriesId}/metadata`, { signal }),
     [seriesId, version],
   );
+  // The age rating decides who sees the series: only users with UsersWrite get its field in the dialog.
+  const me = useAsync((signal) => get<{ effectivePermissions: string[] }>('/auth/me', { signal }), []);
   const [error, setError] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
 
@@ -60,6 +62,11 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                   .join(' · ')}
                 {info.unreadCount ? ` · ${t('series.unread', { count: info.unreadCount })}` : ''}
               </p>
+              {info.ageRating !== null && (
+                <p class="muted" data-age-rating>
+                  {t('series.ageRating', { age: info.ageRating })}
+                </p>
+              )}
               {info.summary && <p class="summary">{info.summary}</p>}
               {metadata.data && <MetadataFacts metadata={metadata.data} />}
               <div class="toolbar">
@@ -74,7 +81,8 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 <button type="button" class="button" onClick={() => void mark('unread')}>
                   {t('series.markUnread')}
                 </button>
-                {canEdit('series') && metadata.data && (
+                {/* Once /auth/me has answered: the dialog's fields (the age rating or not) are fixed when it opens. */}
+                {canEdit('series') && metadata.data && !me.loading && (
                   <button type="button" class="button" data-edit onClick={() => setEditing(true)}>
                     {t('metadata.edit')}
                   </button>
@@ -90,6 +98,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                   kind="series"
                   id={seriesId}
                   metadata={metadata.data}
+                  rates={me.data?.effectivePermissions.some((p) => p === 'UsersWrite' || p === 'SystemAdmin') ?? false}
                   onClose={() => setEditing(false)}
                 />
               )}
