@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import { apiKeyLibraries, apiKeys, users } from '../db/schema';
 import { type GrantedColumns, grantsOf, keyLibrariesColumn, userGrantColumns } from './user-access.repository';
@@ -7,25 +7,20 @@ import type { UserRecord } from './users.repository';
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
-/** Every request signed with an API key runs this lookup: the key, its libraries, its owner and their grants. */
-const keyWithOwner = preparedPerDatabase((db) =>
+/** A key with its libraries, its owner and their grants, in one statement, found by `where`. */
+const keyAndOwner = (db: Database, where: SQL) =>
   db
     .select({ key: apiKeys, owner: users, keyLibraries: keyLibrariesColumn, ...userGrantColumns })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.prefix, sql.placeholder('prefix')))
-    .prepare(),
-);
+    .where(where)
+    .prepare();
+
+/** Every request signed with an API key runs this lookup, by the key's prefix. */
+const keyWithOwner = preparedPerDatabase((db) => keyAndOwner(db, eq(apiKeys.prefix, sql.placeholder('prefix'))));
 
 /** An open event stream signed with a key re-reads it once a second (access refresh): by id and owner. */
-const ownedKeyWithOwner = preparedPerDatabase((db) =>
-  db
-    .select({ key: apiKeys, owner: users, keyLibraries: keyLibrariesColumn, ...userGrantColumns })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(matchingPlaceholders(apiKeys, 'id', 'userId'))
-    .prepare(),
-);
+const ownedKeyWithOwner = preparedPerDatabase((db) => keyAndOwner(db, matchingPlaceholders(apiKeys, 'id', 'userId')));
 
 export class ApiKeysRepository {
   constructor(private readonly db: Database) {}

@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { matching } from './matching';
 import { userPreferences } from '../db/schema';
 
 export type PreferenceRow = typeof userPreferences.$inferSelect;
@@ -14,11 +15,7 @@ export class PreferencesRepository {
 
   /** One stored preference of the user, or undefined when it has its default. */
   async get(userId: string, key: string): Promise<PreferenceRow | undefined> {
-    return this.db
-      .select()
-      .from(userPreferences)
-      .where(and(eq(userPreferences.userId, userId), eq(userPreferences.key, key)))
-      .get();
+    return this.db.select().from(userPreferences).where(matching(userPreferences, { userId, key })).get();
   }
 
   async upsert(row: PreferenceRow): Promise<PreferenceRow> {
@@ -36,6 +33,6 @@ export class PreferencesRepository {
   }
 
   async delete(userId: string, key: string): Promise<void> {
-    await this.db.delete(userPreferences).where(and(eq(userPreferences.userId, userId), eq(userPreferences.key, key)));
+    await this.db.delete(userPreferences).where(matching(userPreferences, { userId, key }));
   }
 }
