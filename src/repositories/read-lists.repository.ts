@@ -10,7 +10,8 @@ import { books, bookStoryArcs, readListBooks, readLists, series } from '../db/sc
 import { inIds } from './catalog-sql';
 import type { MemberCounts } from './list-members';
 import { type ListPageQuery, ListsRepository } from './lists.repository';
-import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { type Viewer, visibleBooks } from './visibility';
+import { liveVisibleSeries } from './live-visible';
 
 export type ReadListRecord = typeof readLists.$inferSelect;
 
@@ -97,9 +98,8 @@ export class ReadListsRepository extends ListsRepository<typeof readLists, keyof
       .where(
         and(
           inIds(sql`lower(${series.title})`, [...new Set(titles.map((title) => title.toLowerCase()))]),
-          isNull(series.deletedAt),
+          liveVisibleSeries(viewer),
           isNull(books.deletedAt),
-          visibleSeries(viewer, series),
         ),
       )
       .orderBy(
