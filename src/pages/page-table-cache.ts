@@ -7,7 +7,8 @@
  * Staleness is bounded two ways: every page read is pinned to the cached R2 etag, so a file replaced
  * and rescanned is noticed at once (the caller drops the entry and reads D1 again); anything else a
  * rescan could change (a book removed, an analysis error) is picked up within TTL_MS. Until then a
- * 304 may still be answered for a page of a file replaced in place.
+ * 304 may still be answered for a page of a file replaced in place. A book whose analysis has not finished
+ * is never kept: its page sizes are still to come (the reader's layout waits for them, right after a scan).
  *
  * A table is the same for every viewer; who may be served from it is decided per request
  * (repositories/visibility.ts). A book's library never changes, so a viewer without content restrictions
@@ -56,6 +57,7 @@ export async function pageTable(
   const loaded = await repo.pageTable(viewer, bookId);
   if (!loaded) return null;
   const pages = new Map(loaded.pages.map((page) => [page.number, page]));
+  if (!loaded.book.analyzed) return { book: loaded.book, pages, cached: false };
   // Map order is insertion order: the first key is the least recently loaded book.
   if (entries.size >= MAX_BOOKS) entries.delete(entries.keys().next().value as string);
   entries.set(bookId, { book: loaded.book, pages, expiresAt: now + TTL_MS });

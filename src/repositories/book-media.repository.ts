@@ -22,6 +22,7 @@ const bookColumns = {
   pageCount: books.pageCount,
   epubLayout: books.epubLayout,
   analysisError: books.analysisError,
+  analyzed: books.analyzed,
   containerIndex: books.containerIndex,
   thumbnailKey: books.thumbnailKey,
   deletedAt: books.deletedAt,

@@ -4,10 +4,12 @@
  * of a hidden book is a 404, also the moment after it was served to them).
  */
 import { describe, expect, it } from 'vitest';
-import { seriesSharingLabels } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { bookPages, books, seriesSharingLabels } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
-import { db } from '../support/catalog-factory';
-import { ADMIN } from '../support/factories';
+import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
+import { ADMIN, setupAdmin } from '../support/factories';
+import { api } from '../support/http';
 import { komgaLibrary } from '../support/komga';
 import { statementCounter } from '../support/statements';
 
@@ -47,6 +49,28 @@ describe('page serving', () => {
     const other = f.series.xunrated.bookIds[0] as string;
     expect((await counter.measure(`/books/${other}/pages/1`, { headers })).status).toBe(200);
   }, 120_000);
+
+  it('shows page sizes as soon as analysis stores them: a book still being analysed is not kept in the page cache', async () => {
+    const { auth } = await setupAdmin();
+    const owner = await seedSeries(await seedLibrary(), { title: 'Fresh' });
+    const book = await seedBook(owner, { title: 'Fresh 1', pageCount: 2, analyzed: false });
+    const page = (number: number) => ({
+      bookId: book.id,
+      number,
+      fileName: `${number}.jpg`,
+      mediaType: 'image/jpeg',
+      size: 100,
+      locator: { kind: 'zip', entry: `${number}.jpg` },
+    });
+    await db.insert(bookPages).values([page(1), page(2)]);
+    const sizes = async () =>
+      ((await api(`/books/${book.id}/pages`, { auth })).body as Array<{ width: number | null }>).map((p) => p.width);
+    // Listed right after the scan, before the per-book work measured the pages (the web reader's first call).
+    expect(await sizes()).toEqual([null, null]);
+    await db.update(bookPages).set({ width: 800, height: 1200 }).where(eq(bookPages.bookId, book.id));
+    await db.update(books).set({ analyzed: true }).where(eq(books.id, book.id));
+    expect(await sizes()).toEqual([800, 800]);
+  });
 
   it('a library-narrowed key is refused a cached book of another library', async () => {
     const f = await buildAccessFixture();
