@@ -44,8 +44,8 @@ async function main() {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
-    // Reader-app paths (/opds/…, /koreader/…) live outside /api/v1.
-    const url = path.startsWith('/opds/') || path.startsWith('/koreader/') ? path : `/api/v1${path}`;
+    // Paths may be given whole (/api/v1/…, /opds/…, /koreader/…) or relative to /api/v1.
+    const url = /^\/(api\/v1|opds|koreader)\//.test(path) ? path : `/api/v1${path}`;
     const res = await app.request(
       `http://longbox.bench${url}`,
       { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
@@ -64,6 +64,8 @@ async function main() {
   for (const request of input.requests) {
     recording = [];
     const res = await call(request.method, request.path, request.body, token);
+    // A plan of a failed request would be the plan of an error path: say so instead of printing nothing.
+    if (res.status >= 400) throw new Error(`${request.method} ${request.path} answered ${res.status}`);
     const statements = [];
     for (const { sql, params } of recording.filter((s) => CATALOG.test(s.sql))) {
       const rows = (await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never })).rows;

@@ -8,7 +8,6 @@
  */
 import { and, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { books, series } from '../db/schema';
-import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import type { TermKind } from '../db/tables/metadata-values';
 import type { Viewer } from './visibility';
 
@@ -256,23 +255,17 @@ function enumField(
 }
 
 /**
- * Read state is computed from the viewer's own progress rows, not per catalog row: SQLite builds each
- * list once (an index-only read of the user's rows) and tests membership, instead of probing
- * read_progress for every book or series. The user's rows reach their books through the covering
- * live-books index.
+ * A series' read state comes from the viewer's per-series counts (series_read_progress, kept in step with
+ * every progress and book change: docs/ARCHITECTURE.md §Series read state), one index range of the user's
+ * rows instead of their progress rows joined to books and grouped by series on every request.
  */
-const liveBooksIndex = sql.raw(`INDEXED BY ${BOOKS_LIVE_CATALOG_INDEX}`);
-
-/** Series with progress (any state) on a live book. */
 const seriesWithProgress = (viewer: Viewer) =>
-  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
-    WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL`;
+  sql`SELECT srp.series_id FROM series_read_progress srp WHERE srp.user_id = ${viewer.userId}`;
 
-/** Series whose live books are all completed (and that have one). */
+/** Series whose live books are all completed (and that have one): as many read as the series has live books. */
 const seriesRead = (viewer: Viewer) =>
-  sql`SELECT b.series_id FROM read_progress rp CROSS JOIN books b ${liveBooksIndex} ON b.id = rp.book_id
-    WHERE rp.user_id = ${viewer.userId} AND rp.completed = 1 AND b.deleted_at IS NULL GROUP BY b.series_id
-    HAVING count(*) = (SELECT count(*) FROM books lb WHERE lb.series_id = b.series_id AND lb.deleted_at IS NULL)`;
+  sql`SELECT srp.series_id FROM series_read_progress srp JOIN series rs ON rs.id = srp.series_id
+    WHERE srp.user_id = ${viewer.userId} AND srp.read_count = rs.book_count`;
 
 /** Series read state: read = every live book completed; unread = no progress on any. */
 function seriesReadStatus(status: ReadStatus, viewer: Viewer): FieldTest {

@@ -37,6 +37,7 @@ import {
   unlessLocked,
 } from './metadata-sql';
 import { bookSearchRowStatements, deleteSearchRow, seriesSearchRowStatements } from './search-index';
+import { forgetSeriesProgress, recountSeriesProgress, seriesIdList } from './series-read-progress';
 
 export type { BookFileMetadata, TermKind };
 export type BookRow = typeof books.$inferSelect;
@@ -479,6 +480,7 @@ export class CatalogWriter {
       .from(series)
       .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
     await this.runAtomically([
+      forgetSeriesProgress(this.db, trashed),
       this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, trashed)),
       this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, trashed)),
       this.db.delete(seriesSharingLabels).where(inArray(seriesSharingLabels.seriesId, trashed)),
@@ -564,6 +566,8 @@ export class CatalogWriter {
         .onConflictDoNothing(),
       ...reindexSeriesAuthors(this.db, ids),
       ...seriesIds.flatMap((id) => seriesSearchRowStatements(this.db, id)),
+      // Books gone, back or moved change what each reader has read of these series (and book_count, above).
+      ...recountSeriesProgress(this.db, seriesIdList(seriesIds), null),
     ];
   }
 

@@ -22,6 +22,7 @@ import {
   wantToRead,
 } from '../db/schema';
 import { inIds } from './catalog-sql';
+import { forgetSeriesProgress } from './series-read-progress';
 import { type Viewer, visibleLibraries } from './visibility';
 import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
@@ -156,6 +157,7 @@ export class LibrariesRepository {
       this.db.delete(bookStoryArcs).where(inArray(bookStoryArcs.bookId, bookIds)),
       this.db.delete(readListBooks).where(inArray(readListBooks.bookId, bookIds)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, bookIds)),
+      forgetSeriesProgress(this.db, seriesIds),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, bookIds)),
       this.db.delete(books).where(eq(books.libraryId, id)),
       this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, seriesIds)),

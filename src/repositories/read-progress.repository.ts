@@ -6,6 +6,7 @@ import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-or
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 import { progressOf } from './catalog-sql';
+import { recountSeriesProgress, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
@@ -43,8 +44,11 @@ export class ReadProgressRepository {
   }
 
   async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
-    const [row] = await this.writeStatement(write).returning();
-    return row as ReadProgressRecord;
+    const [rows] = await this.db.batch([
+      this.writeStatement(write).returning(),
+      ...this.recount(write.userId, [write.bookId]),
+    ]);
+    return rows[0] as ReadProgressRecord;
   }
 
   /**
@@ -54,10 +58,22 @@ export class ReadProgressRepository {
    * so concurrent page fetches of an app cannot move it back.
    */
   async advance(write: Omit<ProgressWrite, 'locator'>): Promise<void> {
-    await this.writeStatement(
-      write,
-      sql`${readProgress.completed} = 0 AND (${readProgress.currentPage} < excluded.current_page OR excluded.completed = 1)`,
-    );
+    // The series counts change only when this write started the book or completed it (it never un-completes
+    // one); other pages leave them alone, so a page costs the one upsert it did before.
+    const startedOrCompleted = sql`EXISTS (SELECT 1 FROM read_progress WHERE user_id = ${write.userId}
+      AND book_id = ${write.bookId} AND updated_at = ${write.now} AND (started_at = ${write.now} OR completed = 1))`;
+    await this.db.batch([
+      this.writeStatement(
+        write,
+        sql`${readProgress.completed} = 0 AND (${readProgress.currentPage} < excluded.current_page OR excluded.completed = 1)`,
+      ),
+      ...this.recount(write.userId, [write.bookId], startedOrCompleted),
+    ]);
+  }
+
+  /** The statements that recount the user's progress in the series of these books, after a write. */
+  private recount(userId: string, bookIds: readonly string[], onlyIf?: SQL) {
+    return recountSeriesProgress(this.db, seriesOfBooks(bookIds), userId, onlyIf);
   }
 
   /** The one upsert both writes share; `onlyIf` limits when an existing row is updated. */
@@ -99,7 +115,10 @@ export class ReadProgressRepository {
   }
 
   async delete(viewer: Viewer, bookId: string): Promise<void> {
-    await this.db.delete(readProgress).where(progressOf(viewer, bookId));
+    await this.db.batch([
+      this.db.delete(readProgress).where(progressOf(viewer, bookId)),
+      ...this.recount(viewer.userId, [bookId]),
+    ]);
   }
 
   /**
@@ -129,7 +148,7 @@ export class ReadProgressRepository {
     seriesId: string,
     write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
   ) {
-    await this.markReadWhere(sql`b.series_id = ${seriesId}`, write);
+    await this.markReadWhere(sql`b.series_id = ${seriesId}`, sql`SELECT ${seriesId}`, write);
   }
 
   /** Marks these live books read, on their last page, in one statement (Komga's tracker catching up). */
@@ -139,24 +158,45 @@ export class ReadProgressRepository {
   ) {
     if (bookIds.length === 0) return;
     // One JSON parameter however many books (D1 binds at most 100 parameters).
-    await this.markReadWhere(sql`b.id IN (SELECT value FROM json_each(${JSON.stringify(bookIds)}))`, write);
+    await this.markReadWhere(
+      sql`b.id IN (SELECT value FROM json_each(${JSON.stringify(bookIds)}))`,
+      seriesOfBooks(bookIds),
+      write,
+    );
   }
 
-  /** The live books `which` selects (over `books b`) become read on their last page; one upsert. */
+  /**
+   * The live books `which` selects (over `books b`) become read on their last page; one upsert, and the
+   * recount of the series they are in (`seriesIds`).
+   */
   private async markReadWhere(
     which: SQL,
+    seriesIds: SQL,
     write: Omit<ProgressWrite, 'bookId' | 'currentPage' | 'completed' | 'progressPercentage'>,
   ) {
-    await this.db.run(sql`INSERT INTO read_progress
-        (id, user_id, book_id, current_page, completed, completed_at, progress_percentage, device_id, device_name,
-         started_at, updated_at)
-      SELECT ${SQL_UUID_V4}, ${write.userId}, b.id, max(b.page_count, 1), 1, ${write.now}, 1.0, ${write.deviceId},
-        ${write.deviceName}, ${write.now}, ${write.now}
-      FROM books b WHERE ${which} AND b.deleted_at IS NULL
-      ON CONFLICT (user_id, book_id) DO UPDATE SET current_page = excluded.current_page, completed = 1,
-        completed_at = ${KEEP_FIRST_COMPLETION}, progress_percentage = 1.0, device_id = excluded.device_id,
-        device_name = excluded.device_name, reader_device_id = NULL, reader_device_name = NULL,
-        updated_at = excluded.updated_at`);
+    // Every column in table order (an INSERT … SELECT through the builder, so it can join the batch).
+    const markRead = this.db
+      .insert(readProgress)
+      .select(
+        sql`SELECT ${SQL_UUID_V4}, ${write.userId}, b.id, max(b.page_count, 1), 1, ${write.now}, 1.0, NULL,
+          ${write.deviceId}, ${write.deviceName}, NULL, NULL, ${write.now}, ${write.now}
+        FROM books b WHERE ${which} AND b.deleted_at IS NULL`,
+      )
+      .onConflictDoUpdate({
+        target: [readProgress.userId, readProgress.bookId],
+        set: {
+          currentPage: sql`excluded.current_page`,
+          completed: true,
+          completedAt: KEEP_FIRST_COMPLETION,
+          progressPercentage: 1,
+          deviceId: sql`excluded.device_id`,
+          deviceName: sql`excluded.device_name`,
+          readerDeviceId: null,
+          readerDeviceName: null,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+    await this.db.batch([markRead, ...recountSeriesProgress(this.db, seriesIds, write.userId)]);
   }
 
   /** Clears the user's progress on every live book of a series. */
@@ -165,8 +205,11 @@ export class ReadProgressRepository {
       .select({ id: books.id })
       .from(books)
       .where(and(eq(books.seriesId, seriesId), isNull(books.deletedAt)));
-    await this.db
-      .delete(readProgress)
-      .where(and(eq(readProgress.userId, userId), inArray(readProgress.bookId, seriesBooks)));
+    await this.db.batch([
+      this.db
+        .delete(readProgress)
+        .where(and(eq(readProgress.userId, userId), inArray(readProgress.bookId, seriesBooks))),
+      ...recountSeriesProgress(this.db, sql`SELECT ${seriesId}`, userId),
+    ]);
   }
 }

@@ -24,6 +24,7 @@ import {
   grantsOf,
   userGrantColumns,
 } from './user-access.repository';
+import { forgetUserSeriesProgress } from './series-read-progress';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -193,6 +194,7 @@ export class UsersRepository {
       this.db.delete(apiKeys).where(and(eq(apiKeys.userId, id), allowed)),
       this.db.delete(userPreferences).where(and(eq(userPreferences.userId, id), allowed)),
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
+      forgetUserSeriesProgress(this.db, id, allowed),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
       this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),

@@ -174,7 +174,7 @@ describe('Komga reading paths', () => {
       body: JSON.stringify({ lastBookNumberSortRead: 3 }),
     });
     expect(put.status).toBe(204);
-    expect(put.calls.filter((sql) => sql.some((s) => /insert into read_progress/i.test(s)))).toHaveLength(1);
+    expect(put.calls.filter((sql) => sql.some((s) => /insert into "?read_progress\b/i.test(s)))).toHaveLength(1);
     const progress = JSON.parse(
       (await counter.measure(`/komga/api/v2/series/${series.id}/read-progress/tachiyomi`, { headers: ADMIN_BASIC }))
         .body,

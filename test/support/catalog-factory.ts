@@ -17,6 +17,7 @@ import {
   wantToRead,
 } from '../../src/db/schema';
 import { upsertSearchRow } from '../../src/repositories/search-index';
+import { recountSeriesProgress, seriesOfBooks } from '../../src/repositories/series-read-progress';
 
 export const db = createD1Database(env.DB);
 
@@ -142,13 +143,20 @@ export async function seedBook(owner: { id: string; libraryId: string; title: st
       authors: (row.authors ?? []).map((a) => a.name),
       publishers: row.publisher ? [row.publisher] : [],
     }),
-    refreshAggregates(owner.id),
+    ...refreshAggregates(owner.id),
   ]);
   return row;
 }
 
-/** The series aggregates a scan maintains (book count, pages, bytes, max chapter/volume, volumes owned). */
+/**
+ * The series aggregates a scan maintains (book count, pages, bytes, max chapter/volume, volumes owned) and,
+ * as a scan's refresh does, every reader's progress counts in the series.
+ */
 function refreshAggregates(seriesId: string) {
+  return [aggregates(seriesId), ...recountSeriesProgress(db, sql`SELECT ${seriesId}`, null)] as const;
+}
+
+function aggregates(seriesId: string) {
   const live = (expr: SQL) =>
     sql`(SELECT ${expr} FROM books b WHERE b.series_id = ${seriesId} AND b.deleted_at IS NULL)`;
   return db
@@ -183,17 +191,21 @@ export async function seedProgress(
   state: { currentPage?: number; completed?: boolean; updatedAt?: string } = {},
 ) {
   const at = state.updatedAt ?? tick();
-  await db.insert(readProgress).values({
-    id: crypto.randomUUID(),
-    userId,
-    bookId,
-    currentPage: state.currentPage ?? 1,
-    completed: state.completed ?? false,
-    completedAt: state.completed ? at : null,
-    progressPercentage: null,
-    startedAt: at,
-    updatedAt: at,
-  });
+  // With the series counts the app writes beside every progress row (src/repositories/series-read-progress.ts).
+  await db.batch([
+    db.insert(readProgress).values({
+      id: crypto.randomUUID(),
+      userId,
+      bookId,
+      currentPage: state.currentPage ?? 1,
+      completed: state.completed ?? false,
+      completedAt: state.completed ? at : null,
+      progressPercentage: null,
+      startedAt: at,
+      updatedAt: at,
+    }),
+    ...recountSeriesProgress(db, seriesOfBooks([bookId]), userId),
+  ]);
 }
 
 export async function seedWantToRead(userId: string, bookId: string) {
@@ -208,7 +220,7 @@ export async function softDeleteBook(bookId: string) {
   const now = tick();
   await db.batch([
     db.update(books).set({ deletedAt: now, updatedAt: now }).where(eq(books.id, bookId)),
-    refreshAggregates((await db.select({ s: books.seriesId }).from(books).where(eq(books.id, bookId)).get())!.s),
+    ...refreshAggregates((await db.select({ s: books.seriesId }).from(books).where(eq(books.id, bookId)).get())!.s),
   ]);
 }
 

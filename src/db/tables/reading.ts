@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { books } from './books';
 import { cascadingReference, id } from './columns';
 import { series } from './series';
@@ -39,6 +39,25 @@ export const readProgress = sqliteTable(
     index('read_progress_user_updated_idx').on(t.userId, t.updatedAt, t.completed, t.bookId),
     index('read_progress_book_idx').on(t.bookId),
   ],
+);
+
+/**
+ * A user's progress in a series, counted over its live books (Komga's READ_PROGRESS_SERIES): how many they
+ * completed and how many they started. The read-state filters test these instead of grouping the user's
+ * progress rows by series on every request (docs/ARCHITECTURE.md §Series read state); a series is read when
+ * `readCount` equals its `book_count`. A row exists only while the user has progress on a live book of the
+ * series. Written in the same batch as every change it depends on (series-read-progress.ts); the migration
+ * declares it WITHOUT ROWID, so the primary key is the table and the counts are read with it.
+ */
+export const seriesReadProgress = sqliteTable(
+  'series_read_progress',
+  {
+    userId: cascadingReference('user_id', () => users.id),
+    seriesId: cascadingReference('series_id', () => series.id),
+    readCount: integer('read_count').notNull(),
+    inProgressCount: integer('in_progress_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.seriesId] }), index('series_read_progress_series_idx').on(t.seriesId)],
 );
 
 /**
