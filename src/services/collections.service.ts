@@ -104,6 +104,12 @@ export class CollectionsService extends MemberListService<Collection> {
     });
   }
 
+  /** The collection's smart rule: null for a plain collection, undefined when it is unknown or hidden. */
+  async ruleOf(viewer: Viewer, id: string): Promise<SmartRule | null | undefined> {
+    const row = await this.lists.find(viewer, id);
+    return row ? row.rule : undefined;
+  }
+
   /**
    * The series the viewer may see in each collection, in its order (Komga's `seriesIds`); a smart collection
    * of series lists what its rule finds for the viewer, at most MEMBERS_LIMIT.
