@@ -4,7 +4,6 @@
  * Komga's DTOs show, and reading progress goes through the ReadProgressService. Nothing is stored twice.
  */
 import { badRequest, notFound } from '../lib/errors';
-import type { PageRequest } from '../lib/pagination';
 import { completesAtPage } from '../progress/rules';
 import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
@@ -116,7 +115,7 @@ export class KomgaService {
       if (field !== 'collectionId') return leaf;
       const { operator, value } = operand as { operator: string; value: string };
       const rule = await this.services.collections.ruleOf(viewer, value);
-      if (!rule || rule.target !== 'series') return leaf;
+      if (rule?.target !== 'series') return leaf;
       if (operator !== 'is' || rule.fullTextSearch || !rule.condition) {
         const why = operator !== 'is' ? `cannot be tested with ${operator}` : 'finds series by search terms';
         throw badRequest(

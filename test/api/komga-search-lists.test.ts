@@ -6,12 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildAccessFixture } from '../support/access-fixture';
+import { ADMIN } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { type KomgaResponse, komga, komgaLibrary } from '../support/komga';
 import { makeCbz, putObject } from '../support/library-files';
 import { scan } from '../support/scans';
+import { statementCounter } from '../support/statements';
 
-type Page = { content: Array<{ id: string; name: string }>; totalElements: number; numberOfElements: number };
+type Page = {
+  content: Array<{ id: string; name: string }>;
+  totalElements: number;
+  numberOfElements: number;
+  message?: string;
+};
 
 const names = (response: KomgaResponse<Page>) => response.body.content.map((item) => item.name);
 
@@ -223,5 +230,45 @@ describe('author search condition and Mihon’s author parameter', () => {
     expect(names(either)).toEqual(['Duranki', 'Saga']);
     const withGenre = await komga<Page>('/api/v1/series?author=Kentaro%20Miura,writer&genre=Dark%20Fantasy', { auth });
     expect(names(withGenre)).toEqual(['Berserk']);
+  });
+});
+
+describe('smart collections in Komga’s collection lists', () => {
+  it('shows each smart collection’s series as seriesIds, at a statement cost that does not grow with them', async () => {
+    const { admin } = await komgaLibrary();
+    const auth = admin.auth;
+    const { seriesId } = await catalog(auth);
+    const smart = async (name: string, condition: unknown, sort?: string) => {
+      const created = await api('/collections', { auth, json: { name, condition, ...(sort ? { sort } : {}) } });
+      expect(created.status).toBe(201);
+    };
+    await createCollection(auth, 'Plain', [seriesId('Saga')]);
+    await smart('Dark', { genre: { operator: 'is', value: 'Dark Fantasy' } });
+
+    const counter = statementCounter();
+    const headers = { Authorization: `Basic ${btoa(`${ADMIN.username}:${ADMIN.password}`)}` };
+    const collections = async () => {
+      const measured = await counter.measure('/komga/api/v1/collections?unpaged=true', { headers });
+      expect(measured.status).toBe(200);
+      const page = JSON.parse(measured.body) as { content: Array<{ name: string; seriesIds: string[] }> };
+      return { calls: measured.calls, seriesIds: new Map(page.content.map((c) => [c.name, c.seriesIds])) };
+    };
+    await collections(); // the first Basic check reads the user; later ones are the cached path
+    const one = await collections();
+
+    await smart('Writers', { writer: { operator: 'isNotNull' } }, 'name,desc');
+    await smart('Space', { genre: { operator: 'is', value: 'Space Opera' } });
+    const three = await collections();
+    expect(three.seriesIds.get('Plain')).toEqual([seriesId('Saga')]);
+    expect(three.seriesIds.get('Dark')).toEqual([seriesId('Berserk')]);
+    expect(three.seriesIds.get('Writers')).toEqual([seriesId('Saga'), seriesId('Berserk')]);
+    expect(three.seriesIds.get('Space')).toEqual([seriesId('Saga')]);
+    // Two for the credentials, the page of collections and its count, the plain ones' members, and one batch of
+    // three ids-only queries for the smart ones: as many calls as with one smart collection.
+    expect(three.calls).toHaveLength(one.calls.length);
+    expect(three.calls).toHaveLength(6);
+    const batch = three.calls.at(-1) ?? [];
+    expect(batch).toHaveLength(3);
+    for (const statement of batch) expect(statement).toMatch(/^select "id" as "id" from "series"/);
   });
 });
