@@ -1,7 +1,7 @@
 /**
  * Komga's filters in Longbox's condition grammar (src/catalog/filters.ts), so the API's own list
  * queries do the work: the query parameters Mihon sends (`library_id`, `read_status`, `status`, `genre`,
- * `tag`, `publisher`, `media_status`) and the JSON search bodies of `POST /series/list` and
+ * `tag`, `publisher`, `media_status`, `author`) and the JSON search bodies of `POST /series/list` and
  * `POST /books/list` that Komelia sends (komga-client `search/KomgaSearchCondition.kt`).
  *
  * Komga values are mapped explicitly: read statuses UNREAD/IN_PROGRESS/READ → unread/in_progress/read;
