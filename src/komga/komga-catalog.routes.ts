@@ -3,14 +3,7 @@
  * (docs/notes/komga-clients.md §4.5 rows 3–8, 13, 14). Thin handlers over KomgaService.
  */
 import { z } from 'zod';
-import {
-  allOf,
-  authorParams,
-  bookQueryCondition,
-  type Condition,
-  fromKomgaSearch,
-  seriesQueryCondition,
-} from './komga-conditions';
+import { allOf, bookQueryCondition, type Condition, fromKomgaSearch, seriesQueryCondition } from './komga-conditions';
 import { requestViewer } from '../http/progress-actor';
 import { jsonBody, type KomgaApp, komgaOf, need, pagingOf, queryValues } from './komga-http';
 import { springPage } from './komga-paging';
@@ -44,8 +37,7 @@ export function registerCatalogRoutes(app: KomgaApp) {
     if (wantsDeletedOnly(query('deleted'))) return c.json(springPage([], 0, paging));
     const condition = seriesQueryCondition(query);
     const search = query('search')[0];
-    const authors = authorParams(query('author'));
-    return c.json(await komgaOf(c).listSeries(requestViewer(c), paging, { condition, search, authors }));
+    return c.json(await komgaOf(c).listSeries(requestViewer(c), paging, { condition, search }));
   });
   app.post('/api/v1/series/list', need('SeriesRead'), async (c) => {
     const body = await jsonBody(c, SearchBodySchema, true);

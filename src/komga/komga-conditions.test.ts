@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../lib/errors';
 import {
+  authorCondition,
   authorParams,
   bookQueryCondition,
   fromKomgaSearch,
@@ -108,5 +109,19 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
       { name: 'Doe, John', role: 'writer' },
       { name: 'Anonymous' },
     ]);
+  });
+
+  it("maps Komga's author roles to the credit fields, and an unfamiliar role to the name in any role", () => {
+    expect(authorCondition({ name: 'Ann', role: 'Cover' }, 'is')).toEqual({
+      coverArtist: { operator: 'is', value: 'Ann' },
+    });
+    expect(authorCondition({ name: 'Ann', role: 'nrt' }, 'isNot')).toEqual({
+      author: { operator: 'isNot', value: 'Ann' },
+    });
+    expect(authorCondition({ role: 'inker' }, 'isNot')).toEqual({ inker: { operator: 'isNull' } });
+    expect(authorCondition({}, 'is')).toBeUndefined();
+    expect(seriesQueryCondition(query({ author: ['Ann,writer', 'Bob'] }))).toEqual({
+      anyOf: [{ writer: { operator: 'is', value: 'Ann' } }, { author: { operator: 'is', value: 'Bob' } }],
+    });
   });
 });

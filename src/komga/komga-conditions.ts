@@ -1,7 +1,7 @@
 /**
  * Komga's filters in Longbox's condition grammar (src/catalog/filters.ts), so the API's own list
  * queries do the work: the query parameters Mihon sends (`library_id`, `read_status`, `status`, `genre`,
- * `tag`, `publisher`, `media_status`) and the JSON search bodies of `POST /series/list` and
+ * `tag`, `publisher`, `media_status`, `author`) and the JSON search bodies of `POST /series/list` and
  * `POST /books/list` that Komelia sends (komga-client `search/KomgaSearchCondition.kt`).
  *
  * Komga values are mapped explicitly: read statuses UNREAD/IN_PROGRESS/READ → unread/in_progress/read;
@@ -10,6 +10,7 @@
  */
 import { MAX_CONDITION_DEPTH } from '../catalog/filters';
 import { badRequest } from '../lib/errors';
+import { AUTHOR_ROLE_FIELDS } from '../repositories/catalog-filters';
 import { STATUS_VALUES } from './komga.mappers';
 
 export type Condition = { [key: string]: unknown };
@@ -54,6 +55,37 @@ export function mediaStatusLeaf(value: string, operator = 'is'): Condition | und
   return leaf('hasError', operator, hasError);
 }
 
+/** Komga's author roles (ComicInfo's, lower-cased) → Longbox's filter field for a credit in that role. */
+const ROLE_FIELDS: Record<string, string> = Object.fromEntries(
+  Object.entries(AUTHOR_ROLE_FIELDS).map(([field, role]) => [role, field]),
+);
+
+export interface AuthorMatch {
+  name?: string;
+  role?: string;
+}
+
+/**
+ * Komga's `author` condition (`SearchCondition.AuthorMatch`): `is` = credited with that name in that role,
+ * `isNot` = not; a missing name means anyone in the role, a missing role any role, neither no condition
+ * (Komga's `noCondition`). Names and roles compare ignoring case, as Komga's do. A role Longbox has no filter
+ * field for (an EPUB's uncommon relator) cannot be told apart: the name is matched in any role.
+ */
+export function authorCondition({ name, role }: AuthorMatch, operator: 'is' | 'isNot'): Condition | undefined {
+  const roleField = role ? ROLE_FIELDS[role.toLowerCase()] : undefined;
+  if (name) return leaf(roleField ?? 'author', operator, name);
+  if (!roleField) return undefined;
+  return leaf(roleField, operator === 'is' ? 'isNotNull' : 'isNull');
+}
+
+/** Mihon's `author=<name>,<role>` parameters: series (or books) credited to any of them. */
+const authorParamsCondition = (values: string[]): Condition | undefined =>
+  anyOf(
+    authorParams(values)
+      .map((author) => authorCondition(author, 'is'))
+      .filter((c): c is Condition => c !== undefined),
+  );
+
 /** A comma list or repeated parameter, as Spring binds `List<String>` query parameters. */
 export const listParam = (values: string[]): string[] =>
   values
@@ -71,6 +103,7 @@ export function seriesQueryCondition(query: (name: string) => string[]): Conditi
     anyOf(listParam(query('tag')).map((t) => leaf('tag', 'is', t))),
     anyOf(listParam(query('publisher')).map((p) => leaf('publisher', 'is', p))),
     anyOf(listParam(query('language')).map((l) => leaf('language', 'is', l))),
+    authorParamsCondition(query('author')),
   ]);
 }
 
@@ -85,6 +118,7 @@ export function bookQueryCondition(query: (name: string) => string[]): Condition
         .map((s) => mediaStatusLeaf(s))
         .filter((c): c is Condition => c !== undefined),
     ),
+    authorParamsCondition(query('author')),
   ]);
 }
 
@@ -96,13 +130,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const IGNORED_FIELDS = new Set([
   'releaseDate',
   'numberSort',
-  'author',
   'oneShot',
   'complete',
   'sharingLabel',
   'ageRating',
-  'collectionId',
-  'readListId',
   'poster',
   'isbn',
   'titleSort',
@@ -195,8 +226,49 @@ export function fromKomgaSearch(
     case 'language':
       if (kind !== 'series') break;
       return leaf(key, stringOperator(), needValue());
+    case 'collectionId':
+      if (kind !== 'series') break;
+      return leaf('collectionId', idOperator(), needValue());
+    case 'readListId':
+      if (kind !== 'book') break;
+      return leaf('readListId', idOperator(), needValue());
+    case 'author':
+      return authorCondition(authorMatch(operand.value, `${path}.author.value`), idOperator());
   }
   throw badRequest(`${path}: unknown ${kind} condition '${key}'`);
+}
+
+/** The `{name?, role?}` of an author condition (komga-client sends nulls for what it leaves out). */
+function authorMatch(value: unknown, path: string): AuthorMatch {
+  if (!isObject(value)) throw badRequest(`${path} must be an object {name, role}`);
+  const text = (key: 'name' | 'role') => {
+    const v = value[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') throw badRequest(`${path}.${key} must be a string`);
+    return v.trim() || undefined;
+  };
+  return { name: text('name'), role: text('role') };
+}
+
+/**
+ * The condition with each leaf replaced by what `replace` makes of it (`{field: operand}` in, a condition or
+ * undefined (no test) out): for the leaves only the database can resolve, such as a smart collection's id.
+ */
+export async function replaceLeaves(
+  node: Condition | undefined,
+  replace: (field: string, operand: unknown) => Promise<Condition | undefined>,
+): Promise<Condition | undefined> {
+  if (node === undefined) return undefined;
+  for (const group of ['allOf', 'anyOf'] as const) {
+    const children = node[group];
+    if (Array.isArray(children)) {
+      const replaced = await Promise.all(children.map((child: Condition) => replaceLeaves(child, replace)));
+      const present = replaced.filter((c): c is Condition => c !== undefined);
+      return group === 'allOf' ? allOf(present) : anyOf(present);
+    }
+  }
+  const [field] = Object.keys(node);
+  return field === undefined ? node : replace(field, node[field]);
 }
 
 /** `author=<name>,<role>` (repeatable; the name may hold commas, the role is after the last one). */

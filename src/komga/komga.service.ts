@@ -4,15 +4,14 @@
  * Komga's DTOs show, and reading progress goes through the ReadProgressService. Nothing is stored twice.
  */
 import { badRequest, notFound } from '../lib/errors';
-import type { PageRequest } from '../lib/pagination';
 import { completesAtPage } from '../progress/rules';
 import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Services } from '../composition-root';
-import type { Condition } from './komga-conditions';
-import { type KomgaPaging, type SpringPage, springPage, UNPAGED_LIMIT } from './komga-paging';
+import { type Condition, replaceLeaves } from './komga-conditions';
+import { type KomgaPaging, type SpringPage, springPage } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
 
@@ -63,8 +62,6 @@ export interface SeriesListOptions {
   search?: string;
   /** Overrides the client's sort (series/new, series/updated). */
   sort?: string;
-  /** Mihon's `author=<name>,<role>`: series with a book by any of them. */
-  authors?: Array<{ name: string; role?: string }>;
 }
 
 export interface BookListOptions {
@@ -75,7 +72,7 @@ export interface BookListOptions {
 
 export class KomgaService {
   constructor(
-    private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress'>,
+    private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress' | 'collections'>,
     private readonly catalog: KomgaCatalogRepository,
     private readonly series: SeriesRepository,
   ) {}
@@ -93,26 +90,40 @@ export class KomgaService {
 
   async listSeries(viewer: Viewer, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
     const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
-    const list = (request: PageRequest) =>
-      this.services.seriesQuery.list(viewer, sort, request, {
-        condition: options.condition,
-        fullTextSearch: options.search,
-      });
-    let ids: string[];
-    let total: number;
-    if (options.authors && options.authors.length > 0) {
-      // The API's filters know no authors: the whole filtered list is narrowed here, then paged.
-      const credited = await this.catalog.seriesWithAuthors(viewer, options.authors);
-      const all = (await list({ page: 1, pageSize: UNPAGED_LIMIT, offset: 0 })).data.filter((s) => credited.has(s.id));
-      total = all.length;
-      ids = all.slice(paging.request.offset, paging.request.offset + paging.request.pageSize).map((s) => s.id);
-    } else {
-      const page = await list(paging.request);
-      total = page.total;
-      ids = page.data.map((s) => s.id);
-    }
-    const rows = await this.catalog.series(viewer, ids);
-    return springPage(rows.map(toKomgaSeries), total, paging);
+    const condition = await this.withSmartCollections(viewer, options.condition);
+    const page = await this.services.seriesQuery.list(viewer, sort, paging.request, {
+      condition,
+      fullTextSearch: options.search,
+    });
+    const rows = await this.catalog.series(
+      viewer,
+      page.data.map((s) => s.id),
+    );
+    return springPage(rows.map(toKomgaSeries), page.total, paging);
+  }
+
+  /**
+   * `collectionId is <smart collection>` holds for the series its rule finds (what the collection shows in
+   * Komga's `seriesIds` and `/collections/{id}/series`): the rule's condition takes the leaf's place. A rule
+   * with search terms, or `isNot` of a rule, has no condition to stand for it: a 400 rather than a wrong list.
+   * A plain, unknown or hidden collection keeps its leaf (its member rows; none for the last two), and so does a
+   * smart collection of books (it holds no series).
+   */
+  private withSmartCollections(viewer: Viewer, condition: Condition | undefined) {
+    return replaceLeaves(condition, async (field, operand) => {
+      const leaf = { [field]: operand };
+      if (field !== 'collectionId') return leaf;
+      const { operator, value } = operand as { operator: string; value: string };
+      const rule = await this.services.collections.ruleOf(viewer, value);
+      if (rule?.target !== 'series') return leaf;
+      if (operator !== 'is' || rule.fullTextSearch || !rule.condition) {
+        const why = operator !== 'is' ? `cannot be tested with ${operator}` : 'finds series by search terms';
+        throw badRequest(
+          `collectionId: smart collection ${value} ${why}; list its series with GET /api/v1/collections/${value}/series`,
+        );
+      }
+      return rule.condition;
+    });
   }
 
   async getSeries(viewer: Viewer, id: string): Promise<KomgaSeries> {

@@ -281,6 +281,33 @@ function bookReadStatus(status: ReadStatus, viewer: Viewer): FieldTest {
   return new IdSet(books.id, sql`${progress} AND rp.completed = ${status === 'read' ? 1 : 0}`);
 }
 
+/**
+ * Membership of a collection (series) or read list (books), Komga's `collectionId`/`readListId`: the list's
+ * member rows, read from its primary key. An unknown list has none, so `is` matches nothing; hidden members
+ * stay out as in every list, since the list's query applies the viewer's visibility to the rows it returns.
+ * A smart collection has no member rows of its own (the Komga translator puts its rule in its place).
+ */
+function listMemberField(memberId: SQLWrapper, members: (listId: string) => SQL): FilterField {
+  return {
+    operators: ID_OPERATORS,
+    readsOtherTables: true,
+    toSql: (operator, value) =>
+      operator === 'is'
+        ? new IdSet(memberId, members(value as string))
+        : sql`${memberId} NOT IN (${members(value as string)})`,
+  };
+}
+
+const collectionMembers = listMemberField(
+  series.id,
+  (id) => sql`SELECT cs.series_id FROM collection_series cs WHERE cs.collection_id = ${id}`,
+);
+
+const readListMembers = listMemberField(
+  books.id,
+  (id) => sql`SELECT rb.book_id FROM read_list_books rb WHERE rb.read_list_id = ${id}`,
+);
+
 export const SERIES_FILTER_FIELDS: FilterFields = {
   libraryId: idColumn(series.libraryId),
   ...metadataFields('series'),
@@ -290,6 +317,7 @@ export const SERIES_FILTER_FIELDS: FilterFields = {
   language: stringColumn(series.language),
   name: stringColumn(series.title),
   readStatus: enumField(READ_STATUSES, (value, viewer) => seriesReadStatus(value as ReadStatus, viewer), true),
+  collectionId: collectionMembers,
 };
 
 export const BOOK_FILTER_FIELDS: FilterFields = {
@@ -306,4 +334,5 @@ export const BOOK_FILTER_FIELDS: FilterFields = {
   hasError: enumField(['true', 'false'], (value) =>
     value === 'true' ? sql`${books.analysisError} IS NOT NULL` : sql`${books.analysisError} IS NULL`,
   ),
+  readListId: readListMembers,
 };

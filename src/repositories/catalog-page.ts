@@ -108,35 +108,65 @@ interface ListPage {
   offset: number;
 }
 
+/** `query` joined to the spec's tables and full-text matches. */
+function joined<Q extends { innerJoin: (table: SQLiteTable | SQL, on: SQL) => unknown }>(spec: ListSpec, query: Q): Q {
+  for (const { table, on } of spec.joins ?? []) query.innerJoin(table, on);
+  if (spec.match) query.innerJoin(sql`(${spec.match}) AS m`, sql`m.entity_id = ${spec.id}`);
+  return query;
+}
+
+/** The order of the spec's page: its sort keys, ties broken on id (pages never overlap or skip rows). */
+const pageOrder = (spec: ListSpec) => [
+  ...spec.window.keys.map((key) => orderBy(key.expr, key.direction)),
+  asc(sql`${spec.id}`),
+];
+
 function listPage(db: Database, spec: ListSpec): ListPage {
+  const countQuery = spec.total
+    ? db.all<{ n: number }>(sql`SELECT ${spec.total} AS n`)
+    : joined(
+        spec,
+        db
+          .select({ n: spec.groupBy ? sql<number>`count(DISTINCT ${spec.groupBy})` : count() })
+          .from((spec.countFrom ?? spec.from) as SQLiteTable)
+          .$dynamic(),
+      ).where(spec.where);
   const { keys, limit, offset } = spec.window;
-  const joinMatch = <Q extends { innerJoin: (table: SQLiteTable | SQL, on: SQL) => unknown }>(query: Q): Q => {
-    for (const { table, on } of spec.joins ?? []) query.innerJoin(table, on);
-    if (spec.match) query.innerJoin(sql`(${spec.match}) AS m`, sql`m.entity_id = ${spec.id}`);
-    return query;
-  };
-  const pageQuery = joinMatch(
+  const pageQuery = joined(
+    spec,
     db
       .select(pageSelection(spec.id, keys, spec.countInPage))
       .from(spec.from as SQLiteTable)
       .$dynamic(),
   ).where(spec.where);
   if (spec.groupBy) pageQuery.groupBy(sql`${spec.groupBy}`);
-  const countQuery = spec.total
-    ? db.all<{ n: number }>(sql`SELECT ${spec.total} AS n`)
-    : joinMatch(
-        db
-          .select({ n: spec.groupBy ? sql<number>`count(DISTINCT ${spec.groupBy})` : count() })
-          .from((spec.countFrom ?? spec.from) as SQLiteTable)
-          .$dynamic(),
-      ).where(spec.where);
   const cte = db.$with('page').as(
     pageQuery
-      .orderBy(...keys.map((key) => orderBy(key.expr, key.direction)), asc(sql`${spec.id}`))
+      .orderBy(...pageOrder(spec))
       .limit(limit)
       .offset(offset),
   );
   return { cte, count: countQuery, keys, countInPage: spec.countInPage, offset };
+}
+
+/**
+ * The ids of the page `spec` asks for, in its order, as a statement not yet run: for lists only their
+ * members' ids are wanted of (Komga's `seriesIds`), several of which go to D1 in one batch. No count, no
+ * enrichment.
+ */
+export function pageIdsQuery(db: Database, spec: ListSpec) {
+  const query = joined(
+    spec,
+    db
+      .select({ id: sql<string>`${spec.id}`.as('id') })
+      .from(spec.from as SQLiteTable)
+      .$dynamic(),
+  ).where(spec.where);
+  if (spec.groupBy) query.groupBy(sql`${spec.groupBy}`);
+  return query
+    .orderBy(...pageOrder(spec))
+    .limit(spec.window.limit)
+    .offset(spec.window.offset);
 }
 
 /** What the outer query of a page reads from its CTE. */

@@ -235,19 +235,6 @@ export class KomgaCatalogRepository {
     return rows.map((row) => ({ ...row, position: row.position === null ? null : Number(row.position) }));
   }
 
-  /** Series with a live book credited to any of these authors (name case-insensitive; role when given). */
-  async seriesWithAuthors(viewer: Viewer, authors: ReadonlyArray<{ name: string; role?: string }>) {
-    if (authors.length === 0) return new Set<string>();
-    // One JSON parameter however many authors are asked for (D1 binds at most 100 parameters).
-    const wanted = JSON.stringify(authors.map(({ name, role }) => ({ name, role: role ?? null })));
-    const rows = await this.db.all<{ id: string }>(sql`
-      SELECT DISTINCT b.series_id AS id FROM books b, json_each(b.authors) a
-      WHERE b.deleted_at IS NULL AND ${visibleBooks(viewer, liveBook)} AND EXISTS (
-        SELECT 1 FROM json_each(${wanted}) w WHERE ${AUTHOR_NAME} = json_extract(w.value, '$.name') COLLATE NOCASE
-          AND (json_extract(w.value, '$.role') IS NULL OR ${AUTHOR_ROLE} = json_extract(w.value, '$.role')))`);
-    return new Set(rows.map((r) => r.id));
-  }
-
   /** Distinct genre or tag values of the live series and books the viewer sees, sorted case-insensitively. */
   async terms(viewer: Viewer, kind: 'genre' | 'tag'): Promise<string[]> {
     const rows = await this.db.all<{ value: string }>(sql`

@@ -8,7 +8,15 @@ import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import {
+  type ListSpec,
+  nullsLast,
+  ONE_ROW,
+  type PageWindow,
+  pageIdsQuery,
+  readList,
+  type SortKey,
+} from './catalog-page';
 import { readCountsOf } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleCount, visibleSeries } from './visibility';
@@ -132,10 +140,25 @@ export class SeriesRepository {
    * visits and sorts every match anyway and counts them in the same pass (catalog-page.ts).
    */
   async list(viewer: Viewer, query: SeriesListQuery) {
+    return this.read(viewer, this.listSpec(viewer, query));
+  }
+
+  /**
+   * The ids of each list's page, in one D1 batch (Komga's `seriesIds` of a page of smart collections): no
+   * count, no enrichment; the same rows and order as `list`.
+   */
+  async idsOfEach(viewer: Viewer, queries: readonly SeriesListQuery[]): Promise<string[][]> {
+    const [first, ...rest] = queries.map((query) => pageIdsQuery(this.db, this.listSpec(viewer, query)));
+    if (!first) return [];
+    const results = await this.db.batch([first, ...rest]);
+    return results.map((rows) => rows.map((row) => row.id));
+  }
+
+  private listSpec(viewer: Viewer, query: SeriesListQuery): ListSpec {
     const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
     const unfiltered = filter === undefined && query.match === undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
-    return this.read(viewer, {
+    return {
       id: series.id,
       from: countInPage ? liveSeriesByCatalogIndex : series,
       // A restricted viewer's filtered count tests each series' library and id: this index holds both.
@@ -153,7 +176,7 @@ export class SeriesRepository {
       match: query.match ? rankedMatches('series', query.match) : undefined,
       window: query,
       countInPage,
-    });
+    };
   }
 
   /** Series where the viewer has a book in progress, latest activity first. */

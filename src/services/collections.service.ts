@@ -104,23 +104,34 @@ export class CollectionsService extends MemberListService<Collection> {
     });
   }
 
+  /** The collection's smart rule: null for a plain collection, undefined when it is unknown or hidden. */
+  async ruleOf(viewer: Viewer, id: string): Promise<SmartRule | null | undefined> {
+    const row = await this.lists.find(viewer, id);
+    return row ? row.rule : undefined;
+  }
+
   /**
    * The series the viewer may see in each collection, in its order (Komga's `seriesIds`); a smart collection
-   * of series lists what its rule finds for the viewer, at most MEMBERS_LIMIT.
+   * of series lists what its rule finds for the viewer, at most MEMBERS_LIMIT. Two statements for any number of
+   * collections: the plain ones' member rows, and the smart ones' rules run as ids-only queries in one batch.
    */
   override async memberIdsOf(viewer: Viewer, rows: readonly CollectionRecord[]): Promise<Map<string, string[]>> {
     const ids = await super.memberIdsOf(
       viewer,
       rows.filter((row) => !row.rule),
     );
-    for (const row of rows) {
-      if (row.rule?.target !== 'series') continue;
-      const page = await this.series(viewer, row.id, { page: 1, pageSize: MEMBERS_LIMIT, offset: 0 });
-      ids.set(
-        row.id,
-        page.data.map((s) => s.id),
-      );
-    }
+    const smart = rows.filter((row) => row.rule?.target === 'series');
+    const found = await this.deps.seriesQuery.idsOfEach(
+      viewer,
+      smart.map(({ rule }) => ({
+        params: { sort: rule?.sort ?? undefined },
+        filter: { condition: rule?.condition ?? undefined, fullTextSearch: rule?.fullTextSearch ?? undefined },
+      })),
+      MEMBERS_LIMIT,
+    );
+    smart.forEach((row, i) => {
+      ids.set(row.id, found[i] ?? []);
+    });
     return ids;
   }
 

@@ -33,12 +33,38 @@ export class SeriesQueryService {
     page: PageRequest,
     filter: ListFilter = {},
   ): Promise<ListResult<SeriesDto>> {
+    const query = this.listQuery(viewer, params, filter);
+    if (query === null) return EMPTY;
+    const { keys, ...scope } = query;
+    return this.run(viewer, page, keys, { libraryId: params.libraryId, ...scope });
+  }
+
+  /**
+   * The ids of the first `limit` series of each list (as `list` orders them), in one batch: what a page of
+   * smart collections shows Komga's clients as `seriesIds`, without reading a series response per member.
+   */
+  async idsOfEach(
+    viewer: Viewer,
+    lists: ReadonlyArray<{ params: SortParams; filter: ListFilter }>,
+    limit: number,
+  ): Promise<string[][]> {
+    const queries = lists.map(({ params, filter }) => this.listQuery(viewer, params, filter));
+    const runnable = queries.filter((query): query is NonNullable<typeof query> => query !== null);
+    const ids = await this.series.idsOfEach(
+      viewer,
+      runnable.map((query) => ({ ...query, limit, offset: 0 })),
+    );
+    // A list whose search holds no searchable term has no series, and no statement.
+    return queries.map((query) => (query === null ? [] : (ids[runnable.indexOf(query)] ?? [])));
+  }
+
+  /** The order, condition and search of a list request, checked (400s); null when nothing can match. */
+  private listQuery(viewer: Viewer, params: SortParams, filter: ListFilter) {
     const sort = parseSort(params, SERIES_SORT_FIELDS, BY_NAME);
     const match = searchTerms(filter.fullTextSearch);
-    if (match === null) return EMPTY;
+    if (match === null) return null;
     const keys = match && !params.sort ? RELEVANCE : seriesSortKeys(sort.field, sort.direction, viewer);
-    const condition = checkedCondition(filter, SERIES_FILTER_FIELDS);
-    return this.run(viewer, page, keys, { libraryId: params.libraryId, filter: condition, match });
+    return { keys, filter: checkedCondition(filter, SERIES_FILTER_FIELDS), match };
   }
 
   /** POST /series/search: ranked by relevance (DECISIONS.md §Lists). */
