@@ -92,21 +92,12 @@ export function bookQueryCondition(query: (name: string) => string[]): Condition
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Komga condition fields Longbox cannot test (no such data); they do not narrow the list. */
-const IGNORED_FIELDS = new Set([
-  'releaseDate',
-  'numberSort',
-  'author',
-  'oneShot',
-  'complete',
-  'sharingLabel',
-  'ageRating',
-  'collectionId',
-  'readListId',
-  'poster',
-  'isbn',
-  'titleSort',
-]);
+/**
+ * Komga condition fields Longbox cannot test (no such data); they do not narrow the list. `poster`: a
+ * book's one thumbnail is always generated and selected, Longbox keeps no sidecar or uploaded book
+ * posters (docs/clients.md).
+ */
+const IGNORED_FIELDS = new Set(['author', 'collectionId', 'readListId', 'poster']);
 
 const STRING_OPERATORS: Record<string, string> = {
   is: 'is',
@@ -114,6 +105,88 @@ const STRING_OPERATORS: Record<string, string> = {
   contains: 'contains',
   beginsWith: 'beginsWith',
 };
+
+/** A condition no row meets (no library has the nil id). */
+const NOTHING = leaf('libraryId', 'is', '00000000-0000-0000-0000-000000000000');
+
+/** Komga's SearchOperator.Boolean as Longbox's `"true"`/`"false"` values. */
+function booleanOperator(operator: string, path: string): 'true' | 'false' {
+  if (operator === 'isTrue') return 'true';
+  if (operator === 'isFalse') return 'false';
+  throw badRequest(`${path}: operator must be isTrue or isFalse`);
+}
+
+/**
+ * Komga's Numeric (numberSort) and NumericNullable (ageRating) operators. Komga's `greaterThan` and
+ * `lessThan` include the value itself (SearchOperatorUtils: greaterOrEqual, lessOrEqual); Longbox's are
+ * strict, so each becomes "than or equal". Values arrive as JSON numbers (Komelia) or numeric text.
+ */
+function numericCondition(field: string, operator: string, raw: unknown, path: string, nullable: boolean): Condition {
+  if (nullable && (operator === 'isNull' || operator === 'isNotNull')) return leaf(field, operator);
+  if (!['is', 'isNot', 'greaterThan', 'lessThan'].includes(operator)) {
+    const allowed = nullable
+      ? 'is, isNot, greaterThan, lessThan, isNull or isNotNull'
+      : 'is, isNot, greaterThan or lessThan';
+    throw badRequest(`${path}: operator '${operator}' is not supported; use ${allowed}`);
+  }
+  const number =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(number) || (field === 'ageRating' && !Number.isInteger(number))) {
+    throw badRequest(`${path}.value must be ${field === 'ageRating' ? 'an integer' : 'a number'}`);
+  }
+  const value = String(number);
+  if (operator === 'is' || operator === 'isNot') return leaf(field, operator, value);
+  return anyOf([leaf(field, operator, value), leaf(field, 'is', value)]) as Condition;
+}
+
+const DAY_MS = 86_400_000;
+
+/** An ISO-8601 duration as java.time.Duration and kotlin.time.Duration write it (`P30D`, `PT720H`), in ms. */
+function durationMs(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
+  if (!match || text === 'P' || text.endsWith('T')) return undefined;
+  const [, days = '0', hours = '0', minutes = '0', seconds = '0'] = match;
+  return ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 + Number(seconds) * 1000;
+}
+
+/**
+ * Komga's Date operators on a release date: `before`/`after` a date-time (compared as its UTC date),
+ * `isInTheLast`/`isNotInTheLast` a duration (whole days back from today, UTC), `isNull`/`isNotNull`.
+ * A book's date is its own; a series' is its year's first day (what Komga shows as its booksMetadata
+ * releaseDate), so a bound on a series becomes one on its year.
+ */
+function releaseDateCondition(kind: 'series' | 'book', operand: Record<string, unknown>, path: string): Condition {
+  const operator = operand.operator;
+  const field = kind === 'series' ? 'year' : 'releaseDate';
+  if (operator === 'isNull' || operator === 'isNotNull') return leaf(field, operator);
+  let bound: string;
+  let direction: 'lessThan' | 'greaterThan';
+  if (operator === 'before' || operator === 'after') {
+    const text = typeof operand.dateTime === 'string' ? operand.dateTime.replace(/\[[^\]]*\]$/, '') : '';
+    const instant = Date.parse(text);
+    if (Number.isNaN(instant)) throw badRequest(`${path}.dateTime must be a date-time (ISO 8601)`);
+    bound = new Date(instant).toISOString().slice(0, 10);
+    direction = operator === 'before' ? 'lessThan' : 'greaterThan';
+  } else if (operator === 'isInTheLast' || operator === 'isNotInTheLast') {
+    const ms = durationMs(operand.duration);
+    if (ms === undefined) throw badRequest(`${path}.duration must be an ISO 8601 duration (P30D, PT720H)`);
+    const days = Math.floor(ms / DAY_MS);
+    bound = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+    direction = operator === 'isInTheLast' ? 'greaterThan' : 'lessThan';
+  } else {
+    throw badRequest(
+      `${path}: operator '${String(operator)}' is not supported; use before, after, isInTheLast, isNotInTheLast, isNull or isNotNull`,
+    );
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(bound)) throw badRequest(`${path}: the date is out of range (years 0000 to 9999)`);
+  if (kind === 'book') return leaf(field, direction, bound);
+  // YYYY-01-01 > bound ⇔ YYYY > bound's year; YYYY-01-01 < bound ⇔ YYYY < bound's year, or equal to it
+  // when the bound is later in that year.
+  const year = Number(bound.slice(0, 4));
+  if (direction === 'greaterThan') return leaf(field, direction, String(year));
+  return leaf(field, direction, String(bound.endsWith('-01-01') ? year : year + 1));
+}
 
 /**
  * A Komga search condition (`{"allOf":[{"readStatus":{"operator":"is","value":"IN_PROGRESS"}}]}`) as a
@@ -171,7 +244,7 @@ export function fromKomgaSearch(
     case 'deleted':
       // Lists hold live entities only: isFalse is always true, isTrue never.
       if (operator === 'isFalse') return undefined;
-      if (operator === 'isTrue') return leaf('libraryId', 'is', '00000000-0000-0000-0000-000000000000');
+      if (operator === 'isTrue') return NOTHING;
       throw badRequest(`${path}.deleted: operator must be isTrue or isFalse`);
     case 'libraryId':
       return leaf('libraryId', idOperator(), needValue());
@@ -195,6 +268,30 @@ export function fromKomgaSearch(
     case 'language':
       if (kind !== 'series') break;
       return leaf(key, stringOperator(), needValue());
+    case 'titleSort':
+      if (kind !== 'series') break;
+      return leaf('titleSort', stringOperator(), needValue());
+    case 'isbn':
+      if (kind !== 'book') break;
+      return leaf('isbn', stringOperator(), needValue());
+    case 'ageRating':
+      if (kind !== 'series') break;
+      return numericCondition('ageRating', operator, operand.value, `${path}.${key}`, true);
+    case 'numberSort':
+      if (kind !== 'book') break;
+      return numericCondition('numberSort', operator, operand.value, `${path}.${key}`, false);
+    case 'sharingLabel':
+      if (kind !== 'series') break;
+      if (operator === 'isNull' || operator === 'isNotNull') return leaf('sharingTag', operator);
+      return leaf('sharingTag', idOperator(), needValue());
+    case 'complete':
+      if (kind !== 'series') break;
+      return leaf('completion', 'is', booleanOperator(operator, `${path}.${key}`));
+    case 'oneShot':
+      // Longbox has no one-shots (every Komga DTO says oneshot false; docs/DECISIONS.md): none is one.
+      return booleanOperator(operator, `${path}.${key}`) === 'true' ? NOTHING : undefined;
+    case 'releaseDate':
+      return releaseDateCondition(kind, operand, `${path}.${key}`);
   }
   throw badRequest(`${path}: unknown ${kind} condition '${key}'`);
 }
