@@ -24,15 +24,10 @@ export const FILTER_OPERATORS = [
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-/** Operator sets per kind of field (DECISIONS.md §Lists). */
-export const STRING_OPERATORS: readonly FilterOperator[] = [
-  'is',
-  'isNot',
-  'isNull',
-  'isNotNull',
-  'contains',
-  'beginsWith',
-];
+/** Operator sets per kind of field (DECISIONS.md §Lists). Text is matched, not ordered. */
+export const STRING_OPERATORS: readonly FilterOperator[] = FILTER_OPERATORS.filter(
+  (op) => op !== 'lessThan' && op !== 'greaterThan',
+);
 export const ID_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
 export const ENUM_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
 /** Numbers and dates: strict `lessThan`/`greaterThan` (a Komga client's inclusive ones are translated). */

@@ -5,20 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setupAdmin } from '../support/factories';
-import { api, type Credentials, expectError } from '../support/http';
+import { type Condition, leaf, matching as matchingBody, rejection } from '../support/filter-requests';
+import type { Credentials } from '../support/http';
 import { seedRatedCatalog } from '../support/rated-catalog';
 
-type Condition = Record<string, unknown>;
-
-const leaf = (field: string, operator: string, value?: unknown): Condition => ({
-  [field]: value === undefined ? { operator } : { operator, value },
-});
-
-async function matching(auth: Credentials, resource: 'series' | 'books', condition: Condition) {
-  const res = await api(`/${resource}/list?pageSize=100`, { auth, json: { condition } });
-  if (res.status !== 200) throw new Error(`${resource} filter failed: ${res.status} ${res.text}`);
-  return (res.body.data as Array<{ title: string }>).map((item) => item.title).sort();
-}
+const matching = (auth: Credentials, resource: 'series' | 'books', condition: Condition) =>
+  matchingBody(auth, resource, { condition });
 
 describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
   it('filters series by age rating, year, completion, sharing tag and sort title', async () => {
@@ -90,11 +82,7 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
       ['books', leaf('year', 'is', '1982'), "unknown field 'year'"],
     ];
     for (const [resource, condition, fragment] of bad) {
-      const error = expectError(
-        await api(`/${resource}/list`, { auth: admin.auth, json: { condition } }),
-        400,
-        'BadRequest',
-      );
+      const error = await rejection(admin.auth, resource, condition);
       expect(error.message, JSON.stringify(condition)).toContain(fragment);
     }
   });
