@@ -70,12 +70,11 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
     });
   });
 
-  it('translates a Komelia search body, dropping fields Longbox has no data for', () => {
+  it('translates a Komelia search body', () => {
     const body = {
       allOf: [
         { readStatus: { operator: 'is', value: 'IN_PROGRESS' } },
         { title: { operator: 'beginsWith', value: 'One' } },
-        { poster: { operator: 'is', value: { type: 'SIDECAR' } } },
       ],
     };
     expect(fromKomgaSearch(body, 'book')).toEqual({

@@ -92,12 +92,8 @@ export function bookQueryCondition(query: (name: string) => string[]): Condition
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Komga condition fields Longbox cannot test (no such data); they do not narrow the list. `poster`: a
- * book's one thumbnail is always generated and selected, Longbox keeps no sidecar or uploaded book
- * posters (docs/clients.md).
- */
-const IGNORED_FIELDS = new Set(['author', 'collectionId', 'readListId', 'poster']);
+/** Komga condition fields Longbox cannot test (no such data); they do not narrow the list. */
+const IGNORED_FIELDS = new Set(['author', 'collectionId', 'readListId']);
 
 const STRING_OPERATORS: Record<string, string> = {
   is: 'is',
@@ -186,6 +182,50 @@ function releaseDateCondition(kind: 'series' | 'book', operand: Record<string, u
   const year = Number(bound.slice(0, 4));
   if (direction === 'greaterThan') return leaf(field, direction, String(year));
   return leaf(field, direction, String(bound.endsWith('-01-01') ? year : year + 1));
+}
+
+const POSTER_TYPES = ['GENERATED', 'SIDECAR', 'USER_UPLOADED'];
+
+/** Which books a poster test holds for: every one, none, or a test of their uploaded covers. */
+type PosterMatch = 'every' | 'none' | { operator: 'is' | 'isNot'; value: 'any' | 'selected' | 'unselected' };
+
+/**
+ * Komga's `poster` `is {type?, selected?}`: the book has a thumbnail of that type and selection. A
+ * Longbox book's thumbnails are its generated cover (always there, selected while no uploaded cover is)
+ * and its uploaded covers (USER_UPLOADED); it has no sidecar ones.
+ */
+function posterMatch(type: string | null, selected: boolean | null): PosterMatch {
+  if (type === 'SIDECAR') return 'none';
+  if (type === 'USER_UPLOADED') {
+    return { operator: 'is', value: selected === null ? 'any' : selected ? 'selected' : 'unselected' };
+  }
+  if (type === 'GENERATED')
+    return selected === null ? 'every' : { operator: selected ? 'isNot' : 'is', value: 'selected' };
+  // Any type: some thumbnail is always selected; one is not exactly when the book has an uploaded cover.
+  return selected ? 'every' : { operator: 'is', value: 'any' };
+}
+
+/** Komga's `poster` condition; `isNot` is its negation, and neither key set tests nothing (as in Komga). */
+function posterCondition(operator: 'is' | 'isNot', raw: unknown, path: string): Condition | undefined {
+  if (!isObject(raw)) throw badRequest(`${path} must be an object {type, selected}`);
+  const type = raw.type ?? null;
+  const selected = raw.selected ?? null;
+  if (type !== null && !POSTER_TYPES.includes(type as string)) {
+    throw badRequest(`${path}.type must be one of ${POSTER_TYPES.join(', ')}`);
+  }
+  if (selected !== null && typeof selected !== 'boolean') throw badRequest(`${path}.selected must be a boolean`);
+  if (type === null && selected === null) return undefined;
+  let match = posterMatch(type as string | null, selected);
+  if (operator === 'isNot') {
+    match =
+      match === 'every'
+        ? 'none'
+        : match === 'none'
+          ? 'every'
+          : { operator: match.operator === 'is' ? 'isNot' : 'is', value: match.value };
+  }
+  if (match === 'every') return undefined;
+  return match === 'none' ? NOTHING : leaf('customCover', match.operator, match.value);
 }
 
 /**
@@ -292,6 +332,9 @@ export function fromKomgaSearch(
       return booleanOperator(operator, `${path}.${key}`) === 'true' ? NOTHING : undefined;
     case 'releaseDate':
       return releaseDateCondition(kind, operand, `${path}.${key}`);
+    case 'poster':
+      if (kind !== 'book') break;
+      return posterCondition(idOperator(), operand.value, `${path}.${key}.value`);
   }
   throw badRequest(`${path}: unknown ${kind} condition '${key}'`);
 }

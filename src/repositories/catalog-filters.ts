@@ -233,6 +233,18 @@ const seriesCompletion = (value: string): SQL =>
     ? sql`(${series.totalBookCount} IS NOT NULL AND ${series.totalBookCount} = ${series.bookCount})`
     : sql`(${series.totalBookCount} IS NOT NULL AND ${series.totalBookCount} <> ${series.bookCount})`;
 
+/** Which of a book's uploaded covers `customCover` asks about (covers.selected). */
+export const CUSTOM_COVER_VALUES = ['any', 'selected', 'unselected'] as const;
+
+/**
+ * Books with an uploaded cover: any, the selected one, or one not selected (covers_book_idx). The
+ * generated cover is not a row; it shows while no uploaded cover is selected.
+ */
+const booksWithCustomCover = (value: string): FieldTest => {
+  const selected = value === 'any' ? sql`` : sql` AND c.selected = ${value === 'selected' ? 1 : 0}`;
+  return new IdSet(books.id, sql`SELECT c.book_id FROM covers c WHERE c.book_id IS NOT NULL${selected}`);
+};
+
 /** The series carrying a sharing tag (Komga: sharing label) whose name passes the test (name index, NOCASE). */
 const sharingTagField = (): FilterField =>
   multiValuedField(
@@ -399,4 +411,5 @@ export const BOOK_FILTER_FIELDS: FilterFields = {
   ageRating: orderedField(sql`${books.ageRating}`, 'integer'),
   numberSort: orderedField(sql`${books.numberSort}`, 'number'),
   releaseDate: orderedField(bookReleaseDate, 'date'),
+  customCover: enumField(CUSTOM_COVER_VALUES, booksWithCustomCover, true),
 };

@@ -1,7 +1,7 @@
 /**
  * The metadata filter fields of API.md §4 Advanced filtering (DECISIONS.md §Lists): ageRating, year,
- * completion, sharingTag and titleSort on series; ageRating, numberSort, releaseDate and titleSort on
- * books — every operator each allows, and the 400s for values and operators they do not.
+ * completion, sharingTag and titleSort on series; ageRating, numberSort, releaseDate, titleSort and
+ * customCover on books — every operator each allows, and the 400s for values and operators they do not.
  */
 import { describe, expect, it } from 'vitest';
 import { setupAdmin } from '../support/factories';
@@ -44,7 +44,7 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
     }
   });
 
-  it('filters books by age rating, number, release date and sort title', async () => {
+  it('filters books by age rating, number, release date, sort title and uploaded cover', async () => {
     const admin = await setupAdmin();
     const { lastYear } = await seedRatedCatalog();
     const cases: Array<[Condition, string[]]> = [
@@ -60,6 +60,10 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
       [leaf('releaseDate', 'is', `${lastYear}-01-01`), ['Dune 1']],
       [leaf('releaseDate', 'isNull'), ['Bone 1', 'Cerebus 1']],
       [leaf('titleSort', 'beginsWith', 'akira'), ['Akira 1', 'Akira 2.5']],
+      [leaf('customCover', 'is', 'any'), ['Akira 1', 'Bone 1']],
+      [leaf('customCover', 'is', 'Selected'), ['Akira 1']],
+      [leaf('customCover', 'is', 'unselected'), ['Bone 1']],
+      [leaf('customCover', 'isNot', 'any'), ['Akira 2.5', 'Cerebus 1', 'Dune 1']],
     ];
     for (const [condition, expected] of cases) {
       expect(await matching(admin.auth, 'books', condition), JSON.stringify(condition)).toEqual(expected);
@@ -80,6 +84,7 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
       ['books', leaf('releaseDate', 'lessThan', '1982'), 'needs a date (YYYY-MM-DD)'],
       ['books', leaf('releaseDate', 'is', '1982-13-45'), 'needs a date (YYYY-MM-DD)'],
       ['books', leaf('year', 'is', '1982'), "unknown field 'year'"],
+      ['books', leaf('customCover', 'is', 'yes'), "'yes' is not a value of 'customCover'"],
     ];
     for (const [resource, condition, fragment] of bad) {
       const error = await rejection(admin.auth, resource, condition);

@@ -73,9 +73,10 @@ describe('Komga metadata search conditions (Komelia filter sheet)', () => {
     expect(paged.body.totalPages).toBe(3);
   });
 
-  it('narrows books by number, release date, ISBN and one-shot; posters do not narrow', async () => {
+  it('narrows books by number, release date, ISBN, one-shot and poster', async () => {
     const admin = await setupAdmin();
     const { lastYear } = await seedRatedCatalog();
+    const all = ['Akira 1', 'Akira 2.5', 'Bone 1', 'Cerebus 1', 'Dune 1'];
     const cases: Array<[Condition, string[]]> = [
       [{ numberSort: { operator: 'greaterThan', value: 2.5 } }, ['Akira 2.5']],
       [{ numberSort: { operator: 'lessThan', value: 1 } }, ['Akira 1', 'Bone 1', 'Dune 1']],
@@ -87,10 +88,22 @@ describe('Komga metadata search conditions (Komelia filter sheet)', () => {
       [{ releaseDate: { operator: 'isNotNull' } }, ['Akira 1', 'Akira 2.5', 'Dune 1']],
       [{ isbn: { operator: 'is', value: AKIRA_ISBN } }, ['Akira 1']],
       [{ oneShot: { operator: 'isTrue' } }, []],
+      // Posters: the generated cover of every book, an uploaded one on Akira 1 (selected) and Bone 1.
+      [{ poster: { operator: 'is', value: { type: 'USER_UPLOADED' } } }, ['Akira 1', 'Bone 1']],
+      [{ poster: { operator: 'is', value: { type: 'USER_UPLOADED', selected: true } } }, ['Akira 1']],
+      [{ poster: { operator: 'is', value: { type: 'USER_UPLOADED', selected: false } } }, ['Bone 1']],
+      [{ poster: { operator: 'is', value: { type: 'GENERATED', selected: false } } }, ['Akira 1']],
       [
-        { poster: { operator: 'is', value: { type: 'SIDECAR' } } },
-        ['Akira 1', 'Akira 2.5', 'Bone 1', 'Cerebus 1', 'Dune 1'],
+        { poster: { operator: 'is', value: { type: 'GENERATED', selected: true } } },
+        all.filter((b) => b !== 'Akira 1'),
       ],
+      [{ poster: { operator: 'is', value: { type: 'GENERATED' } } }, all],
+      [{ poster: { operator: 'is', value: { selected: false } } }, ['Akira 1', 'Bone 1']],
+      [{ poster: { operator: 'is', value: { type: 'SIDECAR' } } }, []],
+      [{ poster: { operator: 'isNot', value: { type: 'USER_UPLOADED' } } }, ['Akira 2.5', 'Cerebus 1', 'Dune 1']],
+      [{ poster: { operator: 'isNot', value: { type: 'SIDECAR' } } }, all],
+      [{ poster: { operator: 'isNot', value: { selected: true } } }, []],
+      [{ poster: { operator: 'is', value: {} } }, all],
     ];
     for (const [condition, expected] of cases) {
       expect(await names(admin.auth, 'books', condition), JSON.stringify(condition)).toEqual(expected);
@@ -114,6 +127,10 @@ describe('Komga metadata search conditions (Komelia filter sheet)', () => {
       ['books', { releaseDate: { operator: 'is', value: '2020-01-01' } }, "condition.releaseDate: operator 'is'"],
       ['books', { numberSort: { operator: 'isNull' } }, "condition.numberSort: operator 'isNull'"],
       ['books', { ageRating: { operator: 'is', value: 16 } }, "unknown book condition 'ageRating'"],
+      ['books', { poster: { operator: 'is', value: 'GENERATED' } }, 'condition.poster.value must be an object'],
+      ['books', { poster: { operator: 'is', value: { type: 'SCAN' } } }, 'condition.poster.value.type'],
+      ['books', { poster: { operator: 'is', value: { selected: 'yes' } } }, 'condition.poster.value.selected'],
+      ['books', { poster: { operator: 'contains', value: {} } }, "condition.poster: operator 'contains'"],
     ];
     for (const [resource, condition, fragment] of bad) {
       const res = await komga(`/api/v1/${resource}/list`, { auth: admin.auth, json: { condition } });
