@@ -101,6 +101,12 @@ function parseTest(name: string, operand: unknown, fields: FilterFields, path: s
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A JSON number, or text that is one (`"16"`, `"2.5"`); NaN for anything else (`""`, `"adult"`, `true`). */
+export function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+}
+
 /** A number (as JSON or text) or a YYYY-MM-DD date, passed on as text the field's SQL converts. */
 function typedValue(type: 'integer' | 'number' | 'date', value: unknown, op: FilterOperator, path: string): string {
   if (type === 'date') {
@@ -108,8 +114,7 @@ function typedValue(type: 'integer' | 'number' | 'date', value: unknown, op: Fil
     if (!valid) throw invalid(path, `operator '${op}' needs a date (YYYY-MM-DD)`);
     return value;
   }
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  const number = numberOf(value);
   if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
     throw invalid(path, `operator '${op}' needs ${type === 'integer' ? 'an integer' : 'a number'}`);
   }

@@ -8,7 +8,7 @@
  * a Komga series status → the free-text statuses Longbox keeps that mean it (ONGOING also matching
  * series without one, as Komga defaults to ONGOING); media status READY/ERROR → the analysis error flag.
  */
-import { MAX_CONDITION_DEPTH } from '../catalog/filters';
+import { MAX_CONDITION_DEPTH, numberOf } from '../catalog/filters';
 import { badRequest } from '../lib/errors';
 import { STATUS_VALUES } from './komga.mappers';
 
@@ -117,7 +117,9 @@ function booleanOperator(operator: string, path: string): 'true' | 'false' {
  * `lessThan` include the value itself (SearchOperatorUtils: greaterOrEqual, lessOrEqual); Longbox's are
  * strict, so each becomes "than or equal". Values arrive as JSON numbers (Komelia) or numeric text.
  */
-function numericCondition(field: string, operator: string, raw: unknown, path: string, nullable: boolean): Condition {
+function numericCondition(field: 'ageRating' | 'numberSort', operator: string, raw: unknown, path: string): Condition {
+  // ageRating: Komga's NumericNullable<Int>; numberSort: Numeric<Float>.
+  const nullable = field === 'ageRating';
   if (nullable && (operator === 'isNull' || operator === 'isNotNull')) return leaf(field, operator);
   if (!['is', 'isNot', 'greaterThan', 'lessThan'].includes(operator)) {
     const allowed = nullable
@@ -125,10 +127,9 @@ function numericCondition(field: string, operator: string, raw: unknown, path: s
       : 'is, isNot, greaterThan or lessThan';
     throw badRequest(`${path}: operator '${operator}' is not supported; use ${allowed}`);
   }
-  const number =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(number) || (field === 'ageRating' && !Number.isInteger(number))) {
-    throw badRequest(`${path}.value must be ${field === 'ageRating' ? 'an integer' : 'a number'}`);
+  const number = numberOf(raw);
+  if (!Number.isFinite(number) || (nullable && !Number.isInteger(number))) {
+    throw badRequest(`${path}.value must be ${nullable ? 'an integer' : 'a number'}`);
   }
   const value = String(number);
   if (operator === 'is' || operator === 'isNot') return leaf(field, operator, value);
@@ -316,14 +317,18 @@ export function fromKomgaSearch(
       return leaf('isbn', stringOperator(), needValue());
     case 'ageRating':
       if (kind !== 'series') break;
-      return numericCondition('ageRating', operator, operand.value, `${path}.${key}`, true);
+      return numericCondition('ageRating', operator, operand.value, `${path}.${key}`);
     case 'numberSort':
       if (kind !== 'book') break;
-      return numericCondition('numberSort', operator, operand.value, `${path}.${key}`, false);
+      return numericCondition('numberSort', operator, operand.value, `${path}.${key}`);
     case 'sharingLabel':
       if (kind !== 'series') break;
+      // Komga's EqualityNullable: a label is had or not, or the series has none or some.
       if (operator === 'isNull' || operator === 'isNotNull') return leaf('sharingTag', operator);
-      return leaf('sharingTag', idOperator(), needValue());
+      if (operator !== 'is' && operator !== 'isNot') {
+        throw badRequest(`${path}.${key}: operator '${operator}' is not supported; use is, isNot, isNull or isNotNull`);
+      }
+      return leaf('sharingTag', operator, needValue());
     case 'complete':
       if (kind !== 'series') break;
       return leaf('completion', 'is', booleanOperator(operator, `${path}.${key}`));
