@@ -1,7 +1,8 @@
 /**
  * Komga's filters in Longbox's condition grammar (src/catalog/filters.ts), so the API's own list
  * queries do the work: the query parameters Mihon sends (`library_id`, `read_status`, `status`, `genre`,
- * `tag`, `publisher`, `media_status`) and the JSON search bodies of `POST /series/list` and
+ * `tag`, `publisher`, `media_status`) and Komga's other `GET /series` ones (`age_rating`, `release_year`,
+ * `sharing_label`, `complete`, `oneshot`), and the JSON search bodies of `POST /series/list` and
  * `POST /books/list` that Komelia sends (komga-client `search/KomgaSearchCondition.kt`).
  *
  * Komga values are mapped explicitly: read statuses UNREAD/IN_PROGRESS/READ → unread/in_progress/read;
@@ -71,7 +72,41 @@ export function seriesQueryCondition(query: (name: string) => string[]): Conditi
     anyOf(listParam(query('tag')).map((t) => leaf('tag', 'is', t))),
     anyOf(listParam(query('publisher')).map((p) => leaf('publisher', 'is', p))),
     anyOf(listParam(query('language')).map((l) => leaf('language', 'is', l))),
+    ...seriesMetadataParams(query),
   ]);
+}
+
+/**
+ * Komga's metadata parameters of `GET /series` (its SeriesController): `age_rating` (a number, anything
+ * else meaning "no rating"), `release_year` (years that are not numbers are dropped), `sharing_label`,
+ * and the booleans `complete` and `oneshot`.
+ */
+function seriesMetadataParams(query: (name: string) => string[]): Array<Condition | undefined> {
+  const flag = (name: string): boolean | undefined => {
+    const value = query(name)[0]?.trim().toLowerCase();
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false') throw badRequest(`${name} must be true or false`);
+    return value === 'true';
+  };
+  const complete = flag('complete');
+  const oneshot = flag('oneshot');
+  return [
+    anyOf(
+      listParam(query('age_rating')).map((rating) =>
+        Number.isInteger(numberOf(rating))
+          ? leaf('ageRating', 'is', String(numberOf(rating)))
+          : leaf('ageRating', 'isNull'),
+      ),
+    ),
+    anyOf(
+      listParam(query('release_year'))
+        .filter((year) => Number.isInteger(numberOf(year)))
+        .map((year) => leaf('year', 'is', String(numberOf(year)))),
+    ),
+    anyOf(listParam(query('sharing_label')).map((label) => leaf('sharingTag', 'is', label))),
+    complete === undefined ? undefined : leaf('completion', 'is', String(complete)),
+    oneshot ? NOTHING : undefined,
+  ];
 }
 
 /** The query-parameter filters of `GET /books` and `GET /series/{id}/books`. */

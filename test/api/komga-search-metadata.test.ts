@@ -73,6 +73,26 @@ describe('Komga metadata search conditions (Komelia filter sheet)', () => {
     expect(paged.body.totalPages).toBe(3);
   });
 
+  it("reads GET /series's metadata parameters as Komga's SeriesController does", async () => {
+    const admin = await setupAdmin();
+    await seedRatedCatalog();
+    const listed = async (query: string) => {
+      const res = await komga(`/api/v1/series?unpaged=true&${query}`, { auth: admin.auth });
+      expect(res.status, query).toBe(200);
+      return (res.body.content as Array<{ name: string }>).map((s) => s.name).sort();
+    };
+    expect(await listed('age_rating=16%2C+None')).toEqual(['Akira', 'Cerebus']);
+    expect(await listed('release_year=1991&release_year=someday')).toEqual(['Bone']);
+    expect(await listed('sharing_label=mature')).toEqual(['Akira', 'The Dune']);
+    expect(await listed('complete=false')).toEqual(['Bone']);
+    expect(await listed('complete=true&age_rating=18')).toEqual([]);
+    expect(await listed('oneshot=true')).toEqual([]);
+    expect(await listed('oneshot=false')).toEqual(['Akira', 'Bone', 'Cerebus', 'The Dune']);
+    const bad = await komga('/api/v1/series?complete=maybe', { auth: admin.auth });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('complete must be true or false');
+  });
+
   it('narrows books by number, release date, ISBN, one-shot and poster', async () => {
     const admin = await setupAdmin();
     const { lastYear } = await seedRatedCatalog();
