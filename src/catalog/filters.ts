@@ -86,6 +86,8 @@ function parseTest(name: string, operand: unknown, fields: FilterFields, path: s
     if (value !== undefined && value !== null) throw invalid(`${path}.value`, `operator '${op}' takes no value`);
     return { field: name, operator: op };
   }
+  if (field.valueType)
+    return { field: name, operator: op, value: typedValue(field.valueType, value, op, `${path}.value`) };
   if (typeof value !== 'string') throw invalid(`${path}.value`, `operator '${op}' needs a string value`);
   if (field.values) {
     const normalized = value.toLowerCase();
@@ -95,4 +97,26 @@ function parseTest(name: string, operand: unknown, fields: FilterFields, path: s
     return { field: name, operator: op, value: normalized };
   }
   return { field: name, operator: op, value };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A JSON number, or text that is one (`"16"`, `"2.5"`); NaN for anything else (`""`, `"adult"`, `true`). */
+export function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+}
+
+/** A number (as JSON or text) or a YYYY-MM-DD date, passed on as text the field's SQL converts. */
+function typedValue(type: 'integer' | 'number' | 'date', value: unknown, op: FilterOperator, path: string): string {
+  if (type === 'date') {
+    const valid = typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value));
+    if (!valid) throw invalid(path, `operator '${op}' needs a date (YYYY-MM-DD)`);
+    return value;
+  }
+  const number = numberOf(value);
+  if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
+    throw invalid(path, `operator '${op}' needs ${type === 'integer' ? 'an integer' : 'a number'}`);
+  }
+  return String(number);
 }

@@ -71,18 +71,17 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
     });
   });
 
-  it('translates a Komelia search body, dropping fields Longbox has no data for', () => {
+  it('translates a Komelia search body', () => {
     const body = {
       allOf: [
         { readStatus: { operator: 'is', value: 'IN_PROGRESS' } },
         { title: { operator: 'beginsWith', value: 'One' } },
-        { ageRating: { operator: 'is', value: '12' } },
       ],
     };
-    expect(fromKomgaSearch(body, 'series')).toEqual({
+    expect(fromKomgaSearch(body, 'book')).toEqual({
       allOf: [
         { readStatus: { operator: 'is', value: 'in_progress' } },
-        { name: { operator: 'beginsWith', value: 'One' } },
+        { title: { operator: 'beginsWith', value: 'One' } },
       ],
     });
     expect(fromKomgaSearch({ title: { operator: 'contains', value: 'x' } }, 'book')).toEqual({
@@ -92,6 +91,33 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
     expect(fromKomgaSearch(undefined, 'book')).toBeUndefined();
   });
 
+  it("reads Komga's inclusive numeric bounds, booleans and release dates as Longbox conditions", () => {
+    expect(fromKomgaSearch({ ageRating: { operator: 'greaterThan', value: 16 } }, 'series')).toEqual({
+      anyOf: [{ ageRating: { operator: 'greaterThan', value: '16' } }, { ageRating: { operator: 'is', value: '16' } }],
+    });
+    expect(fromKomgaSearch({ ageRating: { operator: 'isNull' } }, 'series')).toEqual({
+      ageRating: { operator: 'isNull' },
+    });
+    expect(fromKomgaSearch({ numberSort: { operator: 'is', value: 2.5 } }, 'book')).toEqual({
+      numberSort: { operator: 'is', value: '2.5' },
+    });
+    expect(fromKomgaSearch({ complete: { operator: 'isFalse' } }, 'series')).toEqual({
+      completion: { operator: 'is', value: 'false' },
+    });
+    expect(fromKomgaSearch({ oneShot: { operator: 'isFalse' } }, 'book')).toBeUndefined();
+    // Komelia's year chip for 2020: after 2019-12-31, before 2021-01-01.
+    const after = { releaseDate: { operator: 'after', dateTime: '2019-12-31T00:00:00Z' } };
+    const before = { releaseDate: { operator: 'before', dateTime: '2021-01-01T00:00:00Z' } };
+    expect(fromKomgaSearch(after, 'series')).toEqual({ year: { operator: 'greaterThan', value: '2019' } });
+    expect(fromKomgaSearch(before, 'series')).toEqual({ year: { operator: 'lessThan', value: '2021' } });
+    expect(fromKomgaSearch(before, 'book')).toEqual({ releaseDate: { operator: 'lessThan', value: '2021-01-01' } });
+    const midYear = { releaseDate: { operator: 'before', dateTime: '2021-06-01T12:00:00+02:00[Europe/Paris]' } };
+    expect(fromKomgaSearch(midYear, 'series')).toEqual({ year: { operator: 'lessThan', value: '2022' } });
+    const lastMonth = fromKomgaSearch({ releaseDate: { operator: 'isInTheLast', duration: 'PT720H' } }, 'book');
+    const expected = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(lastMonth).toEqual({ releaseDate: { operator: 'greaterThan', value: expected } });
+  });
+
   it('answers malformed or unsupported search bodies with a 400 naming the place', () => {
     expect(badRequest(() => fromKomgaSearch({ allOf: {} }, 'series'))).toContain('condition.allOf');
     expect(badRequest(() => fromKomgaSearch({ a: 1, b: 2 }, 'series'))).toContain('exactly one key');
@@ -99,6 +125,21 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
     expect(badRequest(() => fromKomgaSearch({ tag: { operator: 'matches', value: 'x' } }, 'book'))).toContain(
       'matches',
     );
+    expect(badRequest(() => fromKomgaSearch({ ageRating: { operator: 'is', value: 'adult' } }, 'series'))).toContain(
+      'condition.ageRating.value',
+    );
+    expect(badRequest(() => fromKomgaSearch({ ageRating: { operator: 'contains', value: 1 } }, 'series'))).toContain(
+      'contains',
+    );
+    expect(badRequest(() => fromKomgaSearch({ complete: { operator: 'is', value: 'x' } }, 'series'))).toContain(
+      'condition.complete',
+    );
+    expect(
+      badRequest(() => fromKomgaSearch({ releaseDate: { operator: 'after', dateTime: 'yesterday' } }, 'book')),
+    ).toContain('condition.releaseDate.dateTime');
+    expect(
+      badRequest(() => fromKomgaSearch({ releaseDate: { operator: 'isInTheLast', duration: '30 days' } }, 'book')),
+    ).toContain('condition.releaseDate.duration');
     let deep: unknown = { tag: { operator: 'is', value: 'x' } };
     for (let i = 0; i < 12; i++) deep = { allOf: [deep] };
     expect(badRequest(() => fromKomgaSearch(deep, 'book'))).toContain('nest');

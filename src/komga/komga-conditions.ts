@@ -1,14 +1,15 @@
 /**
  * Komga's filters in Longbox's condition grammar (src/catalog/filters.ts), so the API's own list
  * queries do the work: the query parameters Mihon sends (`library_id`, `read_status`, `status`, `genre`,
- * `tag`, `publisher`, `media_status`, `author`) and the JSON search bodies of `POST /series/list` and
+ * `tag`, `publisher`, `media_status`, `author`) and Komga's other `GET /series` ones (`age_rating`, `release_year`,
+ * `sharing_label`, `complete`, `oneshot`), and the JSON search bodies of `POST /series/list` and
  * `POST /books/list` that Komelia sends (komga-client `search/KomgaSearchCondition.kt`).
  *
  * Komga values are mapped explicitly: read statuses UNREAD/IN_PROGRESS/READ → unread/in_progress/read;
  * a Komga series status → the free-text statuses Longbox keeps that mean it (ONGOING also matching
  * series without one, as Komga defaults to ONGOING); media status READY/ERROR → the analysis error flag.
  */
-import { MAX_CONDITION_DEPTH } from '../catalog/filters';
+import { MAX_CONDITION_DEPTH, numberOf } from '../catalog/filters';
 import { badRequest } from '../lib/errors';
 import { AUTHOR_ROLE_FIELDS } from '../repositories/catalog-filters';
 import { STATUS_VALUES } from './komga.mappers';
@@ -104,7 +105,41 @@ export function seriesQueryCondition(query: (name: string) => string[]): Conditi
     anyOf(listParam(query('publisher')).map((p) => leaf('publisher', 'is', p))),
     anyOf(listParam(query('language')).map((l) => leaf('language', 'is', l))),
     authorParamsCondition(query('author')),
+    ...seriesMetadataParams(query),
   ]);
+}
+
+/**
+ * Komga's metadata parameters of `GET /series` (its SeriesController): `age_rating` (a number, anything
+ * else meaning "no rating"), `release_year` (years that are not numbers are dropped), `sharing_label`,
+ * and the booleans `complete` and `oneshot`.
+ */
+function seriesMetadataParams(query: (name: string) => string[]): Array<Condition | undefined> {
+  const flag = (name: string): boolean | undefined => {
+    const value = query(name)[0]?.trim().toLowerCase();
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false') throw badRequest(`${name} must be true or false`);
+    return value === 'true';
+  };
+  const complete = flag('complete');
+  const oneshot = flag('oneshot');
+  return [
+    anyOf(
+      listParam(query('age_rating')).map((rating) =>
+        Number.isInteger(numberOf(rating))
+          ? leaf('ageRating', 'is', String(numberOf(rating)))
+          : leaf('ageRating', 'isNull'),
+      ),
+    ),
+    anyOf(
+      listParam(query('release_year'))
+        .filter((year) => Number.isInteger(numberOf(year)))
+        .map((year) => leaf('year', 'is', String(numberOf(year)))),
+    ),
+    anyOf(listParam(query('sharing_label')).map((label) => leaf('sharingTag', 'is', label))),
+    complete === undefined ? undefined : leaf('completion', 'is', String(complete)),
+    oneshot ? NOTHING : undefined,
+  ];
 }
 
 /** The query-parameter filters of `GET /books` and `GET /series/{id}/books`. */
@@ -126,25 +161,139 @@ export function bookQueryCondition(query: (name: string) => string[]): Condition
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Komga condition fields Longbox cannot test (no such data); they do not narrow the list. */
-const IGNORED_FIELDS = new Set([
-  'releaseDate',
-  'numberSort',
-  'oneShot',
-  'complete',
-  'sharingLabel',
-  'ageRating',
-  'poster',
-  'isbn',
-  'titleSort',
-]);
-
 const STRING_OPERATORS: Record<string, string> = {
   is: 'is',
   isNot: 'isNot',
   contains: 'contains',
   beginsWith: 'beginsWith',
 };
+
+/** A condition no row meets (no library has the nil id). */
+const NOTHING = leaf('libraryId', 'is', '00000000-0000-0000-0000-000000000000');
+
+/** Komga's SearchOperator.Boolean as Longbox's `"true"`/`"false"` values. */
+function booleanOperator(operator: string, path: string): 'true' | 'false' {
+  if (operator === 'isTrue') return 'true';
+  if (operator === 'isFalse') return 'false';
+  throw badRequest(`${path}: operator must be isTrue or isFalse`);
+}
+
+/**
+ * Komga's Numeric (numberSort) and NumericNullable (ageRating) operators. Komga's `greaterThan` and
+ * `lessThan` include the value itself (SearchOperatorUtils: greaterOrEqual, lessOrEqual); Longbox's are
+ * strict, so each becomes "than or equal". Values arrive as JSON numbers (Komelia) or numeric text.
+ */
+function numericCondition(field: 'ageRating' | 'numberSort', operator: string, raw: unknown, path: string): Condition {
+  // ageRating: Komga's NumericNullable<Int>; numberSort: Numeric<Float>.
+  const nullable = field === 'ageRating';
+  if (nullable && (operator === 'isNull' || operator === 'isNotNull')) return leaf(field, operator);
+  if (!['is', 'isNot', 'greaterThan', 'lessThan'].includes(operator)) {
+    const allowed = nullable
+      ? 'is, isNot, greaterThan, lessThan, isNull or isNotNull'
+      : 'is, isNot, greaterThan or lessThan';
+    throw badRequest(`${path}: operator '${operator}' is not supported; use ${allowed}`);
+  }
+  const number = numberOf(raw);
+  if (!Number.isFinite(number) || (nullable && !Number.isInteger(number))) {
+    throw badRequest(`${path}.value must be ${nullable ? 'an integer' : 'a number'}`);
+  }
+  const value = String(number);
+  if (operator === 'is' || operator === 'isNot') return leaf(field, operator, value);
+  return anyOf([leaf(field, operator, value), leaf(field, 'is', value)]) as Condition;
+}
+
+const DAY_MS = 86_400_000;
+
+/** An ISO-8601 duration as java.time.Duration and kotlin.time.Duration write it (`P30D`, `PT720H`), in ms. */
+function durationMs(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
+  if (!match || text === 'P' || text.endsWith('T')) return undefined;
+  const [, days = '0', hours = '0', minutes = '0', seconds = '0'] = match;
+  return ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 + Number(seconds) * 1000;
+}
+
+/**
+ * Komga's Date operators on a release date: `before`/`after` a date-time (compared as its UTC date),
+ * `isInTheLast`/`isNotInTheLast` a duration (whole days back from today, UTC), `isNull`/`isNotNull`.
+ * A book's date is its own; a series' is its year's first day (what Komga shows as its booksMetadata
+ * releaseDate), so a bound on a series becomes one on its year.
+ */
+function releaseDateCondition(kind: 'series' | 'book', operand: Record<string, unknown>, path: string): Condition {
+  const operator = operand.operator;
+  const field = kind === 'series' ? 'year' : 'releaseDate';
+  if (operator === 'isNull' || operator === 'isNotNull') return leaf(field, operator);
+  let bound: string;
+  let direction: 'lessThan' | 'greaterThan';
+  if (operator === 'before' || operator === 'after') {
+    const text = typeof operand.dateTime === 'string' ? operand.dateTime.replace(/\[[^\]]*\]$/, '') : '';
+    const instant = Date.parse(text);
+    if (Number.isNaN(instant)) throw badRequest(`${path}.dateTime must be a date-time (ISO 8601)`);
+    bound = new Date(instant).toISOString().slice(0, 10);
+    direction = operator === 'before' ? 'lessThan' : 'greaterThan';
+  } else if (operator === 'isInTheLast' || operator === 'isNotInTheLast') {
+    const ms = durationMs(operand.duration);
+    if (ms === undefined) throw badRequest(`${path}.duration must be an ISO 8601 duration (P30D, PT720H)`);
+    const days = Math.floor(ms / DAY_MS);
+    bound = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+    direction = operator === 'isInTheLast' ? 'greaterThan' : 'lessThan';
+  } else {
+    throw badRequest(
+      `${path}: operator '${String(operator)}' is not supported; use before, after, isInTheLast, isNotInTheLast, isNull or isNotNull`,
+    );
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(bound)) throw badRequest(`${path}: the date is out of range (years 0000 to 9999)`);
+  if (kind === 'book') return leaf(field, direction, bound);
+  // YYYY-01-01 > bound ⇔ YYYY > bound's year; YYYY-01-01 < bound ⇔ YYYY < bound's year, or equal to it
+  // when the bound is later in that year.
+  const year = Number(bound.slice(0, 4));
+  if (direction === 'greaterThan') return leaf(field, direction, String(year));
+  return leaf(field, direction, String(bound.endsWith('-01-01') ? year : year + 1));
+}
+
+const POSTER_TYPES = ['GENERATED', 'SIDECAR', 'USER_UPLOADED'];
+
+/** Which books a poster test holds for: every one, none, or a test of their uploaded covers. */
+type PosterMatch = 'every' | 'none' | { operator: 'is' | 'isNot'; value: 'any' | 'selected' | 'unselected' };
+
+/**
+ * Komga's `poster` `is {type?, selected?}`: the book has a thumbnail of that type and selection. A
+ * Longbox book's thumbnails are its generated cover (always there, selected while no uploaded cover is)
+ * and its uploaded covers (USER_UPLOADED); it has no sidecar ones.
+ */
+function posterMatch(type: string | null, selected: boolean | null): PosterMatch {
+  if (type === 'SIDECAR') return 'none';
+  if (type === 'USER_UPLOADED') {
+    return { operator: 'is', value: selected === null ? 'any' : selected ? 'selected' : 'unselected' };
+  }
+  if (type === 'GENERATED')
+    return selected === null ? 'every' : { operator: selected ? 'isNot' : 'is', value: 'selected' };
+  // Any type: some thumbnail is always selected; one is not exactly when the book has an uploaded cover.
+  return selected ? 'every' : { operator: 'is', value: 'any' };
+}
+
+/** Komga's `poster` condition; `isNot` is its negation, and neither key set tests nothing (as in Komga). */
+function posterCondition(operator: 'is' | 'isNot', raw: unknown, path: string): Condition | undefined {
+  if (!isObject(raw)) throw badRequest(`${path} must be an object {type, selected}`);
+  const type = raw.type ?? null;
+  const selected = raw.selected ?? null;
+  if (type !== null && !POSTER_TYPES.includes(type as string)) {
+    throw badRequest(`${path}.type must be one of ${POSTER_TYPES.join(', ')}`);
+  }
+  if (selected !== null && typeof selected !== 'boolean') throw badRequest(`${path}.selected must be a boolean`);
+  if (type === null && selected === null) return undefined;
+  let match = posterMatch(type as string | null, selected);
+  if (operator === 'isNot') {
+    match =
+      match === 'every'
+        ? 'none'
+        : match === 'none'
+          ? 'every'
+          : { operator: match.operator === 'is' ? 'isNot' : 'is', value: match.value };
+  }
+  if (match === 'every') return undefined;
+  return match === 'none' ? NOTHING : leaf('customCover', match.operator, match.value);
+}
 
 /**
  * A Komga search condition (`{"allOf":[{"readStatus":{"operator":"is","value":"IN_PROGRESS"}}]}`) as a
@@ -173,7 +322,6 @@ export function fromKomgaSearch(
       .filter((c): c is Condition => c !== undefined);
     return key === 'allOf' ? allOf(children) : anyOf(children);
   }
-  if (IGNORED_FIELDS.has(key)) return undefined;
   if (!isObject(operand) || typeof operand.operator !== 'string') {
     throw badRequest(`${path}.${key} must be an object {operator, value}`);
   }
@@ -202,7 +350,7 @@ export function fromKomgaSearch(
     case 'deleted':
       // Lists hold live entities only: isFalse is always true, isTrue never.
       if (operator === 'isFalse') return undefined;
-      if (operator === 'isTrue') return leaf('libraryId', 'is', '00000000-0000-0000-0000-000000000000');
+      if (operator === 'isTrue') return NOTHING;
       throw badRequest(`${path}.deleted: operator must be isTrue or isFalse`);
     case 'libraryId':
       return leaf('libraryId', idOperator(), needValue());
@@ -234,6 +382,37 @@ export function fromKomgaSearch(
       return leaf('readListId', idOperator(), needValue());
     case 'author':
       return authorCondition(authorMatch(operand.value, `${path}.author.value`), idOperator());
+    case 'titleSort':
+      if (kind !== 'series') break;
+      return leaf('titleSort', stringOperator(), needValue());
+    case 'isbn':
+      if (kind !== 'book') break;
+      return leaf('isbn', stringOperator(), needValue());
+    case 'ageRating':
+      if (kind !== 'series') break;
+      return numericCondition('ageRating', operator, operand.value, `${path}.${key}`);
+    case 'numberSort':
+      if (kind !== 'book') break;
+      return numericCondition('numberSort', operator, operand.value, `${path}.${key}`);
+    case 'sharingLabel':
+      if (kind !== 'series') break;
+      // Komga's EqualityNullable: a label is had or not, or the series has none or some.
+      if (operator === 'isNull' || operator === 'isNotNull') return leaf('sharingTag', operator);
+      if (operator !== 'is' && operator !== 'isNot') {
+        throw badRequest(`${path}.${key}: operator '${operator}' is not supported; use is, isNot, isNull or isNotNull`);
+      }
+      return leaf('sharingTag', operator, needValue());
+    case 'complete':
+      if (kind !== 'series') break;
+      return leaf('completion', 'is', booleanOperator(operator, `${path}.${key}`));
+    case 'oneShot':
+      // Longbox has no one-shots (every Komga DTO says oneshot false; docs/DECISIONS.md): none is one.
+      return booleanOperator(operator, `${path}.${key}`) === 'true' ? NOTHING : undefined;
+    case 'releaseDate':
+      return releaseDateCondition(kind, operand, `${path}.${key}`);
+    case 'poster':
+      if (kind !== 'book') break;
+      return posterCondition(idOperator(), operand.value, `${path}.${key}.value`);
   }
   throw badRequest(`${path}: unknown ${kind} condition '${key}'`);
 }

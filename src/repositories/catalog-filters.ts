@@ -11,13 +11,33 @@ import { books, series } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
 import type { Viewer } from './visibility';
 
-export const FILTER_OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
+export const FILTER_OPERATORS = [
+  'is',
+  'isNot',
+  'isNull',
+  'isNotNull',
+  'contains',
+  'beginsWith',
+  'lessThan',
+  'greaterThan',
+] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-/** Operator sets per kind of field (DECISIONS.md §Lists). */
-export const STRING_OPERATORS: readonly FilterOperator[] = FILTER_OPERATORS;
+/** Operator sets per kind of field (DECISIONS.md §Lists). Text is matched, not ordered. */
+export const STRING_OPERATORS: readonly FilterOperator[] = FILTER_OPERATORS.filter(
+  (op) => op !== 'lessThan' && op !== 'greaterThan',
+);
 export const ID_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
 export const ENUM_OPERATORS: readonly FilterOperator[] = ['is', 'isNot'];
+/** Numbers and dates: strict `lessThan`/`greaterThan` (a Komga client's inclusive ones are translated). */
+export const ORDERED_OPERATORS: readonly FilterOperator[] = [
+  'is',
+  'isNot',
+  'isNull',
+  'isNotNull',
+  'lessThan',
+  'greaterThan',
+];
 
 export const READ_STATUSES = ['unread', 'in_progress', 'read'] as const;
 export type ReadStatus = (typeof READ_STATUSES)[number];
@@ -59,6 +79,11 @@ export interface FilterField {
   toSql(operator: FilterOperator, value: string | undefined, viewer: Viewer): FieldTest;
   /** Its tests look the row up in other tables (terms, the viewer's progress) rather than read its columns. */
   readsOtherTables?: boolean;
+  /**
+   * The form a value must have beyond text: an `integer`, a `number` (both also taken as JSON numbers) or
+   * a `date` (YYYY-MM-DD). toSql receives the value checked.
+   */
+  valueType?: 'integer' | 'number' | 'date';
 }
 
 export type FilterFields = Readonly<Record<string, FilterField>>;
@@ -163,6 +188,70 @@ function idColumn(column: SQLWrapper): FilterField {
     toSql: (operator, value) => (operator === 'is' ? sql`${column} = ${value}` : sql`${column} <> ${value}`),
   };
 }
+
+/**
+ * A nullable number or date (`measure`, NULL when the row has none), compared as such: `isNot` keeps rows
+ * without a value, as stringColumn's does and as Komga's ageRating does; the ordered tests never match them.
+ */
+function orderedField(measure: SQL, valueType: 'integer' | 'number' | 'date'): FilterField {
+  return {
+    operators: ORDERED_OPERATORS,
+    valueType,
+    toSql(operator, text) {
+      const value = valueType === 'date' ? text : Number(text);
+      switch (operator) {
+        case 'isNull':
+          return sql`${measure} IS NULL`;
+        case 'isNotNull':
+          return sql`${measure} IS NOT NULL`;
+        case 'isNot':
+          return sql`(${measure} IS NULL OR ${measure} <> ${value})`;
+        case 'lessThan':
+          return sql`${measure} < ${value}`;
+        case 'greaterThan':
+          return sql`${measure} > ${value}`;
+        default:
+          return sql`${measure} = ${value}`;
+      }
+    },
+  };
+}
+
+/**
+ * A book's release date as Komga reads it (komga.mappers.ts releaseDate): its year with the month and day
+ * it states, the first of each that is missing; none without a year. Text in YYYY-MM-DD orders as dates do.
+ */
+const bookReleaseDate = sql`(CASE WHEN ${books.year} IS NULL THEN NULL ELSE printf('%04d-%02d-%02d', ${books.year}, coalesce(${books.month}, 1), coalesce(${books.day}, 1)) END)`;
+
+/**
+ * A series is complete when its total book count is known and equals the live books it has (Komga's
+ * rule); incomplete when the total is known and differs. A series without a total is neither.
+ */
+const seriesCompletion = (value: string): SQL =>
+  value === 'true'
+    ? sql`(${series.totalBookCount} IS NOT NULL AND ${series.totalBookCount} = ${series.bookCount})`
+    : sql`(${series.totalBookCount} IS NOT NULL AND ${series.totalBookCount} <> ${series.bookCount})`;
+
+/** Which of a book's uploaded covers `customCover` asks about (covers.selected). */
+export const CUSTOM_COVER_VALUES = ['any', 'selected', 'unselected'] as const;
+
+/**
+ * Books with an uploaded cover: any, the selected one, or one not selected (covers_book_idx). The
+ * generated cover is not a row; it shows while no uploaded cover is selected.
+ */
+const booksWithCustomCover = (value: string): FieldTest => {
+  const selected = value === 'any' ? sql`` : sql` AND c.selected = ${value === 'selected' ? 1 : 0}`;
+  return new IdSet(books.id, sql`SELECT c.book_id FROM covers c WHERE c.book_id IS NOT NULL${selected}`);
+};
+
+/** The series carrying a sharing tag (Komga: sharing label) whose name passes the test (name index, NOCASE). */
+const sharingTagField = (): FilterField =>
+  multiValuedField(
+    series.id,
+    sql.raw('l.name'),
+    (test) =>
+      sql`SELECT ssl.series_id FROM sharing_labels l JOIN series_sharing_labels ssl ON ssl.label_id = l.id WHERE ${test}`,
+  );
 
 /**
  * A multi-valued field of a series or book (a term kind, the credits): `owners(test)` selects the ids of
@@ -318,6 +407,11 @@ export const SERIES_FILTER_FIELDS: FilterFields = {
   name: stringColumn(series.title),
   readStatus: enumField(READ_STATUSES, (value, viewer) => seriesReadStatus(value as ReadStatus, viewer), true),
   collectionId: collectionMembers,
+  titleSort: stringColumn(series.titleSort),
+  ageRating: orderedField(sql`${series.ageRating}`, 'integer'),
+  year: orderedField(sql`${series.year}`, 'integer'),
+  completion: enumField(['true', 'false'], seriesCompletion),
+  sharingTag: sharingTagField(),
 };
 
 export const BOOK_FILTER_FIELDS: FilterFields = {
@@ -335,4 +429,9 @@ export const BOOK_FILTER_FIELDS: FilterFields = {
     value === 'true' ? sql`${books.analysisError} IS NOT NULL` : sql`${books.analysisError} IS NULL`,
   ),
   readListId: readListMembers,
+  titleSort: stringColumn(books.titleSort),
+  ageRating: orderedField(sql`${books.ageRating}`, 'integer'),
+  numberSort: orderedField(sql`${books.numberSort}`, 'number'),
+  releaseDate: orderedField(bookReleaseDate, 'date'),
+  customCover: enumField(CUSTOM_COVER_VALUES, booksWithCustomCover, true),
 };

@@ -10,7 +10,8 @@ import { acceptTwins } from '../lib/body';
 export const ConditionSchema = z.record(z.string(), z.unknown()).openapi('FilterCondition', {
   description:
     `A leaf \`{"<field>": {"operator": "<op>", "value": "<string>"}}\` or a node \`{"allOf": [...]}\` / ` +
-    `\`{"anyOf": [...]}\`. Operators: ${FILTER_OPERATORS.join(', ')}; isNull and isNotNull take no value. ` +
+    `\`{"anyOf": [...]}\`. Operators: ${FILTER_OPERATORS.join(', ')}; isNull and isNotNull take no value; ` +
+    'lessThan and greaterThan compare numbers and dates (YYYY-MM-DD), and a number may be a JSON number. ' +
     `At most ${MAX_CONDITION_DEPTH} levels and ${MAX_CONDITION_LEAVES} field tests.`,
   example: {
     allOf: [

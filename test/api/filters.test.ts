@@ -2,19 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { seedBook, seedLibrary, seedProgress, seedSeries } from '../support/catalog-factory';
 import { createUser, login, setupAdmin } from '../support/factories';
-import { api, type Credentials, expectError } from '../support/http';
-
-type Condition = Record<string, unknown>;
-
-async function matching(auth: Credentials, resource: 'series' | 'books', body: Record<string, unknown>) {
-  const res = await api(`/${resource}/list?pageSize=100`, { auth, json: body });
-  if (res.status !== 200) throw new Error(`${resource} filter failed: ${res.status} ${res.text}`);
-  return (res.body.data as Array<{ title: string }>).map((item) => item.title).sort();
-}
-
-const leaf = (field: string, operator: string, value?: string): Condition => ({
-  [field]: value === undefined ? { operator } : { operator, value },
-});
+import { type Condition, leaf, matching, rejection } from '../support/filter-requests';
+import { api, expectError } from '../support/http';
 
 async function seedSeriesCatalog(userId: string) {
   const manga = await seedLibrary({ name: 'Manga' });
@@ -233,11 +222,7 @@ describe('invalid conditions are 400s that name the problem (DECISIONS.md §List
       ['books', leaf('readStatus', 'isNull'), ["'isNull'", "'readStatus'"]],
     ];
     for (const [resource, condition, fragments] of rejected) {
-      const error = expectError(
-        await api(`/${resource}/list`, { auth: admin.auth, json: { condition } }),
-        400,
-        'BadRequest',
-      );
+      const error = await rejection(admin.auth, resource, condition);
       for (const fragment of fragments) expect(error.message, JSON.stringify(condition)).toContain(fragment);
       expect(error.details?.[0]?.path).toMatch(/^condition\./);
     }
@@ -263,11 +248,7 @@ describe('invalid conditions are 400s that name the problem (DECISIONS.md §List
       ['series', { allOf: ['name'] }, 'must be an object'],
     ];
     for (const [resource, condition, fragment] of bad) {
-      const error = expectError(
-        await api(`/${resource}/list`, { auth: admin.auth, json: { condition } }),
-        400,
-        'BadRequest',
-      );
+      const error = await rejection(admin.auth, resource, condition);
       expect(error.message, JSON.stringify(condition)).toContain(fragment);
     }
     expectError(await api('/series/list', { auth: admin.auth, json: { condition: [] } }), 400, 'BadRequest');
