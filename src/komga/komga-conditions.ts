@@ -450,6 +450,26 @@ export async function replaceLeaves(
   return field === undefined ? node : replace(field, node[field]);
 }
 
+/**
+ * The value of the first `{field: {operator: 'is', value}}` leaf, depth first: the collection or read list whose
+ * order Komga's `collection.number`/`readList.number` sorts follow (its DAOs take the first such join).
+ */
+export function firstIsValue(node: Condition | undefined, field: string): string | undefined {
+  if (node === undefined) return undefined;
+  for (const group of ['allOf', 'anyOf'] as const) {
+    const children = node[group];
+    if (Array.isArray(children)) {
+      for (const child of children as Condition[]) {
+        const found = firstIsValue(child, field);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+  }
+  const operand = node[field] as { operator?: unknown; value?: unknown } | undefined;
+  return operand?.operator === 'is' && typeof operand.value === 'string' ? operand.value : undefined;
+}
+
 /** `author=<name>,<role>` (repeatable; the name may hold commas, the role is after the last one). */
 export function authorParams(values: string[]): Array<{ name: string; role?: string }> {
   return values.flatMap((value) => {
