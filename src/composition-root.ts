@@ -131,7 +131,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       accounts: ssoAccounts,
       authentication: auth,
     }),
-    users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess),
+    users: new UsersService(repositories.users, repositories.sessions, accounts, userAccess, events),
     userAccess,
     sharingTags,
     apiKeys: new ApiKeysService(repositories.apiKeys, libraries, secret),

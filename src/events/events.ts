@@ -35,6 +35,11 @@ export type DomainEvent =
       series_ids: string[];
     }
   | { type: 'read_list_created' | 'read_list_updated' | 'read_list_deleted'; read_list_id: string; book_ids: string[] }
+  /**
+   * Someone else ended all of the user's sessions (an admin set their password, deactivated or deleted them):
+   * only that user's own streams get it, whatever their credentials are worth now (Komga's `SessionExpired`).
+   */
+  | { type: 'session_expired'; user_id: string }
   | {
       type: 'task_progress';
       task_id: string;

@@ -6,6 +6,8 @@ import {
   bookQueryCondition,
   fromKomgaSearch,
   listParam,
+  firstIsValue,
+  mediaProfileCondition,
   mediaStatusLeaf,
   readStatusLeaf,
   seriesQueryCondition,
@@ -51,6 +53,29 @@ describe('Komga filters in Longbox conditions (Mihon query parameters, Komelia s
     expect(mediaStatusLeaf('ready', 'isNot')).toEqual({ hasError: { operator: 'isNot', value: 'false' } });
     expect(mediaStatusLeaf('UNKNOWN')).toBeUndefined();
     expect(badRequest(() => mediaStatusLeaf('BROKEN'))).toContain('BROKEN');
+  });
+
+  it('maps a media profile to the formats the book DTO gives it; unknown profiles are a 400 naming the path', () => {
+    expect(mediaProfileCondition('divina', 'is')).toEqual({
+      anyOf: [{ fileFormat: { operator: 'is', value: 'cbz' } }, { fileFormat: { operator: 'is', value: 'cbr' } }],
+    });
+    expect(mediaProfileCondition('PDF', 'isNot')).toEqual({ fileFormat: { operator: 'isNot', value: 'pdf' } });
+    expect(badRequest(() => mediaProfileCondition('AUDIO', 'is', 'condition.mediaProfile'))).toContain(
+      'condition.mediaProfile.value',
+    );
+  });
+
+  it('finds the list a position sort follows: the first `is` leaf of the field, depth first', () => {
+    const condition = {
+      allOf: [
+        { collectionId: { operator: 'isNot', value: 'a' } },
+        { anyOf: [{ libraryId: { operator: 'is', value: 'l' } }, { collectionId: { operator: 'is', value: 'b' } }] },
+        { collectionId: { operator: 'is', value: 'c' } },
+      ],
+    };
+    expect(firstIsValue(condition, 'collectionId')).toBe('b');
+    expect(firstIsValue(condition, 'readListId')).toBeUndefined();
+    expect(firstIsValue(undefined, 'collectionId')).toBeUndefined();
   });
 
   it('reads list parameters repeated or comma-separated, as Spring binds them', () => {

@@ -12,7 +12,7 @@
 import { MAX_CONDITION_DEPTH, numberOf } from '../catalog/filters';
 import { badRequest } from '../lib/errors';
 import { AUTHOR_ROLE_FIELDS } from '../repositories/catalog-filters';
-import { STATUS_VALUES } from './komga.mappers';
+import { PROFILES, STATUS_VALUES } from './komga.mappers';
 
 export type Condition = { [key: string]: unknown };
 
@@ -54,6 +54,22 @@ export function mediaStatusLeaf(value: string, operator = 'is'): Condition | und
     throw badRequest(`Unknown media status '${value}'`);
   }
   return leaf('hasError', operator, hasError);
+}
+
+/**
+ * Komga's `mediaProfile` (DIVINA, PDF, EPUB): the books whose format has that profile, as its DTOs show it
+ * (komga.mappers.ts PROFILES); `isNot` keeps the others.
+ */
+export function mediaProfileCondition(value: string, operator: 'is' | 'isNot', path = 'mediaProfile'): Condition {
+  const formats = Object.entries(PROFILES)
+    .filter(([, profile]) => profile === value.toUpperCase())
+    .map(([format]) => format);
+  if (formats.length === 0) {
+    const profiles = [...new Set(Object.values(PROFILES))].join(', ');
+    throw badRequest(`${path}.value: unknown media profile '${value}'; use ${profiles}`);
+  }
+  const tests = formats.map((format) => leaf('fileFormat', operator, format));
+  return (operator === 'is' ? anyOf(tests) : allOf(tests)) as Condition;
 }
 
 /** Komga's author roles (ComicInfo's, lower-cased) → Longbox's filter field for a credit in that role. */
@@ -362,6 +378,9 @@ export function fromKomgaSearch(
     case 'mediaStatus':
       if (kind !== 'book') break;
       return mediaStatusLeaf(needValue(), idOperator());
+    case 'mediaProfile':
+      if (kind !== 'book') break;
+      return mediaProfileCondition(needValue(), idOperator(), `${path}.${key}`);
     case 'seriesStatus':
       if (kind !== 'series') break;
       return seriesStatusCondition(needValue(), idOperator() === 'isNot');
@@ -448,6 +467,26 @@ export async function replaceLeaves(
   }
   const [field] = Object.keys(node);
   return field === undefined ? node : replace(field, node[field]);
+}
+
+/**
+ * The value of the first `{field: {operator: 'is', value}}` leaf, depth first: the collection or read list whose
+ * order Komga's `collection.number`/`readList.number` sorts follow (its DAOs take the first such join).
+ */
+export function firstIsValue(node: Condition | undefined, field: string): string | undefined {
+  if (node === undefined) return undefined;
+  for (const group of ['allOf', 'anyOf'] as const) {
+    const children = node[group];
+    if (Array.isArray(children)) {
+      for (const child of children as Condition[]) {
+        const found = firstIsValue(child, field);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+  }
+  const operand = node[field] as { operator?: unknown; value?: unknown } | undefined;
+  return operand?.operator === 'is' && typeof operand.value === 'string' ? operand.value : undefined;
 }
 
 /** `author=<name>,<role>` (repeatable; the name may hold commas, the role is after the last one). */

@@ -1,7 +1,7 @@
 /**
  * `GET /sse/v1/events`: Longbox's entity events (the EventHub's `events` stream) renamed to Komga's
  * server-sent events (Komga `infrastructure/sse`, komga-client `sse/KomgaEvent.kt`): BookAdded,
- * SeriesChanged, ThumbnailBookAdded… with camelCase ids. Keep-alive comments pass through, so Komelia
+ * SeriesChanged, ThumbnailBookAdded, SessionExpired… with camelCase ids. Keep-alive comments pass through, so Komelia
  * keeps one connection open instead of reconnecting every 10 seconds.
  */
 import { EVENT_HUB_NAME } from '../events/publisher';
@@ -38,6 +38,7 @@ export function toKomgaEvent(event: Data): { name: string; data: Data } | null {
     ...(event.series_id ? { seriesId: event.series_id } : {}),
     ...(event.library_id ? { libraryId: event.library_id } : {}),
   };
+  if (type === 'session_expired') return { name: 'SessionExpired', data: { userId: event.user_id } };
   if (type === 'cover_updated') {
     if (event.entity_type === 'book')
       return { name: 'ThumbnailBookAdded', data: { bookId: event.entity_id, selected: true } };

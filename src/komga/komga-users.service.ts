@@ -55,6 +55,12 @@ type KomgaUserUpdate = z.infer<typeof KomgaUserUpdateSchema>;
 /** Komga `PasswordUpdateDto` (the password's own rules are Longbox's, checked by the service). */
 export const KomgaPasswordUpdateSchema = z.object({ password: z.string() });
 
+/**
+ * Komga's name for each way of signing in Longbox records (its LoginListener's): an HTTP Basic check is a
+ * `UsernamePasswordAuthenticationToken` there, so `Password` like a login form's; the others keep their names.
+ */
+const KOMGA_SOURCES: Partial<Record<string, string>> = { Basic: 'Password' };
+
 /** Komga `AuthenticationActivityDto`: every key present (komga-client decodes null ones, not missing ones). */
 export function toKomgaActivity(row: AuthenticationActivityRecord) {
   return {
@@ -67,7 +73,7 @@ export function toKomgaActivity(row: AuthenticationActivityRecord) {
     success: row.success,
     error: row.error,
     dateTime: komgaDate(row.dateTime),
-    source: row.source,
+    source: KOMGA_SOURCES[row.source] ?? row.source,
   };
 }
 

@@ -132,7 +132,8 @@ export const KOMGA_MEDIA_TYPES: Record<KomgaBookRow['fileFormat'], string> = {
   pdf: 'application/pdf',
 };
 
-const PROFILES: Record<KomgaBookRow['fileFormat'], KomgaBook['media']['mediaProfile']> = {
+/** Komga's media profile per format (its MediaType's profile): what a book shows and a `mediaProfile` search tests. */
+export const PROFILES: Record<KomgaBookRow['fileFormat'], KomgaBook['media']['mediaProfile']> = {
   cbz: 'DIVINA',
   cbr: 'DIVINA',
   epub: 'EPUB',

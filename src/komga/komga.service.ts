@@ -10,7 +10,8 @@ import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Services } from '../composition-root';
-import { type Condition, replaceLeaves } from './komga-conditions';
+import type { SortParams } from '../services/catalog-list';
+import { type Condition, firstIsValue, replaceLeaves } from './komga-conditions';
 import { type KomgaPaging, type SpringPage, springPage } from './komga-paging';
 import type { KomgaBook, KomgaSeries, TachiyomiReadProgress, TachiyomiReadProgressV1 } from './komga.dto';
 import { numberSort, toKomgaBook, toKomgaSeries } from './komga.mappers';
@@ -48,9 +49,22 @@ const BOOK_SORTS: Record<string, string> = {
   'media.pagesCount': 'page_count',
 };
 
-/** The first sort property Longbox knows (Komga's jOOQ sorts also drop unknown properties). */
-function mapSort(paging: KomgaPaging, fields: Record<string, string>): { sort?: string } {
+/** Komga's sort by a member's position in the collection or read list its search names (`collectionId is …`). */
+interface PositionSort {
+  property: 'collection.number' | 'readList.number';
+  listId: string | undefined;
+}
+
+/**
+ * The first sort property Longbox knows (Komga's jOOQ sorts also drop unknown properties). A position sort
+ * follows the list's own order, and is dropped, as Komga's DAOs drop it, when the search names no list.
+ */
+function mapSort(paging: KomgaPaging, fields: Record<string, string>, position?: PositionSort): SortParams {
   for (const { property, direction } of paging.sort) {
+    if (property === position?.property) {
+      if (position.listId) return { listOrder: { listId: position.listId, direction } };
+      continue;
+    }
     const field = fields[property];
     if (field) return { sort: `${field},${direction}` };
   }
@@ -89,8 +103,16 @@ export class KomgaService {
   // ---- series -------------------------------------------------------------------------------------
 
   async listSeries(viewer: Viewer, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
-    const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
-    const condition = await this.withSmartCollections(viewer, options.condition);
+    const smartSorts = new Map<string, string | undefined>();
+    const condition = await this.withSmartCollections(viewer, options.condition, smartSorts);
+    let sort = options.sort
+      ? { sort: options.sort }
+      : mapSort(paging, SERIES_SORTS, {
+          property: 'collection.number',
+          listId: firstIsValue(options.condition, 'collectionId'),
+        });
+    // A smart collection has no positions: its order is its rule's.
+    if (sort.listOrder && smartSorts.has(sort.listOrder.listId)) sort = { sort: smartSorts.get(sort.listOrder.listId) };
     const page = await this.services.seriesQuery.list(viewer, sort, paging.request, {
       condition,
       fullTextSearch: options.search,
@@ -107,9 +129,13 @@ export class KomgaService {
    * Komga's `seriesIds` and `/collections/{id}/series`): the rule's condition takes the leaf's place. A rule
    * with search terms, or `isNot` of a rule, has no condition to stand for it: a 400 rather than a wrong list.
    * A plain, unknown or hidden collection keeps its leaf (its member rows; none for the last two), and so does a
-   * smart collection of books (it holds no series).
+   * smart collection of books (it holds no series). Each rule's sort goes into `sorts`, by collection id.
    */
-  private withSmartCollections(viewer: Viewer, condition: Condition | undefined) {
+  private withSmartCollections(
+    viewer: Viewer,
+    condition: Condition | undefined,
+    sorts: Map<string, string | undefined>,
+  ) {
     return replaceLeaves(condition, async (field, operand) => {
       const leaf = { [field]: operand };
       if (field !== 'collectionId') return leaf;
@@ -122,6 +148,7 @@ export class KomgaService {
           `collectionId: smart collection ${value} ${why}; list its series with GET /api/v1/collections/${value}/series`,
         );
       }
+      sorts.set(value, rule.sort ?? undefined);
       return rule.condition;
     });
   }
@@ -137,7 +164,13 @@ export class KomgaService {
   async listBooks(viewer: Viewer, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
     const { data, total } = await this.services.bookQuery.list(
       viewer,
-      { ...mapSort(paging, BOOK_SORTS), seriesId: options.seriesId },
+      {
+        ...mapSort(paging, BOOK_SORTS, {
+          property: 'readList.number',
+          listId: firstIsValue(options.condition, 'readListId'),
+        }),
+        seriesId: options.seriesId,
+      },
       paging.request,
       { condition: options.condition, fullTextSearch: options.search },
     );

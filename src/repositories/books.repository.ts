@@ -301,6 +301,17 @@ export class BooksRepository {
 /** A read list's own order (its positions), for `listInReadList`. */
 export const READ_LIST_ORDER: SortKey[] = [{ expr: sql`${readListBooks.position}`, direction: 'asc' }];
 
+/**
+ * Each book's position in one read list, Komga's `readList.number` sort of a search narrowed to that list
+ * (a primary-key lookup per book); books outside it, which an `anyOf` may add, come last.
+ */
+export function positionInReadListKeys(readListId: string, direction: SortKey['direction']): SortKey[] {
+  return nullsLast(
+    sql`(SELECT rb.position FROM ${readListBooks} rb WHERE rb.read_list_id = ${readListId} AND rb.book_id = ${books.id})`,
+    direction,
+  );
+}
+
 /** An unordered read list's order, Komga's: by release (the book's year, undated last), then series and number. */
 export const RELEASE_ORDER: SortKey[] = [
   ...nullsLast(sql`${books.year}`, 'asc'),

@@ -423,6 +423,7 @@ export const BOOK_FILTER_FIELDS: FilterFields = {
   imprint: stringColumn(books.imprint),
   language: stringColumn(books.language),
   format: stringColumn(books.format),
+  fileFormat: enumField(books.fileFormat.enumValues, (value) => sql`${books.fileFormat} = ${value}`),
   isbn: stringColumn(books.isbn),
   readStatus: enumField(READ_STATUSES, (value, viewer) => bookReadStatus(value as ReadStatus, viewer), true),
   hasError: enumField(['true', 'false'], (value) =>

@@ -122,6 +122,17 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
 /** A collection's own order (the positions its writers gave), for `listInCollection`. */
 export const COLLECTION_ORDER: SortKey[] = [{ expr: sql`${collectionSeries.position}`, direction: 'asc' }];
 
+/**
+ * Each series' position in one collection, Komga's `collection.number` sort of a search narrowed to that
+ * collection (a primary-key lookup per series); series outside it, which an `anyOf` may add, come last.
+ */
+export function positionInCollectionKeys(collectionId: string, direction: SortKey['direction']): SortKey[] {
+  return nullsLast(
+    sql`(SELECT cs.position FROM ${collectionSeries} cs WHERE cs.collection_id = ${collectionId} AND cs.series_id = ${series.id})`,
+    direction,
+  );
+}
+
 export type SeriesRow = Awaited<ReturnType<SeriesRepository['list']>>['rows'][number];
 
 export interface SeriesListQuery extends PageWindow {

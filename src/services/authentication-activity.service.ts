@@ -14,7 +14,7 @@ import type {
   AuthenticationActivityRepository,
 } from '../repositories/authentication-activity.repository';
 
-/** How a caller proved who they are; Komga's names where Komga has the same way. */
+/** How a caller proved who they are; Komga's names where Komga has the same way (`Basic` shows as Komga's `Password` on /komga). */
 export type SignInSource = 'Password' | 'Basic' | 'ApiKey' | 'CloudflareAccess' | `OAuth2:${string}`;
 
 export const ACTIVITY_RETENTION_MS = 30 * 24 * 3_600_000;

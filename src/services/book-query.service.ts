@@ -12,6 +12,7 @@ import {
   type BookSortField,
   type BooksRepository,
   bookSortKeys,
+  positionInReadListKeys,
 } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS } from '../repositories/catalog-filters';
 import { RELEVANCE } from '../repositories/catalog-page';
@@ -57,7 +58,11 @@ export class BookQueryService {
         filter: checkedCondition(filter, BOOK_FILTER_FIELDS),
         match,
         // With a text search and no explicit sort, best matches first.
-        keys: match && !params.sort ? RELEVANCE : bookSortKeys(sort.field, sort.direction),
+        keys: params.listOrder
+          ? positionInReadListKeys(params.listOrder.listId, params.listOrder.direction)
+          : match && !params.sort
+            ? RELEVANCE
+            : bookSortKeys(sort.field, sort.direction),
         limit: page.pageSize,
         offset: page.offset,
       }),

@@ -1,6 +1,7 @@
 /** Shapes and helpers shared by the series and book list services (API.md §4, DECISIONS.md §Lists). */
 import { parseCondition } from '../catalog/filters';
 import type { FilterFields, FilterNode } from '../repositories/catalog-filters';
+import type { SortDirection } from '../repositories/catalog-page';
 import { toMatchExpression } from '../repositories/search-index';
 
 export interface ListResult<T> {
@@ -11,6 +12,11 @@ export interface ListResult<T> {
 export interface SortParams {
   sort?: string;
   order?: string;
+  /**
+   * Order by the rows' positions in this collection (series) or read list (books) instead of `sort`: Komga's
+   * `collection.number`/`readList.number` sorts, for lists narrowed to that collection or read list.
+   */
+  listOrder?: { listId: string; direction: SortDirection };
 }
 
 export interface ListFilter {

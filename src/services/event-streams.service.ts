@@ -8,6 +8,7 @@
  *   yet, remembered by the stream until its next access refresh, so a series hidden meanwhile stops
  *   showing within a second);
  * - library events: the library seen;
+ * - `session_expired`: the user's own streams only, even once their credentials no longer hold;
  * - scan and task progress, which count everything in a library: only for viewers without content
  *   restrictions, and only of libraries they see (a task without a library: only for those who see all).
  *
@@ -59,6 +60,8 @@ export class EventStreamsService {
       return taskLibraries.get(taskId) ?? null;
     };
     return async (event) => {
+      // Tells the user their credentials ended, so it reaches them though their access no longer holds; nobody else.
+      if (event.type === 'session_expired') return event.user_id === principal.user.id;
       const viewer = await viewerNow();
       if (!viewer) return false;
       if (seesEverything(viewer)) return true;
@@ -114,6 +117,8 @@ export class EventStreamsService {
         return visible('book', event.book_ids);
       case 'scan_progress':
         return seesAllContent(viewer) && seesLibrary(viewer, event.library_id);
+      case 'session_expired':
+        return false; // decided before any access is read (audienceOf)
       case 'task_progress': {
         if (!seesAllContent(viewer)) return false;
         const libraryId = await taskLibrary(event.task_id);

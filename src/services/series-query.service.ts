@@ -12,6 +12,7 @@ import { toMatchExpression } from '../repositories/search-index';
 import {
   SERIES_SORT_FIELDS,
   type SeriesRepository,
+  positionInCollectionKeys,
   type SeriesSortField,
   seriesSortKeys,
 } from '../repositories/series.repository';
@@ -63,7 +64,11 @@ export class SeriesQueryService {
     const sort = parseSort(params, SERIES_SORT_FIELDS, BY_NAME);
     const match = searchTerms(filter.fullTextSearch);
     if (match === null) return null;
-    const keys = match && !params.sort ? RELEVANCE : seriesSortKeys(sort.field, sort.direction, viewer);
+    const keys = params.listOrder
+      ? positionInCollectionKeys(params.listOrder.listId, params.listOrder.direction)
+      : match && !params.sort
+        ? RELEVANCE
+        : seriesSortKeys(sort.field, sort.direction, viewer);
     return { keys, filter: checkedCondition(filter, SERIES_FILTER_FIELDS), match };
   }
 

@@ -1,11 +1,12 @@
 /**
  * User administration (API.md §4 Users, admin only). Changes that alter what a user may do bump
  * `authVersion`, so cached HTTP Basic checks stop counting at once (DECISIONS.md §Auth); a new password
- * or a deactivation also ends the user's sessions. The server always keeps one active admin.
+ * or a deactivation also ends the user's sessions (and says so on their event streams: `session_expired`). The server always keeps one active admin.
  */
 import { hashPassword } from '../auth/password';
 import { type Permission, type Role, satisfies, userPermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
+import type { EventPublisher } from '../events/events';
 import { AppError, conflict, notFound, savedUnlessTaken } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
@@ -61,6 +62,7 @@ export class UsersService {
     private readonly sessions: SessionsRepository,
     private readonly accounts: AccountsService,
     private readonly access: UserAccessService,
+    private readonly events: EventPublisher,
   ) {}
 
   async list(page: PageRequest): Promise<{ items: UserWithAccess[]; total: number }> {
@@ -153,6 +155,8 @@ export class UsersService {
       // An admin changing their own password keeps the session they are using.
       const keep = actor.user.id === user.id ? actor.sessionId : undefined;
       await this.sessions.deleteForUser(user.id, keep);
+      // Komga tells a user's streams when someone else ends their sessions, not when they change their own password.
+      if (actor.user.id !== user.id) this.events.publish({ type: 'session_expired', user_id: user.id });
     }
     // A pending e-mail verification would otherwise re-activate an account an admin just disabled.
     if (input.isActive === false) await this.users.deleteVerificationTokens(user.id);
@@ -187,6 +191,7 @@ export class UsersService {
     const user = await this.record(id);
     assertCanGrant(actor, user.role, user.customPermissions);
     if (!(await this.users.delete(user.id))) throw await this.refusal(user.id);
+    this.events.publish({ type: 'session_expired', user_id: user.id });
   }
 
   /**

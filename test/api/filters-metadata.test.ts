@@ -1,7 +1,7 @@
 /**
  * The metadata filter fields of API.md §4 Advanced filtering (DECISIONS.md §Lists): ageRating, year,
  * completion, sharingTag and titleSort on series; ageRating, numberSort, releaseDate, titleSort and
- * customCover on books — every operator each allows, and the 400s for values and operators they do not.
+ * customCover and fileFormat on books — every operator each allows, and the 400s for values and operators they do not.
  */
 import { describe, expect, it } from 'vitest';
 import { setupAdmin } from '../support/factories';
@@ -64,6 +64,10 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
       [leaf('customCover', 'is', 'Selected'), ['Akira 1']],
       [leaf('customCover', 'is', 'unselected'), ['Bone 1']],
       [leaf('customCover', 'isNot', 'any'), ['Akira 2.5', 'Cerebus 1', 'Dune 1']],
+      // The catalog is all CBZ (Komga's mediaProfile search tells the four formats apart: komga-search-metadata).
+      [leaf('fileFormat', 'is', 'CBZ'), ['Akira 1', 'Akira 2.5', 'Bone 1', 'Cerebus 1', 'Dune 1']],
+      [leaf('fileFormat', 'isNot', 'cbz'), []],
+      [leaf('fileFormat', 'is', 'pdf'), []],
     ];
     for (const [condition, expected] of cases) {
       expect(await matching(admin.auth, 'books', condition), JSON.stringify(condition)).toEqual(expected);
@@ -85,6 +89,9 @@ describe('metadata filter fields (API.md §4, DECISIONS.md §Lists)', () => {
       ['books', leaf('releaseDate', 'is', '1982-13-45'), 'needs a date (YYYY-MM-DD)'],
       ['books', leaf('year', 'is', '1982'), "unknown field 'year'"],
       ['books', leaf('customCover', 'is', 'yes'), "'yes' is not a value of 'customCover'"],
+      ['books', leaf('fileFormat', 'is', 'mobi'), "'mobi' is not a value of 'fileFormat'"],
+      ['books', leaf('fileFormat', 'contains', 'cb'), "operator 'contains' is not allowed for field 'fileFormat'"],
+      ['series', leaf('fileFormat', 'is', 'cbz'), "unknown field 'fileFormat'"],
     ];
     for (const [resource, condition, fragment] of bad) {
       const error = await rejection(admin.auth, resource, condition);

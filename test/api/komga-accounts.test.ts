@@ -130,7 +130,7 @@ describe('Komga password changes', () => {
 });
 
 describe('Komga authentication activity', () => {
-  it('records password, Basic and API-key sign-ins and failures, and pages them as Komga does', async () => {
+  it('records password, Basic and API-key sign-ins and failures, and pages them as Komga does (Basic named Password)', async () => {
     const { auth: admin, userId: adminId } = await setupAdmin();
     const reader = await createUser(admin);
     const quiet = await createUser(admin);
@@ -152,9 +152,10 @@ describe('Komga authentication activity', () => {
     expect(mine.status).toBe(200);
     const page = ActivityPage.parse(mine.body);
     expect(page).toMatchObject({ totalElements: 4, number: 0, size: 20, first: true, last: true });
+    // Komga names a Basic check `Password`, like a login form's (its LoginListener), and so does /komga.
     expect(page.content.map((a) => [a.source, a.success])).toEqual([
       ['ApiKey', true],
-      ['Basic', true],
+      ['Password', true],
       ['Password', true],
       ['Password', false],
     ]);

@@ -176,6 +176,87 @@ describe('collectionId and readListId search conditions', () => {
   });
 });
 
+describe('collection.number and readList.number sorts', () => {
+  it('order a collection’s series and a read list’s books by their positions, and are dropped without one', async () => {
+    const { admin, libraryId } = await komgaLibrary();
+    const auth = admin.auth;
+    const { seriesId, bookId } = await catalog(auth);
+    const sagaFirst = (
+      await komga('/api/v1/collections', {
+        auth,
+        json: { name: 'Saga first', ordered: true, seriesIds: [seriesId('Saga'), seriesId('Berserk')] },
+      })
+    ).body.id as string;
+    const berserkFirst = (
+      await komga('/api/v1/collections', {
+        auth,
+        json: { name: 'Berserk first', ordered: true, seriesIds: [seriesId('Berserk'), seriesId('Saga')] },
+      })
+    ).body.id as string;
+    const inCollection = (id: string) => ({ collectionId: { operator: 'is', value: id } });
+
+    // By name Berserk comes first; the collection's order puts Saga first, and desc reverses it.
+    expect(names(await searchSeries(auth, inCollection(sagaFirst), 'sort=collection.number'))).toEqual([
+      'Saga',
+      'Berserk',
+    ]);
+    expect(names(await searchSeries(auth, inCollection(sagaFirst), 'sort=collection.number,desc'))).toEqual([
+      'Berserk',
+      'Saga',
+    ]);
+    expect(names(await searchSeries(auth, inCollection(berserkFirst), 'sort=collection.number'))).toEqual([
+      'Berserk',
+      'Saga',
+    ]);
+    // Paged, the order holds across pages.
+    const second = await searchSeries(auth, inCollection(sagaFirst), 'sort=collection.number,asc&size=1&page=1');
+    expect(second.body).toMatchObject({ totalElements: 2, numberOfElements: 1 });
+    expect(names(second)).toEqual(['Berserk']);
+    // The first collection the condition names (depth first) gives the order, as in Komga's DAO.
+    const nested = { allOf: [{ libraryId: { operator: 'is', value: libraryId } }, inCollection(sagaFirst)] };
+    expect(names(await searchSeries(auth, nested, 'sort=collection.number'))).toEqual(['Saga', 'Berserk']);
+    // Without a collection to follow, Komga drops the sort: the next property applies, else the default.
+    expect(names(await searchSeries(auth, undefined, 'sort=collection.number,desc'))).toEqual(['Berserk', 'Saga']);
+    expect(names(await searchSeries(auth, undefined, 'sort=collection.number&sort=metadata.titleSort,desc'))).toEqual([
+      'Saga',
+      'Berserk',
+    ]);
+    // A smart collection has no positions: its rule's own sort orders it.
+    const smart = await api('/collections', {
+      auth,
+      json: {
+        name: 'All, reversed',
+        condition: { libraryId: { operator: 'is', value: libraryId } },
+        sort: 'name,desc',
+      },
+    });
+    expect(smart.status).toBe(201);
+    expect(names(await searchSeries(auth, inCollection(smart.body.id), 'sort=collection.number'))).toEqual([
+      'Saga',
+      'Berserk',
+    ]);
+
+    const arc = await createReadList(auth, 'Arc', [bookId('Guardians'), bookId('Black Swordsman'), bookId('Brand')]);
+    const inArc = { readListId: { operator: 'is', value: arc } };
+    expect(names(await searchBooks(auth, inArc, 'sort=readList.number'))).toEqual([
+      'Guardians',
+      'Black Swordsman',
+      'Brand',
+    ]);
+    expect(names(await searchBooks(auth, inArc, 'sort=readList.number,desc'))).toEqual([
+      'Brand',
+      'Black Swordsman',
+      'Guardians',
+    ]);
+    const berserkBooks = { seriesId: { operator: 'is', value: seriesId('Berserk') } };
+    expect(names(await searchBooks(auth, berserkBooks, 'sort=readList.number&sort=metadata.numberSort,desc'))).toEqual([
+      'Guardians',
+      'Brand',
+      'Black Swordsman',
+    ]);
+  });
+});
+
 describe('author search condition and Mihon’s author parameter', () => {
   it('matches name and role as Komga does, for series and books', async () => {
     const { admin } = await komgaLibrary();

@@ -5,10 +5,16 @@
  * naming its place. Komga's greaterThan/lessThan include the value (SearchOperatorUtils).
  */
 import { describe, expect, it } from 'vitest';
+import { buildEpub } from '../fixtures/epub-writer';
+import { jpeg } from '../fixtures/images';
+import { buildPdf } from '../fixtures/pdf-writer';
+import { writeRar4 } from '../fixtures/rar-writer';
 import { setupAdmin } from '../support/factories';
 import type { Credentials } from '../support/http';
 import { komga } from '../support/komga';
+import { makeCbz, putObject } from '../support/library-files';
 import { AKIRA_ISBN, seedRatedCatalog } from '../support/rated-catalog';
+import { createLibrary, scan } from '../support/scans';
 
 type Condition = Record<string, unknown>;
 
@@ -151,11 +157,57 @@ describe('Komga metadata search conditions (Komelia filter sheet)', () => {
       ['books', { poster: { operator: 'is', value: { type: 'SCAN' } } }, 'condition.poster.value.type'],
       ['books', { poster: { operator: 'is', value: { selected: 'yes' } } }, 'condition.poster.value.selected'],
       ['books', { poster: { operator: 'contains', value: {} } }, "condition.poster: operator 'contains'"],
+      [
+        'books',
+        { mediaProfile: { operator: 'is', value: 'AUDIO' } },
+        "condition.mediaProfile.value: unknown media profile 'AUDIO'",
+      ],
+      [
+        'books',
+        { mediaProfile: { operator: 'contains', value: 'PDF' } },
+        "condition.mediaProfile: operator 'contains'",
+      ],
+      ['series', { mediaProfile: { operator: 'is', value: 'PDF' } }, "unknown series condition 'mediaProfile'"],
     ];
     for (const [resource, condition, fragment] of bad) {
       const res = await komga(`/api/v1/${resource}/list`, { auth: admin.auth, json: { condition } });
       expect(res.status, JSON.stringify(condition)).toBe(400);
       expect(res.body.message, JSON.stringify(condition)).toContain(fragment);
     }
+  });
+});
+
+describe('Komga mediaProfile book condition', () => {
+  it('finds the books whose profile, as their DTO shows it, is or is not DIVINA, EPUB or PDF', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth);
+    await putObject('comics/Mixed/zipped.cbz', await makeCbz(2));
+    await putObject('comics/Mixed/rarred.cbr', writeRar4([{ name: '1.jpg', data: jpeg(16, 16) }]));
+    await putObject('comics/Mixed/novel.epub', buildEpub({ spine: [{ kind: 'text', bytes: 2000 }] }));
+    await putObject('comics/Mixed/paper.pdf', buildPdf([{ kind: 'text', text: 'x' }]));
+    await scan(auth, libraryId);
+
+    const search = async (condition: Condition) => {
+      const res = await komga('/api/v1/books/list?unpaged=true', { auth, json: { condition } });
+      expect(res.status, JSON.stringify(condition)).toBe(200);
+      const books = res.body.content as Array<{ url: string; media: { mediaProfile: string } }>;
+      return books.map((book) => [book.url.split('/').pop(), book.media.mediaProfile]).sort();
+    };
+    const profile = (operator: string, value: string) => ({ type: 'MediaProfile', mediaProfile: { operator, value } });
+    expect(await search(profile('is', 'DIVINA'))).toEqual([
+      ['rarred.cbr', 'DIVINA'],
+      ['zipped.cbz', 'DIVINA'],
+    ]);
+    expect(await search(profile('is', 'EPUB'))).toEqual([['novel.epub', 'EPUB']]);
+    expect(await search(profile('is', 'PDF'))).toEqual([['paper.pdf', 'PDF']]);
+    expect(await search(profile('isNot', 'DIVINA'))).toEqual([
+      ['novel.epub', 'EPUB'],
+      ['paper.pdf', 'PDF'],
+    ]);
+    expect(await search({ anyOf: [profile('is', 'PDF'), profile('is', 'EPUB')] })).toHaveLength(2);
+    expect(await search({ allOf: [profile('isNot', 'PDF'), profile('isNot', 'EPUB')] })).toEqual([
+      ['rarred.cbr', 'DIVINA'],
+      ['zipped.cbz', 'DIVINA'],
+    ]);
   });
 });
