@@ -19,6 +19,7 @@ const bookColumns = {
   fileFormat: books.fileFormat,
   fileSize: books.fileSize,
   etag: books.etag,
+  fileModifiedAt: books.fileModifiedAt,
   pageCount: books.pageCount,
   epubLayout: books.epubLayout,
   analysisError: books.analysisError,
