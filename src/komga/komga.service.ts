@@ -91,15 +91,11 @@ export class KomgaService {
   async listSeries(viewer: Viewer, paging: KomgaPaging, options: SeriesListOptions): Promise<SpringPage<KomgaSeries>> {
     const sort = options.sort ? { sort: options.sort } : mapSort(paging, SERIES_SORTS);
     const condition = await this.withSmartCollections(viewer, options.condition);
-    const page = await this.services.seriesQuery.list(viewer, sort, paging.request, {
+    const { ids, total } = await this.services.seriesQuery.listIds(viewer, sort, paging.request, {
       condition,
       fullTextSearch: options.search,
     });
-    const rows = await this.catalog.series(
-      viewer,
-      page.data.map((s) => s.id),
-    );
-    return springPage(rows.map(toKomgaSeries), page.total, paging);
+    return this.seriesPage(viewer, ids, total, paging);
   }
 
   /**
@@ -135,18 +131,13 @@ export class KomgaService {
   // ---- books --------------------------------------------------------------------------------------
 
   async listBooks(viewer: Viewer, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
-    const { data, total } = await this.services.bookQuery.list(
+    const { ids, total } = await this.services.bookQuery.listIds(
       viewer,
       { ...mapSort(paging, BOOK_SORTS), seriesId: options.seriesId },
       paging.request,
       { condition: options.condition, fullTextSearch: options.search },
     );
-    return this.bookPage(
-      viewer,
-      data.map((b) => b.id),
-      total,
-      paging,
-    );
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {

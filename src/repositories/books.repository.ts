@@ -9,7 +9,7 @@ import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readIds, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
@@ -125,6 +125,15 @@ export class BooksRepository {
    * anyway, so it counts them in the same pass (catalog-page.ts).
    */
   async list(viewer: Viewer, query: BookListQuery) {
+    return this.read(viewer, this.listSpec(viewer, query));
+  }
+
+  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
+  async listIds(viewer: Viewer, query: BookListQuery) {
+    return readIds(this.db, this.listSpec(viewer, query));
+  }
+
+  private listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
@@ -135,7 +144,7 @@ export class BooksRepository {
     // Unfiltered, a restricted viewer's total is the admin's count less the hidden books
     // (visibility.ts visibleCount) rather than a test of every book.
     const countByFormula = !filtered && !seesEverything(viewer) && !query.seriesId;
-    return this.read(viewer, {
+    return {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
       countFrom: filtered ? liveBooksByCatalogIndex : books,
@@ -146,7 +155,7 @@ export class BooksRepository {
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,
-    });
+    };
   }
 
   /**

@@ -39,6 +39,23 @@ export class SeriesQueryService {
     return this.run(viewer, page, keys, { libraryId: params.libraryId, ...scope });
   }
 
+  /** The ids of the page `list` returns, in its order, and the total: for callers with their own series shape. */
+  async listIds(
+    viewer: Viewer,
+    params: SortParams & { libraryId?: string },
+    page: PageRequest,
+    filter: ListFilter = {},
+  ): Promise<{ ids: string[]; total: number }> {
+    const query = this.listQuery(viewer, params, filter);
+    if (query === null) return { ids: [], total: 0 };
+    return this.series.listIds(viewer, {
+      libraryId: params.libraryId,
+      ...query,
+      limit: page.pageSize,
+      offset: page.offset,
+    });
+  }
+
   /**
    * The ids of the first `limit` series of each list (as `list` orders them), in one batch: what a page of
    * smart collections shows Komga's clients as `seriesIds`, without reading a series response per member.

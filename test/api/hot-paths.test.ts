@@ -193,3 +193,39 @@ describe('Komga reading paths', () => {
     ).toBe(404);
   }, 120_000);
 });
+
+describe('Komga lists', () => {
+  /** The statements past the credentials (the user and session reads). */
+  const listCalls = (calls: string[][]) => calls.filter((sql) => !sql.some((s) => /from "(users|sessions)"/.test(s)));
+
+  it('a page of series or books reads its ids and total, then enriches each row once', async () => {
+    await komgaLibrary();
+    const counter = statementCounter();
+    const page = async (path: string) => {
+      const measured = await counter.measure(path, { headers: ADMIN_BASIC });
+      expect(measured.status, path).toBe(200);
+      const body = JSON.parse(measured.body);
+      return { names: body.content.map((row: { name: string }) => row.name), total: body.totalElements, measured };
+    };
+    await page('/komga/api/v1/series?size=1');
+
+    // Unfiltered: the count, the page's ids, the Komga rows.
+    const first = await page('/komga/api/v1/series?size=1&sort=metadata.titleSort,asc');
+    expect([first.names, first.total]).toEqual([['Berserk'], 2]);
+    expect(listCalls(first.measured.calls)).toHaveLength(3);
+    const second = await page('/komga/api/v1/series?size=1&page=1&sort=metadata.titleSort,asc');
+    expect([second.names, second.total]).toEqual([['Saga'], 2]);
+    // Searched: the page counts itself, so the ids and the rows.
+    const searched = await page('/komga/api/v1/series?search=Berserk');
+    expect([searched.names, searched.total]).toEqual([['Berserk'], 1]);
+    expect(listCalls(searched.measured.calls)).toHaveLength(2);
+
+    const books = await page('/komga/api/v1/books?size=2&sort=metadata.numberSort,desc&sort=name,asc');
+    expect(books.total).toBe(4);
+    expect(books.names).toHaveLength(2);
+    expect(listCalls(books.measured.calls)).toHaveLength(3);
+    const ofSeries = await page('/komga/api/v1/books?search=Guardians');
+    expect([ofSeries.names, ofSeries.total]).toEqual([['Guardians'], 1]);
+    expect(listCalls(ofSeries.measured.calls)).toHaveLength(2);
+  }, 120_000);
+});
