@@ -237,8 +237,9 @@ export class KomgaService {
       return;
     }
     if (body.page === undefined) throw badRequest('page is required unless completed is true');
-    const book = await this.bookRow(actor.viewer, bookId);
-    await this.progress.update(actor, bookId, {
+    // The page facts alone, read once: the update validates the page against them too.
+    const book = await this.progress.bookPaging(actor.viewer, bookId);
+    await this.progress.updateOf(actor, book, {
       current_page: body.page,
       is_completed: completesAtPage(body.page, book.pageCount),
     });

@@ -9,6 +9,7 @@ import { books, bookTerms, series, seriesTerms } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
 import { TERM_KINDS } from '../db/tables/metadata-values';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { inIds } from './catalog-sql';
 import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
 export type SeriesMetadataRow = typeof series.$inferSelect;
@@ -28,8 +29,57 @@ function withTerms<R>([rows, terms]: [R[], Array<{ kind: TermKind; value: string
   return row ? { row, terms: groupTerms(terms) } : undefined;
 }
 
+/** The rows found, in the order of `ids`, each with its own terms grouped by kind. */
+function byOwner<R extends { id: string }>(
+  ids: readonly string[],
+  rows: R[],
+  terms: Array<{ owner: string; kind: TermKind; value: string }>,
+): Map<string, { row: R; terms: Terms }> {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const termsOf = new Map<string, Array<{ kind: TermKind; value: string }>>();
+  for (const term of terms) termsOf.set(term.owner, [...(termsOf.get(term.owner) ?? []), term]);
+  const result = new Map<string, { row: R; terms: Terms }>();
+  for (const id of ids) {
+    const row = found.get(id);
+    if (row) result.set(id, { row, terms: groupTerms(termsOf.get(id) ?? []) });
+  }
+  return result;
+}
+
 export class MetadataRepository {
   constructor(private readonly db: Database) {}
+
+  /** Of these series, the live ones the viewer may see, each with its terms (one batch, however many). */
+  async seriesOfEach(
+    viewer: Viewer,
+    ids: readonly string[],
+  ): Promise<Map<string, { row: SeriesMetadataRow; terms: Terms }>> {
+    if (ids.length === 0) return new Map();
+    const [rows, terms] = await this.db.batch([
+      this.db.select().from(series).where(liveVisibleSeries(viewer, ids)),
+      this.db
+        .select({ owner: seriesTerms.seriesId, kind: seriesTerms.kind, value: seriesTerms.value })
+        .from(seriesTerms)
+        .where(inIds(seriesTerms.seriesId, ids)),
+    ]);
+    return byOwner(ids, rows, terms);
+  }
+
+  /** Of these books, the live ones the viewer may see, each with its terms (one batch, however many). */
+  async booksOfEach(
+    viewer: Viewer,
+    ids: readonly string[],
+  ): Promise<Map<string, { row: BookMetadataRow; terms: Terms }>> {
+    if (ids.length === 0) return new Map();
+    const [rows, terms] = await this.db.batch([
+      this.db.select().from(books).where(liveVisibleBooks(viewer, ids)),
+      this.db
+        .select({ owner: bookTerms.bookId, kind: bookTerms.kind, value: bookTerms.value })
+        .from(bookTerms)
+        .where(inIds(bookTerms.bookId, ids)),
+    ]);
+    return byOwner(ids, rows, terms);
+  }
 
   /** A live series the viewer may see, with its terms; undefined otherwise. */
   async series(viewer: Viewer, id: string): Promise<{ row: SeriesMetadataRow; terms: Terms } | undefined> {

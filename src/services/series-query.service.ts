@@ -104,6 +104,11 @@ export class SeriesQueryService {
     return { data: rows.map(toSeriesDto), total };
   }
 
+  /** 404 unless the series is live and the viewer sees it: an indexed lookup, not a series response. */
+  async assertExists(viewer: Viewer, id: string): Promise<void> {
+    if (!(await this.series.exists(viewer, id))) throw notFound('Series');
+  }
+
   async get(viewer: Viewer, id: string): Promise<SeriesDto> {
     const row = await this.series.getById(viewer, id);
     if (!row) throw notFound('Series');

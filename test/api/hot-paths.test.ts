@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookPages, books, seriesSharingLabels } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
-import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
+import { db, seedBook, seedLibrary, seedSeries, seedSeriesWithBooks } from '../support/catalog-factory';
 import { ADMIN, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
 import { komgaLibrary } from '../support/komga';
@@ -227,5 +227,84 @@ describe('Komga lists', () => {
     const ofSeries = await page('/komga/api/v1/books?search=Guardians');
     expect([ofSeries.names, ofSeries.total]).toEqual([['Guardians'], 1]);
     expect(listCalls(ofSeries.measured.calls)).toHaveLength(2);
+  }, 120_000);
+});
+
+describe('metadata edits', () => {
+  const listCalls = (calls: string[][]) => calls.filter((sql) => !sql.some((s) => /from "(users|sessions)"/.test(s)));
+  const json = (body: unknown) => ({
+    headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  it('a bulk edit of 10 books over 2 series reads them in one batch and writes one batch per series', async () => {
+    await setupAdmin();
+    const library = await seedLibrary();
+    const one = await seedSeriesWithBooks(library, 5, { title: 'One' });
+    const two = await seedSeriesWithBooks(library, 5, { title: 'Two' });
+    const ids = [...one.books, ...two.books].map((book) => book.id);
+    const counter = statementCounter();
+    // The first Basic check signs in; later requests cost one credential statement.
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const credits = [{ name: 'Ann Writer', role: 'writer' }];
+    const edit = await counter.measure('/books/bulk/metadata', {
+      method: 'PATCH',
+      ...json({ bookIds: [...ids, crypto.randomUUID()], publisher: 'Bulk Pub', authors: credits }),
+    });
+    expect(edit.status).toBe(200);
+    expect(JSON.parse(edit.body)).toMatchObject({ updatedCount: 10 });
+    // The ten rows and their terms (one batch), then one batch per series with its credits.
+    expect(listCalls(edit.calls)).toHaveLength(3);
+
+    for (const id of ids) {
+      const book = JSON.parse((await counter.measure(`/books/${id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(book).toMatchObject({
+        publisher: 'Bulk Pub',
+        authors: credits,
+        locks: { publisher: true, authors: true },
+      });
+    }
+    // Each series' credits follow its books'.
+    for (const owner of [one.series, two.series]) {
+      const series = JSON.parse((await counter.measure(`/series/${owner.id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(series.authors).toEqual(credits);
+    }
+
+    const seriesEdit = await counter.measure('/series/bulk/metadata', {
+      method: 'PATCH',
+      ...json({ seriesIds: [one.series.id, two.series.id], year: 1999, genres: ['Drama'] }),
+    });
+    expect(JSON.parse(seriesEdit.body)).toMatchObject({ updatedCount: 2 });
+    expect(listCalls(seriesEdit.calls)).toHaveLength(2);
+    for (const owner of [one.series, two.series]) {
+      const series = JSON.parse((await counter.measure(`/series/${owner.id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(series).toMatchObject({ year: 1999, genres: ['Drama'], locks: { year: true, genres: true } });
+    }
+  }, 120_000);
+
+  it("Komga's series metadata PATCH reads the series once, or twice with its sharing fields", async () => {
+    await setupAdmin();
+    const { series } = await seedSeriesWithBooks(await seedLibrary(), 1, { title: 'Solo' });
+    const counter = statementCounter();
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const reads = (calls: string[][]) =>
+      calls.filter(
+        (sql) => sql.some((s) => /^select .* from "series"/is.test(s)) && !sql.some((s) => /^update/i.test(s)),
+      );
+    const patch = (body: unknown) =>
+      counter.measure(`/komga/api/v1/series/${series.id}/metadata`, { method: 'PATCH', ...json(body) });
+    const plain = await patch({ summary: 'Edited', summaryLock: true });
+    expect(plain.status).toBe(204);
+    expect(reads(plain.calls)).toHaveLength(1);
+    const rated = await patch({ ageRating: 12, ageRatingLock: true });
+    expect(rated.status).toBe(204);
+    expect(reads(rated.calls)).toHaveLength(2);
+    const komgaSeries = await counter.measure(`/komga/api/v1/series/${series.id}`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(komgaSeries.body).metadata).toMatchObject({ summary: 'Edited', ageRating: 12 });
+    expect((await patch({ summary: 'x' }).then(() => patch({}))).status).toBe(204);
+    expect(
+      (await counter.measure(`/komga/api/v1/series/${crypto.randomUUID()}/metadata`, { method: 'PATCH', ...json({}) }))
+        .status,
+    ).toBe(404);
   }, 120_000);
 });
