@@ -141,8 +141,10 @@ export class KomgaService {
   }
 
   async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {
-    await this.assertSeries(viewer, seriesId);
-    return this.listBooks(viewer, paging, { seriesId, condition });
+    const page = await this.listBooks(viewer, paging, { seriesId, condition });
+    // A book listed shows the series is there for the viewer: only an empty page asks whether it is.
+    if (page.content.length === 0) await this.assertSeries(viewer, seriesId);
+    return page;
   }
 
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */

@@ -86,8 +86,10 @@ export class BookQueryService {
 
   /** GET /series/{id}/books: reading order unless sorted otherwise; 404 for an unknown series. */
   async listOfSeries(viewer: Viewer, seriesId: string, params: SortParams, page: PageRequest) {
-    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
-    return this.list(viewer, { ...params, seriesId }, page);
+    const result = await this.list(viewer, { ...params, seriesId }, page);
+    // A book listed shows the series is there for the viewer: only an empty page asks whether it is.
+    if (result.data.length === 0 && !(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+    return result;
   }
 
   async get(viewer: Viewer, id: string): Promise<BookDto> {
