@@ -50,10 +50,11 @@ const sameAnswer = (a: FileAnswer, b: FileAnswer) => JSON.stringify(a) === JSON.
 
 const fileGone = () => new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
 
-interface ServedBook {
+/** The file as the response names it. */
+interface ServedFile {
   path: string;
   fileName: string;
-  fileFormat: BookFormat;
+  mediaType: string;
 }
 
 export class BookFileService {
@@ -69,9 +70,9 @@ export class BookFileService {
     request: FileRequest,
     mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
   ): Promise<MediaResponse> {
-    const book = await this.repo.book(viewer, bookId);
+    const book = await this.repo.file(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
-    const served = { ...book, mediaType: mediaTypes[book.fileFormat] };
+    const served: ServedFile = { path: book.path, fileName: book.fileName, mediaType: mediaTypes[book.fileFormat] };
     if (request.method !== 'HEAD') {
       const scanned: FileVersion = {
         size: book.fileSize,
@@ -97,11 +98,7 @@ export class BookFileService {
   }
 
   /** The answer from the object's current `version`, reading its bytes pinned to it when they are sent. */
-  private async answerFrom(
-    book: ServedBook & { mediaType: string },
-    request: FileRequest,
-    version: FileVersion,
-  ): Promise<MediaResponse> {
+  private async answerFrom(book: ServedFile, request: FileRequest, version: FileVersion): Promise<MediaResponse> {
     const answer = answerFor(request, version);
     if (answer.kind !== 'bytes' || request.method === 'HEAD') {
       return this.respond(book, request, answer, version, null);
@@ -113,7 +110,7 @@ export class BookFileService {
   }
 
   private respond(
-    book: ServedBook & { mediaType: string },
+    book: ServedFile,
     request: FileRequest,
     answer: FileAnswer,
     version: FileVersion,
