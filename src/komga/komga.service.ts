@@ -148,26 +148,15 @@ export class KomgaService {
   }
 
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
+  /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
   async booksByProgress(viewer: Viewer, completed: boolean, paging: KomgaPaging) {
-    const result = completed
-      ? await this.services.bookQuery.recentlyRead(viewer, {}, paging.request)
-      : await this.services.bookQuery.inProgress(viewer, {}, paging.request);
-    return this.bookPage(
-      viewer,
-      result.data.map((b) => b.id),
-      result.total,
-      paging,
-    );
+    const { ids, total } = await this.services.bookQuery.progressIds(viewer, completed, {}, paging.request);
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async onDeck(viewer: Viewer, libraryId: string | undefined, paging: KomgaPaging) {
-    const { data, total } = await this.services.bookQuery.onDeck(viewer, { libraryId }, paging.request);
-    return this.bookPage(
-      viewer,
-      data.map((b) => b.id),
-      total,
-      paging,
-    );
+    const { ids, total } = await this.services.bookQuery.onDeckIds(viewer, { libraryId }, paging.request);
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async getBook(viewer: Viewer, id: string): Promise<KomgaBook> {

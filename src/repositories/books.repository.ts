@@ -169,7 +169,28 @@ export class BooksRepository {
     limit: number,
     offset: number,
   ) {
-    return this.read(viewer, {
+    return this.read(viewer, this.progressSpec(viewer, completed, libraryId, limit, offset));
+  }
+
+  /** The ids of the page `listByProgress` reads, in its order, and the total: no enrichment. */
+  async idsByProgress(
+    viewer: Viewer,
+    completed: boolean,
+    libraryId: string | undefined,
+    limit: number,
+    offset: number,
+  ) {
+    return readIds(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset));
+  }
+
+  private progressSpec(
+    viewer: Viewer,
+    completed: boolean,
+    libraryId: string | undefined,
+    limit: number,
+    offset: number,
+  ): ListSpec {
+    return {
       id: books.id,
       from: readProgress,
       joins: [{ table: books, on: eq(books.id, readProgress.bookId) }],
@@ -181,7 +202,7 @@ export class BooksRepository {
       ),
       window: { keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }], limit, offset },
       countInPage: false,
-    });
+    };
   }
 
   /**
@@ -194,6 +215,15 @@ export class BooksRepository {
    * its first unread book. Every finished series is visited anyway, so the page counts them too.
    */
   async listOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
+    return this.read(viewer, this.onDeckSpec(viewer, libraryId, limit, offset));
+  }
+
+  /** The ids of the page `listOnDeck` reads, in its order, and the total: no enrichment. */
+  async idsOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
+    return readIds(this.db, this.onDeckSpec(viewer, libraryId, limit, offset));
+  }
+
+  private onDeckSpec(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number): ListSpec {
     const library = libraryId ? sql`AND b.library_id = ${libraryId}` : sql``;
     const finishedSeries = sql`SELECT g.series_id AS series_id, g.last_read AS last_read FROM (
         SELECT b.series_id AS series_id, max(rp.updated_at) AS last_read, min(rp.completed) AS finished
@@ -209,13 +239,13 @@ export class BooksRepository {
     // subquery twice per series (once for the IS NOT NULL test, once for the value).
     const source = sql`(SELECT f.last_read AS last_read, ${nextUnread} AS book_id
       FROM (${finishedSeries}) f LIMIT -1 OFFSET 0) AS nb`;
-    return this.read(viewer, {
+    return {
       id: sql`nb.book_id`,
       from: source,
       where: sql`nb.book_id IS NOT NULL`,
       window: { keys: [{ expr: sql`nb.last_read`, direction: 'desc' }], limit, offset },
       countInPage: true,
-    });
+    };
   }
 
   /**

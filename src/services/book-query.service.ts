@@ -115,4 +115,14 @@ export class BookQueryService {
   async onDeck(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
     return toPage(await this.books.listOnDeck(viewer, scope.libraryId, page.pageSize, page.offset));
   }
+
+  /** The ids and total of `inProgress` (`completed` false) or `recentlyRead` (true): for callers with their own book shape. */
+  progressIds(viewer: Viewer, completed: boolean, scope: LibraryScope, page: PageRequest) {
+    return this.books.idsByProgress(viewer, completed, scope.libraryId, page.pageSize, page.offset);
+  }
+
+  /** The ids and total of `onDeck`: for callers with their own book shape. */
+  onDeckIds(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return this.books.idsOnDeck(viewer, scope.libraryId, page.pageSize, page.offset);
+  }
 }

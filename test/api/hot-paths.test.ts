@@ -227,6 +227,47 @@ describe('Komga lists', () => {
     const ofSeries = await page('/komga/api/v1/books?search=Guardians');
     expect([ofSeries.names, ofSeries.total]).toEqual([['Guardians'], 1]);
     expect(listCalls(ofSeries.measured.calls)).toHaveLength(2);
+
+    // Komelia's home rows: keep reading (the progress list and its count) and on deck (it counts itself).
+    const berserk = JSON.parse(
+      (await counter.measure('/komga/api/v1/books?search=Black%20Swordsman', { headers: ADMIN_BASIC })).body,
+    ).content[0];
+    const brand = JSON.parse((await counter.measure('/komga/api/v1/books?search=Brand', { headers: ADMIN_BASIC })).body)
+      .content[0];
+    for (const [book, body] of [
+      [berserk, { completed: true }],
+      [brand, { page: 1 }],
+    ] as const) {
+      const marked = await counter.measure(`/komga/api/v1/books/${book.id}/read-progress`, {
+        method: 'PATCH',
+        headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(marked.status).toBe(204);
+      if ('page' in body) {
+        // The page is checked against the book's page facts, read once.
+        const reads = marked.calls.filter(
+          (sql) => sql.some((s) => /from "books"/.test(s)) && !sql.some((s) => /^(insert|update|delete)/i.test(s)),
+        );
+        expect(reads).toHaveLength(1);
+      }
+    }
+    const keepReading = await counter.measure('/komga/api/v1/books/list?sort=readProgress.readDate,desc', {
+      method: 'POST',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ condition: { allOf: [{ readStatus: { operator: 'is', value: 'IN_PROGRESS' } }] } }),
+    });
+    expect(JSON.parse(keepReading.body).content.map((b: { name: string }) => b.name)).toEqual(['Brand']);
+    expect(listCalls(keepReading.calls)).toHaveLength(3);
+    // Brand finished too: Guardians is on deck (the page counts itself: its ids, then the rows).
+    await counter.measure(`/komga/api/v1/books/${brand.id}/read-progress`, {
+      method: 'PATCH',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ completed: true }),
+    });
+    const onDeck = await page('/komga/api/v1/books/ondeck');
+    expect([onDeck.names, onDeck.total]).toEqual([['Guardians'], 1]);
+    expect(listCalls(onDeck.measured.calls)).toHaveLength(2);
   }, 120_000);
 });
 
