@@ -50,35 +50,17 @@ export class MetadataRepository {
   constructor(private readonly db: Database) {}
 
   /** Of these series, the live ones the viewer may see, each with its terms (one batch, however many). */
-  async seriesOfEach(
-    viewer: Viewer,
-    ids: readonly string[],
-  ): Promise<Map<string, { row: SeriesMetadataRow; terms: Terms }>> {
-    if (ids.length === 0) return new Map();
-    const [rows, terms] = await this.db.batch([
-      this.db.select().from(series).where(liveVisibleSeries(viewer, ids)),
-      this.db
-        .select({ owner: seriesTerms.seriesId, kind: seriesTerms.kind, value: seriesTerms.value })
-        .from(seriesTerms)
-        .where(inIds(seriesTerms.seriesId, ids)),
-    ]);
-    return byOwner(ids, rows, terms);
+  async seriesOfEach(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, { row: SeriesMetadataRow; terms: Terms }>();
+    const rows = this.db.select().from(series).where(liveVisibleSeries(viewer, ids));
+    return byOwner(ids, ...(await this.db.batch([rows, this.termsOfEach(seriesTerms, seriesTerms.seriesId, ids)])));
   }
 
   /** Of these books, the live ones the viewer may see, each with its terms (one batch, however many). */
-  async booksOfEach(
-    viewer: Viewer,
-    ids: readonly string[],
-  ): Promise<Map<string, { row: BookMetadataRow; terms: Terms }>> {
-    if (ids.length === 0) return new Map();
-    const [rows, terms] = await this.db.batch([
-      this.db.select().from(books).where(liveVisibleBooks(viewer, ids)),
-      this.db
-        .select({ owner: bookTerms.bookId, kind: bookTerms.kind, value: bookTerms.value })
-        .from(bookTerms)
-        .where(inIds(bookTerms.bookId, ids)),
-    ]);
-    return byOwner(ids, rows, terms);
+  async booksOfEach(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, { row: BookMetadataRow; terms: Terms }>();
+    const rows = this.db.select().from(books).where(liveVisibleBooks(viewer, ids));
+    return byOwner(ids, ...(await this.db.batch([rows, this.termsOfEach(bookTerms, bookTerms.bookId, ids)])));
   }
 
   /** A live series the viewer may see, with its terms; undefined otherwise. */
@@ -91,6 +73,14 @@ export class MetadataRepository {
   async book(viewer: Viewer, id: string): Promise<{ row: BookMetadataRow; terms: Terms } | undefined> {
     const row = this.db.select().from(books).where(liveVisibleBooks(viewer, id));
     return withTerms(await this.db.batch([row, this.termsOf(bookTerms, bookTerms.bookId, id)]));
+  }
+
+  private termsOfEach(
+    table: typeof seriesTerms | typeof bookTerms,
+    owner: typeof seriesTerms.seriesId | typeof bookTerms.bookId,
+    ids: readonly string[],
+  ) {
+    return this.db.select({ owner, kind: table.kind, value: table.value }).from(table).where(inIds(owner, ids));
   }
 
   private termsOf(table: typeof seriesTerms | typeof bookTerms, owner: SQLiteColumn, id: string) {
