@@ -399,3 +399,46 @@ describe('series books and collection covers', () => {
     expect(cover.calls.filter((sql) => sql.some((s) => /from "collections"/.test(s)))).toHaveLength(1);
   }, 120_000);
 });
+
+describe('KOReader sync', () => {
+  const bookReads = (calls: string[][]) =>
+    calls.filter(
+      (sql) => sql.some((s) => /from "books"/.test(s)) && !sql.some((s) => /^(insert|update|delete)/i.test(s)),
+    );
+
+  it('a push and a pull each find the book by its document hash in one read', async () => {
+    await setupAdmin();
+    const {
+      books: [book],
+    } = await seedSeriesWithBooks(await seedLibrary(), 1, { title: 'Synced' });
+    const hash = 'ab'.repeat(16);
+    await db
+      .update(books)
+      .set({ readerHash: hash })
+      .where(eq(books.id, book?.id as string));
+    const counter = statementCounter();
+    const created = await counter.worker.fetch('/api-keys', {
+      method: 'POST',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'kobo' }),
+    });
+    expect(created.status).toBe(201);
+    const headers = {
+      accept: 'application/vnd.koreader.v1+json',
+      'x-auth-user': ((await created.json()) as { key: string }).key,
+      'x-auth-key': '5f4dcc3b5aa765d61d8327deb882cf99',
+      'Content-Type': 'application/json',
+    };
+    await counter.measure('/koreader/users/auth', { headers });
+    const push = await counter.measure('/koreader/syncs/progress', {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ document: hash, progress: '5', percentage: 0.25, device: 'Kobo', device_id: 'k1' }),
+    });
+    expect(push.status).toBe(200);
+    expect(bookReads(push.calls)).toHaveLength(1);
+    const pull = await counter.measure(`/koreader/syncs/progress/${hash}`, { headers });
+    expect(JSON.parse(pull.body)).toMatchObject({ document: hash, progress: '5', device: 'Kobo' });
+    expect(bookReads(pull.calls)).toHaveLength(1);
+  }, 120_000);
+});
