@@ -29,6 +29,11 @@ export interface R2GetCall {
   options?: R2GetOptions;
 }
 
+export interface R2HeadCall {
+  bucket: R2GetCall['bucket'];
+  key: string;
+}
+
 export interface D1Call {
   /** The SQL of the statement, or of every statement of a batch (one transaction). */
   sql: string[];
@@ -41,6 +46,8 @@ export interface RendererCall {
 /** What a test decides, call by call; `undefined` lets the call through unchanged. */
 export interface FaultInjector {
   r2Get?(call: R2GetCall): R2GetFault | undefined;
+  /** An error to reject the R2 `head` with (R2 unreachable). */
+  r2Head?(call: R2HeadCall): Error | undefined;
   /** An error to reject the D1 statement or batch with (before it reaches the database: nothing is written). */
   d1?(call: D1Call): Error | undefined;
   /** An error to reject the renderer RPC call with, as an unreachable service binding does. */
@@ -95,7 +102,12 @@ function faultyBucket(name: R2GetCall['bucket'], bucket: R2Bucket, injector: Fau
     if (!fault || !object || !('body' in object)) return object;
     return withBody(object as R2ObjectBody, faultyBody(object.body, fault));
   };
-  return overriding(bucket, { get });
+  const head = async (key: string) => {
+    const error = injector.r2Head?.({ bucket: name, key });
+    if (error) throw error;
+    return bucket.head(key);
+  };
+  return overriding(bucket, { get, head });
 }
 
 /** The object's metadata with another body (R2ObjectBody's members are accessors of a native object). */

@@ -52,11 +52,10 @@ async function uploadedFile(c: KomgaContext): Promise<{ bytes: Uint8Array; selec
 export function registerMetadataRoutes(app: KomgaApp) {
   app.patch('/api/v1/series/:id/metadata', need('SeriesWrite'), async (c) => {
     const dto = await jsonBody(c, KomgaSeriesMetadataUpdateSchema);
-    // A hidden or unknown series is a 404 before anything else; then the age rating and sharing labels,
-    // which need UsersWrite (a 403 there changes nothing); then Komga's other fields.
-    await c.get('services').seriesQuery.get(requestViewer(c), c.req.param('id'));
+    // The age rating and sharing labels first, which need UsersWrite (a 403 there changes nothing); then
+    // Komga's other fields. A hidden or unknown series is a 404 from whichever of the two reads it first.
     await applySeriesSharingUpdate(c, c.req.param('id'), dto);
-    await c.get('services').metadata.editSeries(requestViewer(c), c.req.param('id'), seriesEditOf(dto));
+    await c.get('services').metadata.applySeriesEdit(requestViewer(c), c.req.param('id'), seriesEditOf(dto));
     return c.body(null, 204);
   });
   app.patch('/api/v1/books/metadata', need('BooksWrite'), async (c) => {

@@ -113,15 +113,11 @@ export class KomgaService {
         });
     // A smart collection has no positions: its order is its rule's.
     if (sort.listOrder && smartSorts.has(sort.listOrder.listId)) sort = { sort: smartSorts.get(sort.listOrder.listId) };
-    const page = await this.services.seriesQuery.list(viewer, sort, paging.request, {
+    const { ids, total } = await this.services.seriesQuery.listIds(viewer, sort, paging.request, {
       condition,
       fullTextSearch: options.search,
     });
-    const rows = await this.catalog.series(
-      viewer,
-      page.data.map((s) => s.id),
-    );
-    return springPage(rows.map(toKomgaSeries), page.total, paging);
+    return this.seriesPage(viewer, ids, total, paging);
   }
 
   /**
@@ -162,7 +158,7 @@ export class KomgaService {
   // ---- books --------------------------------------------------------------------------------------
 
   async listBooks(viewer: Viewer, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
-    const { data, total } = await this.services.bookQuery.list(
+    const { ids, total } = await this.services.bookQuery.listIds(
       viewer,
       {
         ...mapSort(paging, BOOK_SORTS, {
@@ -174,40 +170,26 @@ export class KomgaService {
       paging.request,
       { condition: options.condition, fullTextSearch: options.search },
     );
-    return this.bookPage(
-      viewer,
-      data.map((b) => b.id),
-      total,
-      paging,
-    );
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {
-    await this.assertSeries(viewer, seriesId);
-    return this.listBooks(viewer, paging, { seriesId, condition });
+    const page = await this.listBooks(viewer, paging, { seriesId, condition });
+    // A book listed shows the series is there for the viewer: only an empty page asks whether it is.
+    if (page.content.length === 0) await this.assertSeries(viewer, seriesId);
+    return page;
   }
 
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
+  /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
   async booksByProgress(viewer: Viewer, completed: boolean, paging: KomgaPaging) {
-    const result = completed
-      ? await this.services.bookQuery.recentlyRead(viewer, {}, paging.request)
-      : await this.services.bookQuery.inProgress(viewer, {}, paging.request);
-    return this.bookPage(
-      viewer,
-      result.data.map((b) => b.id),
-      result.total,
-      paging,
-    );
+    const { ids, total } = await this.services.bookQuery.progressIds(viewer, completed, {}, paging.request);
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async onDeck(viewer: Viewer, libraryId: string | undefined, paging: KomgaPaging) {
-    const { data, total } = await this.services.bookQuery.onDeck(viewer, { libraryId }, paging.request);
-    return this.bookPage(
-      viewer,
-      data.map((b) => b.id),
-      total,
-      paging,
-    );
+    const { ids, total } = await this.services.bookQuery.onDeckIds(viewer, { libraryId }, paging.request);
+    return this.bookPage(viewer, ids, total, paging);
   }
 
   async getBook(viewer: Viewer, id: string): Promise<KomgaBook> {
@@ -279,8 +261,9 @@ export class KomgaService {
       return;
     }
     if (body.page === undefined) throw badRequest('page is required unless completed is true');
-    const book = await this.bookRow(actor.viewer, bookId);
-    await this.progress.update(actor, bookId, {
+    // The page facts alone, read once: the update validates the page against them too.
+    const book = await this.progress.bookPaging(actor.viewer, bookId);
+    await this.progress.updateOf(actor, book, {
       current_page: body.page,
       is_completed: completesAtPage(body.page, book.pageCount),
     });

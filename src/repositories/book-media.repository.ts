@@ -68,6 +68,26 @@ export class BookMediaRepository {
     return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
   }
 
+  /**
+   * What serving the original file needs: where it is, its name and format, and the version the scan saw
+   * (size, etag, upload time); not the page index, which a file download never reads.
+   */
+  file(viewer: Viewer, id: string) {
+    return this.db
+      .select({
+        path: books.path,
+        fileName: books.fileName,
+        fileFormat: books.fileFormat,
+        fileSize: books.fileSize,
+        etag: books.etag,
+        fileModifiedAt: books.fileModifiedAt,
+        deletedAt: books.deletedAt,
+      })
+      .from(books)
+      .where(visibleBook(viewer, id))
+      .get();
+  }
+
   /** Whether the viewer may see the book (a cached page table is served only then). */
   async isVisible(viewer: Viewer, id: string): Promise<boolean> {
     return (await this.db.select({ id: books.id }).from(books).where(visibleBook(viewer, id)).get()) !== undefined;

@@ -9,7 +9,7 @@ import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readList, type SortKey } from './catalog-page';
+import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readIds, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
@@ -125,6 +125,15 @@ export class BooksRepository {
    * anyway, so it counts them in the same pass (catalog-page.ts).
    */
   async list(viewer: Viewer, query: BookListQuery) {
+    return this.read(viewer, this.listSpec(viewer, query));
+  }
+
+  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
+  async listIds(viewer: Viewer, query: BookListQuery) {
+    return readIds(this.db, this.listSpec(viewer, query));
+  }
+
+  private listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
@@ -135,7 +144,7 @@ export class BooksRepository {
     // Unfiltered, a restricted viewer's total is the admin's count less the hidden books
     // (visibility.ts visibleCount) rather than a test of every book.
     const countByFormula = !filtered && !seesEverything(viewer) && !query.seriesId;
-    return this.read(viewer, {
+    return {
       id: books.id,
       from: countInPage ? liveBooksByCatalogIndex : books,
       countFrom: filtered ? liveBooksByCatalogIndex : books,
@@ -146,7 +155,7 @@ export class BooksRepository {
       match: query.match ? rankedMatches('book', query.match) : undefined,
       window: query,
       countInPage,
-    });
+    };
   }
 
   /**
@@ -160,7 +169,28 @@ export class BooksRepository {
     limit: number,
     offset: number,
   ) {
-    return this.read(viewer, {
+    return this.read(viewer, this.progressSpec(viewer, completed, libraryId, limit, offset));
+  }
+
+  /** The ids of the page `listByProgress` reads, in its order, and the total: no enrichment. */
+  async idsByProgress(
+    viewer: Viewer,
+    completed: boolean,
+    libraryId: string | undefined,
+    limit: number,
+    offset: number,
+  ) {
+    return readIds(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset));
+  }
+
+  private progressSpec(
+    viewer: Viewer,
+    completed: boolean,
+    libraryId: string | undefined,
+    limit: number,
+    offset: number,
+  ): ListSpec {
+    return {
       id: books.id,
       from: readProgress,
       joins: [{ table: books, on: eq(books.id, readProgress.bookId) }],
@@ -172,7 +202,7 @@ export class BooksRepository {
       ),
       window: { keys: [{ expr: sql`${readProgress.updatedAt}`, direction: 'desc' }], limit, offset },
       countInPage: false,
-    });
+    };
   }
 
   /**
@@ -185,6 +215,15 @@ export class BooksRepository {
    * its first unread book. Every finished series is visited anyway, so the page counts them too.
    */
   async listOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
+    return this.read(viewer, this.onDeckSpec(viewer, libraryId, limit, offset));
+  }
+
+  /** The ids of the page `listOnDeck` reads, in its order, and the total: no enrichment. */
+  async idsOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
+    return readIds(this.db, this.onDeckSpec(viewer, libraryId, limit, offset));
+  }
+
+  private onDeckSpec(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number): ListSpec {
     const library = libraryId ? sql`AND b.library_id = ${libraryId}` : sql``;
     const finishedSeries = sql`SELECT g.series_id AS series_id, g.last_read AS last_read FROM (
         SELECT b.series_id AS series_id, max(rp.updated_at) AS last_read, min(rp.completed) AS finished
@@ -200,13 +239,13 @@ export class BooksRepository {
     // subquery twice per series (once for the IS NOT NULL test, once for the value).
     const source = sql`(SELECT f.last_read AS last_read, ${nextUnread} AS book_id
       FROM (${finishedSeries}) f LIMIT -1 OFFSET 0) AS nb`;
-    return this.read(viewer, {
+    return {
       id: sql`nb.book_id`,
       from: source,
       where: sql`nb.book_id IS NOT NULL`,
       window: { keys: [{ expr: sql`nb.last_read`, direction: 'desc' }], limit, offset },
       countInPage: true,
-    });
+    };
   }
 
   /**

@@ -208,3 +208,19 @@ export async function readList<Row extends { pageTotal: number | null }>(
   }
   return { rows: rows.map(({ pageTotal: _, ...row }) => row), total };
 }
+
+/**
+ * The ids of the page `spec` asks for, in its order, and the list's total: `readList` without its
+ * enrichment, for callers that enrich the rows in a shape of their own (the Komga API), so each row is
+ * enriched once.
+ */
+export async function readIds(db: Database, spec: ListSpec): Promise<{ ids: string[]; total: number }> {
+  const { rows, total } = await readList(db, spec, ({ cte, id, total, order }) =>
+    db
+      .with(cte)
+      .select({ id: sql<string>`${id}`, pageTotal: total })
+      .from(cte)
+      .orderBy(...order),
+  );
+  return { ids: rows.map((row) => row.id), total };
+}

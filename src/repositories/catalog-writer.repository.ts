@@ -58,6 +58,26 @@ export interface StoryArcPlacement {
 /** One statement of a D1 batch: built here, run by `run` or `runAtomically`. */
 export type Statement = BatchItem<'sqlite'>;
 
+/** One book's edit as CatalogWriter.editBooksOfSeries writes it. */
+export interface BookEditWrite {
+  bookId: string;
+  changes: BookChanges;
+  terms: Partial<BookTerms>;
+  /** Unlocked fields and term kinds that take the file's values back. */
+  restore: { fields: BookLockedColumn[]; kinds: TermKind[] };
+}
+
+/** One series' edit as CatalogWriter.editSeries writes it. */
+export interface SeriesEditWrite {
+  seriesId: string;
+  changes: SeriesChanges;
+  terms: Partial<Record<'genre' | 'tag', string[]>>;
+  rederive: boolean;
+}
+
+/** Statements per batch of series edits (a rederived series takes about a dozen). */
+const SERIES_EDIT_BATCH = 200;
+
 /**
  * Pages travel as one JSON parameter per insert (a row per page would bind 8 parameters, so a 50-page
  * book took 5 statements); the cap keeps each parameter far below D1's size limits.
@@ -240,17 +260,22 @@ export class CatalogWriter {
   }
 
   /**
-   * A user's edit of a book (values and locks, as the service decided them; terms of the kinds given
-   * replaced), with its credits and search row; the series' derived values follow with refreshSeries.
+   * Users' edits of books of one series (values and locks, as the service decided them; terms of the kinds
+   * given replaced), with their credits and search rows, then the series' credits (seriesCreditsStatements),
+   * in one batch: a bulk edit of many books refreshes their series once. The series' other derived values
+   * follow with refreshSeries.
    */
-  async editBook(
-    bookId: string,
-    changes: BookChanges,
-    terms: Partial<BookTerms>,
-    restore: { fields: BookLockedColumn[]; kinds: TermKind[] } = { fields: [], kinds: [] },
-  ): Promise<void> {
-    const kinds = Object.keys(terms) as TermKind[];
+  async editBooksOfSeries(seriesId: string, edits: readonly BookEditWrite[]): Promise<void> {
+    if (edits.length === 0) return;
     await this.runAtomically([
+      ...edits.flatMap((edit) => this.bookEditStatements(edit)),
+      ...this.seriesCreditsStatements(seriesId),
+    ]);
+  }
+
+  private bookEditStatements({ bookId, changes, terms, restore }: BookEditWrite): Statement[] {
+    const kinds = Object.keys(terms) as TermKind[];
+    return [
       ...(Object.keys(changes).length > 0 ? [this.db.update(books).set(changes).where(eq(books.id, bookId))] : []),
       ...this.restoreFileValues(bookId, restore.fields, restore.kinds),
       ...(kinds.length > 0
@@ -261,7 +286,7 @@ export class CatalogWriter {
         : []),
       ...reindexBookAuthors(this.db, bookId),
       ...bookSearchRowStatements(this.db, bookId),
-    ]);
+    ];
   }
 
   /**
@@ -297,21 +322,29 @@ export class CatalogWriter {
   }
 
   /**
-   * A user's edit of a series (values and locks; genres/tags replaced when given). With `rederive` (a lock
-   * was turned off), the derived values left unlocked are computed again in the same batch, as a scan would.
+   * Users' edits of series (values and locks; genres/tags replaced when given). With `rederive` (a lock was
+   * turned off), the derived values left unlocked are computed again in the same batch, as a scan would.
+   * Each series' statements stay in one batch (all of them, or none); many series go in a few batches.
    */
-  async editSeries(
-    seriesId: string,
-    changes: SeriesChanges,
-    terms: Partial<Record<'genre' | 'tag', string[]>>,
-    now: string,
-    rederive: boolean,
-  ): Promise<void> {
+  async editSeries(edits: readonly SeriesEditWrite[], now: string): Promise<void> {
+    let batch: Statement[] = [];
+    for (const edit of edits) {
+      const statements = this.seriesEditStatements(edit, now);
+      if (batch.length + statements.length > SERIES_EDIT_BATCH) {
+        await this.runAtomically(batch);
+        batch = [];
+      }
+      batch.push(...statements);
+    }
+    await this.runAtomically(batch);
+  }
+
+  private seriesEditStatements({ seriesId, changes, terms, rederive }: SeriesEditWrite, now: string): Statement[] {
     const rows = JSON.stringify(
       Object.entries(terms).flatMap(([kind, values]) => [...new Set(values)].map((value) => [kind, value])),
     );
     const kinds = Object.keys(terms) as TermKind[];
-    await this.runAtomically([
+    return [
       this.db.update(series).set(changes).where(eq(series.id, seriesId)),
       ...(kinds.length > 0
         ? [
@@ -325,7 +358,7 @@ export class CatalogWriter {
           ]
         : []),
       ...(rederive ? this.derivationStatements([seriesId], now) : seriesSearchRowStatements(this.db, seriesId)),
-    ]);
+    ];
   }
 
   /**
@@ -352,9 +385,9 @@ export class CatalogWriter {
    * derived values wait for the next scan of the series, so that a value a Komga client set on the series
    * (unlocked, as Komga clients do) is not replaced by the books' the moment it edits them.
    */
-  async refreshSeriesCredits(seriesId: string): Promise<void> {
+  private seriesCreditsStatements(seriesId: string): Statement[] {
     const ids = sql`(SELECT ${seriesId})`;
-    await this.runAtomically([
+    return [
       this.db
         .update(series)
         .set({
@@ -363,7 +396,7 @@ export class CatalogWriter {
         .where(eq(series.id, seriesId)),
       ...reindexSeriesAuthors(this.db, ids),
       ...seriesSearchRowStatements(this.db, seriesId),
-    ]);
+    ];
   }
 
   /** One INSERT … SELECT over json_each: columns in book_pages' order, the locator kept as JSON text. */

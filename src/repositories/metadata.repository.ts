@@ -9,6 +9,7 @@ import { books, bookTerms, series, seriesTerms } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
 import { TERM_KINDS } from '../db/tables/metadata-values';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import { inIds } from './catalog-sql';
 import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
 export type SeriesMetadataRow = typeof series.$inferSelect;
@@ -28,8 +29,39 @@ function withTerms<R>([rows, terms]: [R[], Array<{ kind: TermKind; value: string
   return row ? { row, terms: groupTerms(terms) } : undefined;
 }
 
+/** The rows found, in the order of `ids`, each with its own terms grouped by kind. */
+function byOwner<R extends { id: string }>(
+  ids: readonly string[],
+  rows: R[],
+  terms: Array<{ owner: string; kind: TermKind; value: string }>,
+): Map<string, { row: R; terms: Terms }> {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const termsOf = new Map<string, Array<{ kind: TermKind; value: string }>>();
+  for (const term of terms) termsOf.set(term.owner, [...(termsOf.get(term.owner) ?? []), term]);
+  const result = new Map<string, { row: R; terms: Terms }>();
+  for (const id of ids) {
+    const row = found.get(id);
+    if (row) result.set(id, { row, terms: groupTerms(termsOf.get(id) ?? []) });
+  }
+  return result;
+}
+
 export class MetadataRepository {
   constructor(private readonly db: Database) {}
+
+  /** Of these series, the live ones the viewer may see, each with its terms (one batch, however many). */
+  async seriesOfEach(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, { row: SeriesMetadataRow; terms: Terms }>();
+    const rows = this.db.select().from(series).where(liveVisibleSeries(viewer, ids));
+    return byOwner(ids, ...(await this.db.batch([rows, this.termsOfEach(seriesTerms, seriesTerms.seriesId, ids)])));
+  }
+
+  /** Of these books, the live ones the viewer may see, each with its terms (one batch, however many). */
+  async booksOfEach(viewer: Viewer, ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, { row: BookMetadataRow; terms: Terms }>();
+    const rows = this.db.select().from(books).where(liveVisibleBooks(viewer, ids));
+    return byOwner(ids, ...(await this.db.batch([rows, this.termsOfEach(bookTerms, bookTerms.bookId, ids)])));
+  }
 
   /** A live series the viewer may see, with its terms; undefined otherwise. */
   async series(viewer: Viewer, id: string): Promise<{ row: SeriesMetadataRow; terms: Terms } | undefined> {
@@ -41,6 +73,14 @@ export class MetadataRepository {
   async book(viewer: Viewer, id: string): Promise<{ row: BookMetadataRow; terms: Terms } | undefined> {
     const row = this.db.select().from(books).where(liveVisibleBooks(viewer, id));
     return withTerms(await this.db.batch([row, this.termsOf(bookTerms, bookTerms.bookId, id)]));
+  }
+
+  private termsOfEach(
+    table: typeof seriesTerms | typeof bookTerms,
+    owner: typeof seriesTerms.seriesId | typeof bookTerms.bookId,
+    ids: readonly string[],
+  ) {
+    return this.db.select({ owner, kind: table.kind, value: table.value }).from(table).where(inIds(owner, ids));
   }
 
   private termsOf(table: typeof seriesTerms | typeof bookTerms, owner: SQLiteColumn, id: string) {

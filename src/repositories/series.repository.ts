@@ -14,6 +14,7 @@ import {
   ONE_ROW,
   type PageWindow,
   pageIdsQuery,
+  readIds,
   readList,
   type SortKey,
 } from './catalog-page';
@@ -152,6 +153,11 @@ export class SeriesRepository {
    */
   async list(viewer: Viewer, query: SeriesListQuery) {
     return this.read(viewer, this.listSpec(viewer, query));
+  }
+
+  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
+  async listIds(viewer: Viewer, query: SeriesListQuery) {
+    return readIds(this.db, this.listSpec(viewer, query));
   }
 
   /**

@@ -1,8 +1,12 @@
 /**
  * `GET /books/{id}/file` (DECISIONS.md §Storage, Download): the original file streamed from R2 as an
  * attachment, with its R2 ETag, Last-Modified and byte ranges, so reader apps can read an EPUB or
- * resume a download without the server ever holding the file. The object is looked up first (HEAD)
- * so that ranges are checked against its real size and the body read is pinned to the same version.
+ * resume a download without the server ever holding the file.
+ *
+ * The web EPUB reader makes one Range request after another, so each costs one D1 read and one R2 read:
+ * the answer is worked out from the version the scan recorded (size, etag, upload time), and the bytes
+ * are read pinned to that etag. R2 returns the version it holds with the read, so an object replaced since
+ * the scan is noticed and the request answered again from the real version (a second read, rarely).
  */
 import { AppError, notFound } from '../lib/errors';
 import type { BookFormat } from '../media/container';
@@ -11,6 +15,7 @@ import { attachmentDisposition } from '../pages/content-disposition';
 import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
 import type { BookMediaRepository } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
+import type { BookFileStore, FileSpan, FileVersion } from '../storage/book-file-store';
 
 export const BOOK_FILE_MEDIA_TYPES: Record<BookFormat, string> = {
   cbz: 'application/vnd.comicbook+zip',
@@ -26,10 +31,36 @@ export interface FileRequest {
   ifNoneMatch?: string | undefined;
 }
 
+/** What a request gets from one version of the file. */
+type FileAnswer =
+  | { kind: 'notModified' }
+  | { kind: 'unsatisfiable' }
+  /** `span` null: the whole file. */
+  | { kind: 'bytes'; span: FileSpan | null };
+
+function answerFor(request: FileRequest, version: FileVersion): FileAnswer {
+  if (ifNoneMatchHits(request.ifNoneMatch, version.httpEtag)) return { kind: 'notModified' };
+  if (!ifRangeAllows(request.ifRange, version.httpEtag, version.uploaded)) return { kind: 'bytes', span: null };
+  const range = parseByteRange(request.range, version.size);
+  if (range.kind === 'unsatisfiable') return range;
+  return { kind: 'bytes', span: range.kind === 'partial' ? { offset: range.offset, length: range.length } : null };
+}
+
+const sameAnswer = (a: FileAnswer, b: FileAnswer) => JSON.stringify(a) === JSON.stringify(b);
+
+const fileGone = () => new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
+
+/** The file as the response names it. */
+interface ServedFile {
+  path: string;
+  fileName: string;
+  mediaType: string;
+}
+
 export class BookFileService {
   constructor(
     private readonly repo: BookMediaRepository,
-    private readonly library: R2Bucket,
+    private readonly files: BookFileStore,
   ) {}
 
   /** `mediaTypes`: how the file is typed per format (the Komga API types it as Komga does). */
@@ -39,50 +70,81 @@ export class BookFileService {
     request: FileRequest,
     mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
   ): Promise<MediaResponse> {
-    const book = await this.repo.book(viewer, bookId);
+    const book = await this.repo.file(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
-    const head = await this.library.head(book.path);
-    if (!head) throw new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
+    const served: ServedFile = { path: book.path, fileName: book.fileName, mediaType: mediaTypes[book.fileFormat] };
+    if (request.method !== 'HEAD') {
+      const scanned: FileVersion = {
+        size: book.fileSize,
+        etag: book.etag,
+        httpEtag: `"${book.etag}"`,
+        uploaded: new Date(book.fileModifiedAt),
+      };
+      const expected = answerFor(request, scanned);
+      if (expected.kind === 'bytes') {
+        const read = await this.files.read(book.path, expected.span, book.etag);
+        if (!read) throw fileGone();
+        if (read.body && sameAnswer(expected, answerFor(request, read.version))) {
+          return this.respond(served, request, expected, read.version, read.body);
+        }
+        await read.body?.cancel();
+        return this.answerFrom(served, request, read.version);
+      }
+    }
+    // HEAD, 304 and 416 need no bytes: the object's version alone answers them.
+    const version = await this.files.version(book.path);
+    if (!version) throw fileGone();
+    return this.answerFrom(served, request, version);
+  }
+
+  /** The answer from the object's current `version`, reading its bytes pinned to it when they are sent. */
+  private async answerFrom(book: ServedFile, request: FileRequest, version: FileVersion): Promise<MediaResponse> {
+    const answer = answerFor(request, version);
+    if (answer.kind !== 'bytes' || request.method === 'HEAD') {
+      return this.respond(book, request, answer, version, null);
+    }
+    const read = await this.files.read(book.path, answer.span, version.etag);
+    if (!read) throw fileGone();
+    if (!read.body) throw new AppError('Conflict', 'The book file changed while it was being read; try again');
+    return this.respond(book, request, answer, read.version, read.body);
+  }
+
+  private respond(
+    book: ServedFile,
+    request: FileRequest,
+    answer: FileAnswer,
+    version: FileVersion,
+    body: ReadableStream<Uint8Array> | null,
+  ): MediaResponse {
     const headers: Record<string, string> = {
-      ETag: head.httpEtag,
-      'Last-Modified': head.uploaded.toUTCString(),
+      ETag: version.httpEtag,
+      'Last-Modified': version.uploaded.toUTCString(),
       'Cache-Control': REVALIDATE_CACHE_CONTROL,
       'Accept-Ranges': 'bytes',
-      'Content-Type': mediaTypes[book.fileFormat],
+      'Content-Type': book.mediaType,
       'Content-Disposition': attachmentDisposition(book.fileName),
     };
-    if (ifNoneMatchHits(request.ifNoneMatch, head.httpEtag)) return notModified(headers);
-    const range = ifRangeAllows(request.ifRange, head.httpEtag, head.uploaded)
-      ? parseByteRange(request.range, head.size)
-      : ({ kind: 'whole' } as const);
-    if (range.kind === 'unsatisfiable') {
+    if (answer.kind === 'notModified') return notModified(headers);
+    if (answer.kind === 'unsatisfiable') {
       return {
         status: 416,
         headers: {
           'Content-Type': 'application/json',
           'Accept-Ranges': 'bytes',
-          'Content-Range': `bytes */${head.size}`,
+          'Content-Range': `bytes */${version.size}`,
         },
         // The envelope's kind list has no 416: BadRequest is the kind of every other refused request.
         body: JSON.stringify({
           error: 'BadRequest',
-          message: `The requested range is outside the file (${head.size} bytes)`,
+          message: `The requested range is outside the file (${version.size} bytes)`,
           details: null,
         }),
       };
     }
-    const partial = range.kind === 'partial';
-    const length = partial ? range.length : head.size;
-    const sized: Record<string, string> = { ...headers, 'Content-Length': String(length) };
-    if (partial) sized['Content-Range'] = contentRange(range.offset, range.length, head.size);
-    const status = partial ? 206 : 200;
-    if (request.method === 'HEAD') return { status, headers: sized, body: null };
-    const object = await this.library.get(book.path, {
-      onlyIf: { etagMatches: head.etag },
-      ...(partial ? { range: { offset: range.offset, length: range.length } } : {}),
-    });
-    if (!object) throw new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
-    if (!('body' in object)) throw new AppError('Conflict', 'The book file changed while it was being read; try again');
-    return { status, headers: sized, body: object.body };
+    const { span } = answer;
+    const sized: Record<string, string> = { ...headers, 'Content-Length': String(span ? span.length : version.size) };
+    if (span) sized['Content-Range'] = contentRange(span.offset, span.length, version.size);
+    const status = span ? 206 : 200;
+    return { status, headers: sized, body: request.method === 'HEAD' ? null : body };
   }
 }

@@ -8,6 +8,7 @@ import type { PageRequest } from '../lib/pagination';
 import { toBookDto } from '../mappers/book.mapper';
 import {
   BOOK_SORT_FIELDS,
+  type BookListQuery,
   type BookRow,
   type BookSortField,
   type BooksRepository,
@@ -48,31 +49,53 @@ export class BookQueryService {
     page: PageRequest,
     filter: ListFilter = {},
   ): Promise<ListResult<BookDto>> {
+    const query = this.listQuery(params, page, filter);
+    return query === null ? { data: [], total: 0 } : toPage(await this.books.list(viewer, query));
+  }
+
+  /** The ids of the page `list` returns, in its order, and the total: for callers with their own book shape. */
+  async listIds(
+    viewer: Viewer,
+    params: SortParams & { libraryId?: string; seriesId?: string },
+    page: PageRequest,
+    filter: ListFilter = {},
+  ): Promise<{ ids: string[]; total: number }> {
+    const query = this.listQuery(params, page, filter);
+    return query === null ? { ids: [], total: 0 } : this.books.listIds(viewer, query);
+  }
+
+  /** The order, condition and search of a list request, checked (400s); null when nothing can match. */
+  private listQuery(
+    params: SortParams & { libraryId?: string; seriesId?: string },
+    page: PageRequest,
+    filter: ListFilter,
+  ): BookListQuery | null {
     const sort = parseSort(params, BOOK_SORT_FIELDS, params.seriesId ? READING_ORDER : BY_TITLE);
     const match = searchTerms(filter.fullTextSearch);
-    if (match === null) return { data: [], total: 0 };
-    return toPage(
-      await this.books.list(viewer, {
-        libraryId: params.libraryId,
-        seriesId: params.seriesId,
-        filter: checkedCondition(filter, BOOK_FILTER_FIELDS),
-        match,
-        // With a text search and no explicit sort, best matches first.
-        keys: params.listOrder
-          ? positionInReadListKeys(params.listOrder.listId, params.listOrder.direction)
-          : match && !params.sort
-            ? RELEVANCE
-            : bookSortKeys(sort.field, sort.direction),
-        limit: page.pageSize,
-        offset: page.offset,
-      }),
-    );
+    if (match === null) return null;
+    return {
+      libraryId: params.libraryId,
+      seriesId: params.seriesId,
+      filter: checkedCondition(filter, BOOK_FILTER_FIELDS),
+      match,
+      // A read list's own order when asked (Komga's readList.number); with a text search and no explicit sort,
+      // best matches first.
+      keys: params.listOrder
+        ? positionInReadListKeys(params.listOrder.listId, params.listOrder.direction)
+        : match && !params.sort
+          ? RELEVANCE
+          : bookSortKeys(sort.field, sort.direction),
+      limit: page.pageSize,
+      offset: page.offset,
+    };
   }
 
   /** GET /series/{id}/books: reading order unless sorted otherwise; 404 for an unknown series. */
   async listOfSeries(viewer: Viewer, seriesId: string, params: SortParams, page: PageRequest) {
-    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
-    return this.list(viewer, { ...params, seriesId }, page);
+    const result = await this.list(viewer, { ...params, seriesId }, page);
+    // A book listed shows the series is there for the viewer: only an empty page asks whether it is.
+    if (result.data.length === 0 && !(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+    return result;
   }
 
   async get(viewer: Viewer, id: string): Promise<BookDto> {
@@ -97,5 +120,15 @@ export class BookQueryService {
 
   async onDeck(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
     return toPage(await this.books.listOnDeck(viewer, scope.libraryId, page.pageSize, page.offset));
+  }
+
+  /** The ids and total of `inProgress` (`completed` false) or `recentlyRead` (true): for callers with their own book shape. */
+  progressIds(viewer: Viewer, completed: boolean, scope: LibraryScope, page: PageRequest) {
+    return this.books.idsByProgress(viewer, completed, scope.libraryId, page.pageSize, page.offset);
+  }
+
+  /** The ids and total of `onDeck`: for callers with their own book shape. */
+  onDeckIds(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
+    return this.books.idsOnDeck(viewer, scope.libraryId, page.pageSize, page.offset);
   }
 }

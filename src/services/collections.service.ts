@@ -76,7 +76,14 @@ export class CollectionsService extends MemberListService<Collection> {
 
   /** The collection's series the viewer may see: its own order (or by name), or its rule's list. */
   async series(viewer: Viewer, id: string, page: PageRequest): Promise<ListResult<SeriesDto>> {
-    const collection = await this.record(viewer, id);
+    return this.seriesOf(viewer, await this.record(viewer, id), page);
+  }
+
+  private async seriesOf(
+    viewer: Viewer,
+    collection: CollectionRecord,
+    page: PageRequest,
+  ): Promise<ListResult<SeriesDto>> {
     const { rule } = collection;
     if (rule?.target === 'books') throw conflict('This smart collection lists books: GET …/books');
     if (rule) {
@@ -86,7 +93,7 @@ export class CollectionsService extends MemberListService<Collection> {
       });
     }
     const keys = collection.ordered ? COLLECTION_ORDER : seriesSortKeys('name', 'asc', viewer);
-    const { rows, total } = await this.deps.series.listInCollection(viewer, id, {
+    const { rows, total } = await this.deps.series.listInCollection(viewer, collection.id, {
       keys,
       limit: page.pageSize,
       offset: page.offset,
@@ -96,7 +103,10 @@ export class CollectionsService extends MemberListService<Collection> {
 
   /** A smart collection of books: its rule's book list for the viewer. */
   async books(viewer: Viewer, id: string, page: PageRequest): Promise<ListResult<BookDto>> {
-    const { rule } = await this.record(viewer, id);
+    return this.booksOf(viewer, await this.record(viewer, id), page);
+  }
+
+  private async booksOf(viewer: Viewer, { rule }: CollectionRecord, page: PageRequest): Promise<ListResult<BookDto>> {
     if (rule?.target !== 'books') throw conflict('This collection holds series: GET …/series');
     return this.deps.bookQuery.list(viewer, { sort: rule.sort ?? undefined }, page, {
       condition: rule.condition ?? undefined,
@@ -137,13 +147,14 @@ export class CollectionsService extends MemberListService<Collection> {
 
   /** What the collection's cover shows: its first series (or book) the viewer may see; null when none. */
   override async cover(viewer: Viewer, id: string): Promise<{ kind: 'series' | 'book'; id: string } | null> {
+    // The collection's row read once, for its rule and its first member alike.
     const row = await this.record(viewer, id);
     const first = { page: 1, pageSize: 1, offset: 0 };
     if (row.rule?.target === 'books') {
-      const [book] = (await this.books(viewer, id, first)).data;
+      const [book] = (await this.booksOf(viewer, row, first)).data;
       return book ? { kind: 'book', id: book.id } : null;
     }
-    const [series] = (await this.series(viewer, id, first)).data;
+    const [series] = (await this.seriesOf(viewer, row, first)).data;
     return series ? { kind: 'series', id: series.id } : null;
   }
 

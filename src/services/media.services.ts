@@ -6,6 +6,7 @@ import { createRendererClient, type RendererClient } from '../media/image-render
 import { edgePageCache } from '../pages/edge-page-cache';
 import { BookMediaRepository } from '../repositories/book-media.repository';
 import { MetadataRepository } from '../repositories/metadata.repository';
+import { r2BookFileStore } from '../storage/book-file-store';
 import { UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
 import { CoversService } from './covers.service';
 import { BookFileService } from './book-file.service';
@@ -35,7 +36,7 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
       edgeCache: readConfig(env).LONGBOX_PAGES__EDGE_CACHE ? edgePageCache() : null,
       defer,
     }),
-    bookFiles: new BookFileService(repo, env.LIBRARY),
+    bookFiles: new BookFileService(repo, r2BookFileStore(env.LIBRARY)),
     thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
     covers: new CoversService({
       db,

@@ -10,9 +10,11 @@ import type { EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type {
   BookChanges,
+  BookEditWrite,
   BookTerms,
   CatalogWriter,
   SeriesChanges,
+  SeriesEditWrite,
   TermKind,
 } from '../repositories/catalog-writer.repository';
 import type {
@@ -159,6 +161,29 @@ function changesOf(edit: { values: object; locks: object }) {
   return { changes, terms };
 }
 
+/**
+ * What an edit writes to one book, or null when it changes nothing. A lock turned off puts the file's value
+ * back unless a value is given for it (the sort title too, with the title, unless its own lock stays on).
+ */
+function bookEditWrite(row: BookMetadataRow, edit: BookEdit, now: string): BookEditWrite | null {
+  const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
+  const unlocked = (Object.entries(edit.locks) as Array<[BookEditableField, boolean | undefined]>)
+    .filter(([field, locked]) => locked === false && row[lockColumn(field) as keyof BookMetadataRow] === true)
+    .map(([field]) => field);
+  const restore = {
+    fields: unlocked.filter((f): f is BookLockedColumn => !isTermField(f) && !(f in edit.values)),
+    kinds: unlocked
+      .filter(isTermField)
+      .filter((f) => !(f in edit.values))
+      .map((f) => TERM_FIELDS[f]),
+  };
+  const sortStaysLocked = edit.locks.titleSort ?? row.titleSortLock;
+  if (restore.fields.includes('title') && !sortStaysLocked && !restore.fields.includes('titleSort'))
+    restore.fields.push('titleSort');
+  if (Object.keys(changes).length === 0 && Object.keys(terms).length === 0) return null;
+  return { bookId: row.id, changes: { ...(changes as BookChanges), updatedAt: now }, terms, restore };
+}
+
 export class MetadataService {
   constructor(
     private readonly metadata: MetadataRepository,
@@ -213,71 +238,103 @@ export class MetadataService {
    * rating was just written (by the sharing service), so the series changed even if nothing else does.
    */
   async editSeries(viewer: Viewer, id: string, edit: SeriesEdit, rated = false): Promise<SeriesMetadataDto> {
+    await this.applySeriesEdit(viewer, id, edit, rated);
+    return this.seriesMetadata(viewer, id);
+  }
+
+  /** `editSeries` without reading the result back (Komga's PATCH answers 204). */
+  async applySeriesEdit(viewer: Viewer, id: string, edit: SeriesEdit, rated = false): Promise<void> {
     const found = await this.metadata.series(viewer, id);
     if (!found) throw notFound('Series');
-    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, found.row) });
-    const row = found.row as unknown as Record<string, unknown>;
-    const unlocks = Object.entries(edit.locks).some(([field, locked]) => locked === false && row[lockColumn(field)]);
-    if (Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
-      const now = new Date().toISOString();
-      await this.writer.editSeries(
-        id,
-        { ...(changes as SeriesChanges), updatedAt: now },
-        terms as Partial<Record<'genre' | 'tag', string[]>>,
-        now,
-        unlocks,
-      );
-    }
-    if (rated || Object.keys(changes).length > 0 || Object.keys(terms).length > 0) {
-      this.events.publish({ type: 'series_updated', series_id: id, library_id: found.row.libraryId });
-    }
-    return this.seriesMetadata(viewer, id);
+    await this.writeSeriesEdits([{ ...found, edit, rated }]);
   }
 
   /**
    * Any edit of a book. A lock turned off puts the file's value back (the sort title too, with the title,
-   * unless its own lock stays on); the series' credits follow (its other derived values at its next scan).
+   * unless its own lock stays on); the series' credits follow in the same batch (its other derived values at
+   * its next scan).
    */
   async editBook(viewer: Viewer, id: string, edit: BookEdit): Promise<BookMetadataDto> {
     const found = await this.metadata.book(viewer, id);
     if (!found) throw notFound('Book');
-    const { row } = found;
-    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
-    const unlocked = (Object.entries(edit.locks) as Array<[BookEditableField, boolean | undefined]>)
-      .filter(([field, locked]) => locked === false && row[lockColumn(field) as keyof BookMetadataRow] === true)
-      .map(([field]) => field);
-    const restore = {
-      fields: unlocked.filter((f): f is BookLockedColumn => !isTermField(f) && !(f in edit.values)),
-      kinds: unlocked
-        .filter(isTermField)
-        .filter((f) => !(f in edit.values))
-        .map((f) => TERM_FIELDS[f]),
-    };
-    const sortStaysLocked = edit.locks.titleSort ?? row.titleSortLock;
-    if (restore.fields.includes('title') && !sortStaysLocked && !restore.fields.includes('titleSort'))
-      restore.fields.push('titleSort');
-    if (Object.keys(changes).length === 0 && Object.keys(terms).length === 0) return toBookMetadata(row, found.terms);
-    const now = new Date().toISOString();
-    await this.writer.editBook(id, { ...(changes as BookChanges), updatedAt: now }, terms, restore);
-    await this.writer.refreshSeriesCredits(row.seriesId);
-    this.events.publish(
-      { type: 'book_updated', book_id: id, series_id: row.seriesId, library_id: row.libraryId },
-      { type: 'series_updated', series_id: row.seriesId, library_id: row.libraryId },
-    );
-    return this.bookMetadata(viewer, id);
+    const written = await this.writeBookEdits([{ ...found, edit }]);
+    return written === 0 ? toBookMetadata(found.row, found.terms) : this.bookMetadata(viewer, id);
   }
 
-  /** Bulk variants: the same edit on each visible series (the others are skipped and not counted). */
+  /**
+   * Bulk variants: the same edit on each visible series or book (the others are skipped and not counted).
+   * The rows are read in one batch and written in a few; a bulk book edit refreshes each touched series'
+   * credits once, not once per book.
+   */
   async bulkSeries(viewer: Viewer, ids: string[], edit: (id: string) => SeriesEdit) {
-    const visible = await this.metadata.visibleSeriesIds(viewer, [...new Set(ids)]);
-    for (const id of visible) await this.editSeries(viewer, id, edit(id));
-    return { updatedCount: visible.length, message: `Updated ${visible.length} series` };
+    const found = await this.metadata.seriesOfEach(viewer, [...new Set(ids)]);
+    await this.writeSeriesEdits([...found.values()].map((one) => ({ ...one, edit: edit(one.row.id), rated: false })));
+    return { updatedCount: found.size, message: `Updated ${found.size} series` };
   }
 
   async bulkBooks(viewer: Viewer, ids: string[], edit: (id: string) => BookEdit) {
-    const visible = await this.metadata.visibleBookIds(viewer, [...new Set(ids)]);
-    for (const id of visible) await this.editBook(viewer, id, edit(id));
-    return { updatedCount: visible.length, message: `Updated ${visible.length} books` };
+    const found = await this.metadata.booksOfEach(viewer, [...new Set(ids)]);
+    await this.writeBookEdits([...found.values()].map((one) => ({ ...one, edit: edit(one.row.id) })));
+    return { updatedCount: found.size, message: `Updated ${found.size} books` };
+  }
+
+  /** Writes the series edits that change something (a few batches in all) and announces each changed series. */
+  private async writeSeriesEdits(
+    edits: Array<{ row: SeriesMetadataRow; edit: SeriesEdit; rated: boolean }>,
+  ): Promise<void> {
+    const now = new Date().toISOString();
+    const writes: SeriesEditWrite[] = [];
+    const changed: SeriesMetadataRow[] = [];
+    for (const { row, edit, rated } of edits) {
+      const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
+      const stored = row as unknown as Record<string, unknown>;
+      const rederive = Object.entries(edit.locks).some(
+        ([field, locked]) => locked === false && stored[lockColumn(field)],
+      );
+      const changesSomething = Object.keys(changes).length > 0 || Object.keys(terms).length > 0;
+      if (changesSomething) {
+        writes.push({
+          seriesId: row.id,
+          changes: { ...(changes as SeriesChanges), updatedAt: now },
+          terms: terms as Partial<Record<'genre' | 'tag', string[]>>,
+          rederive,
+        });
+      }
+      if (rated || changesSomething) changed.push(row);
+    }
+    await this.writer.editSeries(writes, now);
+    this.events.publish(
+      ...changed.map((row) => ({ type: 'series_updated' as const, series_id: row.id, library_id: row.libraryId })),
+    );
+  }
+
+  /**
+   * Writes the book edits that change something, one batch per series with its credits refreshed once, and
+   * announces each changed book and its series. Returns how many books changed.
+   */
+  private async writeBookEdits(edits: Array<{ row: BookMetadataRow; edit: BookEdit }>): Promise<number> {
+    const now = new Date().toISOString();
+    const bySeries = new Map<string, { libraryId: string; writes: BookEditWrite[] }>();
+    for (const { row, edit } of edits) {
+      const write = bookEditWrite(row, edit, now);
+      if (!write) continue;
+      const group = bySeries.get(row.seriesId) ?? { libraryId: row.libraryId, writes: [] };
+      group.writes.push(write);
+      bySeries.set(row.seriesId, group);
+    }
+    for (const [seriesId, { libraryId, writes }] of bySeries) {
+      await this.writer.editBooksOfSeries(seriesId, writes);
+      this.events.publish(
+        ...writes.map((write) => ({
+          type: 'book_updated' as const,
+          book_id: write.bookId,
+          series_id: seriesId,
+          library_id: libraryId,
+        })),
+        { type: 'series_updated', series_id: seriesId, library_id: libraryId },
+      );
+    }
+    return [...bySeries.values()].reduce((sum, group) => sum + group.writes.length, 0);
   }
 
   bulkPatchSeries(viewer: Viewer, { seriesIds, ...patch }: SeriesFieldsPatch & { seriesIds: string[] }) {

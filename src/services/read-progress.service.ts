@@ -73,7 +73,11 @@ export class ReadProgressService {
    * positions, not images); every other book's percentage is currentPage / pageCount.
    */
   async update(actor: ProgressActor, bookId: string, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    const book = await this.paging(actor.viewer, bookId);
+    return this.updateOf(actor, await this.paging(actor.viewer, bookId), body);
+  }
+
+  /** `update` of a book whose page facts the caller already read (`bookPaging`): no second read of the row. */
+  async updateOf(actor: ProgressActor, book: BookPaging, body: UpdateProgressBody): Promise<ReadProgressDto> {
     if (book.pageCount < 1) {
       throw badRequest('The book has no pages yet (it has not been analyzed)', [
         { path: 'current_page', message: 'the book has no pages yet' },
@@ -86,7 +90,7 @@ export class ReadProgressService {
     }
     const record = await this.progress.upsert({
       userId: actor.viewer.userId,
-      bookId,
+      bookId: book.id,
       currentPage: body.current_page,
       completed: body.is_completed,
       progressPercentage: progressFraction(book, body.current_page, body.progress_percentage),

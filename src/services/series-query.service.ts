@@ -40,6 +40,23 @@ export class SeriesQueryService {
     return this.run(viewer, page, keys, { libraryId: params.libraryId, ...scope });
   }
 
+  /** The ids of the page `list` returns, in its order, and the total: for callers with their own series shape. */
+  async listIds(
+    viewer: Viewer,
+    params: SortParams & { libraryId?: string },
+    page: PageRequest,
+    filter: ListFilter = {},
+  ): Promise<{ ids: string[]; total: number }> {
+    const query = this.listQuery(viewer, params, filter);
+    if (query === null) return { ids: [], total: 0 };
+    return this.series.listIds(viewer, {
+      libraryId: params.libraryId,
+      ...query,
+      limit: page.pageSize,
+      offset: page.offset,
+    });
+  }
+
   /**
    * The ids of the first `limit` series of each list (as `list` orders them), in one batch: what a page of
    * smart collections shows Komga's clients as `seriesIds`, without reading a series response per member.
@@ -90,6 +107,11 @@ export class SeriesQueryService {
   async inProgress(viewer: Viewer, scope: LibraryScope, page: PageRequest): Promise<ListResult<SeriesDto>> {
     const { rows, total } = await this.series.listInProgress(viewer, scope.libraryId, page.pageSize, page.offset);
     return { data: rows.map(toSeriesDto), total };
+  }
+
+  /** 404 unless the series is live and the viewer sees it: an indexed lookup, not a series response. */
+  async assertExists(viewer: Viewer, id: string): Promise<void> {
+    if (!(await this.series.exists(viewer, id))) throw notFound('Series');
   }
 
   async get(viewer: Viewer, id: string): Promise<SeriesDto> {

@@ -86,13 +86,13 @@ export class SharingTagsService {
 
   /** The tags of a series the viewer sees (404 otherwise). */
   async ofSeries(viewer: Viewer, seriesId: string): Promise<SharingLabelRecord[]> {
-    await this.series.get(viewer, seriesId);
+    await this.series.assertExists(viewer, seriesId);
     return this.labels.ofSeries(seriesId);
   }
 
   /** Replaces a series' tags (and locks them); unknown tag ids are a 400 naming them, nothing changed. */
   async setForSeries(actor: Principal, seriesId: string, tagIds: readonly string[]): Promise<SharingLabelRecord[]> {
-    await this.series.get(viewerOf(actor), seriesId);
+    await this.series.assertExists(viewerOf(actor), seriesId);
     assertAdministers(actor);
     await this.assertExist(tagIds, (i) => `sharingTagIds.${i}`);
     await this.labels.setForSeries(seriesId, tagIds, true);
@@ -100,7 +100,7 @@ export class SharingTagsService {
   }
 
   async addToSeries(actor: Principal, seriesId: string, tagId: string): Promise<SharingLabelRecord[]> {
-    await this.series.get(viewerOf(actor), seriesId);
+    await this.series.assertExists(viewerOf(actor), seriesId);
     assertAdministers(actor);
     await this.assertExist([tagId], () => 'sharingTagId');
     await this.labels.addToSeries(seriesId, tagId);
@@ -109,7 +109,7 @@ export class SharingTagsService {
 
   /** 404 when the series does not carry the tag. */
   async removeFromSeries(actor: Principal, seriesId: string, tagId: string): Promise<void> {
-    await this.series.get(viewerOf(actor), seriesId);
+    await this.series.assertExists(viewerOf(actor), seriesId);
     assertAdministers(actor);
     if (!(await this.labels.removeFromSeries(seriesId, tagId))) throw notFound('Sharing tag on this series');
   }
@@ -137,7 +137,7 @@ export class SharingTagsService {
    * metadata PATCH and locks PUT (MetadataService) edit the age rating through here too.
    */
   async editSeriesContent(actor: Principal, seriesId: string, edit: SeriesContentEdit): Promise<boolean> {
-    await this.series.get(viewerOf(actor), seriesId);
+    await this.series.assertExists(viewerOf(actor), seriesId);
     if (!satisfies(actor.permissions, ADMINISTERS)) {
       if (await this.changes(seriesId, edit)) assertAdministers(actor);
       return false;

@@ -10,11 +10,12 @@ import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
 import { writeRar4 } from '../fixtures/rar-writer';
-import { createApiKey, setupAdmin } from '../support/factories';
+import { ADMIN, createApiKey, setupAdmin } from '../support/factories';
 import { api, expectError } from '../support/http';
 import { putObject } from '../support/library-files';
 import { booksByFileName, fetchRaw, sameBytes } from '../support/media';
 import { createLibrary, scan } from '../support/scans';
+import { statementCounter } from '../support/statements';
 
 /** A CBZ big enough for ranges to matter: one stored page of 200 KiB of noise behind a JPEG header. */
 const CBZ = zipSync({ '1.jpg': [jpeg(64, 64, { seed: 3, padding: 200 * 1024 }), { level: 0 }] });
@@ -156,6 +157,73 @@ describe('GET /books/{id}/file: byte ranges (RFC 9110 §14)', () => {
     const whole = await fetchRaw(fileUrl(id), { auth });
     expect(whole.bytes.length).toBe(big.length);
     expect(sameBytes(whole.bytes, big)).toBe(true);
+  });
+});
+
+describe('GET /books/{id}/file: what a request costs (the web EPUB reader makes one Range request after another)', () => {
+  const CBZ_KEY = 'comics/Mixed/Volume 01 – Ünïcode "quoted".cbz';
+
+  it('a Range request is one D1 read of the book and one ranged R2 read; 304, 416 and HEAD one R2 head', async () => {
+    const { cbz, head } = await scannedFiles();
+    const counter = statementCounter();
+    const headers = { Authorization: `Basic ${btoa(`${ADMIN.username}:${ADMIN.password}`)}` };
+
+    const part = await counter.measure(fileUrl(cbz.id), { headers: { ...headers, Range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('Content-Range')).toBe(`bytes 100-199/${CBZ.length}`);
+    // Past the Basic sign-in statements, the book row is the request's one read, without the page index.
+    const bookReads = part.calls.filter((call) => call.some((sql) => sql.includes('from "books"')));
+    expect(bookReads).toHaveLength(1);
+    expect(bookReads.join(' ')).not.toMatch(/container_index/);
+    expect(part.r2).toEqual([`get LIBRARY ${CBZ_KEY}`]);
+
+    const whole = await counter.measure(fileUrl(cbz.id), { headers });
+    expect(whole.status).toBe(200);
+    expect(whole.r2).toEqual([`get LIBRARY ${CBZ_KEY}`]);
+
+    for (const [extra, status] of [
+      [{ 'If-None-Match': head.httpEtag }, 304],
+      [{ Range: `bytes=${CBZ.length}-` }, 416],
+    ] as const) {
+      const answered = await counter.measure(fileUrl(cbz.id), { headers: { ...headers, ...extra } });
+      expect(answered.status).toBe(status);
+      expect(answered.r2).toEqual([`head LIBRARY ${CBZ_KEY}`]);
+    }
+    const headOnly = await counter.measure(fileUrl(cbz.id), { headers, method: 'HEAD' });
+    expect(headOnly.status).toBe(200);
+    expect(headOnly.r2).toEqual([`head LIBRARY ${CBZ_KEY}`]);
+  });
+
+  it('serves the file as it is now when it was replaced since the scan: its size, ETag and bytes', async () => {
+    const { auth, cbz, head } = await scannedFiles();
+    const replaced = zipSync({ '1.jpg': [jpeg(64, 64, { seed: 9, padding: 50 * 1024 }), { level: 0 }] });
+    await putObject(CBZ_KEY, replaced);
+    const now = (await env.LIBRARY.head(CBZ_KEY))!;
+    expect(now.httpEtag).not.toBe(head.httpEtag);
+
+    const part = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: 'bytes=-1000' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('ETag')).toBe(now.httpEtag);
+    expect(part.headers.get('Content-Range')).toBe(
+      `bytes ${replaced.length - 1000}-${replaced.length - 1}/${replaced.length}`,
+    );
+    expect(sameBytes(part.bytes, replaced.subarray(replaced.length - 1000))).toBe(true);
+    // A range past the new end is refused against the new size, though the old file was longer.
+    const beyond = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: `bytes=${replaced.length + 10}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('Content-Range')).toBe(`bytes */${replaced.length}`);
+    // The old ETag no longer matches: the new file, whole; the new one does.
+    const stale = await fetchRaw(fileUrl(cbz.id), { auth, headers: { 'If-None-Match': head.httpEtag } });
+    expect(stale.status).toBe(200);
+    expect(sameBytes(stale.bytes, replaced)).toBe(true);
+    expect((await fetchRaw(fileUrl(cbz.id), { auth, headers: { 'If-None-Match': now.httpEtag } })).status).toBe(304);
+    // A resumed download whose copy is the old file gets the new file whole, not a range of it.
+    const resumed = await fetchRaw(fileUrl(cbz.id), {
+      auth,
+      headers: { Range: 'bytes=10-', 'If-Range': head.httpEtag },
+    });
+    expect(resumed.status).toBe(200);
+    expect(sameBytes(resumed.bytes, replaced)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookPages, books, seriesSharingLabels } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
-import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
+import { db, seedBook, seedLibrary, seedSeries, seedSeriesWithBooks } from '../support/catalog-factory';
 import { ADMIN, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
 import { komgaLibrary } from '../support/komga';
@@ -191,5 +191,254 @@ describe('Komga reading paths', () => {
     expect(
       (await counter.measure(`/komga/api/v1/books/${books[0]?.id}/previous`, { headers: ADMIN_BASIC })).status,
     ).toBe(404);
+  }, 120_000);
+});
+
+describe('Komga lists', () => {
+  /** The statements past the credentials (the user and session reads). */
+  const listCalls = (calls: string[][]) => calls.filter((sql) => !sql.some((s) => /from "(users|sessions)"/.test(s)));
+
+  it('a page of series or books reads its ids and total, then enriches each row once', async () => {
+    await komgaLibrary();
+    const counter = statementCounter();
+    const page = async (path: string) => {
+      const measured = await counter.measure(path, { headers: ADMIN_BASIC });
+      expect(measured.status, path).toBe(200);
+      const body = JSON.parse(measured.body);
+      return { names: body.content.map((row: { name: string }) => row.name), total: body.totalElements, measured };
+    };
+    await page('/komga/api/v1/series?size=1');
+
+    // Unfiltered: the count, the page's ids, the Komga rows.
+    const first = await page('/komga/api/v1/series?size=1&sort=metadata.titleSort,asc');
+    expect([first.names, first.total]).toEqual([['Berserk'], 2]);
+    expect(listCalls(first.measured.calls)).toHaveLength(3);
+    const second = await page('/komga/api/v1/series?size=1&page=1&sort=metadata.titleSort,asc');
+    expect([second.names, second.total]).toEqual([['Saga'], 2]);
+    // Searched: the page counts itself, so the ids and the rows.
+    const searched = await page('/komga/api/v1/series?search=Berserk');
+    expect([searched.names, searched.total]).toEqual([['Berserk'], 1]);
+    expect(listCalls(searched.measured.calls)).toHaveLength(2);
+
+    const books = await page('/komga/api/v1/books?size=2&sort=metadata.numberSort,desc&sort=name,asc');
+    expect(books.total).toBe(4);
+    expect(books.names).toHaveLength(2);
+    expect(listCalls(books.measured.calls)).toHaveLength(3);
+    const ofSeries = await page('/komga/api/v1/books?search=Guardians');
+    expect([ofSeries.names, ofSeries.total]).toEqual([['Guardians'], 1]);
+    expect(listCalls(ofSeries.measured.calls)).toHaveLength(2);
+
+    // Komelia's home rows: keep reading (the progress list and its count) and on deck (it counts itself).
+    const berserk = JSON.parse(
+      (await counter.measure('/komga/api/v1/books?search=Black%20Swordsman', { headers: ADMIN_BASIC })).body,
+    ).content[0];
+    const brand = JSON.parse((await counter.measure('/komga/api/v1/books?search=Brand', { headers: ADMIN_BASIC })).body)
+      .content[0];
+    for (const [book, body] of [
+      [berserk, { completed: true }],
+      [brand, { page: 1 }],
+    ] as const) {
+      const marked = await counter.measure(`/komga/api/v1/books/${book.id}/read-progress`, {
+        method: 'PATCH',
+        headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(marked.status).toBe(204);
+      if ('page' in body) {
+        // The page is checked against the book's page facts, read once.
+        const reads = marked.calls.filter(
+          (sql) => sql.some((s) => /from "books"/.test(s)) && !sql.some((s) => /^(insert|update|delete)/i.test(s)),
+        );
+        expect(reads).toHaveLength(1);
+      }
+    }
+    const keepReading = await counter.measure('/komga/api/v1/books/list?sort=readProgress.readDate,desc', {
+      method: 'POST',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ condition: { allOf: [{ readStatus: { operator: 'is', value: 'IN_PROGRESS' } }] } }),
+    });
+    expect(JSON.parse(keepReading.body).content.map((b: { name: string }) => b.name)).toEqual(['Brand']);
+    expect(listCalls(keepReading.calls)).toHaveLength(3);
+    // Brand finished too: Guardians is on deck (the page counts itself: its ids, then the rows).
+    await counter.measure(`/komga/api/v1/books/${brand.id}/read-progress`, {
+      method: 'PATCH',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ completed: true }),
+    });
+    const onDeck = await page('/komga/api/v1/books/ondeck');
+    expect([onDeck.names, onDeck.total]).toEqual([['Guardians'], 1]);
+    expect(listCalls(onDeck.measured.calls)).toHaveLength(2);
+  }, 120_000);
+});
+
+describe('metadata edits', () => {
+  const listCalls = (calls: string[][]) => calls.filter((sql) => !sql.some((s) => /from "(users|sessions)"/.test(s)));
+  const json = (body: unknown) => ({
+    headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  it('a bulk edit of 10 books over 2 series reads them in one batch and writes one batch per series', async () => {
+    await setupAdmin();
+    const library = await seedLibrary();
+    const one = await seedSeriesWithBooks(library, 5, { title: 'One' });
+    const two = await seedSeriesWithBooks(library, 5, { title: 'Two' });
+    const ids = [...one.books, ...two.books].map((book) => book.id);
+    const counter = statementCounter();
+    // The first Basic check signs in; later requests cost one credential statement.
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const credits = [{ name: 'Ann Writer', role: 'writer' }];
+    const edit = await counter.measure('/books/bulk/metadata', {
+      method: 'PATCH',
+      ...json({ bookIds: [...ids, crypto.randomUUID()], publisher: 'Bulk Pub', authors: credits }),
+    });
+    expect(edit.status).toBe(200);
+    expect(JSON.parse(edit.body)).toMatchObject({ updatedCount: 10 });
+    // The ten rows and their terms (one batch), then one batch per series with its credits.
+    expect(listCalls(edit.calls)).toHaveLength(3);
+
+    for (const id of ids) {
+      const book = JSON.parse((await counter.measure(`/books/${id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(book).toMatchObject({
+        publisher: 'Bulk Pub',
+        authors: credits,
+        locks: { publisher: true, authors: true },
+      });
+    }
+    // Each series' credits follow its books'.
+    for (const owner of [one.series, two.series]) {
+      const series = JSON.parse((await counter.measure(`/series/${owner.id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(series.authors).toEqual(credits);
+    }
+
+    const seriesEdit = await counter.measure('/series/bulk/metadata', {
+      method: 'PATCH',
+      ...json({ seriesIds: [one.series.id, two.series.id], year: 1999, genres: ['Drama'] }),
+    });
+    expect(JSON.parse(seriesEdit.body)).toMatchObject({ updatedCount: 2 });
+    expect(listCalls(seriesEdit.calls)).toHaveLength(2);
+    for (const owner of [one.series, two.series]) {
+      const series = JSON.parse((await counter.measure(`/series/${owner.id}/metadata`, { headers: ADMIN_BASIC })).body);
+      expect(series).toMatchObject({ year: 1999, genres: ['Drama'], locks: { year: true, genres: true } });
+    }
+  }, 120_000);
+
+  it("Komga's series metadata PATCH reads the series once, or twice with its sharing fields", async () => {
+    await setupAdmin();
+    const { series } = await seedSeriesWithBooks(await seedLibrary(), 1, { title: 'Solo' });
+    const counter = statementCounter();
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const reads = (calls: string[][]) =>
+      calls.filter(
+        (sql) => sql.some((s) => /^select .* from "series"/is.test(s)) && !sql.some((s) => /^update/i.test(s)),
+      );
+    const patch = (body: unknown) =>
+      counter.measure(`/komga/api/v1/series/${series.id}/metadata`, { method: 'PATCH', ...json(body) });
+    const plain = await patch({ summary: 'Edited', summaryLock: true });
+    expect(plain.status).toBe(204);
+    expect(reads(plain.calls)).toHaveLength(1);
+    const rated = await patch({ ageRating: 12, ageRatingLock: true });
+    expect(rated.status).toBe(204);
+    expect(reads(rated.calls)).toHaveLength(2);
+    const komgaSeries = await counter.measure(`/komga/api/v1/series/${series.id}`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(komgaSeries.body).metadata).toMatchObject({ summary: 'Edited', ageRating: 12 });
+    expect((await patch({})).status).toBe(204);
+    expect(
+      (await counter.measure(`/komga/api/v1/series/${crypto.randomUUID()}/metadata`, { method: 'PATCH', ...json({}) }))
+        .status,
+    ).toBe(404);
+  }, 120_000);
+});
+
+describe('series books and collection covers', () => {
+  const seriesRows = (calls: string[][]) =>
+    calls.filter((sql) => sql.some((s) => /^select "id" from "series"/.test(s)));
+
+  it('GET /series/{id}/books asks whether the series exists only when the page is empty', async () => {
+    await setupAdmin();
+    const { series, books: seeded } = await seedSeriesWithBooks(await seedLibrary(), 3, { title: 'Trio' });
+    const counter = statementCounter();
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const page = await counter.measure(`/series/${series.id}/books?page_size=2`, { headers: ADMIN_BASIC });
+    expect(page.status).toBe(200);
+    const body = JSON.parse(page.body);
+    expect(body.data.map((book: { id: string }) => book.id)).toEqual(seeded.slice(0, 2).map((book) => book.id));
+    expect(body.total).toBe(3);
+    expect(seriesRows(page.calls)).toHaveLength(0);
+    // Past the end: the series is there, an empty page; an unknown series is a 404.
+    const past = await counter.measure(`/series/${series.id}/books?page=5`, { headers: ADMIN_BASIC });
+    expect(past.status).toBe(200);
+    expect(JSON.parse(past.body)).toMatchObject({ data: [], total: 3 });
+    expect(seriesRows(past.calls)).toHaveLength(1);
+    expect((await counter.measure(`/series/${crypto.randomUUID()}/books`, { headers: ADMIN_BASIC })).status).toBe(404);
+    // Komga's series books alike.
+    const komgaPage = await counter.measure(`/komga/api/v1/series/${series.id}/books`, { headers: ADMIN_BASIC });
+    expect(JSON.parse(komgaPage.body).content).toHaveLength(3);
+    expect(seriesRows(komgaPage.calls)).toHaveLength(0);
+    const unknown = await counter.measure(`/komga/api/v1/series/${crypto.randomUUID()}/books`, {
+      headers: ADMIN_BASIC,
+    });
+    expect(unknown.status).toBe(404);
+  }, 120_000);
+
+  it("a collection's cover reads the collection once", async () => {
+    const { auth } = await setupAdmin();
+    const { series } = await seedSeriesWithBooks(await seedLibrary(), 1, { title: 'Covered' });
+    const created = await api('/collections', {
+      method: 'POST',
+      auth,
+      json: { name: 'Shelf', seriesIds: [series.id] },
+    });
+    expect(created.status).toBe(201);
+    const counter = statementCounter();
+    await counter.measure('/libraries', { headers: ADMIN_BASIC });
+    const cover = await counter.measure(`/collections/${created.body.id}/thumbnail`, { headers: ADMIN_BASIC });
+    // No thumbnail yet: the placeholder cover, found through the collection's first series.
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('Content-Type')).toMatch(/^image\/svg/);
+    expect(cover.calls.filter((sql) => sql.some((s) => /from "collections"/.test(s)))).toHaveLength(1);
+  }, 120_000);
+});
+
+describe('KOReader sync', () => {
+  const bookReads = (calls: string[][]) =>
+    calls.filter(
+      (sql) => sql.some((s) => /from "books"/.test(s)) && !sql.some((s) => /^(insert|update|delete)/i.test(s)),
+    );
+
+  it('a push and a pull each find the book by its document hash in one read', async () => {
+    await setupAdmin();
+    const {
+      books: [book],
+    } = await seedSeriesWithBooks(await seedLibrary(), 1, { title: 'Synced' });
+    const hash = 'ab'.repeat(16);
+    await db
+      .update(books)
+      .set({ readerHash: hash })
+      .where(eq(books.id, book?.id as string));
+    const counter = statementCounter();
+    const created = await counter.worker.fetch('/api-keys', {
+      method: 'POST',
+      headers: { ...ADMIN_BASIC, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'kobo' }),
+    });
+    expect(created.status).toBe(201);
+    const headers = {
+      accept: 'application/vnd.koreader.v1+json',
+      'x-auth-user': ((await created.json()) as { key: string }).key,
+      'x-auth-key': '5f4dcc3b5aa765d61d8327deb882cf99',
+      'Content-Type': 'application/json',
+    };
+    await counter.measure('/koreader/users/auth', { headers });
+    const push = await counter.measure('/koreader/syncs/progress', {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ document: hash, progress: '5', percentage: 0.25, device: 'Kobo', device_id: 'k1' }),
+    });
+    expect(push.status).toBe(200);
+    expect(bookReads(push.calls)).toHaveLength(1);
+    const pull = await counter.measure(`/koreader/syncs/progress/${hash}`, { headers });
+    expect(JSON.parse(pull.body)).toMatchObject({ document: hash, progress: '5', device: 'Kobo' });
+    expect(bookReads(pull.calls)).toHaveLength(1);
   }, 120_000);
 });
