@@ -8,6 +8,7 @@ import type { PageVariant } from '../pages/page-variant';
 import { badRequest } from '../lib/errors';
 import { komgaEventStream } from './komga-events';
 import { requestViewer } from '../http/progress-actor';
+import { mediaRequestOf } from '../http/send-media';
 import { type KomgaApp, type KomgaContext, need, sendMedia } from './komga-http';
 import { KOMGA_MEDIA_TYPES, toKomgaPage } from './komga.mappers';
 
@@ -37,25 +38,13 @@ export function registerMediaRoutes(app: KomgaApp) {
     return c.json(pages.map(toKomgaPage));
   });
   app.get('/api/v1/books/:id/pages/:n', need('PagesRead'), async (c) => {
-    const result = await c
-      .get('services')
-      .pages.image(requestViewer(c), c.req.param('id'), pageNumber(c), convertVariant(c), {
-        ifNoneMatch: c.req.header('If-None-Match'),
-        origin: new URL(c.req.url).origin,
-      });
-    return sendMedia(c, result);
+    const ask = { bookId: c.req.param('id'), pageNumber: pageNumber(c), variant: convertVariant(c) };
+    return sendMedia(c, await c.get('services').pages.image(requestViewer(c), { ...ask, request: mediaRequestOf(c) }));
   });
   app.get('/api/v1/books/:id/pages/:n/thumbnail', need('PagesRead'), async (c) => {
-    const result = await c
-      .get('services')
-      .pages.image(
-        requestViewer(c),
-        c.req.param('id'),
-        pageNumber(c),
-        { height: PAGE_THUMBNAIL_HEIGHT, format: 'jpeg' },
-        { ifNoneMatch: c.req.header('If-None-Match'), origin: new URL(c.req.url).origin },
-      );
-    return sendMedia(c, result);
+    const variant = { height: PAGE_THUMBNAIL_HEIGHT, format: 'jpeg' } as const;
+    const ask = { bookId: c.req.param('id'), pageNumber: pageNumber(c), variant, request: mediaRequestOf(c) };
+    return sendMedia(c, await c.get('services').pages.image(requestViewer(c), ask));
   });
   app.get('/api/v1/books/:id/thumbnail', need('BooksRead'), async (c) =>
     sendMedia(

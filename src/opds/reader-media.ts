@@ -10,7 +10,7 @@ import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { badRequest, issuesToDetails } from '../lib/errors';
 import { readerAppAuth } from '../middleware/reader-app-auth';
-import { sendMedia } from '../http/send-media';
+import { mediaRequestOf, sendMedia } from '../http/send-media';
 import { requestViewer } from '../http/progress-actor';
 import { PageImageQuerySchema } from '../schemas/page.schema';
 import type { BookPaging } from '../repositories/books.repository';
@@ -65,7 +65,9 @@ export function mountReaderMedia(router: Hono<AppEnv>) {
 
 /** Serves page `pageNumber` (1-based) of a book through the page service. */
 export async function servePage(c: Context<AppEnv>, bookId: string, pageNumber: number) {
-  return c.get('services').pages.image(requestViewer(c), bookId, pageNumber, pageVariant(c), pageRequest(c));
+  return c
+    .get('services')
+    .pages.image(requestViewer(c), { bookId, pageNumber, variant: pageVariant(c), request: mediaRequestOf(c) });
 }
 
 /**
@@ -79,10 +81,6 @@ export async function serveStreamedPage(
   accept: (book: BookPaging) => void,
 ) {
   const viewer = requestViewer(c);
-  return c.get('services').pages.imageWithPaging(viewer, bookId, pageNumber, pageVariant(c), pageRequest(c), accept);
+  const ask = { bookId, pageNumber, variant: pageVariant(c), request: mediaRequestOf(c) };
+  return c.get('services').pages.imageWithPaging(viewer, ask, accept);
 }
-
-const pageRequest = (c: Context<AppEnv>) => ({
-  ifNoneMatch: c.req.header('If-None-Match'),
-  origin: new URL(c.req.url).origin,
-});

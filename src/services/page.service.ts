@@ -72,6 +72,15 @@ export interface PageRequest {
   origin: string;
 }
 
+/** One page asked for: which book and page, in which rendition, by which request. */
+export interface PageAsk {
+  bookId: string;
+  /** 1-based. */
+  pageNumber: number;
+  variant: PageVariant;
+  request: PageRequest;
+}
+
 export class PageService {
   constructor(private readonly deps: PageServiceDeps) {}
 
@@ -102,21 +111,8 @@ export class PageService {
     });
   }
 
-  async image(
-    viewer: Viewer,
-    bookId: string,
-    pageNumber: number,
-    variant: PageVariant,
-    request: PageRequest,
-  ): Promise<MediaResponse> {
-    return this.imageFrom(
-      await pageTable(this.deps.repo, viewer, bookId),
-      viewer,
-      bookId,
-      pageNumber,
-      variant,
-      request,
-    );
+  async image(viewer: Viewer, ask: PageAsk): Promise<MediaResponse> {
+    return this.imageFrom(await pageTable(this.deps.repo, viewer, ask.bookId), viewer, ask);
   }
 
   /**
@@ -126,45 +122,29 @@ export class PageService {
    */
   async imageWithPaging(
     viewer: Viewer,
-    bookId: string,
-    pageNumber: number,
-    variant: PageVariant,
-    request: PageRequest,
+    ask: PageAsk,
     accept: (paging: BookPaging) => void,
   ): Promise<{ media: MediaResponse; paging: BookPaging }> {
-    const table = await pageTable(this.deps.repo, viewer, bookId);
-    if (!table) throw notFound(`Book ${bookId}`);
+    const table = await pageTable(this.deps.repo, viewer, ask.bookId);
+    if (!table) throw notFound(`Book ${ask.bookId}`);
     const { id, pageCount, fileFormat, epubLayout } = table.book;
     const paging: BookPaging = { id, pageCount, fileFormat, epubLayout };
     accept(paging);
-    return { media: await this.imageFrom(table, viewer, bookId, pageNumber, variant, request), paging };
+    return { media: await this.imageFrom(table, viewer, ask), paging };
   }
 
-  private async imageFrom(
-    table: PageTable | null,
-    viewer: Viewer,
-    bookId: string,
-    pageNumber: number,
-    variant: PageVariant,
-    request: PageRequest,
-  ): Promise<MediaResponse> {
+  private async imageFrom(table: PageTable | null, viewer: Viewer, ask: PageAsk): Promise<MediaResponse> {
     try {
-      return await this.serve(table, bookId, pageNumber, variant, request);
+      return await this.serve(table, ask);
     } catch (error) {
       // The cached book is older than its file: read it again, a rescan may have caught up since.
       if (!(table?.cached && error instanceof FileChangedSinceScan)) throw error;
-      const fresh = await pageTable(this.deps.repo, viewer, bookId, { fresh: true });
-      return this.serve(fresh, bookId, pageNumber, variant, request);
+      return this.serve(await pageTable(this.deps.repo, viewer, ask.bookId, { fresh: true }), ask);
     }
   }
 
-  private async serve(
-    table: PageTable | null,
-    bookId: string,
-    pageNumber: number,
-    variant: PageVariant,
-    request: PageRequest,
-  ): Promise<MediaResponse> {
+  private async serve(table: PageTable | null, ask: PageAsk): Promise<MediaResponse> {
+    const { bookId, pageNumber, variant, request } = ask;
     const book = this.servableBook(table?.book, bookId);
     if (book.epubLayout === 'reflowable') {
       throw new AppError(

@@ -2,7 +2,7 @@
 import { createRouter } from '../../http/router';
 import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './pages.routes';
-import { sendMedia } from '../../http/send-media';
+import { mediaRequestOf, sendMedia } from '../../http/send-media';
 
 export const pagesRouter = createRouter()
   .openapi(routes.listPages, async (c) =>
@@ -10,11 +10,8 @@ export const pagesRouter = createRouter()
   )
   .openapi(routes.getPage, async (c) => {
     const { book_id, page_number } = c.req.valid('param');
-    const result = await c.get('services').pages.image(requestViewer(c), book_id, page_number, c.req.valid('query'), {
-      ifNoneMatch: c.req.header('If-None-Match'),
-      origin: new URL(c.req.url).origin,
-    });
-    return sendMedia(c, result);
+    const ask = { bookId: book_id, pageNumber: page_number, variant: c.req.valid('query'), request: mediaRequestOf(c) };
+    return sendMedia(c, await c.get('services').pages.image(requestViewer(c), ask));
   })
   .openapi(routes.getBookFile, async (c) => {
     const result = await c.get('services').bookFiles.download(requestViewer(c), c.req.valid('param').id, {
