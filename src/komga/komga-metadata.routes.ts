@@ -54,8 +54,9 @@ export function registerMetadataRoutes(app: KomgaApp) {
     const dto = await jsonBody(c, KomgaSeriesMetadataUpdateSchema);
     // The age rating and sharing labels first, which need UsersWrite (a 403 there changes nothing); then
     // Komga's other fields. A hidden or unknown series is a 404 from whichever of the two reads it first.
-    await applySeriesSharingUpdate(c, c.req.param('id'), dto);
-    await c.get('services').metadata.applySeriesEdit(requestViewer(c), c.req.param('id'), seriesEditOf(dto));
+    // A change of rating or labels alone is announced too (series_updated), as /api/v1's PATCH does.
+    const rated = await applySeriesSharingUpdate(c, c.req.param('id'), dto);
+    await c.get('services').metadata.applySeriesEdit(requestViewer(c), c.req.param('id'), seriesEditOf(dto), rated);
     return c.body(null, 204);
   });
   app.patch('/api/v1/books/metadata', need('BooksWrite'), async (c) => {

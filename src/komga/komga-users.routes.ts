@@ -36,7 +36,8 @@ export const SeriesSharingUpdateSchema = z.object({
  * Applies the sharing part of a series metadata PATCH (the series metadata handler calls this with the
  * body it parsed): labels replaced by name (unknown ones created), the age rating and both locks as sent.
  */
-export async function applySeriesSharingUpdate(c: KomgaContext, seriesId: string, body: unknown): Promise<void> {
+/** Applies the body's sharing labels and age rating; true when the series' rating or labels changed. */
+export async function applySeriesSharingUpdate(c: KomgaContext, seriesId: string, body: unknown): Promise<boolean> {
   const parsed = SeriesSharingUpdateSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -44,9 +45,9 @@ export async function applySeriesSharingUpdate(c: KomgaContext, seriesId: string
   }
   const { sharingLabels, sharingLabelsLock, ageRating, ageRatingLock } = parsed.data;
   const touches = [sharingLabels, sharingLabelsLock, ageRating, ageRatingLock].some((v) => v !== undefined);
-  if (!touches) return;
+  if (!touches) return false;
   // Changing labels or the rating needs UsersWrite: the service decides (an edit changing nothing passes).
-  await c.get('services').sharingTags.editSeriesContent(c.get('principal'), seriesId, {
+  return c.get('services').sharingTags.editSeriesContent(c.get('principal'), seriesId, {
     sharingLabels: sharingLabels === null ? [] : sharingLabels,
     sharingLabelsLock: sharingLabelsLock ?? undefined,
     ageRating,

@@ -30,6 +30,16 @@ describe('Komga server-sent events', () => {
     // The scan's thumbnail task announces the new covers.
     expect(await waitFor('ThumbnailBookAdded')).toEqual({ bookId: book.bookId, selected: true });
     expect(await waitFor('ThumbnailSeriesAdded')).toEqual({ seriesId: series.seriesId, selected: true });
+    // A metadata PATCH that changes only the age rating (Komf's) is announced too, as on /api/v1.
+    const seriesChanged = () => events.text().split('event: SeriesChanged\n').length - 1;
+    const before = seriesChanged();
+    const rated = await komga(`/api/v1/series/${series.seriesId}/metadata`, {
+      method: 'PATCH',
+      auth,
+      json: { ageRating: 16 },
+    });
+    expect(rated.status).toBe(204);
+    await expect.poll(seriesChanged, { timeout: 5_000 }).toBeGreaterThan(before);
     // Longbox's snake_case event names never leak through.
     expect(events.text()).not.toMatch(/event: (book|series|library)_/);
 
