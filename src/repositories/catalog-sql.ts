@@ -90,19 +90,19 @@ export interface ReadCounts {
   inProgress: number;
 }
 
-const counted = alias(books, 'counted');
-
 /**
- * The viewer's counts over a series' live books, in one correlated subquery (one walk of the series'
- * books, each joined to the viewer's progress row through its unique index). Unread = books − read −
- * in progress; the API's `unreadCount` counts the books not completed (books − read). A series the
+ * The viewer's counts over a series' live books: its live book count with their read and started counts.
+ * Unread = books − read − in progress; the API's `unreadCount` counts the books not completed (books − read). A series the
  * viewer may see shows all its books (visibility is decided per series).
  */
-export function readCountsOf(viewer: Viewer, seriesId: SQLWrapper): SQL<ReadCounts> {
-  return sql<ReadCounts>`(SELECT json_array(count(*), total(rp.completed), count(rp.book_id))
-    FROM ${books} AS ${sql.raw('counted')}
-    LEFT JOIN read_progress rp ON rp.user_id = ${viewer.userId} AND rp.book_id = ${counted.id}
-    WHERE ${counted.seriesId} = ${seriesId} AND ${counted.deletedAt} IS NULL)`.mapWith(toReadCounts);
+export function readCountsOf(viewer: Viewer, seriesId: SQLWrapper, bookCount: SQLWrapper): SQL<ReadCounts> {
+  // The viewer's per-series counts (docs/ARCHITECTURE.md §Series read state), the ones readStatus filters
+  // test, so a row's counts and the filter agree; one key lookup instead of a probe per book.
+  return sql<ReadCounts>`(SELECT json_array(${bookCount}, coalesce(max(srp.read_count), 0),
+      coalesce(max(srp.read_count + srp.in_progress_count), 0))
+    FROM series_read_progress srp WHERE srp.user_id = ${viewer.userId} AND srp.series_id = ${seriesId})`.mapWith(
+    toReadCounts,
+  );
 }
 
 function toReadCounts(value: unknown): ReadCounts {

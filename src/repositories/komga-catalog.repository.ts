@@ -88,7 +88,7 @@ function seriesColumns(viewer: Viewer) {
     >`(SELECT max(b.file_modified_at) FROM books b WHERE b.series_id = ${series.id})`,
     bookSummary: sql`(SELECT json_array(${summarised.summary}, ${summarised.numberSort})
       FROM ${books} AS ${sql.raw('summarised')} WHERE ${summarised.id} = ${withSummary})`.mapWith(firstBookSummary),
-    readCounts: readCountsOf(viewer, series.id),
+    readCounts: readCountsOf(viewer, series.id, series.bookCount),
     genres: list<string>(
       sql`(SELECT json_group_array(st.value) FROM series_terms st WHERE st.series_id = ${series.id} AND st.kind = 'genre')`,
     ),

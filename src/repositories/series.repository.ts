@@ -111,7 +111,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
       providerChapterCount: seriesTracking.providerChapterCount,
       providerVolumeCount: seriesTracking.providerVolumeCount,
     },
-    readCounts: readCountsOf(viewer, series.id),
+    readCounts: readCountsOf(viewer, series.id, series.bookCount),
     wantToRead: (detail
       ? sql`EXISTS (SELECT 1 FROM ${wantToRead} WHERE ${wantToRead.userId} = ${viewer.userId}
       AND ${wantToRead.seriesId} = ${series.id})`
