@@ -59,14 +59,20 @@ const coverColumns = {
 /** The book `id`, if the viewer may see it. */
 const visibleBook = (viewer: Viewer, id: string) => and(eq(books.id, id), visibleBooks(viewer, books));
 
+const mediaBookQuery = (db: Database, viewer: Viewer, id: string) =>
+  db.select(bookColumns).from(books).where(visibleBook(viewer, id));
+
+/**
+ * A book's pages in reading order. Only read beside the book's own visibility test (pageTable): its pages are
+ * kept only when the book row comes back, so they need no test of their own.
+ */
+const pagesQuery = (db: Database, bookId: string) =>
+  db.select(pageColumns).from(bookPages).where(eq(bookPages.bookId, bookId)).orderBy(asc(bookPages.number));
+
 const seriesColumns = { id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt };
 
 export class BookMediaRepository {
   constructor(private readonly db: Database) {}
-
-  book(viewer: Viewer, id: string) {
-    return this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)).get();
-  }
 
   /**
    * What serving the original file needs: where it is, its name and format, and the version the scan saw
@@ -95,10 +101,7 @@ export class BookMediaRepository {
 
   /** The book and its pages in reading order, in one round trip (a batch); null when the viewer cannot see it. */
   async pageTable(viewer: Viewer, id: string): Promise<{ book: MediaBook; pages: MediaPage[] } | null> {
-    const [rows, pages] = await this.db.batch([
-      this.db.select(bookColumns).from(books).where(visibleBook(viewer, id)),
-      this.pages(viewer, id),
-    ]);
+    const [rows, pages] = await this.db.batch([mediaBookQuery(this.db, viewer, id), pagesQuery(this.db, id)]);
     const book = rows[0];
     return book ? { book, pages } : null;
   }
@@ -130,15 +133,6 @@ export class BookMediaRepository {
   /** The full row, for the thumbnail generator. */
   fullBook(viewer: Viewer, id: string) {
     return this.db.select().from(books).where(visibleBook(viewer, id)).get();
-  }
-
-  pages(viewer: Viewer, bookId: string) {
-    const owner = sql`(SELECT b.series_id FROM books b WHERE b.id = ${bookPages.bookId})`;
-    return this.db
-      .select(pageColumns)
-      .from(bookPages)
-      .where(and(eq(bookPages.bookId, bookId), visibleBooks(viewer, { seriesId: owner })))
-      .orderBy(asc(bookPages.number));
   }
 
   series(viewer: Viewer, id: string) {
@@ -179,7 +173,7 @@ export class BookMediaRepository {
   }
 }
 
-export type MediaBook = NonNullable<Awaited<ReturnType<BookMediaRepository['book']>>>;
-export type MediaPage = Awaited<ReturnType<BookMediaRepository['pages']>>[number];
+export type MediaBook = Awaited<ReturnType<typeof mediaBookQuery>>[number];
+export type MediaPage = Awaited<ReturnType<typeof pagesQuery>>[number];
 export type CoverBook = NonNullable<Awaited<ReturnType<BookMediaRepository['coverBook']>>>;
 export type FullBook = NonNullable<Awaited<ReturnType<BookMediaRepository['fullBook']>>>;
