@@ -5,7 +5,6 @@ import { badRequest } from '../lib/errors';
 import type { MediaResponse } from '../pages/media-response';
 import type { AppEnv } from '../env';
 import { KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
-import { SeriesRepository } from '../repositories/series.repository';
 import { komgaRequire } from './komga-auth';
 import { KomgaService } from './komga.service';
 import { type KomgaPaging, parsePaging } from './komga-paging';
@@ -22,7 +21,7 @@ export const pagingOf = (c: KomgaContext): KomgaPaging => parsePaging(queryValue
 /** The Komga service over this request's services (a few objects, built when a handler needs them). */
 export function komgaOf(c: KomgaContext): KomgaService {
   const services = c.get('services');
-  return new KomgaService(services, new KomgaCatalogRepository(services.db), new SeriesRepository(services.db));
+  return new KomgaService(services, new KomgaCatalogRepository(services.db));
 }
 
 /** A media service's result (page, cover, file) as the response; `c.body` keeps the headers set earlier. */

@@ -6,7 +6,6 @@
 import { badRequest, notFound } from '../lib/errors';
 import { completesAtPage } from '../progress/rules';
 import type { KomgaBookRow, KomgaCatalogRepository } from '../repositories/komga-catalog.repository';
-import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { Services } from '../composition-root';
@@ -88,12 +87,11 @@ export class KomgaService {
   constructor(
     private readonly services: Pick<Services, 'seriesQuery' | 'bookQuery' | 'readProgress' | 'collections'>,
     private readonly catalog: KomgaCatalogRepository,
-    private readonly series: SeriesRepository,
   ) {}
 
   /** 404 unless the series is live and visible: an indexed lookup, not an enriched series read. */
-  private async assertSeries(viewer: Viewer, seriesId: string): Promise<void> {
-    if (!(await this.series.exists(viewer, seriesId))) throw notFound('Series');
+  private assertSeries(viewer: Viewer, seriesId: string): Promise<void> {
+    return this.services.seriesQuery.assertExists(viewer, seriesId);
   }
 
   private get progress(): ReadProgressService {
@@ -180,7 +178,6 @@ export class KomgaService {
     return page;
   }
 
-  /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
   async booksByProgress(viewer: Viewer, completed: boolean, paging: KomgaPaging) {
     const { ids, total } = await this.services.bookQuery.progressIds(viewer, completed, {}, paging.request);

@@ -2,13 +2,13 @@
  * Reads of editable metadata (issue 18): a live series' or book's values, locks and terms, for a viewer
  * (a series the viewer may not see reads exactly like a missing one). Writes go through CatalogWriter.
  */
-import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { books, bookTerms, series, seriesTerms } from '../db/schema';
 import type { TermKind } from '../db/tables/metadata-values';
 import { TERM_KINDS } from '../db/tables/metadata-values';
-import { type Viewer, visibleBooks, visibleSeries } from './visibility';
+import type { Viewer } from './visibility';
 import { inIds } from './catalog-sql';
 import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
 
@@ -85,23 +85,5 @@ export class MetadataRepository {
 
   private termsOf(table: typeof seriesTerms | typeof bookTerms, owner: SQLiteColumn, id: string) {
     return this.db.select({ kind: table.kind, value: table.value }).from(table).where(eq(owner, id));
-  }
-
-  /** Of these series ids, the live ones the viewer may see (bulk edits skip the others). */
-  async visibleSeriesIds(viewer: Viewer, ids: string[]): Promise<string[]> {
-    return this.liveVisibleIds(series, visibleSeries(viewer, series), ids);
-  }
-
-  /** Of these book ids, the live ones the viewer may see. */
-  async visibleBookIds(viewer: Viewer, ids: string[]): Promise<string[]> {
-    return this.liveVisibleIds(books, visibleBooks(viewer, books), ids);
-  }
-
-  private async liveVisibleIds(table: typeof series | typeof books, visible: SQL, ids: string[]): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: table.id })
-      .from(table)
-      .where(and(inArray(table.id, ids), isNull(table.deletedAt), visible));
-    return rows.map((r) => r.id);
   }
 }
