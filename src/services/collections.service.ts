@@ -126,19 +126,22 @@ export class CollectionsService extends MemberListService<Collection> {
    * collections: the plain ones' member rows, and the smart ones' rules run as ids-only queries in one batch.
    */
   override async memberIdsOf(viewer: Viewer, rows: readonly CollectionRecord[]): Promise<Map<string, string[]>> {
-    const ids = await super.memberIdsOf(
-      viewer,
-      rows.filter((row) => !row.rule),
-    );
     const smart = rows.filter((row) => row.rule?.target === 'series');
-    const found = await this.deps.seriesQuery.idsOfEach(
-      viewer,
-      smart.map(({ rule }) => ({
-        params: { sort: rule?.sort ?? undefined },
-        filter: { condition: rule?.condition ?? undefined, fullTextSearch: rule?.fullTextSearch ?? undefined },
-      })),
-      MEMBERS_LIMIT,
-    );
+    // Plain collections' member rows and smart collections' rule lists are independent: read them together.
+    const [ids, found] = await Promise.all([
+      super.memberIdsOf(
+        viewer,
+        rows.filter((row) => !row.rule),
+      ),
+      this.deps.seriesQuery.idsOfEach(
+        viewer,
+        smart.map(({ rule }) => ({
+          params: { sort: rule?.sort ?? undefined },
+          filter: { condition: rule?.condition ?? undefined, fullTextSearch: rule?.fullTextSearch ?? undefined },
+        })),
+        MEMBERS_LIMIT,
+      ),
+    ]);
     smart.forEach((row, i) => {
       ids.set(row.id, found[i] ?? []);
     });
