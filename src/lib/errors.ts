@@ -67,8 +67,17 @@ export const notFound = (what: string) => new AppError('NotFound', `${what} not 
 export const conflict = (message: string, details?: FieldIssue[]) =>
   new AppError('Conflict', message, { details: details ?? null });
 
-/** The database refused a write for a unique index (D1 and libSQL name the constraint in the message). */
-export const isUniqueViolation = (error: unknown) => String(error).includes('UNIQUE');
+/**
+ * The error and the driver error under it: drizzle wraps a single statement's failure ("Failed query: …")
+ * with D1's or libSQL's own error, which names the constraint, as its `cause` (a batch's is not wrapped).
+ */
+const messagesOf = (error: unknown) => `${error} ${(error as { cause?: unknown } | null)?.cause ?? ''}`;
+
+/** The database refused a write for a unique index. */
+export const isUniqueViolation = (error: unknown) => messagesOf(error).includes('UNIQUE');
+
+/** The database refused a write for a foreign key (a row it names is gone). */
+export const isForeignKeyViolation = (error: unknown) => messagesOf(error).includes('FOREIGN KEY');
 
 /**
  * A write a unique index may refuse, answered as a 409 with this message. The caller's own check before it

@@ -7,7 +7,7 @@
  * their member kind and add what is theirs alone (smart rules; reading order and next/previous).
  */
 import type { DomainEvent, EventPublisher } from '../events/events';
-import { badRequest, conflict, notFound } from '../lib/errors';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { checkMemberIds, replaceVisibleMembers } from '../lists/members';
@@ -320,8 +320,7 @@ export abstract class MemberListService<T extends ListTypes> {
 
   /** Two writers can pass the name check at once; the unique index decides, as a 409. */
   private rethrowDuplicateName(error: unknown): never {
-    const messages = `${error} ${(error as { cause?: unknown } | null)?.cause ?? ''}`;
-    if (/UNIQUE constraint failed/i.test(messages)) {
+    if (isUniqueViolation(error)) {
       throw conflict(`A ${this.kind.noun.toLowerCase()} with this name already exists`);
     }
     throw error;

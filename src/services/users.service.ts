@@ -7,7 +7,7 @@ import { hashPassword } from '../auth/password';
 import { type Permission, type Role, satisfies, userPermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import type { EventPublisher } from '../events/events';
-import { AppError, conflict, notFound, savedUnlessTaken } from '../lib/errors';
+import { AppError, conflict, isForeignKeyViolation, notFound, savedUnlessTaken } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import type { SessionsRepository } from '../repositories/sessions.repository';
@@ -102,7 +102,7 @@ export class UsersService {
       user = await this.accounts.createUser({ ...input, emailVerified: true, access: { change } });
     } catch (error) {
       // A library or tag deleted since the check: the same 400 naming it as if it had been gone before.
-      if (String(error).includes('FOREIGN KEY')) await this.access.check(actor, null, change);
+      if (isForeignKeyViolation(error)) await this.access.check(actor, null, change);
       throw error;
     }
     return this.get(user.id);
