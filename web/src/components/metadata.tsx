@@ -99,7 +99,13 @@ function parsed(field: Field, text: string): unknown {
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-  if (NUMERIC.includes(field)) return text.trim() === '' ? null : Number(text);
+  if (NUMERIC.includes(field)) {
+    if (text.trim() === '') return null;
+    // Not a number ("16+", "R"): sent as typed, so the server answers 400 naming the field. Number() would be
+    // NaN, which JSON sends as null: for an age rating, "unlock and rate from the books".
+    const number = Number(text);
+    return Number.isFinite(number) ? number : text.trim();
+  }
   if (field === 'title') return text.trim();
   return text.trim() === '' ? null : text;
 }
