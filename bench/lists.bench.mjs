@@ -15,6 +15,7 @@ import {
   seedLargeCatalog,
 } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { recountSeriesReadProgress } from './lib/series-read-progress.mjs';
 import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
@@ -82,14 +83,7 @@ async function addLists(database) {
        (SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM series) WHERE n % ? = 0)
      ON CONFLICT (user_id, book_id) DO UPDATE SET completed = 1, completed_at = excluded.completed_at`,
   ).run(reader, now, now, now, FULLY_READ_EVERY);
-  // The per-series counts the app keeps beside progress (src/repositories/series-read-progress.ts).
-  db.prepare('DELETE FROM series_read_progress WHERE user_id = ?').run(reader);
-  db.prepare(
-    `INSERT INTO series_read_progress (user_id, series_id, read_count, in_progress_count)
-     SELECT rp.user_id, b.series_id, sum(rp.completed), count(*) - sum(rp.completed)
-     FROM read_progress rp JOIN books b ON b.id = rp.book_id WHERE rp.user_id = ? AND b.deleted_at IS NULL
-     GROUP BY rp.user_id, b.series_id`,
-  ).run(reader);
+  recountSeriesReadProgress(db, reader);
   const fullyRead = db
     .prepare(
       `SELECT count(*) AS n FROM series_read_progress srp JOIN series s ON s.id = srp.series_id

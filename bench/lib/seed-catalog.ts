@@ -17,6 +17,7 @@ import { naturalSortKey } from '../../src/media/natural-sort';
 import { searchRowId } from '../../src/repositories/search-index';
 import { sortTitle } from '../../src/scanning/series-grouping';
 import { mulberry32 } from './prng';
+import { recountSeriesReadProgress } from './series-read-progress.mjs';
 
 interface SeedConfig {
   userId: string;
@@ -300,11 +301,7 @@ function main() {
   for (let s = 3; s < seriesBooks.length; s += 50) {
     insertWant.run(config.userId, (seriesBooks[s] as string[])[0] as string, stamp());
   }
-  // The per-series counts the app writes beside progress rows, as migration 0021 backfills them.
-  db.exec(`INSERT INTO series_read_progress (user_id, series_id, read_count, in_progress_count)
-    SELECT rp.user_id, b.series_id, sum(rp.completed), count(*) - sum(rp.completed)
-    FROM read_progress rp JOIN books b ON b.id = rp.book_id WHERE b.deleted_at IS NULL
-    GROUP BY rp.user_id, b.series_id`);
+  recountSeriesReadProgress(db, config.userId);
   db.exec('COMMIT');
   const integrity = db.prepare('PRAGMA foreign_key_check').all();
   if (integrity.length > 0) throw new Error(`foreign key violations: ${JSON.stringify(integrity.slice(0, 5))}`);
