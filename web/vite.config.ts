@@ -31,28 +31,38 @@ function swaggerDocsAssets(): Plugin {
 }
 
 /**
- * index.html's early-start script preloads the reader's chunk for a book opened by address: it needs the
- * chunk's hashed name, known only once the bundle is written.
+ * The early-start script (src/early-start/early-start.js) for a book opened by address: a classic script
+ * file, since the app's Content-Security-Policy forbids inline scripts (DECISIONS.md §Security). It preloads
+ * the reader's chunk, whose hashed name is known only once the bundle is written, so the file is emitted
+ * here with that name in it, under a hashed name of its own, and index.html gets its tag ahead of the app's.
  */
-function readerChunkName(): Plugin {
+function earlyStartScript(): Plugin {
   const placeholder = '%LONGBOX_READER_CHUNK%';
   return {
-    name: 'longbox-reader-chunk-name',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, context) {
-        const chunk = Object.values(context.bundle ?? {}).find(
-          (output) => output.type === 'chunk' && output.facadeModuleId?.endsWith('/src/reader/index.tsx'),
-        );
-        return html.replace(placeholder, chunk ? `/${chunk.fileName}` : '');
-      },
+    name: 'longbox-early-start',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const chunk = Object.values(bundle).find(
+        (output) => output.type === 'chunk' && output.facadeModuleId?.endsWith('/src/reader/index.tsx'),
+      );
+      const source = readFileSync(path.join(root, 'src', 'early-start', 'early-start.js'), 'utf8');
+      const reference = this.emitFile({
+        type: 'asset',
+        name: 'early-start.js',
+        source: source.replace(placeholder, chunk ? `/${chunk.fileName}` : ''),
+      });
+      const page = bundle['index.html'];
+      if (page?.type !== 'asset' || typeof page.source !== 'string') throw new Error('index.html was not built');
+      const tag = `<script src="/${this.getFileName(reference)}"></script>`;
+      page.source = page.source.replace('</head>', `  ${tag}\n  </head>`);
     },
   };
 }
 
 export default defineConfig({
   root,
-  plugins: [preact(), swaggerDocsAssets(), readerChunkName()],
+  plugins: [preact(), swaggerDocsAssets(), earlyStartScript()],
   build: {
     outDir: WEB_OUT_DIR,
     emptyOutDir: true,
