@@ -60,9 +60,37 @@ function earlyStartScript(): Plugin {
   };
 }
 
+/**
+ * foliate-js frames each EPUB section with `sandbox="allow-same-origin allow-scripts"` (paginator.js,
+ * fixed-layout.js): its `blob:` documents share the app's origin, so with scripts allowed a book's script
+ * could read the app's storage and call the API as the reader (issue 29). The frames keep
+ * `allow-same-origin` (the reader lays out and styles the section's document from the app) and lose
+ * `allow-scripts` (DECISIONS.md §Security). The build fails if foliate-js stops setting that value where
+ * it is expected, so an upgrade cannot quietly bring it back; test/node/web-build.test.ts checks the
+ * bundle. foliate-js asks for allow-scripts only for WebKit bug 218086: in Safari, listeners the app adds
+ * to a sandboxed frame may not fire, so the reader's controls do not depend on them.
+ */
+const FOLIATE_FRAMES = ['paginator.js', 'fixed-layout.js'];
+export function foliateSandbox(): Plugin {
+  const unsafe = /(['"])allow-same-origin allow-scripts\1/g;
+  return {
+    name: 'longbox-foliate-sandbox',
+    enforce: 'pre',
+    transform(code, id) {
+      const file = FOLIATE_FRAMES.find((name) => id.split('?')[0]?.endsWith(`/foliate-js/${name}`));
+      if (!file) return null;
+      const found = code.match(unsafe)?.length ?? 0;
+      if (found !== 1) this.error(`foliate-js/${file}: expected one sandbox value to rewrite, found ${found}`);
+      return { code: code.replace(unsafe, '$1allow-same-origin$1'), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [preact(), swaggerDocsAssets(), earlyStartScript()],
+  plugins: [preact(), foliateSandbox(), swaggerDocsAssets(), earlyStartScript()],
+  // foliate-js is served through the plugins above in development too, never pre-bundled around them.
+  optimizeDeps: { exclude: ['foliate-js'] },
   build: {
     outDir: WEB_OUT_DIR,
     emptyOutDir: true,
