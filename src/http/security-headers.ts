@@ -53,7 +53,7 @@ export const EPUB_RESOURCE_CSP = [
 /**
  * The web app's pages and files (index.html, its scripts, the service worker). foliate-js renders EPUB
  * sections from `blob:` documents that inherit this policy, so it is also the second wall around book
- * content in the reader (the first is the frame's sandbox, web/src/reader/book-sanitizer.ts the third):
+ * content in the reader (the first is the frame's sandbox, web/src/reader/book-content.ts the third):
  * - scripts only from the app's own files: no inline script, no `blob:`, no eval;
  * - `blob:` frames, images, styles, fonts and media: the book's sections and their resources;
  * - `style-src 'unsafe-inline'`: foliate-js styles its paginator and each section with `<style>` elements,

@@ -3,8 +3,8 @@
  * section keep and lose. The browser-level proof — nothing runs and nothing leaves in Chromium — is
  * test/e2e/hostile-books.test.ts; these pin down each rule on its own.
  */
-import { describe, expect, it } from 'vitest';
-import { cleanCss, cleanMarkup, passiveType } from './book-content';
+import { describe, expect, it, vi } from 'vitest';
+import { cleanCss, cleanMarkup, openExternalLink, passiveType } from './book-content';
 
 const XHTML = 'application/xhtml+xml';
 const section = (body: string, head = '') =>
@@ -129,6 +129,26 @@ describe('passiveType', () => {
     }
     for (const type of ['text/xml', 'application/xml', 'application/xslt+xml', 'text/html', 'application/pdf', '']) {
       expect(passiveType(type)).toBe('application/octet-stream');
+    }
+  });
+});
+
+describe('openExternalLink', () => {
+  it('opens web and mail links in a tab without access back to the app, and nothing else', () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    try {
+      for (const href of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+        openExternalLink(href);
+      }
+      expect(open).not.toHaveBeenCalled();
+      openExternalLink('https://example.org/page');
+      openExternalLink('mailto:author@example.org');
+      expect(open.mock.calls).toEqual([
+        ['https://example.org/page', '_blank', 'noopener,noreferrer'],
+        ['mailto:author@example.org', '_blank', 'noopener,noreferrer'],
+      ]);
+    } finally {
+      open.mockRestore();
     }
   });
 });
