@@ -245,7 +245,13 @@ export function farNamespace<T extends Rpc.DurableObjectBranded | undefined>(
   return overriding(namespace, {
     get: (...args: unknown[]) => stub(Reflect.apply(namespace.get, namespace, args) as object),
     getByName: (...args: unknown[]) =>
-      stub(Reflect.apply((namespace as unknown as { getByName: Function }).getByName, namespace, args) as object),
+      stub(
+        Reflect.apply(
+          (namespace as unknown as { getByName: (...args: unknown[]) => unknown }).getByName,
+          namespace,
+          args,
+        ) as object,
+      ),
     jurisdiction: (...args: unknown[]) =>
       farNamespace(name, Reflect.apply(namespace.jurisdiction, namespace, args) as DurableObjectNamespace<T>, far),
   });

@@ -13,14 +13,14 @@ const ENTRY_FILES = ['far-readers.ts', 'far-calls.ts', 'async-hooks.d.ts'];
 export const FAR_READERS_CONFIG = 'far-readers.wrangler.toml';
 
 /** wrangler.toml's text with the bench entry as `main` and `nodejs_als` among the compatibility flags. */
-export function deriveConfig(text, entry = 'bench/workers/far-readers.ts') {
+export function deriveConfig(text: string, entry = 'bench/workers/far-readers.ts'): string {
   const lines = text.split('\n');
   const main = lines.findIndex((line) => /^main\s*=/.test(line));
   if (main < 0) throw new Error('wrangler.toml has no top-level `main`: the far-readers config cannot be derived');
   lines[main] = `main = "${entry}"`;
   const flags = lines.findIndex((line) => /^compatibility_flags\s*=/.test(line));
   if (flags >= 0) {
-    lines[flags] = lines[flags].replace(/\[\s*/, '["nodejs_als", ').replace(', ]', ']');
+    lines[flags] = lines[flags]!.replace(/\[\s*/, '["nodejs_als", ').replace(', ]', ']');
   } else {
     const date = lines.findIndex((line) => /^compatibility_date\s*=/.test(line));
     if (date < 0) throw new Error('wrangler.toml has no compatibility_date');
@@ -34,7 +34,7 @@ export function deriveConfig(text, entry = 'bench/workers/far-readers.ts') {
 }
 
 /** Copies the bench entry into the snapshot `dir` and writes the derived config there; returns its path. */
-export function writeFarReadersConfig(dir) {
+export function writeFarReadersConfig(dir: string): string {
   mkdirSync(path.join(dir, 'bench/workers'), { recursive: true });
   for (const file of ENTRY_FILES) {
     cpSync(path.join(ROOT, 'bench/workers', file), path.join(dir, 'bench/workers', file));
