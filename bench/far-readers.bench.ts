@@ -123,10 +123,15 @@ async function send(server: FarServer, call: Call): Promise<{ ms: number; depth:
   return { ms, depth: Number(res.headers.get('x-far-depth')), report };
 }
 
-async function measureServer(server: FarServer, library: Library, browser: Browser | null): Promise<Results> {
+async function measureServer(
+  server: FarServer,
+  library: Library,
+  browser: Browser | null,
+  serverPasses: Pass[],
+): Promise<Results> {
   const results: Results = new Map();
   const calls = new Map<string, number>();
-  for (const pass of passes) {
+  for (const pass of serverPasses) {
     const byRow = new Map<string, Measured>();
     results.set(pass.key, byRow);
     for (const row of rows) {
@@ -216,7 +221,9 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
       pageWidth: SMOKE ? 400 : 1200,
     });
     console.log(`${label}: server up and library seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    const results = await measureServer(server, library, browser);
+    // Read replicas are a mode of the working tree only: "before" is measured as deployed then.
+    const serverPasses = commit ? passes.filter((pass) => !pass.replicas) : passes;
+    const results = await measureServer(server, library, browser, serverPasses);
     return { label, results, state: await server.state() };
   } finally {
     await server?.stop();

@@ -78,7 +78,11 @@ export function criticalPath(requests: Seen[]): { depth: number; chain: string[]
     let weight = 0;
     for (let j = 0; j < i; j++) {
       const before = sorted[j]!;
-      if (before.ended <= request.issued && best[j]!.weight > weight) {
+      // Among equally heavy predecessors, the one that ended last: the likeliest cause (a cover's list, not the
+      // event stream that happened to answer earlier).
+      const chosen = previous < 0 ? undefined : sorted[previous];
+      const heavier = best[j]!.weight > weight || (best[j]!.weight === weight && before.ended > (chosen?.ended ?? -1));
+      if (before.ended <= request.issued && heavier) {
         weight = best[j]!.weight;
         previous = j;
       }
