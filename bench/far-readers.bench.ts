@@ -29,6 +29,8 @@ import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 /** Main just before issue 30's work (the far-readers note measured this commit). */
 const BEFORE_COMMIT = '140f3ba';
 const SECTION = 'Far readers: round trips per request';
+const PAGES_PER_BOOK = SMOKE ? 3 : 6;
+const PAGE_WIDTH = SMOKE ? 400 : 1200;
 
 // Options --------------------------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
@@ -217,8 +219,8 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
     const library = await seedLibrary(server.url, {
       fresh: Math.max(3, needs('book')),
       coldUsers: needs('user'),
-      pagesPerBook: SMOKE ? 3 : 6,
-      pageWidth: SMOKE ? 400 : 1200,
+      pagesPerBook: PAGES_PER_BOOK,
+      pageWidth: PAGE_WIDTH,
     });
     console.log(`${label}: server up and library seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     // Read replicas are a mode of the working tree only: "before" is measured as deployed then.
@@ -326,31 +328,58 @@ const differences = rows
   .filter((row) => before && row.note !== undefined && modeDepth(cell(before, depthPass, row)) !== row.note)
   .map((row) => `\`${row.id}\` (${modeDepth(cell(before, depthPass, row))} here, ${row.note} in the note)`);
 
+/** Rows whose depth at another delay is not the one reported: the structure should not depend on the delay. */
+const unsteady = delays
+  .filter((d) => `primary@${d}` !== depthPass)
+  .flatMap((d) =>
+    rows
+      .filter(
+        (row) =>
+          cell(now, `primary@${d}`, row) &&
+          modeDepth(cell(now, `primary@${d}`, row)) !== modeDepth(cell(now, depthPass, row)),
+      )
+      .map((row) => `\`${row.id}\` (${depthText(cell(now, `primary@${d}`, row))} at ${d} ms)`),
+  );
+
 const body = [
-  `Each row is one request a reader far from the data makes. Longbox runs as \`npm start\` runs it (the API worker;`,
-  'the consumers and the renderer in a second process) with its API worker behind a simulated distance',
+  'Each row is one request a reader far from the data makes. Longbox runs as `npm start` runs it (the API worker; the',
+  'consumers and the renderer in a second process) with its API worker behind a simulated distance',
   '(`bench/workers/far-readers.ts`, a bench-only entry that wraps the real one): every D1 statement, batch and exec',
   '(sessions included), every R2 call on LIBRARY and CACHE, every Durable Object call and every queue send waits the',
   "set time before it runs; the renderer, the static assets and the Cache API are in the reader's colo (counted, not",
   'delayed). **Depth** is the longest chain of far calls the response waited for, each starting after the previous one',
-  'ended, read from the calls the shim recorded (a logical clock, not timings): calls still running when the response',
-  'was returned and `waitUntil` work are listed but not counted. At R ms per far trip a request costs about depth × R.',
+  'ended, read from the calls the shim recorded on a logical clock (the order of events in the isolate, not timings):',
+  'calls still running when the response was returned and `waitUntil` work are listed but not counted. At R ms per',
+  'far trip a request costs about depth × R more than at 0.',
   '',
-  `Sizes: ${samples} timed requests per row and delay after one warm-up (the home screen: ${homeSamples} loads, and 3`,
-  `requests per row with read replicas), sequential, each after the previous one's \`waitUntil\` work settled.`,
-  'Depth is the most common over the 100 ms samples (other values in brackets). Data: 3 series of generated CBZs',
-  '(6 pages of 1200×1800 JPEG); callers: the admin\'s API key unless the row says otherwise. "Before" is',
-  `\`${BEFORE_COMMIT}\` (main before issue 30) built and measured in the same run from a \`git archive\` of it,`,
-  'with the same shim and data.',
+  `Sizes: ${samples} timed requests per row and delay after one warm-up (the home screen: ${homeSamples} loads), and`,
+  `${replicaSamples} per row with read replicas; sequential, each after the previous one's \`waitUntil\` work settled.`,
+  `Depth is the most common over the ${Math.max(...delays)} ms samples (other values in brackets). Times are medians`,
+  'from Node on loopback to the last body byte (the event stream: to its headers; the home screen: navigation start',
+  'to the rows on screen with their visible covers loaded). Data: 3 series of generated CBZs with ComicInfo',
+  `(${PAGES_PER_BOOK} JPEG pages of ${PAGE_WIDTH}×${PAGE_WIDTH * 1.5}), scanned and complete; callers: the admin's API key unless the`,
+  'row says otherwise. "Before" is `' +
+    BEFORE_COMMIT +
+    '` (main before issue 30), built from a `git archive` of it and',
+  'measured in the same run with the same shim and data.',
   '',
   '**With read replicas** (`LONGBOX_DATABASE__READ_REPLICAS=true` and the edge page cache on, a warm colo: each',
   "row's warm-up has filled the colo's cache): a read-only statement or batch run through a `withSession()` session",
   "is served by a replica near the reader (not delayed), except the first call of a `'first-primary'` session; writes",
   'and every statement made on the binding itself go to the primary (D1 without the Sessions API). Replica lag is not',
-  'modelled. Rows marked edge cache run with `LONGBOX_PAGES__EDGE_CACHE=true` (`npm start` turns it off).',
+  'modelled. Rows marked edge cache run with `LONGBOX_PAGES__EDGE_CACHE=true` also without replicas (`npm start`',
+  'turns it off). Today no code path uses `withSession`, so the replica column differs from the depth only where the',
+  'edge page cache answers.',
   '',
-  "Targets are issue 30's; a ceiling is the depth measured when the benchmark landed, the most it accepts until the",
-  'cut that brings the row to its target lands (`bench/lib/far-readers/rows.ts`, "issue 30 in progress").',
+  '**The home screen** is loaded in Chromium (fresh context: cold browser cache; warm server). Its critical path is',
+  "the heaviest chain of requests each issued after the previous one's answer ended, weighted by the depth each",
+  'response reports; only the document, scripts, style sheets and JSON calls can start a link (a cover or the event',
+  "stream causes no request). The admin's want-to-read list is empty there, as in the note (a card's cover would",
+  'often be one another row already asked for); the `want-to-read` row measures a list with an entry.',
+  '',
+  'Targets are issue 30\'s. A ceiling (`ISSUE_30_CEILINGS` in `bench/lib/far-readers/rows.ts`, "issue 30 in',
+  'progress") is the depth measured when the benchmark landed: the bench fails above it until the cut that brings',
+  'the row to its target lands and removes it.',
   '',
   main,
   '',
@@ -362,10 +391,14 @@ const body = [
   !before
     ? 'No "before" server in this run.'
     : differences.length === 0
-      ? `Every "before" depth equals the note's (${BEFORE_COMMIT}).`
+      ? `Every "before" depth equals the one the note measured at ${BEFORE_COMMIT}; rows with no note depth (—) were not in the note.`
       : `Depths that differ from the note's at ${BEFORE_COMMIT}: ${differences.join('; ')}.`,
   '',
-  `The bindings were wrapped once per isolate: ${now.state.environmentsSeen} environment object(s) seen by the API worker; ${now.state.unattributed} call(s) made outside any request.`,
+  unsteady.length === 0
+    ? `Every row had the same depth at ${delays.join(' and ')} ms.`
+    : `Rows whose depth at another delay differs: ${unsteady.join('; ')}.`,
+  '',
+  `The bindings were wrapped once per isolate (${now.state.environmentsSeen} environment object seen by the API worker); ${now.state.unattributed} call(s) were made outside any request.`,
   '',
   ...environmentLines('npm run bench -- far-readers'),
 ].join('\n');

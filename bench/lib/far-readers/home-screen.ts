@@ -4,9 +4,12 @@
  * far-readers server (warm: one load before the measured ones). Every response the page gets carries its
  * far depth (`X-Far-Depth`, bench/workers/far-readers.ts); the screen's critical path is the heaviest chain of
  * requests in which each was *issued* after the previous one's response ended (issue time, not start on the
- * wire: Chromium's six connections per host would otherwise chain requests that only queued). The event
- * stream counts until its headers. Time: navigation start to the home rows on screen with their visible
- * covers loaded.
+ * wire: Chromium's six connections per host would otherwise chain requests that only queued), and each link's
+ * first request is one whose answer the page can act on — the document, a script or style sheet, a JSON call.
+ * A cover image or the event stream causes no request: without that rule, a cover that happened to finish
+ * before another row's cover was asked for (CPU order, at small delays) would chain the two. The event stream
+ * counts until its headers. Time: navigation start to the home rows on screen with their visible covers
+ * loaded.
  */
 import type { Browser } from 'playwright-core';
 import { signInContext } from '../../../test/e2e/support/api';
@@ -26,7 +29,12 @@ interface Seen {
   issued: number;
   ended: number;
   depth: number;
+  /** Whether the page can act on its answer by asking for more (not an image, not the event stream). */
+  causes: boolean;
 }
+
+/** Playwright's resource types whose answers the page can read and act on. */
+const CAUSES = new Set(['document', 'script', 'stylesheet', 'fetch', 'xhr']);
 
 const visibleImagesLoaded = `[...document.images].filter((i) => { const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 && r.left < innerWidth; }).every((i) => i.complete && i.naturalWidth > 0)`;
 const HOME_READY = `document.querySelector('[data-row="recently-added"] a[data-book-id]') && document.querySelector('[data-row="recently-updated"] a[data-series-id]') && document.querySelector('[data-row="keep-reading"] a[data-book-id]') && ${visibleImagesLoaded}`;
@@ -49,6 +57,7 @@ export async function loadHome(browser: Browser, url: string, user: { username: 
         // Until the headers for now; the whole body once it has arrived (requestfinished).
         ended: timing.startTime + Math.max(0, timing.responseStart),
         depth: Number.isFinite(depth) ? depth : 0,
+        causes: CAUSES.has(request.resourceType()),
       });
     });
     page.on('requestfinished', (request) => {
@@ -82,7 +91,7 @@ export function criticalPath(requests: Seen[]): { depth: number; chain: string[]
       // event stream that happened to answer earlier).
       const chosen = previous < 0 ? undefined : sorted[previous];
       const heavier = best[j]!.weight > weight || (best[j]!.weight === weight && before.ended > (chosen?.ended ?? -1));
-      if (before.ended <= request.issued && heavier) {
+      if (before.causes && before.ended <= request.issued && heavier) {
         weight = best[j]!.weight;
         previous = j;
       }
