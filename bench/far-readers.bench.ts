@@ -161,7 +161,8 @@ async function measureServer(
         }
       }
       byRow.set(row.id, measured);
-      const chain = measured.chain?.join(' → ') ?? levelsText(measured.last);
+      const near = nearText(measured.last);
+      const chain = (measured.chain?.join(' → ') ?? levelsText(measured.last)) + (near ? `  (near: ${near})` : '');
       console.log(
         `${server.label.padEnd(6)} ${pass.key.padEnd(11)} ${row.id.padEnd(18)} depth ${depthText(measured)}  ${ms(median(measured.ms))} ms  ${chain}`,
       );
@@ -194,6 +195,14 @@ function depthText(m: Measured | undefined): string {
 function levelsText(report: FarReport | undefined): string {
   if (!report) return '';
   return report.levels.map((level) => level.join(' ∥ ')).join(' → ') || '(none)';
+}
+
+/** The near calls (renderer, assets, Cache API, replica reads), each once with its count. */
+function nearText(report: FarReport | undefined): string {
+  if (!report) return '';
+  const counts = new Map<string, number>();
+  for (const call of report.near) counts.set(call.label, (counts.get(call.label) ?? 0) + 1);
+  return [...counts].map(([label, n]) => (n > 1 ? `${label} ×${n}` : label)).join(', ');
 }
 
 function afterText(report: FarReport | undefined): string {
@@ -307,8 +316,10 @@ const details = markdownTable(
   [
     'request',
     'far calls the response waited for, now (`∥` at once, `→` one after another)',
+    'near calls',
     'after the response',
-    'with read replicas',
+    'with read replicas: far calls',
+    'with read replicas: near calls',
     'note',
   ],
   rows.map((row) => {
@@ -317,8 +328,10 @@ const details = markdownTable(
     return [
       row.id,
       primary?.chain?.join(' → ') ?? levelsText(primary?.last),
+      nearText(primary?.last),
       afterText(primary?.last),
       replicas?.chain?.join(' → ') ?? levelsText(replicas?.last),
+      nearText(replicas?.last),
       row.note === undefined ? '—' : String(row.note),
     ];
   }),
