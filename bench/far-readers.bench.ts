@@ -234,7 +234,9 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
     console.log(`${label}: server up and library seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     // Read replicas are a mode of the working tree only: "before" is measured as deployed then.
     const serverPasses = commit ? passes.filter((pass) => !pass.replicas) : passes;
+    const measuring = Date.now();
     const results = await measureServer(server, library, browser, serverPasses);
+    console.log(`${label}: measured in ${((Date.now() - measuring) / 1000).toFixed(0)} s`);
     return { label, results, state: await server.state() };
   } finally {
     await server?.stop();
@@ -416,9 +418,10 @@ const body = [
   ...environmentLines('npm run bench -- far-readers'),
 ].join('\n');
 
-if (SMOKE || complete) writeSection(SECTION, body);
-else console.log('\n(a partial run: docs/BENCHMARKS.md left as it was)');
+// The tables first: a smoke run's last lines are writeSection's notice (test/bench/bench-smoke.test.ts reads it).
 console.log(`\n${main}\n\n${details}\n`);
+if (SMOKE || complete) writeSection(SECTION, body);
+else console.log('(a partial run: docs/BENCHMARKS.md left as it was)');
 for (const hint of hints) console.log(`hint: ${hint}`);
 if (failures.length > 0) {
   console.error(`\nfar-readers: ${failures.length} row(s) over their limit:\n  ${failures.join('\n  ')}`);
