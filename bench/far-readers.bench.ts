@@ -376,7 +376,9 @@ const body = [
   'row says otherwise. "Before" is `' +
     BEFORE_COMMIT +
     '` (main before issue 30), built from a `git archive` of it and',
-  'measured in the same run with the same shim and data.',
+  'measured in the same run with the same shim and data, after the working tree (not interleaved): on a shared',
+  'machine their times at 0 ms are mostly CPU and differ by noise; at 100 ms the far trips dominate (about',
+  'depth × 100 ms plus the time at 0).',
   '',
   '**With read replicas** (`LONGBOX_DATABASE__READ_REPLICAS=true` and the edge page cache on, a warm colo: each',
   "row's warm-up has filled the colo's cache): a read-only statement or batch run through a `withSession()` session",
@@ -399,7 +401,10 @@ const body = [
   main,
   '',
   "Where the depth comes from (the last sample of each row; labels are the binding and the statement's verb and",
-  'table; `note` is the depth the far-readers note measured at the same commit with a scratch shim):',
+  "table, `page` being a query's own `WITH page` clause). Near calls are not delayed (renderer, assets, Cache API,",
+  'replica reads); "after the response" lists far or near calls still running when the response was returned or',
+  'made after it (`waitUntil` work), none counted; `note` is the depth the far-readers note measured at',
+  `${BEFORE_COMMIT} with a scratch shim:`,
   '',
   details,
   '',
