@@ -285,7 +285,8 @@ describe('admin import API: users and credentials', () => {
     const series = await api(`${KOMGA}/api/v1/series`, { headers: { 'X-API-Key': komgaKey } });
     expect(series.status).toBe(200);
     expect(series.body.content.map((s: { name: string }) => s.name)).toEqual(['Visible']);
-    for (const headers of [{ 'X-API-Key': komgaKey }, { Authorization: `Bearer ${komgaKey}` }]) {
+    const sent: Array<Record<string, string>> = [{ 'X-API-Key': komgaKey }, { Authorization: `Bearer ${komgaKey}` }];
+    for (const headers of sent) {
       const refused = await api('/api/v1/series', { headers });
       expectError(refused, 401, 'Unauthorized');
       expect(refused.body.message).toBe('Invalid API key format');
