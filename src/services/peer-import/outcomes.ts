@@ -35,12 +35,20 @@ export const skipped = (foreignId: string, reason: string): ImportOutcome => ({
   reason,
 });
 
-/** A batch naming a peer id twice is a 400 naming each repeat (`<field>.<index>.foreignId`). */
-export function assertDistinct(field: string, items: ReadonlyArray<{ foreignId: string }>): void {
+/**
+ * A batch naming a peer id twice is a 400 naming each repeat (`<field>.<index>.foreignId`). `kindOf` tells ids of
+ * different kinds apart (Kavita numbers its collections and reading lists each from 1).
+ */
+export function assertDistinct<T extends { foreignId: string }>(
+  field: string,
+  items: readonly T[],
+  kindOf: (item: T) => string = () => '',
+): void {
   const seen = new Set<string>();
   const repeats = items.flatMap((item, index) => {
-    if (!seen.has(item.foreignId)) {
-      seen.add(item.foreignId);
+    const key = `${kindOf(item)}\n${item.foreignId}`;
+    if (!seen.has(key)) {
+      seen.add(key);
       return [];
     }
     return [{ path: `${field}.${index}.foreignId`, message: `repeats ${item.foreignId}` }];

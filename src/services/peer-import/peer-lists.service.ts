@@ -24,7 +24,7 @@ export class PeerListsService {
 
   async importLists(source: string, lists: readonly ImportList[]): Promise<ImportOutcome[]> {
     const { imports, collections, readLists } = this.deps;
-    assertDistinct('lists', lists);
+    assertDistinct('lists', lists, (list) => list.kind);
     const ofKind = (kind: ImportList['kind']) => lists.filter((l) => l.kind === kind);
     const memberIds = (kind: ImportList['kind']) => [...new Set(ofKind(kind).flatMap((l) => l.memberIds))];
     const [collectionOrigins, readListOrigins, collectionNames, readListNames, liveSeries, liveBooks, owners] =
