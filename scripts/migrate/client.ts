@@ -61,9 +61,11 @@ export class MigrationClient {
   /** Requests made, for the report and the benchmark. */
   requests = 0;
 
+  /** `fetcher`: how requests are made (the benchmark hands it the app itself, in Node, to count its statements). */
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
+    private readonly fetcher: typeof fetch = fetch,
   ) {
     this.apiBase = `${baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}/api/v1`;
   }
@@ -123,7 +125,7 @@ export class MigrationClient {
       headers['Content-Type'] = 'application/octet-stream';
     }
     this.requests += 1;
-    const response = await fetch(`${this.apiBase}${path}`, { method, headers, body });
+    const response = await this.fetcher(`${this.apiBase}${path}`, { method, headers, body });
     const text = await response.text();
     if (!response.ok) {
       let message = text.slice(0, 300) || response.statusText;
