@@ -24,11 +24,17 @@ async function main() {
   const client = new Proxy(libsql, {
     get(target, name, receiver) {
       const member = Reflect.get(target, name, receiver);
-      if (name === 'execute') return (...args: unknown[]) => ((statements += 1), member.apply(target, args));
+      if (name === 'execute') {
+        return (...args: unknown[]) => {
+          statements += 1;
+          return member.apply(target, args);
+        };
+      }
       if (name === 'batch') {
-        return (list: unknown[], ...rest: unknown[]) => (
-          (statements += list.length), member.apply(target, [list, ...rest])
-        );
+        return (list: unknown[], ...rest: unknown[]) => {
+          statements += list.length;
+          return member.apply(target, [list, ...rest]);
+        };
       }
       return typeof member === 'function' ? member.bind(target) : member;
     },
@@ -42,7 +48,8 @@ async function main() {
     const response = await app.request(url.pathname + url.search, init, {} as Env);
     const route = `${init?.method ?? 'GET'} ${url.pathname}`;
     const spent = statements - before;
-    const entry = (routes[route] ??= { requests: 0, statements: 0, most: 0 });
+    routes[route] ??= { requests: 0, statements: 0, most: 0 };
+    const entry = routes[route];
     entry.requests += 1;
     entry.statements += spent;
     entry.most = Math.max(entry.most, spent);
