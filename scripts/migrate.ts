@@ -31,9 +31,12 @@ upload the files first (npm run import) and let the scan finish. Running it agai
   -h, --help                    show this help`;
 
 function usageError(problem: string): never {
-  console.error(`migrate: ${problem}\n\n${USAGE}`);
-  process.exit(2);
+  process.stderr.write(`migrate: ${problem}\n\n${USAGE}\n`, () => process.exit(2));
+  throw new UsageError();
 }
+
+/** Stops the command after its usage was written (the exit follows once it is out). */
+class UsageError extends Error {}
 
 function parse() {
   return parseArgs({
@@ -58,8 +61,8 @@ function readOptions() {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
+    process.stdout.write(`${USAGE}\n`, () => process.exit(0));
+    throw new UsageError();
   }
   const [kind, file, ...extra] = positionals;
   if (kind !== 'komga' && kind !== 'kavita') usageError('say which server you come from: komga or kavita');
@@ -137,10 +140,13 @@ function describeError(error: unknown): string {
   return `${error.message}${cause}`;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`migrate: ${describeError(error)}`);
-    process.exit(1);
-  },
-);
+/** Exits once stdout and stderr took everything written (a long report to a pipe is written asynchronously). */
+function exit(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main().then(exit, (error: unknown) => {
+  if (error instanceof UsageError) return;
+  console.error(`migrate: ${describeError(error)}`);
+  exit(1);
+});
