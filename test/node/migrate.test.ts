@@ -324,6 +324,16 @@ describe('npm run migrate -- kavita', () => {
         'covers/series1.png': KAVITA_SERIES_COVER,
       }),
     );
+    // A dry run matches and reports, and writes nothing.
+    const untouched = writtenState();
+    const dry = await runMigrate(['kavita', backup, '--library-map', 'Manga=Comics', '--dry-run']);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      'Dry run: nothing was sent beyond the book matching. 2 user(s), 3 progress row(s), 2 list(s) would be imported.',
+    );
+    expect(dry.stdout).toContain('Books: 4 of 4 matched');
+    expect(writtenState()).toBe(untouched);
+
     const first = await runMigrate(['kavita', backup, '--library-map', 'Manga=Comics']);
     expect(first.stderr).toBe('');
     expect(first.code, first.stdout).toBe(0);
