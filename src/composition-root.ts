@@ -56,6 +56,7 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
+import { createPeerImportServices } from './services/peer-import';
 
 export interface ServiceDeps {
   db: Database;
@@ -115,6 +116,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  const metadata = new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags);
+  const media = createMediaServices({ db, env, settings, events, defer });
   return {
     db,
     repositories,
@@ -156,8 +159,17 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ...lists,
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
-    metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
-    ...createMediaServices({ db, env, settings, events, defer }),
+    metadata,
+    ...media,
+    peerImport: createPeerImportServices(db, {
+      users: repositories.users,
+      apiKeys: repositories.apiKeys,
+      libraries: repositories.libraries,
+      labels: sharingLabels,
+      metadata,
+      sharingTags,
+      covers: media.covers,
+    }),
     secret,
   };
 }

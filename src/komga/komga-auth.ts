@@ -1,6 +1,7 @@
 /**
  * Signing in as Komga's clients do (docs/notes/komga-clients.md §4.1, §4.2; DECISIONS.md §Reader apps):
- * - `X-API-Key`, or `Authorization: Basic` — Mihon's extension sends Basic only after a 401 with a Basic
+ * - `X-API-Key` (a Longbox key, or one imported from Komga in Komga's format), or `Authorization: Basic` —
+ *   Mihon's extension sends Basic only after a 401 with a Basic
  *   challenge, then relies on cookies, as do Mihon's tracker (no credentials of its own) and Komelia;
  * - the `KOMGA-SESSION` cookie (Path=/komga), set on the first request a header authenticated;
  * - the `komga-remember-me` cookie Komelia keeps across restarts, set by `users/me?remember-me=true`.
@@ -46,7 +47,9 @@ async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal |
   const value = getCookie(c, name);
   if (!value) return null;
   try {
-    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c));
+    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c), {
+      komgaKeys: true,
+    });
   } catch {
     // A stale cookie is not an error: the client is asked to sign in again.
     deleteCookie(c, name, { path: KOMGA_PREFIX });
@@ -102,8 +105,10 @@ export function komgaAuthenticate() {
     if (apiKey !== undefined || authorization !== undefined) {
       // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
       // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
+      // An API key imported from Komga, in Komga's format, signs in here (docs/DECISIONS.md §Imported credentials).
       principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c), {
         basicByEmail: true,
+        komgaKeys: true,
       });
       if (principal && !isMediaRequest(c.req.path)) {
         const cookie = getCookie(c, SESSION_COOKIE);

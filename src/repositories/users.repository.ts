@@ -1,14 +1,18 @@
 /**
  * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
- * preferences, progress).
+ * preferences, progress, their own lists).
  */
 import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeyLibraries,
   apiKeys,
+  collectionSeries,
+  collections,
   emailVerificationTokens,
   oidcIdentities,
+  readListBooks,
+  readLists,
   readProgress,
   sessions,
   userLibraryAccess,
@@ -102,17 +106,21 @@ export class UsersRepository {
    * sees every library, the row's default.
    */
   async create(user: NewUser, access?: AccessWrite): Promise<UserRecord> {
+    const [insert, ...grants] = this.creation(user, access);
+    const [rows] = await this.db.batch([insert.returning(), ...grants]);
+    return rows[0] as UserRecord;
+  }
+
+  /**
+   * The statements that create a user with their access, for a caller's batch (a migration's batch of users):
+   * the row first, then its grant rows.
+   */
+  creation(user: NewUser, access?: AccessWrite) {
     const { columns, statements } = access
       ? accessWrites(this.db, user.id as string, access, user.createdAt)
       : { columns: {}, statements: [] };
-    const [rows] = await this.db.batch([
-      this.db
-        .insert(users)
-        .values({ ...user, ...columns, email: user.email.toLowerCase() })
-        .returning(),
-      ...statements,
-    ]);
-    return rows[0] as UserRecord;
+    const insert = this.db.insert(users).values({ ...user, ...columns, email: user.email.toLowerCase() });
+    return [insert, ...statements] as const;
   }
 
   /**
@@ -175,6 +183,17 @@ export class UsersRepository {
     await this.db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, now));
   }
 
+  /**
+   * Replaces a password hash by another of the same password (a peer's by Longbox's own), only while the stored
+   * one is still `previous`: a password changed meanwhile is not overwritten.
+   */
+  async replacePasswordHash(id: string, previous: string, next: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ passwordHash: next })
+      .where(and(eq(users.id, id), eq(users.passwordHash, previous)));
+  }
+
   async touchLastLogin(id: string, at: string): Promise<void> {
     await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
   }
@@ -188,6 +207,11 @@ export class UsersRepository {
   async delete(id: string): Promise<boolean> {
     const allowed = anotherAdminRemains(id);
     const ownKeys = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, id));
+    const ownCollections = this.db
+      .select({ id: collections.id })
+      .from(collections)
+      .where(eq(collections.ownerUserId, id));
+    const ownReadLists = this.db.select({ id: readLists.id }).from(readLists).where(eq(readLists.ownerUserId, id));
     const results = await this.db.batch([
       this.db.delete(sessions).where(and(eq(sessions.userId, id), allowed)),
       this.db.delete(apiKeyLibraries).where(and(inArray(apiKeyLibraries.apiKeyId, ownKeys), allowed)),
@@ -196,6 +220,11 @@ export class UsersRepository {
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       forgetUserSeriesProgress(this.db, id, allowed),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
+      // The user's own lists (a migration from Kavita brings them), with their members.
+      this.db.delete(collectionSeries).where(and(inArray(collectionSeries.collectionId, ownCollections), allowed)),
+      this.db.delete(collections).where(and(eq(collections.ownerUserId, id), allowed)),
+      this.db.delete(readListBooks).where(and(inArray(readListBooks.readListId, ownReadLists), allowed)),
+      this.db.delete(readLists).where(and(eq(readLists.ownerUserId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
       this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),
       this.db.delete(userLibraryAccess).where(and(eq(userLibraryAccess.userId, id), allowed)),

@@ -5,8 +5,14 @@
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { accessOf, type UserGrants } from '../auth/access';
-import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
+import {
+  hashApiKeySecret,
+  komgaApiKeyHash,
+  looksLikeApiKey,
+  looksLikeKomgaApiKey,
+  parseApiKey,
+} from '../auth/api-key-format';
+import { decoyPasswordHash, hashPassword, hasPassword, needsRehash, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { signSessionToken, verifySessionToken } from '../auth/session-token';
@@ -55,6 +61,12 @@ export interface ClientInfo {
 }
 
 const UNKNOWN_CLIENT: ClientInfo = { address: null, userAgent: null };
+
+/** What a reader protocol accepts beyond the API's credentials (`authenticate`). */
+export interface AuthenticateOptions {
+  basicByEmail?: boolean;
+  komgaKeys?: boolean;
+}
 
 export interface AuthenticationDeps {
   users: UsersRepository;
@@ -181,10 +193,24 @@ export class AuthenticationService {
     const user = found?.user;
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    if (ok && found && hash === found.user.passwordHash) return found;
+    if (ok && found && hash === found.user.passwordHash) {
+      if (needsRehash(hash)) await this.rehash(found.user, password);
+      return found;
+    }
     const error = 'Invalid username or password';
     await this.deps.activity.record({ source, client, user: user ?? null, name, error });
     throw unauthorized(error);
+  }
+
+  /**
+   * A password imported from Komga or Kavita has just been checked: it is stored again as Longbox's own hash
+   * (docs/DECISIONS.md §Imported credentials), before the answer, so the peer's hash is gone after the first
+   * sign-in. The password is the same, so sessions and cached Basic checks stay valid.
+   */
+  private async rehash(user: UserRecord, password: string): Promise<void> {
+    const next = await hashPassword(password);
+    await this.deps.users.replacePasswordHash(user.id, user.passwordHash, next);
+    user.passwordHash = next;
   }
 
   /** Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. */
@@ -220,14 +246,15 @@ export class AuthenticationService {
   /**
    * Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. `basicByEmail`:
    * a Basic name with an `@` may be the account's e-mail address (Komga's clients: Mihon asks for "the
-   * user account email"); the password check and its throttling are the same.
+   * user account email"); the password check and its throttling are the same. `komgaKeys`: an API key in
+   * Komga's format is one imported from Komga (`/komga` and KOReader sync; elsewhere it is malformed).
    */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
     client: ClientInfo = UNKNOWN_CLIENT,
-    options: { basicByEmail?: boolean } = {},
+    options: AuthenticateOptions = {},
   ): Promise<Principal | null> {
-    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client);
+    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client, options);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -235,9 +262,11 @@ export class AuthenticationService {
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'bearer') {
       if (!value) throw unauthorized('Empty bearer token');
-      return looksLikeApiKey(value) ? this.fromApiKey(value, client) : this.fromSessionToken(value);
+      // A Komga key sent where only Longbox keys count is still a key, of a format not accepted there.
+      const isKey = looksLikeApiKey(value) || looksLikeKomgaApiKey(value);
+      return isKey ? this.fromApiKey(value, client, options) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, client, options.basicByEmail ?? false);
+    if (scheme === 'basic') return this.fromBasic(value, client, options);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -257,13 +286,14 @@ export class AuthenticationService {
     };
   }
 
-  private async fromApiKey(key: string, client: ClientInfo): Promise<Principal> {
-    const parsed = parseApiKey(key);
-    if (!parsed) throw unauthorized('Invalid API key format');
-    const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
+  private async fromApiKey(key: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+    const lookup = await this.keyLookup(key, options);
+    const stored = await this.deps.apiKeys.getWithOwnerByPrefix(lookup.prefix);
+    // A Komga key is found by its whole hash, never by a Longbox prefix, nor the other way round.
+    const found = stored?.key.format === lookup.format ? stored : undefined;
     // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
-    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
-    const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
+    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(lookup.secretHash.length));
+    const actual = utf8(lookup.secretHash);
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
@@ -298,7 +328,23 @@ export class AuthenticationService {
     };
   }
 
-  private async fromBasic(encoded: string, client: ClientInfo, byEmail: boolean): Promise<Principal> {
+  /**
+   * How a key is looked up and checked: a Longbox key by its prefix, then the keyed hash of its secret; a Komga
+   * key (where allowed) by its SHA-512, as Komga stores it, which is then also what is compared.
+   */
+  private async keyLookup(key: string, options: AuthenticateOptions) {
+    if (options.komgaKeys && looksLikeKomgaApiKey(key)) {
+      const hash = await komgaApiKeyHash(key);
+      return { format: 'komga' as const, prefix: hash, secretHash: hash };
+    }
+    const parsed = parseApiKey(key);
+    if (!parsed) throw unauthorized('Invalid API key format');
+    const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
+    return { format: 'longbox' as const, prefix: parsed.prefix, secretHash };
+  }
+
+  private async fromBasic(encoded: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+    const byEmail = options.basicByEmail ?? false;
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -310,7 +356,7 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client);
+    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client, options);
     const orEmail = byEmail && username.includes('@');
 
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));

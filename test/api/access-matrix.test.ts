@@ -68,7 +68,8 @@ type Entry =
 type ListEntry = Extract<Entry, { list: string }>;
 
 const NOT_CATALOG = 'no catalog rows: the caller’s own account, keys, settings or sign-in';
-const ADMIN_ONLY = 'admin only (users, settings, SSO): a maintainer gets 403 before any read';
+const ADMIN_ONLY =
+  'admin only (users, settings, SSO, imports from Komga or Kavita): a maintainer gets 403 before any read';
 const OWN_OR_ADMIN = 'no catalog rows: the caller’s own account, or (admin only) another user’s';
 const SSE = 'an event stream: test/api/access-events.test.ts';
 const NO_SCAN = 'no scan runs during the check (what a running scan shows: access-events.test.ts)';
@@ -124,6 +125,14 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/admin/settings/{key}/reset': { none: ADMIN_ONLY },
   'POST /api/v1/admin/settings/bulk': { none: ADMIN_ONLY },
   'GET /api/v1/admin/sso': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/books/match': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/users': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/progress': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/want-to-read': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/lists': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/metadata': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/api-keys': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/covers': { none: ADMIN_ONLY },
   'GET /api/v1/health': { none: 'liveness, no catalog rows' },
   'GET /api/v1/api-keys': { none: NOT_CATALOG },
   'POST /api/v1/api-keys': { none: 'the caller’s keys; the libraries a key may name: api-keys.test.ts' },

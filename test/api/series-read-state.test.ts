@@ -1,7 +1,7 @@
 /**
  * A series' read state (`readStatus` read / in_progress / unread, DECISIONS.md §Lists) follows every change it
  * depends on: progress written, completed, cleared or streamed page by page; books added, removed and back by
- * a scan; Komga's tracker; a user or library deleted. The filter reads per-series counts the app keeps beside
+ * a scan; Komga's tracker; progress imported by a migration; a user or library deleted. The filter reads per-series counts the app keeps beside
  * the progress rows (docs/ARCHITECTURE.md §Series read state); after each step the series a reader sees in
  * each state are checked through `POST /series/list`, and the counts against a recount from the rows.
  */
@@ -104,6 +104,32 @@ describe('series read state (DECISIONS.md §Lists: readStatus)', () => {
       json: { lastBookNumberSortRead: 2 },
     });
     expect(tracker.status).toBe(204);
+    await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
+
+    // A migration from Komga (the admin import API) brings Beta's second book completed: Beta read too; the
+    // same batch again changes nothing.
+    const imported = {
+      source: 'komga:series-read-state',
+      entries: [
+        {
+          userId: reader.id,
+          bookId: beta[1],
+          page: 2,
+          completed: true,
+          startedAt: '2030-01-01T00:00:00Z',
+          updatedAt: '2030-01-01T00:00:00Z',
+          completedAt: '2030-01-01T00:00:00Z',
+          percentage: null,
+          locator: null,
+          epubSpineIndex: null,
+          device: null,
+        },
+      ],
+    };
+    const importAuth = admin.auth;
+    expect((await api('/admin/import/progress', { auth: importAuth, json: imported })).body.written).toBe(1);
+    await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
+    expect((await api('/admin/import/progress', { auth: importAuth, json: imported })).body.written).toBe(0);
     await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
 
     // A scan finds a third Alpha book: the series is no longer read; the file goes again: read again.
