@@ -247,7 +247,7 @@ describe('admin import API: users and credentials', () => {
       }),
     ]);
     expect(bad[0]).toMatchObject({ outcome: 'skipped', reason: 'the password hash is not a aspnet-identity hash' });
-  });
+  }, 120_000); // five password hashes re-hashed with argon2id: seconds of CPU, more on a loaded machine
 
   it('a Komga API key reads /komga with its owner’s access, is refused on /api/v1 with the format error, and can be revoked', async () => {
     const { auth } = await setupAdmin();
