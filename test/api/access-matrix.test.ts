@@ -389,7 +389,12 @@ const ENTRIES: Record<string, Entry> = {
   'GET /opds/v1.2/keep-reading': { list: '/opds/v1.2/keep-reading' },
   'GET /opds/v1.2/on-deck': { list: '/opds/v1.2/on-deck' },
   'GET /opds/v1.2/recently-added': { list: '/opds/v1.2/recently-added?pageSize=100' },
-  'GET /opds/v1.2/search': { list: '/opds/v1.2/search?query=zork&pageSize=100' },
+  'GET /opds/v1.2/search': {
+    list: '/opds/v1.2/search?query=zork',
+    adminShowsNothing: 'one entry per kind of match, with its count; the items are in …/search/series, …/search/books',
+  },
+  'GET /opds/v1.2/search/series': { list: '/opds/v1.2/search/series?query=zork&pageSize=100' },
+  'GET /opds/v1.2/search/books': { list: '/opds/v1.2/search/books?query=zork&pageSize=100' },
   'GET /opds/v1.2/books/{id}/thumbnail': { hides: 'book' },
   'GET /opds/v1.2/books/{id}/pages/{pageNumber}': { hides: 'book' },
   'GET /opds/v1.2/collections': { list: '/opds/v1.2/collections' },

@@ -76,7 +76,7 @@ export class Opds2Writer extends CatalogLinks {
   }
 
   private navigationLink(item: NavigationItem): Opds2Link {
-    return { href: this.url(item.path), title: item.title, type: OPDS2_TYPE, rel: 'subsection' };
+    return { href: this.url(item.path, item.query), title: item.title, type: OPDS2_TYPE, rel: 'subsection' };
   }
 
   publication({ book, extras }: Publication) {

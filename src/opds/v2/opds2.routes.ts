@@ -14,7 +14,7 @@ import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor, requestViewer } from '../../http/progress-actor';
 import { sendMedia } from '../../http/send-media';
-import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
+import { CATALOG_FEED_ROUTES, OPDS2_SEARCH_ROUTES } from '../catalog-feed-routes';
 import { hasImagePages } from '../page-streaming';
 import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import {
@@ -58,7 +58,7 @@ opds2Router.onError((error, c) => {
 // Public: an app reads it to learn how to sign in.
 opds2Router.get('/auth', (c) => json(c, writer(c).authDocument(), AUTH_DOCUMENT_TYPE));
 
-for (const route of CATALOG_FEED_ROUTES) {
+for (const route of [...CATALOG_FEED_ROUTES, ...OPDS2_SEARCH_ROUTES]) {
   opds2Router.get(route.path, readerAppAuth(route.need), async (c) =>
     json(c, writer(c).feed(await route.build(c)), OPDS2_TYPE),
   );
