@@ -181,8 +181,8 @@ describe('OPDS fixes of issue 22', () => {
     for (const path of [
       `libraries/${libraryId}`,
       'series',
-      'search?query=Plain',
-      'search?query=Saga',
+      'search/series?query=Plain',
+      'search/series?query=Saga',
       `collections/${collection.body.id}`,
       'want-to-read',
     ]) {
