@@ -131,7 +131,7 @@ export class Opds2Writer extends CatalogLinks {
   divina({ book, extras }: Publication, pages: BookPageEntry[]) {
     const { type, convert } = streamedPageType(extras);
     const pageLink = (page: BookPageEntry): Opds2Link => {
-      // A page the renderer cannot decode (a PPM) is linked as it is stored, with its own type: asking for a
+      // A page the renderer cannot decode (AVIF, JPEG XL, BMP) is linked as it is stored, with its own type: asking for a
       // JPEG of it would answer 422 (issue 22: every link answers with the type it declares).
       const asStored = (!convert && page.mediaType === type) || !isConvertiblePage(page.mediaType);
       return {
