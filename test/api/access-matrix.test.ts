@@ -420,6 +420,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   'GET /opds/v2.0/want-to-read': { list: '/opds/v2.0/want-to-read' },
   'GET /opds/v2.0/auth': { none: 'the authentication document, no catalog rows' },
+  'GET /opds/v2.0/placeholders/{format}': { none: 'a generated cover, the same for every book of a kind' },
   'GET /opds/v2.0/catalog': { list: '/opds/v2.0/catalog', adminShowsNothing: NAVIGATION },
   'GET /opds/v2.0/libraries': { list: '/opds/v2.0/libraries' },
   'GET /opds/v2.0/libraries/{id}': { hides: 'library' },

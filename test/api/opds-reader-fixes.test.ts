@@ -147,12 +147,22 @@ describe('OPDS fixes of issue 22', () => {
     );
   });
 
-  it('a book without a cover has no cover link (its URL answers 404); a book with one keeps it', async () => {
+  it('a book without a cover: no cover link in OPDS 1.2 (its URL answers 404), a generated PNG in OPDS 2.0', async () => {
     const { auth, books } = await seed();
     const plain = books['Plain Text'];
     expect((await fetchAs(`/opds/v2.0/books/${plain.id}/thumbnail`, auth)).status).toBe(404);
+    // Issue 31 point 14: OPDS 2 parsers in use reject a publication without images.
     const publication = await json(`/opds/v2.0/books/${plain.id}`, auth);
-    expect(publication.images).toBeUndefined();
+    expect(publication.images).toEqual([
+      { href: 'http://longbox.test/opds/v2.0/placeholders/epub', type: 'image/png', width: 400, height: 600 },
+    ]);
+    const placeholder = await fetchAs(publication.images[0].href, auth);
+    expect([placeholder.status, placeholder.headers.get('Content-Type')]).toEqual([200, 'image/png']);
+    expect(imageSize(placeholder.bytes)).toEqual({ width: 400, height: 600 });
+    const etag = placeholder.headers.get('ETag') as string;
+    const again = await fetchAs(publication.images[0].href, auth, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect((await fetchAs('/opds/v2.0/placeholders/mobi', auth)).status).toBe(404);
     const v1 = await fetchAs(`/opds/v1.2/series/${plain.seriesId}`, auth);
     expect(links(entries(v1.text)[0] ?? '').map((l) => l.rel)).not.toContain('http://opds-spec.org/image');
     const comic = await json(`/opds/v2.0/books/${books['Issue 2'].id}`, auth);
