@@ -207,7 +207,8 @@ export class BooksRepository {
 
   /**
    * On deck (API.md §4 Books): per live series where the viewer completed at least one book and has
-   * none in progress (every progress row completed), the first book in reading order without progress;
+   * none in progress (every progress row completed), the first book in reading order without progress
+   * and without an analysis error;
    * series ordered by the viewer's latest activity in them.
    *
    * Starts from the viewer's progress rows (an index-only read) and their books through the covering
@@ -231,9 +232,13 @@ export class BooksRepository {
         WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL ${library} GROUP BY b.series_id
       ) g CROSS JOIN series s ON s.id = g.series_id WHERE g.finished = 1 AND s.deleted_at IS NULL
         AND ${visibleSeries(viewer, { id: sql.raw('g.series_id'), libraryId: sql.raw('s.library_id') })}`;
+    // A book whose analysis failed (a damaged file) is no suggestion: nobody can read it, so the next
+    // readable one is on deck instead (DECISIONS.md §Books). The error is tested after the progress, so
+    // the walk past read books stays in the reading-order index.
     const nextUnread = firstBookOf(
       sql.raw('f.series_id'),
-      (b) => sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id})`,
+      (b) =>
+        sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id}) AND ${b.analysisError} IS NULL`,
     );
     // OFFSET 0 keeps SQLite from flattening this into the outer query, which would run the next-unread
     // subquery twice per series (once for the IS NOT NULL test, once for the value).

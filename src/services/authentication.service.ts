@@ -88,17 +88,14 @@ export class AuthenticationService {
 
   // ---- signing in -------------------------------------------------------------------------
 
+  /**
+   * `username` may be the account's e-mail address (the form says "Username or email", as Komga's and
+   * Kavita's do): a user name cannot contain `@`, so a name with one is looked up as an address too.
+   */
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const { throttle } = this.deps;
-    await throttle.reserve(username, client.address);
-    const { user } = await this.checkPassword(
-      await this.deps.users.getForSignIn(username),
-      username,
-      password,
-      'Password',
-      client,
-    );
-    await throttle.recordSuccess(username, client.address);
+    const { found, throttled } = await this.reserveAccount(username, username.includes('@'), client);
+    const { user } = await this.checkPassword(found, username, password, 'Password', client);
+    await this.deps.throttle.recordSuccess(throttled, client.address);
     await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
     return this.signIn(user, client, 'Password');
   }
@@ -419,6 +416,27 @@ export class AuthenticationService {
     return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
   }
 
+  /**
+   * Reserves a sign-in attempt with the throttle and reads the account a typed name or e-mail address
+   * names. Throttled under the account's username whichever was typed (an address is looked up first,
+   * then throttled as that account), so guesses spread over both spellings share one counter.
+   */
+  private async reserveAccount(
+    name: string,
+    orEmail: boolean,
+    client: ClientInfo,
+  ): Promise<{ found: SignInUser | undefined; throttled: string }> {
+    const { throttle, users } = this.deps;
+    if (!orEmail) {
+      await throttle.reserve(name, client.address);
+      return { found: await users.getForSignIn(name), throttled: name };
+    }
+    const found = await users.getForSignIn(name, true);
+    const throttled = found?.user.username ?? name;
+    await throttle.reserve(throttled, client.address);
+    return { found, throttled };
+  }
+
   private async checkBasic(
     name: string,
     password: string,
@@ -426,22 +444,10 @@ export class AuthenticationService {
     client: ClientInfo,
     cacheKey: string,
   ): Promise<SignInUser> {
-    const { throttle, users } = this.deps;
-    // Throttled under the account's username whichever name was typed (an e-mail address is looked up
-    // first, then throttled as that account), as a sign-in with the username would be.
-    let found: SignInUser | undefined;
-    let throttled = name;
-    if (orEmail) {
-      found = await users.getForSignIn(name, true);
-      throttled = found?.user.username ?? name;
-      await throttle.reserve(throttled, client.address);
-    } else {
-      await throttle.reserve(name, client.address);
-      found = await users.getForSignIn(name);
-    }
+    const { found, throttled } = await this.reserveAccount(name, orEmail, client);
     const checked = await this.checkPassword(found, name, password, 'Basic', client);
     const user = checked.user;
-    await throttle.recordSuccess(throttled, client.address);
+    await this.deps.throttle.recordSuccess(throttled, client.address);
     await this.refuseUnless({ source: 'Basic', client, user }, () => {
       this.assertActive(user);
       this.assertPasswordSignIn(user);

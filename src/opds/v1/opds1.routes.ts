@@ -12,7 +12,7 @@ import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor } from '../../http/progress-actor';
 import { sendMedia } from '../../http/send-media';
-import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
+import { CATALOG_FEED_ROUTES, OPDS1_SEARCH_ROUTES } from '../catalog-feed-routes';
 import type { CatalogFeed } from '../catalog-model';
 import { advanceStreamedProgress } from '../streamed-progress';
 import { idParam, isReaderMediaPath, mountReaderMedia, serveStreamedPage } from '../reader-media';
@@ -35,7 +35,7 @@ opds1Router.onError((error, c) => {
   });
 });
 
-for (const route of CATALOG_FEED_ROUTES) {
+for (const route of [...CATALOG_FEED_ROUTES, ...OPDS1_SEARCH_ROUTES]) {
   opds1Router.get(route.path, readerAppAuth(route.need), async (c) => atom(c, await route.build(c)));
 }
 
