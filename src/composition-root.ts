@@ -11,9 +11,9 @@ import { DuplicatesRepository } from './repositories/duplicates.repository';
 import { EmailOutboxRepository } from './repositories/email-outbox.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { LibrariesRepository } from './repositories/libraries.repository';
-import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { PreferencesRepository } from './repositories/preferences.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
+import { SignInRepository } from './repositories/sign-in.repository';
 import { SettingsRepository } from './repositories/settings.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { createEventPublisher } from './events/publisher';
@@ -80,12 +80,14 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const sso = readSingleSignOnConfig(env);
   const passwordSignIn = (role: Role) => passwordSignInAllowed(sso, role);
   const authenticationActivity = new AuthenticationActivityService(new AuthenticationActivityRepository(db));
+  const signIns = new SignInRepository(db);
   const auth = new AuthenticationService({
     users: repositories.users,
     sessions: repositories.sessions,
     apiKeys: repositories.apiKeys,
     settings,
-    throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
+    throttle: new LoginThrottle(signIns),
+    signIns,
     activity: authenticationActivity,
     secret,
     passwordSignIn,
