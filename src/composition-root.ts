@@ -161,6 +161,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
+    /** Runs work after the response (ctx.waitUntil); a failure is logged. */
+    defer,
   };
 }
 
