@@ -88,9 +88,12 @@ export class AuthenticationService {
   /**
    * Two round trips (issue 30): the attempt counted with the account and the settings read, then, after the
    * hash, one batch writing the throttle's release, the session, the last sign-in and the activity row.
+   * A user name cannot contain `@` (UsernameSchema), so a name with one may be the account's e-mail address,
+   * throttled as the account it names (issue 31 point 2).
    */
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail: false, withSettings: true });
+    const byEmail = username.includes('@');
+    const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail, withSettings: true });
     if (attempt.settings) this.deps.settings.prime(attempt.settings);
     const { user } = await this.checkPassword(attempt.found, username, password, 'Password', client);
     const counters = this.deps.throttle.success(attempt.throttledName, client.address);
