@@ -28,9 +28,12 @@ export function recordStreamedPage(
 ): void {
   if (!satisfies(principal.permissions, PROGRESS_WRITE)) return;
   const userId = principal.user.id;
-  const noted = notePageFetched({ userId, bookId: book.id, userAgent: actor.userAgent, page, now: Date.now() });
+  const fetched = { userId, bookId: book.id, userAgent: actor.userAgent, page, now: Date.now() };
+  // All of it after the answer, noting the fetch included: work a request hands over runs only for a caller
+  // whose credentials were checked.
   services.defer(
     (async () => {
+      const noted = notePageFetched(fetched);
       await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_MS));
       const position = noted.settle(Date.now());
       if (position === null) return;
