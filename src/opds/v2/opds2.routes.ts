@@ -76,7 +76,7 @@ opds2Router.get('/books/:id/manifest', readerAppAuth('PagesRead'), async (c) => 
       'This book has no page images (a reflowable EPUB, or its analysis failed): open its file instead',
     );
   }
-  const pages = await c.get('services').pages.list(requestViewer(c), publication.book.id);
+  const pages = await c.get('services').pages.list(requestViewer(c), publication.book.id, new URL(c.req.url).origin);
   return json(c, writer(c).divina(publication, pages), DIVINA_TYPE);
 });
 
