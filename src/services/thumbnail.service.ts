@@ -192,7 +192,7 @@ export class ThumbnailService {
     for (const source of sources) {
       const stored =
         readAhead && source.storageKey === generated
-          ? await this.storedFrom(await readAhead, source, ifNoneMatch, near?.key ?? null, true)
+          ? await this.storedFrom(await readAhead, source, near?.key ?? null, true)
           : await this.stored(source, ifNoneMatch, near?.key ?? null);
       if (source.storageKey === generated) readAhead = null;
       if (stored) {
@@ -236,7 +236,7 @@ export class ThumbnailService {
 
   /** The stored thumbnail (or a 304 for it); null when the object is gone from the CACHE bucket. */
   private async stored(source: CoverSource, ifNoneMatch: string | undefined, nearKey: string | null) {
-    return this.storedFrom(await this.read(source.storageKey, ifNoneMatch), source, ifNoneMatch, nearKey, false);
+    return this.storedFrom(await this.read(source.storageKey, ifNoneMatch), source, nearKey, false);
   }
 
   /**
@@ -247,7 +247,6 @@ export class ThumbnailService {
   private storedFrom(
     object: R2Object | null,
     source: CoverSource,
-    ifNoneMatch: string | undefined,
     nearKey: string | null,
     readAhead: boolean,
   ): MediaResponse | null {
