@@ -44,7 +44,7 @@ import { LibrariesService } from './services/libraries.service';
 import { UploadsService } from './services/uploads.service';
 import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
-import { BookExtrasRepository } from './repositories/book-extras.repository';
+import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
@@ -156,7 +156,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ),
     ...catalogRead,
     ...lists,
-    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
+    opdsCatalog: opdsCatalog(db, libraries, events),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
     ...createMediaServices({ db, env, settings, events, defer }),
@@ -164,6 +164,22 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     /** Runs work after the response (ctx.waitUntil); a failure is logged. */
     defer,
   };
+}
+
+/**
+ * The OPDS feeds' services: the API's own, whose book lists also read each row's OPDS extras in the same
+ * statement (issue 30: a feed is one round trip after the credentials, not two).
+ */
+function opdsCatalog(db: Database, libraries: LibrariesService, events: ReturnType<typeof createEventPublisher>) {
+  const extrasRead = feedExtrasRead();
+  const catalogRead = createCatalogReadServices(db, extrasRead);
+  const lists = createListServices(db, { ...catalogRead, events }, extrasRead);
+  return new OpdsCatalogService({
+    libraries,
+    ...catalogRead,
+    ...lists,
+    extras: new BookExtrasRepository(db, extrasRead),
+  });
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -8,6 +8,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readIds, readList, type SortKey } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
@@ -116,7 +117,14 @@ const pagingColumns = {
 };
 
 export class BooksRepository {
-  constructor(private readonly db: Database) {}
+  /**
+   * `extrasRead`: the book lists of an OPDS feed read each row's extras (book-extras.repository.ts) in the same
+   * statement as the page and leave them there, so the feed needs no second round trip for them (issue 30).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly extrasRead: FeedExtrasRead | null = null,
+  ) {}
 
   /**
    * A page of live books. Unfiltered, an index serves the order and the page stops after its rows; the
@@ -321,12 +329,13 @@ export class BooksRepository {
       .get();
   }
 
-  /** Book responses of the page's rows, with the names and the viewer's data joined. */
-  private read(viewer: Viewer, spec: ListSpec) {
-    return readList(this.db, spec, ({ cte, id, total, order }) =>
+  /** Book responses of the page's rows, with the names and the viewer's data joined (and their extras, when kept). */
+  private async read(viewer: Viewer, spec: ListSpec) {
+    const { extrasRead } = this;
+    const read = await readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...bookColumns(viewer), pageTotal: total })
+        .select({ ...bookColumns(viewer), pageTotal: total, ...(extrasRead ? { extras: bookExtrasColumns() } : {}) })
         .from(cte)
         .innerJoin(books, sql`${books.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -334,6 +343,12 @@ export class BooksRepository {
         .leftJoin(readProgress, progressOf(viewer, books.id))
         .orderBy(...order),
     );
+    if (!extrasRead) return read;
+    const rows = read.rows.map(({ extras, ...row }: (typeof read.rows)[number] & { extras?: BookExtrasRow }) => {
+      if (extras) extrasRead.books.set(row.id, toBookExtras(extras));
+      return row;
+    });
+    return { rows, total: read.total };
   }
 }
 

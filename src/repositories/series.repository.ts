@@ -7,6 +7,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
+import { type FeedExtrasRead, seriesHasCoverColumn } from './book-extras.repository';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import {
   type ListSpec,
@@ -145,7 +146,11 @@ export interface SeriesListQuery extends PageWindow {
 }
 
 export class SeriesRepository {
-  constructor(private readonly db: Database) {}
+  /** `extrasRead`: the series lists of an OPDS feed read whether each row has a cover in the same statement. */
+  constructor(
+    private readonly db: Database,
+    private readonly extrasRead: FeedExtrasRead | null = null,
+  ) {}
 
   /**
    * A page of live series. When a search or a condition narrowing to id lists drives it, the page
@@ -274,16 +279,27 @@ export class SeriesRepository {
   }
 
   /** Series responses of the page's rows, with the library name, tracking and the viewer's data joined. */
-  private read(viewer: Viewer, spec: ListSpec, detail = false) {
-    return readList(this.db, spec, ({ cte, id, total, order }) =>
+  private async read(viewer: Viewer, spec: ListSpec, detail = false) {
+    const { extrasRead } = this;
+    const read = await readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...seriesColumns(viewer, detail), pageTotal: total })
+        .select({
+          ...seriesColumns(viewer, detail),
+          pageTotal: total,
+          ...(extrasRead ? { hasCover: seriesHasCoverColumn(viewer) } : {}),
+        })
         .from(cte)
         .innerJoin(series, sql`${series.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, series.libraryId))
         .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
         .orderBy(...order),
     );
+    if (!extrasRead) return read;
+    const rows = read.rows.map(({ hasCover, ...row }: (typeof read.rows)[number] & { hasCover?: number }) => {
+      if (hasCover !== undefined) extrasRead.seriesWithCover.set(row.id, Boolean(hasCover));
+      return row;
+    });
+    return { rows, total: read.total };
   }
 }
