@@ -10,7 +10,15 @@ import { books, libraries, readListBooks, readProgress, series } from '../db/sch
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readIds, readList, type SortKey } from './catalog-page';
+import {
+  type ListSpec,
+  nullsLast,
+  ONE_ROW,
+  type PageEnrichment,
+  type PageWindow,
+  readList,
+  type SortKey,
+} from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
@@ -136,9 +144,16 @@ export class BooksRepository {
     return this.read(viewer, this.listSpec(viewer, query));
   }
 
-  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
-  async listIds(viewer: Viewer, query: BookListQuery) {
-    return readIds(this.db, this.listSpec(viewer, query));
+  /**
+   * The page `list` reads, its rows selected in a caller's own shape (the Komga API's) in the page's statement:
+   * each row is enriched once, and the page costs no round trip for ids before its rows.
+   */
+  async listAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    query: BookListQuery,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.listSpec(viewer, query), enrich);
   }
 
   private listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
@@ -180,15 +195,15 @@ export class BooksRepository {
     return this.read(viewer, this.progressSpec(viewer, completed, libraryId, limit, offset));
   }
 
-  /** The ids of the page `listByProgress` reads, in its order, and the total: no enrichment. */
-  async idsByProgress(
+  /** The page `listByProgress` reads, in a caller's own shape (listAs). */
+  async byProgressAs<Row extends { pageTotal: number | null }>(
     viewer: Viewer,
     completed: boolean,
-    libraryId: string | undefined,
-    limit: number,
-    offset: number,
+    window: { libraryId: string | undefined; limit: number; offset: number },
+    enrich: PageEnrichment<Row>,
   ) {
-    return readIds(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset));
+    const { libraryId, limit, offset } = window;
+    return readList(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset), enrich);
   }
 
   private progressSpec(
@@ -226,9 +241,13 @@ export class BooksRepository {
     return this.read(viewer, this.onDeckSpec(viewer, libraryId, limit, offset));
   }
 
-  /** The ids of the page `listOnDeck` reads, in its order, and the total: no enrichment. */
-  async idsOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
-    return readIds(this.db, this.onDeckSpec(viewer, libraryId, limit, offset));
+  /** The page `listOnDeck` reads, in a caller's own shape (listAs). */
+  async onDeckAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    window: { libraryId: string | undefined; limit: number; offset: number },
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.onDeckSpec(viewer, window.libraryId, window.limit, window.offset), enrich);
   }
 
   private onDeckSpec(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number): ListSpec {
