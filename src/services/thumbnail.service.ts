@@ -14,7 +14,8 @@
  * entry is looked up while the row is read, and counts only when the row names the same version, so a cover
  * seen again costs the row alone, no R2 read. A book's generated thumbnail lives under a key known before the
  * row (`thumbnails/books/{id}`): when the data center has nothing, it is read from R2 at the same time as the
- * row, which only overrides it when an uploaded cover is selected. Bytes read that way are kept in the data
+ * row, which only overrides it when an uploaded cover is selected; a series' key is known from its row only, so
+ * the key this isolate last saw for it is read the same way. Bytes read that way are kept in the data
  * center only once a second look (an R2 head, after the answer) shows they are still the object under the
  * key, since the row read beside them may already name a newer version.
  */
@@ -106,15 +107,19 @@ export class ThumbnailService {
   ): Promise<MediaResponse> {
     const row = settled(this.deps.repo.series(viewer, seriesId, BOOK_THUMBNAILS_ROOT));
     const near = await this.near('series', seriesId, request);
+    // A series' cover key is known only from its row; the one this isolate last saw is read beside the row.
+    const lastKey = seriesCoverKeys.get(seriesId);
+    const ahead = near?.hit || !lastKey ? null : { key: lastKey, read: this.read(lastKey, request.ifNoneMatch) };
     const series = await row.catch(async (error) => {
-      await dropAll(near, null);
+      await dropAll(near, ahead?.read ?? null);
       throw error;
     });
     if (!series || series.deletedAt) {
-      await dropAll(near, null);
+      await dropAll(near, ahead?.read ?? null);
       throw notFound(`Series ${seriesId}`);
     }
-    return (await this.seriesCover(viewer, series, request, near)) ?? noCover(missing, request.ifNoneMatch);
+    rememberSeriesCoverKey(seriesId, series.thumbnailKey);
+    return (await this.seriesCover(viewer, series, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
   }
 
   async forLibrary(
@@ -151,14 +156,31 @@ export class ThumbnailService {
   }
 
   /** The series' cover image; null when it has none. */
-  private async seriesCover(viewer: Viewer, series: SeriesRef, request: CoverRequest, near: NearCover | null) {
+  /** `ahead`: the stored cover under the key this isolate last saw for the series, read beside the row. */
+  private async seriesCover(
+    viewer: Viewer,
+    series: SeriesRef,
+    request: CoverRequest,
+    near: NearCover | null,
+    ahead: { key: string; read: Promise<R2Read> } | null = null,
+  ) {
     const source = series.thumbnailKey
       ? { storageKey: series.thumbnailKey, version: versionOf(series.thumbnailKey, series.coverWrittenAt) }
       : null;
     const fromNear = source && answerFromNear(near, source, request.ifNoneMatch);
-    if (fromNear) return fromNear;
+    if (fromNear) {
+      await dropRead(ahead?.read ?? null);
+      return fromNear;
+    }
     await dropNear(near);
-    const stored = source ? await this.stored(source, request.ifNoneMatch, near?.key ?? null) : null;
+    const nearKey = near?.key ?? null;
+    let stored: MediaResponse | null = null;
+    if (source && ahead?.key === source.storageKey) {
+      stored = this.storedFrom(await ahead.read, source, nearKey, true);
+    } else {
+      await dropRead(ahead?.read ?? null);
+      if (source) stored = await this.stored(source, request.ifNoneMatch, nearKey);
+    }
     if (stored) return stored;
     const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
     return first ? this.bookCover(viewer, first, { ifNoneMatch: request.ifNoneMatch }, null, null) : null;
@@ -277,6 +299,21 @@ export class ThumbnailService {
       body,
     };
   }
+}
+
+/**
+ * The cover key each series had when this isolate last read its row (bounded): its next cover request reads the
+ * bytes under it beside the row, which confirms the key or names another.
+ */
+const seriesCoverKeys = new Map<string, string>();
+const MAX_SERIES_COVER_KEYS = 2000;
+
+function rememberSeriesCoverKey(seriesId: string, key: string | null): void {
+  seriesCoverKeys.delete(seriesId);
+  if (!key) return;
+  if (seriesCoverKeys.size >= MAX_SERIES_COVER_KEYS)
+    seriesCoverKeys.delete(seriesCoverKeys.keys().next().value as string);
+  seriesCoverKeys.set(seriesId, key);
 }
 
 /** A stored thumbnail as read: the object, a 304's metadata, or null when it is gone. */
