@@ -216,16 +216,14 @@ export class KomgaService {
     return row;
   }
 
-  /** A page of books already chosen (and ordered) by a list service, in Komga's shape. */
-  async bookPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
-    const rows = await this.catalog.books(viewer, ids);
-    return springPage(rows.map(toKomgaBook), total, paging);
+  /** Komga's series rows for a list service's page, read in the page's statement (catalog-page.ts). */
+  seriesOfPage(viewer: Viewer) {
+    return this.catalog.seriesOfPage(viewer);
   }
 
-  /** A page of series already chosen (and ordered) by a list service, in Komga's shape. */
-  async seriesPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
-    const rows = await this.catalog.series(viewer, ids);
-    return springPage(rows.map(toKomgaSeries), total, paging);
+  /** Komga's book rows for a list service's page, read in the page's statement (catalog-page.ts). */
+  booksOfPage(viewer: Viewer) {
+    return this.catalog.booksOfPage(viewer);
   }
 
   /** The books, in the order given, with the viewer's progress (a read list's tracker). */

@@ -280,8 +280,22 @@ export class BooksRepository {
    * RELEASE_ORDER for an unordered list), narrowed by a checked filter when given.
    */
   async listInReadList(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode) {
+    return this.read(viewer, this.readListSpec(viewer, readListId, window, filter));
+  }
+
+  /** The page `listInReadList` reads, in a caller's own shape (listAs). */
+  async listInReadListAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    readListId: string,
+    window: PageWindow,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.readListSpec(viewer, readListId, window), enrich);
+  }
+
+  private readListSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, BOOK_FILTER_FIELDS, viewer) : undefined;
-    return this.read(viewer, {
+    return {
       id: books.id,
       from: readListBooks,
       // RELEASE_ORDER sorts by the series' title.
@@ -289,7 +303,7 @@ export class BooksRepository {
       where: and(eq(readListBooks.readListId, readListId), liveVisibleBooks(viewer), compiled?.where),
       window,
       countInPage: false,
-    });
+    };
   }
 
   /** Book responses of the given ids the viewer may see (live ones), in no particular order. */

@@ -244,15 +244,29 @@ export class SeriesRepository {
    * order is `collection_series.position`: COLLECTION_ORDER), narrowed by a checked filter when given.
    */
   async listInCollection(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode) {
+    return this.read(viewer, this.collectionSpec(viewer, collectionId, window, filter));
+  }
+
+  /** The page `listInCollection` reads, in a caller's own shape (listAs). */
+  async listInCollectionAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    collectionId: string,
+    window: PageWindow,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.collectionSpec(viewer, collectionId, window), enrich);
+  }
+
+  private collectionSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, SERIES_FILTER_FIELDS, viewer) : undefined;
-    return this.read(viewer, {
+    return {
       id: series.id,
       from: collectionSeries,
       joins: [{ table: series, on: eq(series.id, collectionSeries.seriesId) }],
       where: and(eq(collectionSeries.collectionId, collectionId), liveVisibleSeries(viewer), compiled?.where),
       window,
       countInPage: false,
-    });
+    };
   }
 
   /** Series responses of the given ids the viewer may see (live ones), in no particular order. */
