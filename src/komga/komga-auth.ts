@@ -78,14 +78,23 @@ async function cookieIsPrincipals(c: Context<AppEnv>, principal: Principal, cook
   return (await c.get('services').auth.sessionTokenUserId(cookie)) === principal.user.id;
 }
 
-/** The cookie credential for a principal signed in by header: the API key as sent, or a session. */
-async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
+/**
+ * The cookie credential for a principal signed in by header: the API key as sent, or a session token — the one
+ * sent as Bearer, else a session of this client's, found or made in D1 (a promise: it is read beside the
+ * request's own reads, and only sets a cookie).
+ */
+function cookieCredential(
+  c: Context<AppEnv>,
+  principal: Principal,
+): { value: string; maxAge?: number } | Promise<{ value: string; maxAge?: number }> {
   if (principal.method === 'api_key') return { value: headerApiKey(c) };
   // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
   const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
   if (principal.method === 'session' && bearer) return { value: bearer };
-  const session = await c.get('services').auth.sessionForClient(principal.user, clientInfo(c));
-  return { value: session.access_token, maxAge: session.expires_in };
+  return c
+    .get('services')
+    .auth.sessionForClient(principal.user, clientInfo(c))
+    .then((session) => ({ value: session.access_token, maxAge: session.expires_in }));
 }
 
 /**
@@ -102,6 +111,7 @@ export function komgaAuthenticate() {
     const apiKey = c.req.header('X-API-Key');
     const authorization = c.req.header('Authorization');
     let principal: Principal | null = null;
+    let pendingCookie: Promise<{ value: string; maxAge?: number }> | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
       // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
       // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
@@ -115,9 +125,14 @@ export function komgaAuthenticate() {
         if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {
           rememberCredential(c, cookie);
         } else {
-          const credential = await cookieCredential(c, principal);
-          setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
-          rememberCredential(c, credential.value);
+          const credential = cookieCredential(c, principal);
+          if (credential instanceof Promise) {
+            pendingCookie = credential;
+            pendingCookie.catch(() => {});
+          } else {
+            setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+            rememberCredential(c, credential.value);
+          }
         }
       }
     } else {
@@ -135,6 +150,17 @@ export function komgaAuthenticate() {
     if (!principal) throw unauthorized('Authentication required');
     c.set('principal', principal);
     await next();
+    // The session a password sign-in is given as a cookie was looked up beside the handler's reads (issue 30):
+    // it only sets the cookie, so a failure to find or make one is logged and the answer goes without it (the
+    // client's next call, which sends its credentials again, gets one).
+    if (pendingCookie) {
+      try {
+        const credential = await pendingCookie;
+        setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+      } catch (error) {
+        c.get('logger').warn('no KOMGA-SESSION cookie for this answer', { error: String(error) });
+      }
+    }
   });
 }
 

@@ -51,6 +51,41 @@ const userWithGrantsById = preparedPerDatabase((db) =>
     .prepare(),
 );
 
+/**
+ * The statement behind `getForSignIn`, not yet run, for a sign-in that reads the account in the same round
+ * trip as it counts the attempt (sign-in.repository.ts); `signInUserOf` reads its rows.
+ */
+export function signInQuery(db: Database, name: string, orEmail: boolean) {
+  const byName = sql`lower(${users.username}) = ${name.toLowerCase()}`;
+  const byEmail = eq(users.email, name.toLowerCase());
+  return (
+    db
+      .select({ user: users, ...userGrantColumns })
+      .from(users)
+      .where(orEmail ? or(byEmail, byName) : byName)
+      // An account whose e-mail address it is wins over one whose username happens to be the same text.
+      .orderBy(sql`${orEmail ? byEmail : byName} DESC`)
+      .limit(1)
+  );
+}
+
+export function signInUserOf(rows: Array<{ user: UserRecord } & GrantedColumns>) {
+  const row = rows[0];
+  return row && { user: row.user, grants: grantsOf(row) };
+}
+
+/** The username of the account a sign-in names (as `signInQuery` finds it), as an SQL expression. */
+export function signInUsername(name: string, orEmail: boolean) {
+  const byName = sql`lower(username) = ${name.toLowerCase()}`;
+  const byEmail = sql`email = ${name.toLowerCase()}`;
+  return sql<string | null>`(SELECT username FROM ${users} WHERE ${orEmail ? sql`${byEmail} OR ${byName}` : byName}
+    ORDER BY (${orEmail ? byEmail : byName}) DESC LIMIT 1)`;
+}
+
+/** The statement recording a sign-in's time on the account. */
+export const touchLastLoginStatement = (db: Database, id: string, at: string) =>
+  db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
+
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
@@ -74,17 +109,7 @@ export class UsersRepository {
    * when `orEmail`, by e-mail address first (Komga's clients sign in with the account's e-mail address).
    */
   async getForSignIn(name: string, orEmail = false) {
-    const byName = sql`lower(${users.username}) = ${name.toLowerCase()}`;
-    const byEmail = eq(users.email, name.toLowerCase());
-    const row: ({ user: UserRecord } & GrantedColumns) | undefined = await this.db
-      .select({ user: users, ...userGrantColumns })
-      .from(users)
-      .where(orEmail ? or(byEmail, byName) : byName)
-      // An account whose e-mail address it is wins over one whose username happens to be the same text.
-      .orderBy(sql`${orEmail ? byEmail : byName} DESC`)
-      .limit(1)
-      .get();
-    return row && { user: row.user, grants: grantsOf(row) };
+    return signInUserOf(await signInQuery(this.db, name, orEmail));
   }
 
   async getByEmail(email: string): Promise<UserRecord | undefined> {
@@ -192,10 +217,6 @@ export class UsersRepository {
       .update(users)
       .set({ passwordHash: next })
       .where(and(eq(users.id, id), eq(users.passwordHash, previous)));
-  }
-
-  async touchLastLogin(id: string, at: string): Promise<void> {
-    await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
   }
 
   /**

@@ -21,7 +21,9 @@ import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository';
-import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { SessionRecord, SessionsRepository } from '../repositories/sessions.repository';
+import type { CounterRelease, SignInRepository } from '../repositories/sign-in.repository';
+import { withRetries } from '../lib/retry';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import {
@@ -35,6 +37,11 @@ import type { SettingsService } from './settings.service';
 
 /** A user as a password sign-in reads them: the row and its grants, in one statement. */
 type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']>>>;
+
+/** What a sign-in writes beside its session: the throttle counters its right password gives back. */
+interface SignInBookkeeping {
+  counters?: CounterRelease;
+}
 
 /** Basic checks under way in this isolate, by keyed credential hash. */
 const basicChecksInFlight = new Map<string, Promise<SignInUser>>();
@@ -74,6 +81,8 @@ export interface AuthenticationDeps {
   apiKeys: ApiKeysRepository;
   settings: SettingsService;
   throttle: LoginThrottle;
+  /** A sign-in's writes in one batch. */
+  signIns: SignInRepository;
   /** Where sign-ins and failed sign-ins are recorded. */
   activity: AuthenticationActivityService;
   secret: () => Promise<string>;
@@ -89,49 +98,79 @@ export class AuthenticationService {
   // ---- signing in -------------------------------------------------------------------------
 
   /**
-   * `username` may be the account's e-mail address (the form says "Username or email", as Komga's and
-   * Kavita's do): a user name cannot contain `@`, so a name with one is looked up as an address too.
+   * Two round trips (issue 30): the attempt counted with the account and the settings read, then, after the
+   * hash, one batch writing the throttle's release, the session, the last sign-in and the activity row.
+   * A user name cannot contain `@` (UsernameSchema), so a name with one may be the account's e-mail address,
+   * throttled as the account it names (issue 31 point 2).
    */
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const { found, throttled } = await this.reserveAccount(username, username.includes('@'), client);
-    const { user } = await this.checkPassword(found, username, password, 'Password', client);
-    await this.deps.throttle.recordSuccess(throttled, client.address);
-    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
-    return this.signIn(user, client, 'Password');
+    const byEmail = username.includes('@');
+    const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail, withSettings: true });
+    if (attempt.settings) this.deps.settings.prime(attempt.settings);
+    const { user } = await this.checkPassword(attempt.found, username, password, 'Password', client);
+    const counters = this.deps.throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user), counters);
+    return this.signIn(user, client, 'Password', { counters });
   }
 
   /**
    * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
-   * account is refused, then the session is issued and the sign-in recorded.
+   * account is refused, then the session is issued and the sign-in recorded, in one batch.
    */
-  async signIn(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
-    await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
-    const response = await this.createSession(user, client);
-    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
-    await this.deps.activity.record({ source, client, user });
+  async signIn(
+    user: UserRecord,
+    client: ClientInfo,
+    source: SignInSource,
+    bookkeeping: SignInBookkeeping = {},
+  ): Promise<LoginResponse> {
+    await this.refuseUnless({ source, client, user }, () => this.assertActive(user), bookkeeping.counters);
+    const { session, response } = await this.issueSession(user, client);
+    const writes = { counters: bookkeeping.counters, session, lastLogin: { userId: user.id, at: session.createdAt } };
+    try {
+      await this.deps.signIns.record({ ...writes, activity: this.deps.activity.rowOf({ source, client, user }) });
+    } catch {
+      // The activity log must never turn a good sign-in into an error: the sign-in is written without it.
+      await this.deps.signIns.record(writes);
+    }
     return response;
   }
 
   /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
   async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    const { session, response } = await this.issueSession(user, client);
+    await this.deps.sessions.create(session);
+    return response;
+  }
+
+  /** A new session's row, not yet written, and the token naming it. */
+  private async issueSession(
+    user: UserRecord,
+    client: ClientInfo,
+  ): Promise<{ session: SessionRecord; response: LoginResponse }> {
     const hours = await this.deps.settings.value('auth.session_lifetime_hours');
     const lifetimeSeconds = hours * 3600;
     const sessionId = newId();
     const now = new Date();
-    await this.deps.sessions.create({
+    const session: SessionRecord = {
       id: sessionId,
       userId: user.id,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
       clientAddress: client.address,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
-    });
+    };
     const token = await signSessionToken(
       { userId: user.id, sessionId, role: user.role },
       await this.deps.secret(),
       lifetimeSeconds,
     );
-    return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+    const response = {
+      access_token: token,
+      token_type: 'Bearer' as const,
+      expires_in: lifetimeSeconds,
+      user: toLoginUser(user),
+    };
+    return { session, response };
   }
 
   /**
@@ -210,14 +249,19 @@ export class AuthenticationService {
     user.passwordHash = next;
   }
 
-  /** Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. */
+  /**
+   * Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. `counters`: the
+   * throttle counters a right password gives back, given back before a refusal too (the password was right).
+   */
   private async refuseUnless(
     attempt: { source: SignInSource; client: ClientInfo; user: UserRecord; apiKey?: { id: string; name: string } },
     check: () => void,
+    counters?: CounterRelease,
   ): Promise<void> {
     try {
       check();
     } catch (error) {
+      if (counters) await this.deps.signIns.record({ counters });
       await this.deps.activity.record({ ...attempt, error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
@@ -417,26 +461,11 @@ export class AuthenticationService {
   }
 
   /**
-   * Reserves a sign-in attempt with the throttle and reads the account a typed name or e-mail address
-   * names. Throttled under the account's username whichever was typed (an address is looked up first,
-   * then throttled as that account), so guesses spread over both spellings share one counter.
+   * A Basic password not yet checked in this isolate: the attempt counted with the account read (one round
+   * trip), the hash, and the answer. The bookkeeping of a right password (the throttle counters given back,
+   * the activity row) does not shape the answer: it is written after it, retried, and logged if it still fails
+   * (a lost release would leave this success counted as a failure).
    */
-  private async reserveAccount(
-    name: string,
-    orEmail: boolean,
-    client: ClientInfo,
-  ): Promise<{ found: SignInUser | undefined; throttled: string }> {
-    const { throttle, users } = this.deps;
-    if (!orEmail) {
-      await throttle.reserve(name, client.address);
-      return { found: await users.getForSignIn(name), throttled: name };
-    }
-    const found = await users.getForSignIn(name, true);
-    const throttled = found?.user.username ?? name;
-    await throttle.reserve(throttled, client.address);
-    return { found, throttled };
-  }
-
   private async checkBasic(
     name: string,
     password: string,
@@ -444,17 +473,25 @@ export class AuthenticationService {
     client: ClientInfo,
     cacheKey: string,
   ): Promise<SignInUser> {
-    const { found, throttled } = await this.reserveAccount(name, orEmail, client);
-    const checked = await this.checkPassword(found, name, password, 'Basic', client);
+    const { throttle } = this.deps;
+    // Throttled under the account's username whichever name was typed (an e-mail address is throttled as the
+    // account it names), as a sign-in with the username would be.
+    const attempt = await throttle.attempt(name, client.address, { byEmail: orEmail, withSettings: false });
+    const checked = await this.checkPassword(attempt.found, name, password, 'Basic', client);
     const user = checked.user;
-    await this.deps.throttle.recordSuccess(throttled, client.address);
-    await this.refuseUnless({ source: 'Basic', client, user }, () => {
-      this.assertActive(user);
-      this.assertPasswordSignIn(user);
-    });
+    const counters = throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless(
+      { source: 'Basic', client, user },
+      () => {
+        this.assertActive(user);
+        this.assertPasswordSignIn(user);
+      },
+      counters,
+    );
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     // Recorded when the password is really checked, not on each request the cache then lets through.
-    await this.deps.activity.record({ source: 'Basic', client, user });
+    const activity = this.deps.activity.rowOf({ source: 'Basic', client, user });
+    this.deps.defer(withRetries(() => this.deps.signIns.record({ counters, activity })));
     return checked;
   }
 }

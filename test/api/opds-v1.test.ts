@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { readProgress } from '../../src/db/schema';
 import { buildEpub } from '../fixtures/epub-writer';
 import { db, seedLibrary, seedSeriesWithBooks } from '../support/catalog-factory';
+import { eventually } from '../support/eventually';
 import { ADMIN, createApiKey, createUser, setupAdmin } from '../support/factories';
+import { faultyWorker } from '../support/faults';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { imageSize } from '../support/media';
@@ -131,14 +133,16 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     expect(page.headers.get('Content-Type')).toBe('image/png');
     expect(imageSize(page.bytes)).toEqual({ width: 600, height: 900 });
 
+    // Written after the page is sent, once the app's burst of fetches is over (DECISIONS.md §Reader apps).
+    const progress = await eventually(
+      () => api(`/books/${books['Chapter 1'].id}/progress`, { auth: keyAuth() }),
+      (res) => res.status === 200,
+    );
+    expect(progress.body).toMatchObject({ currentPage: 2, completed: false });
     const again = await feed(sagaLink.href, keyAuth());
     const updated = linkWithRel(entryTitled(again.text, 'Chapter 1'), PSE_REL);
     expect(updated['pse:lastRead']).toBe('2');
     expect(Date.parse(updated['pse:lastReadDate'] as string)).not.toBeNaN();
-
-    const progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth: keyAuth() });
-    expect(progress.status).toBe(200);
-    expect(progress.body).toMatchObject({ currentPage: 2, completed: false });
 
     // The same page at the same width again is a cached rendition: no image work.
     const cached = await fetchAs(streamUrl(stream.href, 1, 600), keyAuth());
@@ -151,23 +155,30 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     const auth = { basic: user };
     const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
     const stream = linkWithRel(entryTitled(series.text, 'Chapter 1'), PSE_REL);
-    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
-    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
-    let progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body.currentPage).toBe(2);
+    // One page turn at a time, each settled before the next (an app that fetches only the page it shows).
+    const app = faultyWorker({});
+    const turn = async (index: number) => {
+      const url = new URL(streamUrl(stream.href, index, 600));
+      expect((await app.fetch(`${url.pathname}${url.search}`, { auth })).status).toBe(200);
+      await app.settle();
+    };
+    const progress = async () => (await api(`/books/${books['Chapter 1'].id}/progress`, { auth })).body;
+    await turn(1);
+    await turn(0);
+    expect((await progress()).currentPage).toBe(2);
     // The last page, fetched a moment after the book was opened (an app prefetching ahead), is not a read book.
-    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: false });
+    await turn(2);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: false });
     // Opened a minute ago: the last page fetched again now completes it.
     const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
-    await db.update(readProgress).set({ startedAt: aMinuteAgo }).where(eq(readProgress.id, progress.body.id));
-    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
-    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
+    await db
+      .update(readProgress)
+      .set({ startedAt: aMinuteAgo })
+      .where(eq(readProgress.id, (await progress()).id));
+    await turn(2);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: true });
+    await turn(0);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: true });
   });
 
   it('opds.pse_progress = false: streamed pages do not move progress (apps that prefetch)', async () => {
@@ -176,9 +187,9 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     const auth = { basic: user };
     const set = await api('/user/preferences/opds.pse_progress', { method: 'PUT', auth, json: { value: false } });
     expect(set.status).toBe(200);
-    const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
-    const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
-    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
+    const app = faultyWorker({});
+    expect((await app.fetch(`/opds/v1.2/books/${books['Chapter 2'].id}/pages/1`, { auth })).status).toBe(200);
+    await app.settle();
     expect((await api(`/books/${books['Chapter 2'].id}/progress`, { auth })).status).toBe(404);
   });
 
@@ -190,6 +201,7 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
       { name: 'read only', permissions: ['BooksRead', 'PagesRead', 'SeriesRead', 'ProgressRead'] },
     );
     const auth: Credentials = { apiKey: key.key, via: 'basic' };
+    // Nothing is deferred for a caller who may not write progress: the answer is all there is.
     const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
     const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
     expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);

@@ -11,6 +11,7 @@ import { createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
+import { faultyWorker } from '../support/faults';
 
 type State = 'read' | 'in_progress' | 'unread';
 
@@ -47,6 +48,8 @@ async function bookIdsOf(auth: Credentials, seriesId: string): Promise<string[]>
   expect(res.status).toBe(200);
   return res.body.data.map((b: { id: string }) => b.id);
 }
+
+const responseOf = async (res: Response) => ({ status: res.status, text: await res.text() });
 
 /** The response has this status; else the failure shows what the server said. */
 function expectStatus(res: { status: number; text: string }, status: number) {
@@ -92,9 +95,15 @@ describe('series read state (DECISIONS.md §Lists: readStatus)', () => {
     await expectStates({ read: [], in_progress: [], unread: ['Alpha', 'Beta'] });
 
     // A page streamed through OPDS-PSE (0-indexed) starts the book and its series; the next changes nothing.
-    expectStatus(await api(`/opds/v1.2/books/${beta[0]}/pages/0`, { auth }), 200);
+    // Streamed progress is written after the page (DECISIONS.md §Reader apps): each step waits for it.
+    const app = faultyWorker({});
+    const stream = async (index: number) => {
+      expectStatus(await responseOf(await app.fetch(`/opds/v1.2/books/${beta[0]}/pages/${index}`, { auth })), 200);
+      await app.settle();
+    };
+    await stream(0);
     await expectStates({ read: [], in_progress: ['Beta'], unread: ['Alpha'] });
-    expectStatus(await api(`/opds/v1.2/books/${beta[0]}/pages/1`, { auth }), 200);
+    await stream(1);
     await expectStates({ read: [], in_progress: ['Beta'], unread: ['Alpha'] });
 
     // Komga's tracker (Mihon) catches up to book 2 of Alpha: read.

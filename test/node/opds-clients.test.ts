@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LongboxServer, startServer } from '../support/dev-server';
 import { buildEpub } from '../fixtures/epub-writer';
+import { eventually } from '../support/eventually';
 
 const require = createRequire(import.meta.url);
 /** The grammars, vendored with their origin and licence (test/vendor/opds/README.md). */
@@ -160,6 +161,11 @@ beforeAll(async () => {
   // A page read through streaming, so pse:lastRead and the keep-reading feed have something to show.
   const page = await call('GET', `/opds/v1.2/books/${ids['Chapter 1']}/pages/1?width=600`);
   expect(page.status).toBe(200);
+  // Written after the page, once the app's burst of fetches is over (DECISIONS.md §Reader apps).
+  await eventually(
+    () => call('GET', `/api/v1/books/${ids['Chapter 1']}/progress`),
+    (progress) => progress.status === 200 && JSON.parse(progress.text).currentPage === 2,
+  );
 }, 240_000);
 
 afterAll(async () => {

@@ -83,15 +83,22 @@ opds2Router.get('/books/:id', readerAppAuth('BooksRead'), async (c) =>
 );
 
 opds2Router.get('/books/:id/manifest', readerAppAuth('PagesRead'), async (c) => {
-  const publication = await catalog(c).publication(requestViewer(c), idParam(c));
-  if (!hasImagePages(publication.book, publication.extras)) {
+  const id = idParam(c);
+  // The page list is read beside the publication (one round trip): it answers only once the book is known to
+  // have page images, so its own errors never stand in for the publication's.
+  const [publication, pages] = await Promise.allSettled([
+    catalog(c).publication(requestViewer(c), id),
+    c.get('services').pages.list(requestViewer(c), id, new URL(c.req.url).origin),
+  ]);
+  if (publication.status === 'rejected') throw publication.reason;
+  if (!hasImagePages(publication.value.book, publication.value.extras)) {
     throw new AppError(
       'UnprocessableEntity',
       'This book has no page images (a reflowable EPUB, or its analysis failed): open its file instead',
     );
   }
-  const pages = await c.get('services').pages.list(requestViewer(c), publication.book.id);
-  return json(c, writer(c).divina(publication, pages), DIVINA_TYPE);
+  if (pages.status === 'rejected') throw pages.reason;
+  return json(c, writer(c).divina(publication.value, pages.value), DIVINA_TYPE);
 });
 
 /** A page of a DiViNa manifest (1-based, like the API): reading it does not move progress, the app PUTs progression. */
