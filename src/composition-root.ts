@@ -43,6 +43,7 @@ import { FilesystemService } from './services/filesystem.service';
 import { LibrariesService } from './services/libraries.service';
 import { UploadsService } from './services/uploads.service';
 import { PreferencesService } from './services/preferences.service';
+import { readingStatsService } from './services/reading-stats.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
@@ -161,6 +162,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ...lists,
     opdsCatalog: opdsCatalog(db, libraries, events),
     kosync: new KosyncService(catalogRead.readProgress),
+    readingStats: readingStatsService(db),
     metadata,
     ...media,
     peerImport: createPeerImportServices(db, {

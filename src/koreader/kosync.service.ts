@@ -79,6 +79,7 @@ export class KosyncService {
         percentage,
         locator: progress,
         device,
+        deviceIsKoreader: true,
       });
     } else {
       if (!/^[0-9]+$/.test(progress) || !isPageInRange(Number(progress), pageCount)) {
@@ -89,6 +90,7 @@ export class KosyncService {
         currentPage: page,
         completed: completesAtPage(page, pageCount),
         device,
+        deviceIsKoreader: true,
       });
     }
     return { document, timestamp: epochSeconds(record.updatedAt) };

@@ -24,6 +24,7 @@ import { metadataRouter } from './metadata';
 import { bookCoversRouter, seriesCoversRouter } from './covers';
 import { listsRouter } from './lists';
 import { importRouter } from './import';
+import { readingStatsRouter } from './reading-stats';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -49,6 +50,7 @@ export const apiRouters: Router[] = [
   seriesRouter,
   booksRouter,
   progressRouter,
+  readingStatsRouter,
   pagesRouter,
   thumbnailsRouter,
   listsRouter,

@@ -34,6 +34,8 @@ export const PREFERENCE_DEFINITIONS = {
   'reader.double_page': define(z.boolean(), false),
   /** DECISIONS.md §Reader apps: pages fetched through OPDS page streaming advance progress; false for apps that prefetch whole books. */
   'opds.pse_progress': define(z.boolean(), true),
+  /** DECISIONS.md §Reading statistics: false pauses recording reading sessions (reading-sessions.repository.ts reads it in SQL). */
+  'stats.recording': define(z.boolean(), true),
 } satisfies Record<string, PreferenceDefinition<unknown>>;
 
 export type PreferenceKey = keyof typeof PREFERENCE_DEFINITIONS;

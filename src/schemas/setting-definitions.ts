@@ -26,6 +26,11 @@ export const SETTING_DEFINITIONS = {
   ),
   'auth.session_lifetime_hours': define(z.number().int().min(1).max(8760), 24, 'Lifetime of a session token.'),
   'auth.default_role': define(z.enum(['reader', 'maintainer']), 'reader', 'Role given to self-registered users.'),
+  'stats.retention_days': define(
+    z.number().int().min(0).max(36_500),
+    0,
+    'Reading sessions that started longer ago than this many days are deleted by the hourly housekeeping; 0 keeps them.',
+  ),
   'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
 } satisfies Record<string, SettingDefinition<unknown>>;
 

@@ -3,7 +3,9 @@ import type { Database } from '../db/client';
 import type { FeedExtrasRead } from '../repositories/book-extras.repository';
 import { BooksRepository } from '../repositories/books.repository';
 import { DuplicatesRepository } from '../repositories/duplicates.repository';
+import { FOLD_RULES } from '../reading/rules';
 import { ReadProgressRepository } from '../repositories/read-progress.repository';
+import { ReadingSessionsRepository } from '../repositories/reading-sessions.repository';
 import { SeriesRepository } from '../repositories/series.repository';
 import { BookQueryService } from './book-query.service';
 import { DuplicatesQueryService } from './duplicates-query.service';
@@ -17,7 +19,12 @@ export function createCatalogReadServices(db: Database, extrasRead: FeedExtrasRe
   return {
     seriesQuery: new SeriesQueryService(series),
     bookQuery: new BookQueryService(books, series),
-    readProgress: new ReadProgressService(new ReadProgressRepository(db), books, series),
+    readProgress: new ReadProgressService(
+      new ReadProgressRepository(db),
+      books,
+      series,
+      new ReadingSessionsRepository(db, FOLD_RULES),
+    ),
     duplicates: new DuplicatesQueryService(new DuplicatesRepository(db)),
   };
 }

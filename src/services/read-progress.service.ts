@@ -3,9 +3,12 @@
  * and the percentage rule per format (src/progress/rules.ts), and device attribution (API.md §2 API
  * key): the API key when the request used one, else a hash of the User-Agent so that devices of the
  * same app merge. A book the viewer may not see answers as an unknown one (404).
+ *
+ * Every write of one book's position also folds into the user's reading sessions (docs/DECISIONS.md
+ * §Reading statistics): one more statement at the head of the write's own batch
+ * (reading-sessions.repository.ts `foldStatement`), never another round trip.
  */
 import { badRequest, notFound } from '../lib/errors';
-import { sha256Hex } from '../lib/encoding';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { toReadProgressDto } from '../mappers/book.mapper';
@@ -17,8 +20,10 @@ import {
   progressFraction,
   streamingCompletes,
 } from '../progress/rules';
+import { type DeviceFacts, readingDeviceOf, userAgentDeviceId } from '../reading/devices';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
 import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
+import type { ReadingSessionsRepository } from '../repositories/reading-sessions.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
@@ -29,6 +34,8 @@ export interface ProgressActor {
   viewer: Viewer;
   apiKey?: { id: string; name: string };
   userAgent: string | null;
+  /** `Longbox-Device-Id`: a client that measures its reading and sends it as sessions (src/reading/devices.ts). */
+  clientDeviceId?: string | null;
 }
 
 /** Where a reader app says the user is (KOReader sync, Readium progression). */
@@ -43,6 +50,8 @@ export interface ReaderPosition {
   at?: string;
   /** The device as the reader app names itself (KOReader, Readium progression), kept beside Longbox's attribution. */
   device?: { id: string; name: string };
+  /** `device` is KOReader's own (kosync): reading statistics name the device by it (API.md §2 Device attribution). */
+  deviceIsKoreader?: boolean;
 }
 
 const DEVICE_NAME_MAX = 200;
@@ -50,8 +59,17 @@ const DEVICE_NAME_MAX = 200;
 async function deviceOf(actor: ProgressActor): Promise<{ deviceId: string; deviceName: string }> {
   if (actor.apiKey) return { deviceId: `api-key:${actor.apiKey.id}`, deviceName: actor.apiKey.name };
   const agent = actor.userAgent ?? '';
-  const hash = (await sha256Hex(agent)).slice(0, 16);
-  return { deviceId: `ua:${hash}`, deviceName: agent.slice(0, DEVICE_NAME_MAX) || 'unknown client' };
+  return { deviceId: await userAgentDeviceId(agent), deviceName: agent.slice(0, DEVICE_NAME_MAX) || 'unknown client' };
+}
+
+/** What the request says about its device, for the reading statistics. */
+function factsOf(actor: ProgressActor, position?: ReaderPosition): DeviceFacts {
+  return {
+    apiKey: actor.apiKey,
+    userAgent: actor.userAgent,
+    clientDeviceId: actor.clientDeviceId ?? null,
+    koreader: position?.deviceIsKoreader && position.device?.id ? position.device : null,
+  };
 }
 
 export class ReadProgressService {
@@ -59,7 +77,23 @@ export class ReadProgressService {
     private readonly progress: ReadProgressRepository,
     private readonly books: BooksRepository,
     private readonly series: SeriesRepository,
+    private readonly sessions: ReadingSessionsRepository,
   ) {}
+
+  /** The fold of one book's progress write into the user's reading sessions (first in the write's batch). */
+  private async fold(
+    actor: ProgressActor,
+    write: { bookId: string; currentPage: number; completed: boolean; at: string },
+    options: { position?: ReaderPosition; forwardOnly?: boolean } = {},
+  ) {
+    const device = await readingDeviceOf(factsOf(actor, options.position));
+    // Wrapped: a query builder is thenable, and an async function returning it would run it here, alone.
+    return {
+      statement: this.sessions.foldStatement({ userId: actor.viewer.userId, ...write }, device, write.at, {
+        forwardOnly: options.forwardOnly,
+      }),
+    };
+  }
 
   async get(viewer: Viewer, bookId: string): Promise<ReadProgressDto> {
     await this.paging(viewer, bookId);
@@ -88,17 +122,20 @@ export class ReadProgressService {
         { path: 'current_page', message: `must be between 1 and ${book.pageCount}` },
       ]);
     }
-    const record = await this.progress.upsert({
-      userId: actor.viewer.userId,
-      bookId: book.id,
-      currentPage: body.current_page,
-      completed: body.is_completed,
-      progressPercentage: progressFraction(book, body.current_page, body.progress_percentage),
-      ...(await deviceOf(actor)),
-      // PUT replaces the position: a locator not sent again would point at a place the reader left.
-      locator: body.locator ?? null,
-      now: nowIso(),
-    });
+    const now = nowIso();
+    const position = { bookId: book.id, currentPage: body.current_page, completed: body.is_completed };
+    const record = await this.progress.upsert(
+      {
+        userId: actor.viewer.userId,
+        ...position,
+        progressPercentage: progressFraction(book, body.current_page, body.progress_percentage),
+        ...(await deviceOf(actor)),
+        // PUT replaces the position: a locator not sent again would point at a place the reader left.
+        locator: body.locator ?? null,
+        now,
+      },
+      (await this.fold(actor, { ...position, at: now })).statement,
+    );
     return toReadProgressDto(record);
   }
 
@@ -111,17 +148,20 @@ export class ReadProgressService {
     if (!isPageInRange(position.currentPage, pages)) {
       throw badRequest(`The page must be between 1 and ${pages}`);
     }
-    return this.progress.upsert({
-      userId: actor.viewer.userId,
-      bookId: book.id,
-      currentPage: position.currentPage,
-      completed: position.completed,
-      progressPercentage: progressFraction(book, position.currentPage, position.percentage),
-      ...(await deviceOf(actor)),
-      readerDevice: position.device ?? null,
-      locator: position.locator ?? null,
-      now: position.at ?? nowIso(),
-    });
+    const now = position.at ?? nowIso();
+    const where = { bookId: book.id, currentPage: position.currentPage, completed: position.completed };
+    return this.progress.upsert(
+      {
+        userId: actor.viewer.userId,
+        ...where,
+        progressPercentage: progressFraction(book, position.currentPage, position.percentage),
+        ...(await deviceOf(actor)),
+        readerDevice: position.device ?? null,
+        locator: position.locator ?? null,
+        now,
+      },
+      (await this.fold(actor, { ...where, at: now }, { position })).statement,
+    );
   }
 
   /**
@@ -137,15 +177,19 @@ export class ReadProgressService {
       const started = (await this.progress.get(actor.viewer, book.id))?.startedAt ?? now;
       completed = streamingCompletes(page, book.pageCount, Date.parse(started), Date.parse(now));
     }
-    await this.progress.advance({
-      userId: actor.viewer.userId,
-      bookId: book.id,
-      currentPage: page,
-      completed,
-      progressPercentage: progressFraction(book, page),
-      ...(await deviceOf(actor)),
-      now,
-    });
+    await this.progress.advance(
+      {
+        userId: actor.viewer.userId,
+        bookId: book.id,
+        currentPage: page,
+        completed,
+        progressPercentage: progressFraction(book, page),
+        ...(await deviceOf(actor)),
+        now,
+      },
+      (await this.fold(actor, { bookId: book.id, currentPage: page, completed, at: now }, { forwardOnly: true }))
+        .statement,
+    );
   }
 
   /** The stored progress with the device that wrote it, or undefined. */
@@ -166,15 +210,14 @@ export class ReadProgressService {
   /** POST /books/{id}/read: completed on the last page. */
   async markRead(actor: ProgressActor, bookId: string): Promise<ReadProgressDto> {
     const book = await this.paging(actor.viewer, bookId);
-    const record = await this.progress.upsert({
-      userId: actor.viewer.userId,
-      bookId,
-      currentPage: lastPage(book.pageCount),
-      completed: true,
-      progressPercentage: 1,
-      ...(await deviceOf(actor)),
-      now: nowIso(),
-    });
+    const now = nowIso();
+    const position = { bookId, currentPage: lastPage(book.pageCount), completed: true };
+    const record = await this.progress.upsert(
+      { userId: actor.viewer.userId, ...position, progressPercentage: 1, ...(await deviceOf(actor)), now },
+      // A book marked read finishes the sitting it is in (or one of its own); its pages count only as far as
+      // the time since the last write allows (reading-sessions.repository.ts `foldStatement`).
+      (await this.fold(actor, { ...position, at: now })).statement,
+    );
     return toReadProgressDto(record);
   }
 
@@ -189,6 +232,7 @@ export class ReadProgressService {
     return { data: rows.map(toReadProgressDto), total };
   }
 
+  /** Marking a whole series read is bookkeeping, not reading: it records no sitting (DECISIONS.md §Reading statistics). */
   async markSeriesRead(actor: ProgressActor, seriesId: string): Promise<void> {
     if (!(await this.series.exists(actor.viewer, seriesId))) throw notFound('Series');
     await this.progress.markSeriesRead(seriesId, {
@@ -200,7 +244,7 @@ export class ReadProgressService {
 
   /**
    * These books become read (Komga's tracker marking a run of a series): one statement, whatever their
-   * number. The caller has chosen them among the live books the viewer sees.
+   * number. The caller has chosen them among the live books the viewer sees. Like `markSeriesRead`, no sitting.
    */
   async markBooksRead(actor: ProgressActor, bookIds: readonly string[]): Promise<void> {
     await this.progress.markBooksRead(bookIds, {

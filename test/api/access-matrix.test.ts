@@ -19,7 +19,7 @@ import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
-import { wantToRead } from '../../src/db/schema';
+import { readingSessions, wantToRead } from '../../src/db/schema';
 import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
 import { png } from '../fixtures/images';
@@ -198,6 +198,29 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/books/{id}/analyze': { hides: 'book' },
   'GET /api/v1/progress': { list: v1('/progress?pageSize=100') },
   'GET /api/v1/progress/currently-reading': { list: v1('/progress/currently-reading') },
+  // Reading statistics (issue 35): the seeded sessions cover every book, hidden ones included.
+  'GET /api/v1/reading-stats': { list: v1('/reading-stats?granularity=month&seriesLimit=100') },
+  'GET /api/v1/reading-stats/coverage': { none: 'two dates of the caller’s reading on books they see, no id or name' },
+  'GET /api/v1/reading-sessions/export': { list: v1('/reading-sessions/export') },
+  'POST /api/v1/reading-sessions': {
+    hides: 'book',
+    unknownStatus: 200,
+    json: (id: string) => ({
+      sessions: [
+        {
+          id: 'matrix-session',
+          bookId: id,
+          deviceId: 'matrix',
+          activeDurationMs: 60_000,
+          clientStartedAt: '2026-01-01T10:00:00Z',
+          clientEndedAt: '2026-01-01T10:05:00Z',
+        },
+      ],
+    }),
+  },
+  'DELETE /api/v1/reading-sessions': { none: 'deletes the caller’s own sessions, reads no catalog row' },
+  'PUT /api/v1/reading-devices/{deviceId}': { none: 'names one of the caller’s devices, reads no catalog row' },
+  'GET /api/v1/admin/reading-stats': { none: ADMIN_ONLY },
   'GET /api/v1/duplicates': { list: v1('/duplicates') },
   'POST /api/v1/duplicates/scan': { none: 'queues a task; its groups are read through GET /duplicates' },
   'DELETE /api/v1/duplicates/{id}': { hides: 'duplicate' },
@@ -697,7 +720,8 @@ function countsIn(answer: Answer): Array<[string, number]> {
   const found: Array<[string, number]> = [];
   const countName = /^(total\w*|numberOf\w*|\w*count|\w*_count|\w*Count)$/i;
   const visit = (value: unknown, key: string) => {
-    if (typeof value === 'number' && countName.test(key) && !/page|size|byte|error|skipped/i.test(key)) {
+    // Durations (reading statistics' `totalMs`) are times, not counts.
+    if (typeof value === 'number' && countName.test(key) && !/page|size|byte|error|skipped|Ms$/i.test(key)) {
       found.push([key, value]);
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, key);
@@ -833,6 +857,20 @@ async function buildMatrix(): Promise<Matrix> {
       const [first, second] = s.bookIds;
       if (first) await seedProgress(userId, first, { completed: true });
       if (second && ['xteen', 'xsecret'].includes(s.marker)) await seedProgress(userId, second, { currentPage: 1 });
+      // A sitting on every book, so the reading statistics and their export have hidden rows to leave out.
+      for (const bookId of s.bookIds) {
+        await db.insert(readingSessions).values({
+          id: crypto.randomUUID(),
+          userId,
+          bookId,
+          deviceId: 'ua:matrix',
+          deviceName: 'Matrix',
+          startedAt: new Date(Date.now() - 86_400_000).toISOString(),
+          endedAt: new Date(Date.now() - 86_000_000).toISOString(),
+          inferredMs: 60_000,
+          pagesRead: 1,
+        });
+      }
     }
   }
   const duplicates = await api('/duplicates/scan', { method: 'POST', auth: fixture.admin });

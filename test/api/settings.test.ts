@@ -8,6 +8,7 @@ const KEYS = [
   'auth.email_verification_required',
   'auth.session_lifetime_hours',
   'auth.default_role',
+  'stats.retention_days',
   'thumbnails.max_size',
 ];
 

@@ -1,0 +1,367 @@
+/**
+ * Reading sessions (docs/DECISIONS.md §Reading statistics; docs/ARCHITECTURE.md §Reading sessions): the one
+ * statement every progress write adds to its batch (`foldStatement`), the batch that records measured sessions
+ * (POST /reading-sessions, KOReader statistics), and what the user may do with their own (export, delete,
+ * device names). The statistics read model is reading-stats.repository.ts.
+ */
+import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { readingDeviceNames, readingSessionReceipts, readingSessions } from '../db/schema';
+import { type Viewer, visibleBooks } from './visibility';
+
+export type ReadingSessionRecord = typeof readingSessions.$inferSelect;
+
+/** How sittings are told apart and how much a progress write may infer (src/reading/rules.ts). */
+export interface FoldRules {
+  /** Writes of one device closer than this are one sitting; the gap between them is inferred reading time. */
+  mergeWindowMs: number;
+  /** The least time a page takes: a write may add no more pages than its gap allows. */
+  msPerPage: number;
+}
+
+/** The device a write comes from, as the service attributed it (src/reading/devices.ts). */
+export interface SessionDevice {
+  id: string;
+  name: string;
+  /** The time between this device's writes counts as (inferred) reading time. */
+  infers: boolean;
+}
+
+/** What a progress write tells the fold: whose, which book, where the reader is now, and whether it completes it. */
+export interface FoldedWrite {
+  userId: string;
+  bookId: string;
+  currentPage: number;
+  completed: boolean;
+}
+
+/** A measured session ready to be written: validated, its book and times normalised (src/reading/measured.ts). */
+export interface MeasuredSession {
+  clientId: string;
+  bookId: string;
+  /** Null: the session takes the device of the sitting it lands in, else `fallbackDevice`. */
+  device: { id: string; name: string } | null;
+  startedAt: string;
+  endedAt: string;
+  measuredMs: number | null;
+  pagesRead: number | null;
+  finished: boolean;
+}
+
+export interface MeasuredBatch {
+  userId: string;
+  viewer: Viewer;
+  sessions: readonly MeasuredSession[];
+  /** The device of a session that names none and lands in no sitting. */
+  fallbackDevice: { id: string; name: string };
+  /** A session sent again replaces what it wrote (a KOReader database is re-read whole); else it changes nothing. */
+  replaceRepeats: boolean;
+  now: string;
+}
+
+export interface MeasuredOutcome {
+  /** Client ids whose book the viewer does not see (or that does not exist). */
+  unknownBook: string[];
+  /** Current progress of every book the batch touched. */
+  progress: Array<{ bookId: string; currentPage: number; completed: boolean }>;
+}
+
+/** A user's stored sessions as the export lists them. */
+export interface ExportedSession {
+  id: string;
+  bookId: string;
+  bookTitle: string;
+  seriesName: string;
+  deviceId: string;
+  deviceName: string;
+  startedAt: string;
+  endedAt: string;
+  measuredMs: number | null;
+  inferredMs: number | null;
+  pagesRead: number | null;
+  finished: boolean;
+}
+
+/** One session measured by a client spans at most one JSON row per chunk; D1 takes a few MB per statement. */
+const MEASURED_CHUNK = 1000;
+
+/** The preference that pauses recording (PREFERENCE_DEFINITIONS `stats.recording`), tested in SQL. */
+const RECORDING_PAUSED = (userId: string) =>
+  sql`EXISTS (SELECT 1 FROM user_preferences AS paused WHERE paused.user_id = ${userId}
+    AND paused.key = 'stats.recording' AND paused.value = 'false')`;
+
+/** Milliseconds from ISO time `a` to `b` (SQLite julian days), never negative. */
+const msBetween = (a: SQL, b: SQL) =>
+  sql`max(0, CAST(round((julianday(${b}) - julianday(${a})) * 86400000) AS INTEGER))`;
+
+export class ReadingSessionsRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly rules: FoldRules,
+  ) {}
+
+  /**
+   * The statement a progress write adds to its batch, before the write itself (it reads the position the
+   * write moves from): the device's open sitting of the book — its last one, ended within the merge window —
+   * is extended to `at`, or a new one is opened. A device that infers adds the gap since its last write as
+   * inferred time (at most the window: a longer gap opens a new sitting) and the pages moved forward, no more
+   * than the gap allows at `msPerPage` a page; the sitting finishes the book when this write completes a book
+   * that was not completed. One INSERT … SELECT … ON CONFLICT: no read before the write, so it costs the batch
+   * one statement and no round trip. Nothing is written while the user has paused recording, nor, for a
+   * write that only moves forward (`forwardOnly`: OPDS page streaming), when the write will not move the
+   * position (the same rule as read-progress.repository.ts `advance`, read from the position before it).
+   */
+  foldStatement(write: FoldedWrite, device: SessionDevice, at: string, { forwardOnly = false } = {}) {
+    const { mergeWindowMs, msPerPage } = this.rules;
+    const windowStart = new Date(Date.parse(at) - mergeWindowMs).toISOString();
+    const windowEnd = new Date(Date.parse(at) + mergeWindowMs).toISOString();
+    const open = sql.raw('open');
+    const previous = sql.raw('previous');
+    const infers = device.infers ? 1 : 0;
+    // Where the forward move starts: the sitting's last page, else the stored position, else the first page.
+    const fromPage = sql`coalesce(${open}.last_page, ${previous}.current_page, 1)`;
+    const sinceLastWrite = msBetween(sql`coalesce(${open}.ended_at, ${previous}.updated_at, ${at})`, sql`${at}`);
+    const pageBudget = sql`min(${mergeWindowMs}, ${sinceLastWrite}) / ${msPerPage}`;
+    const forward = sql`min(max(0, ${write.currentPage} - ${fromPage}), ${pageBudget})`;
+    const gap = sql`CASE WHEN ${open}.id IS NULL THEN 0 ELSE ${msBetween(sql`${open}.ended_at`, sql`${at}`)} END`;
+    const moves = sql`(${previous}.id IS NULL OR (${previous}.completed = 0
+      AND (${previous}.current_page < ${write.currentPage} OR ${write.completed ? 1 : 0} = 1)))`;
+    const conditions = [sql`NOT ${RECORDING_PAUSED(write.userId)}`, ...(forwardOnly ? [moves] : [])];
+    return this.db
+      .insert(readingSessions)
+      .select(
+        sql`SELECT coalesce(${open}.id, ${crypto.randomUUID()}), ${write.userId}, ${write.bookId}, ${device.id},
+            ${device.name}, coalesce(${open}.started_at, ${at}),
+            CASE WHEN ${open}.ended_at > ${at} THEN ${open}.ended_at ELSE ${at} END,
+            ${open}.measured_ms,
+            CASE WHEN ${infers} THEN coalesce(${open}.inferred_ms, 0) + ${gap} ELSE ${open}.inferred_ms END,
+            CASE WHEN ${infers} THEN coalesce(${open}.pages_read, 0) + ${forward} ELSE ${open}.pages_read END,
+            ${write.currentPage},
+            coalesce(${open}.finished, 0) OR (${write.completed ? 1 : 0} AND coalesce(${previous}.completed, 0) = 0)
+          FROM (SELECT 1) AS one
+          LEFT JOIN (
+            SELECT id, started_at, ended_at, measured_ms, inferred_ms, pages_read, last_page, finished
+            FROM reading_sessions
+            WHERE user_id = ${write.userId} AND book_id = ${write.bookId} AND device_id = ${device.id}
+              AND ended_at >= ${windowStart} AND started_at <= ${windowEnd}
+            ORDER BY ended_at DESC LIMIT 1
+          ) AS ${open} ON TRUE
+          LEFT JOIN read_progress AS ${previous} ON ${previous}.user_id = ${write.userId}
+            AND ${previous}.book_id = ${write.bookId}
+          WHERE ${sql.join(conditions, sql` AND `)}`,
+      )
+      .onConflictDoUpdate({
+        target: readingSessions.id,
+        set: {
+          deviceName: sql`excluded.device_name`,
+          endedAt: sql`excluded.ended_at`,
+          inferredMs: sql`excluded.inferred_ms`,
+          pagesRead: sql`excluded.pages_read`,
+          lastPage: sql`excluded.last_page`,
+          finished: sql`excluded.finished`,
+        },
+      });
+  }
+
+  /**
+   * Measured sessions, in one batch (all written or none): for each session of a book the viewer sees and a
+   * client id not received before, a receipt, then the session — into the sitting it overlaps on the same
+   * device (any device when it names none) that holds no measured time yet, whose inferred time it replaces,
+   * or as a sitting of its own. A repeated client id changes nothing, unless `replaceRepeats`, when its sitting
+   * takes the new figures. The batch's last statement reads the progress of the books it touched.
+   */
+  async recordMeasured(batch: MeasuredBatch): Promise<MeasuredOutcome> {
+    const batchId = crypto.randomUUID();
+    const chunks: MeasuredSession[][] = [];
+    for (let i = 0; i < batch.sessions.length; i += MEASURED_CHUNK) {
+      chunks.push(batch.sessions.slice(i, i + MEASURED_CHUNK));
+    }
+    const statements = chunks.flatMap((chunk) => this.measuredStatements(batch, batchId, chunk));
+    const bookIds = JSON.stringify([...new Set(batch.sessions.map((s) => s.bookId))]);
+    const visible = visibleBooks(batch.viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` });
+    // Builders over SQL sources (not `db.all`): this drizzle batches raw statements only without parameters.
+    const unknown = this.db
+      .select({ clientId: sql<string>`s.value ->> 'clientId'` })
+      .from(sql`json_each(${JSON.stringify(batch.sessions)}) AS s`)
+      .where(sql`NOT EXISTS (SELECT 1 FROM books AS b WHERE b.id = s.value ->> 'bookId' AND ${visible})`);
+    const progress = this.db
+      .select({
+        bookId: sql<string>`p.book_id`,
+        currentPage: sql<number>`p.current_page`,
+        completed: sql<number>`p.completed`,
+      })
+      .from(sql`read_progress AS p JOIN books AS b ON b.id = p.book_id`)
+      .where(
+        sql`p.user_id = ${batch.userId} AND p.book_id IN (SELECT value FROM json_each(${bookIds})) AND ${visible}`,
+      );
+    const results = await this.db.batch([unknown, ...statements, progress]);
+    const unknownRows = results[0] as Array<{ clientId: string }>;
+    const progressRows = results[results.length - 1] as Array<{
+      bookId: string;
+      currentPage: number;
+      completed: number;
+    }>;
+    return {
+      unknownBook: unknownRows.map((r) => r.clientId),
+      progress: progressRows.map((r) => ({
+        bookId: r.bookId,
+        currentPage: r.currentPage,
+        completed: r.completed === 1,
+      })),
+    };
+  }
+
+  /** The receipt and session statements of one chunk of a measured batch. */
+  private measuredStatements(batch: MeasuredBatch, batchId: string, chunk: readonly MeasuredSession[]) {
+    const { userId, viewer, now, fallbackDevice } = batch;
+    const rows = JSON.stringify(
+      chunk.map((s) => ({ ...s, sessionId: crypto.randomUUID(), deviceId: s.device?.id, deviceName: s.device?.name })),
+    );
+    const visible = visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` });
+    // The sitting a session lands in: same user and book, overlapping it (give or take the window), holding no
+    // measured time, on the session's device when it names one; the latest of them.
+    const window = this.rules.mergeWindowMs;
+    const sitting = sql`(SELECT target.id FROM reading_sessions AS target
+      WHERE target.user_id = ${userId} AND target.book_id = j.value ->> 'bookId' AND target.measured_ms IS NULL
+        AND target.ended_at >= strftime('%Y-%m-%dT%H:%M:%fZ', j.value ->> 'startedAt', ${`-${window / 1000} seconds`})
+        AND target.started_at <= strftime('%Y-%m-%dT%H:%M:%fZ', j.value ->> 'endedAt', ${`+${window / 1000} seconds`})
+        AND (j.value ->> 'deviceId' IS NULL OR target.device_id = j.value ->> 'deviceId')
+      ORDER BY target.ended_at DESC LIMIT 1)`;
+    const receipts = this.db
+      .insert(readingSessionReceipts)
+      .select(
+        sql`SELECT ${userId}, j.value ->> 'clientId', coalesce(${sitting}, j.value ->> 'sessionId'), ${batchId}, ${now}, 0
+          FROM json_each(${rows}) AS j JOIN books AS b ON b.id = j.value ->> 'bookId'
+          WHERE ${visible}`,
+      )
+      .onConflictDoUpdate({
+        target: [readingSessionReceipts.userId, readingSessionReceipts.clientId],
+        set: { batchId: sql`excluded.batch_id`, replaced: sql`1` },
+        setWhere: batch.replaceRepeats ? sql`TRUE` : sql`FALSE`,
+      });
+    const fresh = this.db
+      .insert(readingSessions)
+      .select(
+        sql`SELECT r.session_id, ${userId}, j.value ->> 'bookId',
+            coalesce(j.value ->> 'deviceId', ${fallbackDevice.id}), coalesce(j.value ->> 'deviceName', ${fallbackDevice.name}),
+            j.value ->> 'startedAt', j.value ->> 'endedAt', j.value ->> 'measuredMs', NULL, j.value ->> 'pagesRead', NULL,
+            j.value ->> 'finished'
+          FROM reading_session_receipts AS r JOIN json_each(${rows}) AS j ON j.value ->> 'clientId' = r.client_id
+          WHERE r.user_id = ${userId} AND r.batch_id = ${batchId} AND r.replaced = 0`,
+      )
+      .onConflictDoUpdate({
+        target: readingSessions.id,
+        set: {
+          startedAt: sql`min(${readingSessions.startedAt}, excluded.started_at)`,
+          endedAt: sql`max(${readingSessions.endedAt}, excluded.ended_at)`,
+          // The first measured session of a sitting takes the place of what was inferred; another session of
+          // this batch that lands in the same sitting adds to it.
+          measuredMs: sql`CASE WHEN ${readingSessions.measuredMs} IS NULL THEN excluded.measured_ms
+            ELSE ${readingSessions.measuredMs} + coalesce(excluded.measured_ms, 0) END`,
+          inferredMs: sql`NULL`,
+          pagesRead: sql`CASE WHEN ${readingSessions.measuredMs} IS NULL
+            THEN coalesce(excluded.pages_read, ${readingSessions.pagesRead})
+            ELSE coalesce(${readingSessions.pagesRead}, 0) + coalesce(excluded.pages_read, 0) END`,
+          finished: sql`${readingSessions.finished} OR excluded.finished`,
+        },
+      });
+    // A session sent again to replace its figures (replaceRepeats): its sitting takes them.
+    const replaced = this.db
+      .update(readingSessions)
+      .set({
+        startedAt: sql`min(${readingSessions.startedAt}, j.value ->> 'startedAt')`,
+        endedAt: sql`max(${readingSessions.endedAt}, j.value ->> 'endedAt')`,
+        measuredMs: sql`j.value ->> 'measuredMs'`,
+        inferredMs: null,
+        pagesRead: sql`j.value ->> 'pagesRead'`,
+        finished: sql`${readingSessions.finished} OR (j.value ->> 'finished')`,
+      })
+      .from(sql`reading_session_receipts AS r JOIN json_each(${rows}) AS j ON j.value ->> 'clientId' = r.client_id`)
+      .where(
+        sql`r.user_id = ${userId} AND r.batch_id = ${batchId} AND r.replaced = 1 AND ${readingSessions.id} = r.session_id`,
+      );
+    return [receipts, fresh, replaced] as const;
+  }
+
+  /** The user's sessions on books the viewer sees, oldest first (the export). */
+  async exportFor(viewer: Viewer): Promise<ExportedSession[]> {
+    const rows = await this.db.all<Omit<ExportedSession, 'finished'> & { finished: number }>(sql`
+      SELECT s.id AS id, s.book_id AS bookId, b.title AS bookTitle, se.title AS seriesName, s.device_id AS deviceId,
+        coalesce(named.name, s.device_name) AS deviceName, s.started_at AS startedAt, s.ended_at AS endedAt,
+        s.measured_ms AS measuredMs, s.inferred_ms AS inferredMs, s.pages_read AS pagesRead, s.finished AS finished
+      FROM reading_sessions AS s
+      JOIN books AS b ON b.id = s.book_id
+      JOIN series AS se ON se.id = b.series_id
+      LEFT JOIN reading_device_names AS named ON named.user_id = s.user_id AND named.device_id = s.device_id
+      WHERE s.user_id = ${viewer.userId} AND ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })}
+      ORDER BY s.started_at, s.id`);
+    return rows.map((row) => ({ ...row, finished: row.finished === 1 }));
+  }
+
+  /** Deletes every session (and receipt) of the user. */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.db.batch([
+      this.db.delete(readingSessions).where(eq(readingSessions.userId, userId)),
+      this.db.delete(readingSessionReceipts).where(eq(readingSessionReceipts.userId, userId)),
+    ]);
+  }
+
+  /** Names one of the user's devices; null gives it back its own name. False when the user has no such device. */
+  async renameDevice(userId: string, deviceId: string, name: string | null, now: string): Promise<boolean> {
+    const owned = sql`EXISTS (SELECT 1 FROM reading_sessions AS s WHERE s.user_id = ${userId} AND s.device_id = ${deviceId})`;
+    if (name === null) {
+      const [found] = await this.db.batch([
+        this.db.select({ n: sql<number>`${owned}` }).from(sql`(SELECT 1)`),
+        this.db
+          .delete(readingDeviceNames)
+          .where(and(eq(readingDeviceNames.userId, userId), eq(readingDeviceNames.deviceId, deviceId))),
+      ]);
+      return found[0]?.n === 1;
+    }
+    const written = await this.db
+      .insert(readingDeviceNames)
+      .select(sql`SELECT ${userId}, ${deviceId}, ${name}, ${now} WHERE ${owned}`)
+      .onConflictDoUpdate({
+        target: [readingDeviceNames.userId, readingDeviceNames.deviceId],
+        set: { name: sql`excluded.name`, updatedAt: sql`excluded.updated_at` },
+      })
+      .returning({ deviceId: readingDeviceNames.deviceId });
+    return written.length > 0;
+  }
+
+  /**
+   * Removes sessions that started before `cutoff` (the retention setting), at most `limit` of them, oldest
+   * first, and receipts received before it; returns how many sessions went.
+   */
+  async pruneBefore(cutoff: string, limit: number): Promise<number> {
+    const oldest = this.db
+      .select({ id: readingSessions.id })
+      .from(readingSessions)
+      .where(lt(readingSessions.startedAt, cutoff))
+      .orderBy(asc(readingSessions.startedAt))
+      .limit(limit);
+    const [removed] = await this.db.batch([
+      this.db
+        .delete(readingSessions)
+        .where(sql`${readingSessions.id} IN ${oldest}`)
+        .returning({ id: readingSessions.id }),
+      this.db.delete(readingSessionReceipts).where(lt(readingSessionReceipts.receivedAt, cutoff)),
+    ]);
+    return removed.length;
+  }
+
+  /** The user's sessions in [from, to) (tests and the bench read them). */
+  async between(userId: string, from: string, to: string): Promise<ReadingSessionRecord[]> {
+    return this.db
+      .select()
+      .from(readingSessions)
+      .where(
+        and(
+          eq(readingSessions.userId, userId),
+          gte(readingSessions.startedAt, from),
+          lt(readingSessions.startedAt, to),
+        ),
+      )
+      .orderBy(asc(readingSessions.startedAt));
+  }
+}
