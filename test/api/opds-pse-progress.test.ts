@@ -82,6 +82,10 @@ describe('page-streaming progress (DECISIONS.md §Reader apps; issue 31 point 17
     const app = streamingApp(bookId, auth, KOREADER);
     for (const index of [0, 1, 2]) await app.fetchAtOnce(index);
     expect((await app.progress())?.currentPage).toBe(3);
+    // The writes fold into one sitting of the app's device, named after it (issue 35; DECISIONS §Reading statistics).
+    const stats = await api('/reading-stats', { auth });
+    expect(stats.body.devices).toMatchObject([{ deviceName: 'KOReader', sessions: 1 }]);
+    expect(stats.body.summary).toMatchObject({ sessions: 1, books: 1 });
   }, 120_000);
 
   it('a failed progress write is retried after the page was sent; one that keeps failing is logged, the page still served', async () => {

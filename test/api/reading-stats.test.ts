@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readingSessions } from '../../src/db/schema';
 import { pruneExpired } from '../../src/services/housekeeping';
 import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
-import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
+import { ADMIN, createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 
 const IPHONE =
@@ -200,6 +200,43 @@ describe('sessions from every device (issue 35, Build 1; API.md §2 Device attri
       ['Tablet', 0],
     ]);
   }, 120_000);
+});
+
+describe('every progress surface records sittings (issue 35, Build 1)', () => {
+  it('Komga, Readium progression and mark-read each fold into a sitting of their device; marking a series read does not', async () => {
+    const { admin, saga, sagaOne, sagaTwo } = await catalog();
+    const mihon = { 'User-Agent': 'Mihon/0.16.4 (Android 14)' };
+    const komga = await api(`http://longbox.test/komga/api/v1/books/${sagaOne.id}/read-progress`, {
+      method: 'PATCH',
+      auth: { basic: { username: ADMIN.username, password: ADMIN.password } },
+      headers: mihon,
+      json: { page: 4 },
+    });
+    expect(komga.status).toBe(204);
+    const readium = await api(`/opds/v2.0/books/${sagaTwo.id}/progression`, {
+      method: 'PUT',
+      auth: admin.auth,
+      headers: { 'User-Agent': 'Thorium/3.0' },
+      json: {
+        modified: new Date().toISOString(),
+        locator: { href: '/1', type: 'image/png', locations: { position: 2 } },
+      },
+    });
+    expect(readium.status, readium.text).toBeLessThan(300);
+    const devices = (await stats(admin.auth)).devices.map((d: any) => d.deviceName).sort();
+    expect(devices).toEqual(['Mihon', 'Thorium Reader']);
+
+    const read = await api(`/books/${sagaTwo.id}/read`, {
+      method: 'POST',
+      auth: admin.auth,
+      headers: { 'User-Agent': 'Thorium/3.0' },
+    });
+    expect(read.status).toBe(200);
+    expect((await stats(admin.auth)).summary).toMatchObject({ sessions: 2, booksFinished: 1 });
+    const series = await api(`/series/${saga.id}/read`, { method: 'POST', auth: admin.auth });
+    expect(series.status).toBeLessThan(300);
+    expect((await stats(admin.auth)).summary.sessions).toBe(2);
+  }, 60_000);
 });
 
 describe('POST /reading-sessions (Codex-rs contract; issue 35 Bad input)', () => {

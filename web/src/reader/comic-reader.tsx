@@ -22,7 +22,7 @@ import { usePageGestures } from './gestures';
 import { buildViews, type PageGeometry, progressPageOf, type View, viewIndexOfPage } from './layout';
 import { pageUrl } from './page-url';
 import { allViewUrls } from './preload';
-import { progressSaver } from './reader-api';
+import { progressSaver, readingClock } from './reader-api';
 import { HelpSheet } from './reader-menu';
 import { layoutOptions } from './settings';
 import { useComicSettings } from './use-comic-settings';
@@ -121,7 +121,13 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
     const completed = completesAtPage(page, book.pageCount);
     progressSaver.save(book.id, { currentPage: page, completed }, { incognito: settings.incognito });
   }, [view, lastView, mode, settings.incognito, book.id, book.pageCount]);
-  useEffect(() => () => void progressSaver.flush(), []);
+  useEffect(
+    () => () => {
+      readingClock.end();
+      void progressSaver.flush();
+    },
+    [],
+  );
 
   // A turned page starts at its top (its zoom resets in gestures.ts).
   const stageRef = useRef<HTMLDivElement>(null);

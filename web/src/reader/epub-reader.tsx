@@ -14,7 +14,7 @@ import { cleanBookContent, openExternalLink } from './book-content';
 import { BlobSource, HttpRangeSource, makeEpubLoader } from './epub-range-loader';
 import type { FoliateBook, TocItem } from 'foliate-js/epub.js';
 import { bookFileUrl } from './page-url';
-import { progressSaver } from './reader-api';
+import { progressSaver, readingClock } from './reader-api';
 import { HelpSheet, MenuBar, SettingsPanel } from './reader-menu';
 import { useKeys, useWakeLock } from './use-viewport';
 
@@ -196,6 +196,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
     });
     return () => {
       cancelled = true;
+      readingClock.end();
       void progressSaver.flush();
       view?.close?.();
       view?.remove();

@@ -54,12 +54,15 @@ export const DEFAULT_SAVE_DELAY_MS = 800;
 export interface ProgressSaverOptions {
   delayMs?: number;
   now?: () => number;
+  /** Told of every position recorded (not in incognito): the reading clock of the statistics. */
+  onSave?: (bookId: string, update: ProgressUpdate) => void;
 }
 
 export class ProgressSaver {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly delayMs: number;
   private readonly now: () => number;
+  private readonly onSave: ((bookId: string, update: ProgressUpdate) => void) | undefined;
   private syncing: Promise<SyncReport> | null = null;
 
   constructor(
@@ -69,11 +72,13 @@ export class ProgressSaver {
   ) {
     this.delayMs = options.delayMs ?? DEFAULT_SAVE_DELAY_MS;
     this.now = options.now ?? Date.now;
+    this.onSave = options.onSave;
   }
 
   /** Records a position; returns at once. Incognito reading records nothing. */
   save(bookId: string, update: ProgressUpdate, options: { incognito?: boolean } = {}): void {
     if (options.incognito) return;
+    this.onSave?.(bookId, update);
     const queue = this.read();
     queue[bookId] = { update, savedAt: this.now() };
     this.write(queue);

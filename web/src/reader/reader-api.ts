@@ -1,10 +1,25 @@
 /**
  * Reading progress through the app's API client: the progress saver is one per app, so a reconnect sends
- * what any reader queued, and the position a book opens at.
+ * what any reader queued, and the position a book opens at. Every position also runs the reading clock, whose
+ * measured sessions go out by beacon when the reading stops (reading-clock.ts); the progress writes name this
+ * browser's device (`Longbox-Device-Id`), so the server does not infer the time the clock measures.
  */
-import { ApiError, put } from '../api/client';
+import { ApiError, apiUrl, put } from '../api/client';
 import { fetchProgress, type ServerProgress } from './book-requests';
 import { ProgressRejected, ProgressSaver, type ProgressTransport, type ProgressUpdate } from './progress-saver';
+import { browserDeviceId, ReadingClock } from './reading-clock';
+
+const deviceId = browserDeviceId(localStorage);
+
+/** The cookie signs the beacon in; the server's same-origin check passes it (fetch metadata or Referer). */
+export const readingClock = new ReadingClock(deviceId, (session) => {
+  const body = new Blob([JSON.stringify({ sessions: [session] })], { type: 'application/json' });
+  navigator.sendBeacon?.(apiUrl('/reading-sessions'), body);
+});
+addEventListener('pagehide', () => readingClock.end());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') readingClock.end();
+});
 
 /** Network failures stay retryable; an answer that refuses the write (4xx) is final. */
 function classify(error: unknown): never {
@@ -24,19 +39,25 @@ const transport: ProgressTransport = {
   },
   async put(bookId, update: ProgressUpdate) {
     try {
-      await put(`/books/${bookId}/progress`, {
-        current_page: update.currentPage,
-        is_completed: update.completed,
-        ...(update.percentage === undefined ? {} : { progress_percentage: update.percentage }),
-        ...(update.locator === undefined ? {} : { locator: update.locator }),
-      });
+      await put(
+        `/books/${bookId}/progress`,
+        {
+          current_page: update.currentPage,
+          is_completed: update.completed,
+          ...(update.percentage === undefined ? {} : { progress_percentage: update.percentage }),
+          ...(update.locator === undefined ? {} : { locator: update.locator }),
+        },
+        { headers: { 'Longbox-Device-Id': deviceId } },
+      );
     } catch (error) {
       classify(error);
     }
   },
 };
 
-export const progressSaver = new ProgressSaver(transport, localStorage);
+export const progressSaver = new ProgressSaver(transport, localStorage, {
+  onSave: (bookId, update) => readingClock.moved(bookId, update.currentPage, update.completed),
+});
 
 /** Where to open a book: a position recorded here and not yet sent wins over the server's (older) one. */
 export function startingPosition(
