@@ -1,0 +1,213 @@
+// Reading statistics (issue 35): GET /reading-stats for a year of a heavy reader (100,000 sessions over
+// 100,000 books), and what recording sessions adds to every progress write — one statement at the head of the
+// write's own batch (docs/DECISIONS.md §Reading statistics), timed as PUT /books/{id}/progress with recording
+// on against the same write with recording paused (the fold then writes nothing). Reference in the same run:
+// GET /health. Real worker (`wrangler dev`, local D1) over loopback, sequential; timed from Node.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { fetchJson, postJson, seedLargeCatalog } from './lib/large-catalog.mjs';
+import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { sized } from './lib/smoke.mjs';
+import { snapshotSources } from './lib/source-snapshot.mjs';
+import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+
+const SESSIONS = sized(100_000, 500);
+const WARMUP = sized(5, 1);
+const ROUNDS = sized(60, 3);
+const WRITES = sized(200, 4);
+const DEVICES = [
+  ['api-key:bench-phone', 'Phone'],
+  ['koreader:bench-kobo', 'Kobo Libra 2'],
+  ['client:bench-desk', 'Firefox on Linux'],
+];
+const DAY_MS = 86_400_000;
+
+/** SESSIONS sittings of the seeded reader over the last year, on books of the whole catalog, three devices. */
+async function addSessions(database) {
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(database);
+  const userId = db.prepare('SELECT user_id FROM read_progress LIMIT 1').get().user_id;
+  const books = db
+    .prepare('SELECT id FROM books WHERE deleted_at IS NULL')
+    .all()
+    .map((row) => row.id);
+  const insert = db.prepare(
+    `INSERT INTO reading_sessions (id, user_id, book_id, device_id, device_name, started_at, ended_at, measured_ms,
+       inferred_ms, pages_read, last_page, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const now = Date.now();
+  db.exec('BEGIN');
+  for (let i = 0; i < SESSIONS; i++) {
+    const started = now - Math.floor(((i + 0.5) / SESSIONS) * 365 * DAY_MS);
+    const span = 5 * 60_000 + (i % 40) * 60_000;
+    const [deviceId, deviceName] = DEVICES[i % DEVICES.length];
+    const measured = deviceId.startsWith('api-key:') ? null : Math.floor(span * 0.8);
+    insert.run(
+      randomUUID(),
+      userId,
+      books[(i * 7919) % books.length],
+      deviceId,
+      deviceName,
+      new Date(started).toISOString(),
+      new Date(started + span).toISOString(),
+      measured,
+      measured === null ? span : null,
+      10 + (i % 30),
+      40,
+      i % 25 === 0 ? 1 : 0,
+    );
+  }
+  db.exec('COMMIT');
+  db.close();
+  return { userId, books };
+}
+
+async function timed(url, init = {}) {
+  const started = process.hrtime.bigint();
+  const res = await fetch(url, init);
+  const body = await res.text();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (res.status >= 300) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
+  return { ms, body };
+}
+
+async function main() {
+  const state = tempStateDir('reading-stats');
+  let worker;
+  try {
+    const config = snapshotSources(path.join(state, 'sources')).api;
+    const data = path.join(state, 'data');
+    applyMigrations(config, data);
+    const {
+      database,
+      prepared: key,
+      seeded,
+    } = await seedLargeCatalog({
+      config,
+      persistTo: data,
+      state,
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+      prepare: async (api, token) => {
+        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Phone' }, token));
+        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
+        return created.body.key;
+      },
+    });
+    const { books } = await addSessions(database);
+    worker = await startWranglerDev({
+      config,
+      persistTo: data,
+      readyPath: '/api/v1/health',
+      vars: { LONGBOX_LOG__LEVEL: 'warn' },
+    });
+    const api = `${worker.url}/api/v1`;
+    const headers = { 'X-API-Key': key };
+    const to = new Date().toISOString();
+    const from = new Date(Date.now() - 365 * DAY_MS).toISOString();
+    const reads = [
+      { label: 'GET /health (reference)', path: '/health', reference: true },
+      {
+        label: `GET /reading-stats, a year by day, Europe/Paris (${SESSIONS.toLocaleString('en-US')} sessions)`,
+        path: `/reading-stats?from=${from}&to=${to}&granularity=day&tz=Europe/Paris`,
+      },
+      {
+        label: 'GET /reading-stats, a year by month, UTC',
+        path: `/reading-stats?from=${from}&to=${to}&granularity=month`,
+      },
+    ];
+    const first = JSON.parse((await timed(`${api}${reads[1].path}`, { headers })).body);
+    for (let i = 0; i < WARMUP; i++) for (const r of reads) await timed(`${api}${r.path}`, { headers });
+    const samples = reads.map(() => []);
+    let peakLoad = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [j, r] of reads.entries()) samples[j].push((await timed(`${api}${r.path}`, { headers })).ms);
+      peakLoad = Math.max(peakLoad, os.loadavg()[0]);
+    }
+
+    // Progress writes: the same writes with recording on and paused, interleaved, each on a book of its own.
+    const write = (book, page) =>
+      timed(`${api}/books/${book}/progress`, {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ current_page: page, is_completed: false }),
+      });
+    const recording = (value) =>
+      timed(`${api}/user/preferences/stats.recording`, {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ value }),
+      });
+    const on = [];
+    const paused = [];
+    for (let i = 0; i < WRITES; i++) {
+      const book = books[(i * 104_729 + 13) % books.length];
+      await recording(i % 2 === 0);
+      (i % 2 === 0 ? on : paused).push((await write(book, 1 + (i % 3))).ms);
+    }
+    await worker.stop();
+    worker = undefined;
+
+    const rows = reads.map((r, j) => [
+      r.label,
+      percentile(samples[j], 50).toFixed(1),
+      percentile(samples[j], 99).toFixed(1),
+      Math.max(...samples[j]).toFixed(1),
+      String(samples[j].length),
+    ]);
+    const readTable = markdownTable(['request', 'p50 ms', 'p99 ms', 'max ms', 'n'], rows);
+    const gained = percentile(on, 50) - percentile(paused, 50);
+    const writeTable = markdownTable(
+      ['PUT /books/{id}/progress', 'D1 statements in its batch', 'round trips', 'p50 ms', 'p99 ms', 'n'],
+      [
+        [
+          'recording on (the fold writes a sitting)',
+          '4',
+          '1',
+          percentile(on, 50).toFixed(1),
+          percentile(on, 99).toFixed(1),
+          String(on.length),
+        ],
+        [
+          'recording paused (the fold writes nothing)',
+          '4',
+          '1',
+          percentile(paused, 50).toFixed(1),
+          percentile(paused, 99).toFixed(1),
+          String(paused.length),
+        ],
+      ],
+    );
+    writeSection(
+      'Reading statistics',
+      [
+        `A reader with ${SESSIONS.toLocaleString('en-US')} sessions over the last year (three devices, on books of a`,
+        `${seeded.books.toLocaleString('en-US')}-book catalog, bench/lib/seed-catalog.ts). ${WARMUP} warm-up rounds, then ${ROUNDS} interleaved`,
+        'rounds, sequential over loopback; percentiles by nearest rank.',
+        '',
+        readTable,
+        '',
+        `The year's answer: ${first.periods.length} days, ${first.devices.length} devices, ${first.series.length} series, summary of`,
+        `${first.summary.sessions.toLocaleString('en-US')} sessions — one statement (DECISIONS.md §Reading statistics).`,
+        '',
+        "**What each progress write gains.** Recording a session is one more statement in the write's own batch",
+        '(was 3: progress upsert and the series recount; now 4 with the fold at its head) and no round trip: the',
+        'far-readers rows `progress-put` and `koreader-put` keep their depth. Time, the same writes interleaved:',
+        '',
+        writeTable,
+        '',
+        `Median difference: ${gained.toFixed(1)} ms (within the noise when near 0). Load: 1-minute load average up to`,
+        `${peakLoad.toFixed(2)} on ${os.availableParallelism()} CPUs (a shared machine).`,
+        '',
+        ...environmentLines('npm run bench -- reading-stats'),
+      ].join('\n'),
+    );
+    console.log(readTable);
+    console.log(writeTable);
+  } finally {
+    await worker?.stop();
+    removeDir(state);
+  }
+}
+
+await main();
