@@ -107,7 +107,7 @@ describe('OPDS-PSE page streaming', () => {
     // One read of the preference (the progress batch's session fold tests the recording pause inside its own
     // statement, DECISIONS.md §Reading statistics: no read of its own).
     const preferenceReads = adminPage.calls.filter((sql) =>
-      sql.some((s) => /^\s*select\b[^]*user_preferences/i.test(s)),
+      sql.some((s) => /^\s*select\b[\s\S]*user_preferences/i.test(s)),
     );
     expect(preferenceReads).toHaveLength(1);
     expect(adminPage.calls).toHaveLength(3);
