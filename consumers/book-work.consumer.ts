@@ -37,7 +37,7 @@ function parse(message: Message<unknown>): BookWorkMessage | null {
 export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const config = readConfig(env);
   const db = await defaultDatabaseFactory(env);
-  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work()));
   const binding = (env as Partial<{ RENDERER: ImageRendererRpc }>).RENDERER;
   const deps: BookWorkDeps = {
     db,
@@ -104,7 +104,7 @@ export async function consumeAbandonedBookWork(
   ctx: ExecutionContext,
 ): Promise<void> {
   const db = await defaultDatabaseFactory(env);
-  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work()));
   const libraries = new Set<string>();
   for (const message of batch.messages) {
     const body = parse(message);

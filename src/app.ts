@@ -35,7 +35,10 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   app.onError(handleError);
   // Anything no route answers: the web app's files and pages, or the JSON 404 (src/web/web-app.ts).
   app.notFound(serveWebApp);
-  app.use('*', requestContext(databaseFactory));
+  app.use(
+    '*',
+    requestContext(databaseFactory, (request, env, ctx) => app.fetch(request, env, ctx)),
+  );
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: () => {

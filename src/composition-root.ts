@@ -6,6 +6,7 @@
 import type { Role } from './auth/permissions';
 import type { Config } from './config/config';
 import type { Database } from './db/client';
+import type { Defer } from './lib/deferred-work';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { DuplicatesRepository } from './repositories/duplicates.repository';
 import { EmailOutboxRepository } from './repositories/email-outbox.repository';
@@ -62,10 +63,13 @@ export interface ServiceDeps {
   config: Config;
   /** The object identifying this deployment's bindings (caches keyed per env). */
   env: Env;
-  defer: (work: Promise<unknown>) => void;
+  /** Work for after the answer, held while the answer is made before the credential check (lib/deferred-work.ts). */
+  defer: Defer;
+  /** Work for after the answer that belongs to the credential check itself: never held. */
+  deferUnheld: Defer;
 }
 
-export function createServices({ db, config, env, defer }: ServiceDeps) {
+export function createServices({ db, config, env, defer, deferUnheld }: ServiceDeps) {
   const repositories = {
     users: new UsersRepository(db),
     sessions: new SessionsRepository(db),
@@ -89,7 +93,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     activity: authenticationActivity,
     secret,
     passwordSignIn,
-    defer,
+    defer: deferUnheld,
   });
   const accounts = new AccountsService({
     users: repositories.users,

@@ -4,6 +4,7 @@
 import type { Config } from './config/config';
 import type { Principal } from './auth/principal';
 import type { Services } from './composition-root';
+import type { DeferredWork } from './lib/deferred-work';
 import type { Logger } from './lib/logger';
 
 export type AppEnv = {
@@ -13,6 +14,10 @@ export type AppEnv = {
     logger: Logger;
     config: Config;
     services: Services;
+    /** The request's work for after its answer (held while the answer is speculative). */
+    deferred: DeferredWork;
+    /** Runs a request through the app that received this one (a nested run: http/speculation.ts). */
+    dispatch: (request: Request) => Promise<Response>;
     /** Set by the authenticate middleware on routes that require a signed-in caller. */
     principal: Principal;
   };

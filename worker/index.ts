@@ -64,7 +64,7 @@ export default {
       createLogger({ job: 'ingest' }, config.LONGBOX_LOG__LEVEL).info('re-queued book work', { requeued });
     await refreshIngestTasks(
       db,
-      createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work)),
+      createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work())),
     );
     if (at.getUTCMinutes() === 0) {
       await pruneExpired(db, at);

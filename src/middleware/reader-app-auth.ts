@@ -6,11 +6,11 @@
  * the header starting with `Basic`, and iOS reuses credentials only within one realm.
  */
 import type { Requirement } from '../auth/permissions';
-import { guard, REALM } from './authenticate';
+import { type GuardOptions, guard, REALM } from './authenticate';
 
 export const READER_APP_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
 
 /** `need` omitted: any signed-in caller. */
-export function readerAppAuth(need?: Requirement) {
-  return guard(need, () => READER_APP_CHALLENGE);
+export function readerAppAuth(need?: Requirement, options?: GuardOptions) {
+  return guard(need, () => READER_APP_CHALLENGE, options);
 }

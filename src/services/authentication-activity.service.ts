@@ -43,6 +43,11 @@ export class AuthenticationActivityService {
    * error, or hide the real reason of a refused one.
    */
   async record(attempt: SignInAttempt): Promise<void> {
+    await this.insert(attempt).catch(() => undefined);
+  }
+
+  /** Records one attempt and fails when the row could not be written: for work after the answer, tried again. */
+  async insert(attempt: SignInAttempt): Promise<void> {
     const row: AuthenticationActivityRecord = {
       id: newId(),
       userId: attempt.user?.id ?? null,
@@ -56,7 +61,7 @@ export class AuthenticationActivityService {
       source: attempt.source,
       dateTime: nowIso(),
     };
-    await this.activity.insert(row).catch(() => undefined);
+    await this.activity.insert(row);
   }
 
   list(query: ActivityQuery) {

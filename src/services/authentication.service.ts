@@ -9,8 +9,9 @@ import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-
 import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
-import { signSessionToken, verifySessionToken } from '../auth/session-token';
+import { type SessionClaims, signSessionToken, verifySessionToken } from '../auth/session-token';
 import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
+import type { Defer } from '../lib/deferred-work';
 import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
@@ -24,6 +25,7 @@ import {
   type SignInSource,
 } from './authentication-activity.service';
 import { BasicAuthCache } from './basic-auth-cache';
+import { type CheckedCaller, checkedCaller, PrincipalCache } from './principal-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
 
@@ -38,6 +40,16 @@ const clientSessionsInFlight = new Map<string, Promise<ClientSession>>();
 
 /** A session is handed to a client again only while it has at least this long left to live. */
 export const SESSION_REUSE_MARGIN_MS = 3600_000;
+
+/**
+ * A request's credentials once named (the 401s that need no database are behind): what this isolate found
+ * when it last checked the same credential, and the check against the database, under way.
+ */
+export interface CredentialCheck {
+  readonly remembered: CheckedCaller | undefined;
+  /** The caller as the database has them now; rejects with the 401 (or whatever failed). */
+  readonly verified: Promise<CheckedCaller>;
+}
 
 /** A session token for a client's cookie: the token and how many seconds it has left. */
 export interface ClientSession {
@@ -67,8 +79,11 @@ export interface AuthenticationDeps {
   secret: () => Promise<string>;
   /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
   passwordSignIn: (role: Role) => boolean;
-  /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  /**
+   * Runs work after the response (ctx.waitUntil). The check's own bookkeeping: never held back with an
+   * answer made before the check (lib/deferred-work.ts).
+   */
+  defer: Defer;
 }
 
 export class AuthenticationService {
@@ -98,7 +113,7 @@ export class AuthenticationService {
   async signIn(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
     await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
     const response = await this.createSession(user, client);
-    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
+    this.deps.defer(() => this.deps.users.touchLastLogin(user.id, nowIso()));
     await this.deps.activity.record({ source, client, user });
     return response;
   }
@@ -227,7 +242,23 @@ export class AuthenticationService {
     client: ClientInfo = UNKNOWN_CLIENT,
     options: { basicByEmail?: boolean } = {},
   ): Promise<Principal | null> {
-    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client);
+    const check = await this.check(headers, client, options);
+    return check && (await check.verified).principal;
+  }
+
+  /**
+   * `authenticate` in its two phases (docs/ARCHITECTURE.md, "The credential check beside the request"):
+   * what needs no database — the header's form, an API key's keyed hash, a session token's signature —
+   * is done before this returns (a 401 for what fails it), and names the credential; the check against the
+   * database has started but is not awaited (`verified`). `remembered` is what this isolate found the last
+   * time it checked the same credential, which a caller may start working as before `verified` settles.
+   */
+  async check(
+    headers: { authorization?: string; apiKey?: string },
+    client: ClientInfo = UNKNOWN_CLIENT,
+    options: { basicByEmail?: boolean } = {},
+  ): Promise<CredentialCheck | null> {
+    if (headers.apiKey !== undefined) return this.apiKeyCheck(headers.apiKey.trim(), client);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -235,15 +266,39 @@ export class AuthenticationService {
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'bearer') {
       if (!value) throw unauthorized('Empty bearer token');
-      return looksLikeApiKey(value) ? this.fromApiKey(value, client) : this.fromSessionToken(value);
+      return looksLikeApiKey(value) ? this.apiKeyCheck(value, client) : this.sessionCheck(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, client, options.basicByEmail ?? false);
+    if (scheme === 'basic') return this.basicCheck(value, client, options.basicByEmail ?? false);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
-  private async fromSessionToken(token: string): Promise<Principal> {
+  /** The check of a credential named by `key`, remembered in the isolate when it succeeds. */
+  private checking(key: string, verify: () => Promise<Principal>): CredentialCheck {
+    const remembered = PrincipalCache.get(key);
+    const verified = verify().then(
+      (principal) => {
+        const caller = checkedCaller(principal, Date.now());
+        PrincipalCache.set(key, caller);
+        return caller;
+      },
+      (error: unknown) => {
+        PrincipalCache.delete(key);
+        throw error;
+      },
+    );
+    // Whoever asked awaits it; this only keeps a refusal that comes before they do from counting as unhandled.
+    verified.catch(() => undefined);
+    return { remembered, verified };
+  }
+
+  private async sessionCheck(token: string): Promise<CredentialCheck> {
     const claims = await verifySessionToken(token, await this.deps.secret());
     if (!claims) throw unauthorized('Invalid or expired session token');
+    // The signature proves the token is ours: its session id names the credential.
+    return this.checking(`session:${claims.sessionId}`, () => this.fromSession(claims));
+  }
+
+  private async fromSession(claims: SessionClaims): Promise<Principal> {
     const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
     if (!found) throw unauthorized('Session has ended; log in again');
     const { session, user, grants } = found;
@@ -254,29 +309,38 @@ export class AuthenticationService {
       sessionId: session.id,
       permissions: effectivePermissions(user.role, user.customPermissions),
       access: accessOf(user, grants),
+      grants,
     };
   }
 
-  private async fromApiKey(key: string, client: ClientInfo): Promise<Principal> {
+  private async apiKeyCheck(key: string, client: ClientInfo): Promise<CredentialCheck> {
     const parsed = parseApiKey(key);
     if (!parsed) throw unauthorized('Invalid API key format');
-    const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
-    // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
+    // Computed whether or not the prefix exists, so timing does not tell which prefixes do; it is also
+    // what names the key in the isolate (no second hash).
+    const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
+    return this.checking(`key:${parsed.prefix}:${secretHash}`, () =>
+      this.fromApiKey(parsed.prefix, secretHash, client),
+    );
+  }
+
+  private async fromApiKey(prefix: string, secretHash: string, client: ClientInfo): Promise<Principal> {
+    const found = await this.deps.apiKeys.getWithOwnerByPrefix(prefix);
     const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
-    const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
     const attempt = { source: 'ApiKey' as const, client, user, apiKey: { id: record.id, name: record.name } };
     const now = Date.now();
-    const refusal = !timingSafeEqual(actual, expected)
+    const refusal = !timingSafeEqual(utf8(secretHash), expected)
       ? 'Invalid API key'
       : record.expiresAt && Date.parse(record.expiresAt) <= now
         ? 'API key has expired'
         : undefined;
     if (refusal) {
-      // Recorded after the answer, so a wrong secret is refused as fast whether or not its prefix exists.
-      this.deps.defer(this.deps.activity.record({ ...attempt, error: refusal }));
+      // Recorded after the answer, so a wrong secret is refused as fast whether or not its prefix exists;
+      // tried again if the write fails, since this refusal is what the account's owner would look for.
+      this.deps.defer(() => this.deps.activity.insert({ ...attempt, error: refusal }), { retries: 2 });
       throw unauthorized(refusal);
     }
     await this.refuseUnless(attempt, () => this.assertActive(user));
@@ -287,18 +351,25 @@ export class AuthenticationService {
       // written before the answer, so the key's next request finds it in use and records nothing.
       await Promise.all([this.deps.apiKeys.touchLastUsed(record.id, usedAt), this.deps.activity.record(attempt)]);
     } else if (idle >= LAST_USED_WRITE_INTERVAL_MS) {
-      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, usedAt));
+      this.deps.defer(() => this.deps.apiKeys.touchLastUsed(record.id, usedAt));
     }
     return {
       user,
       method: 'api_key',
-      apiKey: { id: record.id, name: record.name, libraryIds: keyLibraries },
+      apiKey: {
+        id: record.id,
+        name: record.name,
+        libraryIds: keyLibraries,
+        permissions: record.permissions,
+        expiresAt: record.expiresAt,
+      },
       permissions: effectivePermissions(user.role, user.customPermissions, record.permissions),
       access: accessOf(user, grants, keyLibraries),
+      grants,
     };
   }
 
-  private async fromBasic(encoded: string, client: ClientInfo, byEmail: boolean): Promise<Principal> {
+  private async basicCheck(encoded: string, client: ClientInfo, byEmail: boolean): Promise<CredentialCheck> {
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -310,10 +381,19 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client);
-    const orEmail = byEmail && username.includes('@');
-
+    if (username.toLowerCase() === 'api') return this.apiKeyCheck(password, client);
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
+    return this.checking(`basic:${cacheKey}`, () => this.fromBasic(username, password, byEmail, client, cacheKey));
+  }
+
+  private async fromBasic(
+    username: string,
+    password: string,
+    byEmail: boolean,
+    client: ClientInfo,
+    cacheKey: string,
+  ): Promise<Principal> {
+    const orEmail = byEmail && username.includes('@');
     const cached = BasicAuthCache.get(cacheKey);
     if (cached) {
       const found = await this.deps.users.getWithGrants(cached.userId);
@@ -352,6 +432,7 @@ export class AuthenticationService {
       method,
       permissions: effectivePermissions(current.role, current.customPermissions),
       access: accessOf(current, grants),
+      grants,
     };
   }
 
@@ -366,11 +447,16 @@ export class AuthenticationService {
       const found = await this.deps.apiKeys.getOwnedWithOwner(principal.apiKey.id, principal.user.id);
       if (!found?.owner.isActive) return null;
       if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) return null;
-      return { ...principal, user: found.owner, access: accessOf(found.owner, found.grants, found.keyLibraries) };
+      return {
+        ...principal,
+        user: found.owner,
+        access: accessOf(found.owner, found.grants, found.keyLibraries),
+        grants: found.grants,
+      };
     }
     const found = await this.deps.users.getWithGrants(principal.user.id);
     if (!found?.user.isActive) return null;
-    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null), grants: found.grants };
   }
 
   private async checkBasic(
@@ -413,5 +499,6 @@ function basicPrincipal({ user, grants }: SignInUser): Principal {
     method: 'basic',
     permissions: effectivePermissions(user.role, user.customPermissions),
     access: accessOf(user, grants),
+    grants,
   };
 }

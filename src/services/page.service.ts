@@ -7,6 +7,7 @@
  * comes from a short-lived isolate cache (pages/page-table-cache.ts), so reading a book page by page
  * costs one D1 round trip for the book, not one per page.
  */
+import type { Defer } from '../lib/deferred-work';
 import { AppError, notFound } from '../lib/errors';
 import type { PageLocator } from '../media/container';
 import { BookAnalysisError } from '../media/errors';
@@ -44,7 +45,7 @@ export interface PageServiceDeps {
   /** Original pages near the reader (Workers Cache API); null where the runtime has none. */
   edgeCache: EdgePageCache | null;
   /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  defer: Defer;
 }
 
 /** Pixel size of a rendered PDF page as served without parameters: its page box scaled to the default side. */
@@ -223,7 +224,10 @@ export class PageService {
       // yet is buffered, at most one page.
       const [served, kept] = bytes.stream.tee();
       body = served;
-      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: stored.mediaType }));
+      const size = bytes.size;
+      this.deps.defer(() => edgeCache.put(key, { body: kept, size, mediaType: stored.mediaType }), {
+        dropped: () => void kept.cancel(),
+      });
       sized['X-Longbox-Cache'] = 'miss';
     }
     return { status: 200, headers: sized, body };

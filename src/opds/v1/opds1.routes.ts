@@ -48,7 +48,8 @@ opds1Router.get('/opensearch.xml', readerAppAuth(), (c) =>
  * A page past the end is a 400 (the link told the app how many there are). A served page moves the
  * user's progress forward (streamed-progress.ts).
  */
-opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), async (c) => {
+// Serving the page writes progress, so the handler waits for the credential check (middleware/caller.ts).
+opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead', { speculation: 'never' }), async (c) => {
   const bookId = idParam(c);
   const raw = c.req.param('pageNumber');
   if (!/^[0-9]+$/.test(raw)) {
