@@ -96,10 +96,10 @@ export class KosyncService {
 
   /** The stored progress of a document, or `{}` when the book or its progress is unknown (reference server). */
   async pull(viewer: Viewer, document: string): Promise<KosyncPull> {
-    const book = await this.progress.bookWithReaderHash(viewer, document);
-    if (!book) return {};
-    const record = await this.progress.find(viewer, book);
-    if (!record) return {};
+    // The book and the progress in it, in one read.
+    const found = await this.progress.inReaderHashBook(viewer, document);
+    if (!found?.progress) return {};
+    const { book, progress: record } = found;
     const percentage = record.progressPercentage ?? fractionAtPage(record.currentPage, book.pageCount);
     // An EPUB position set elsewhere (the web reader, Thorium) has no xpointer: KOReader then gets the
     // percentage alone rather than a place it cannot open.

@@ -108,12 +108,15 @@ export interface BookPaging {
 }
 
 /** A book's paging facts (BookPaging). */
-const pagingColumns = {
+export const pagingColumns = {
   id: books.id,
   pageCount: books.pageCount,
   fileFormat: books.fileFormat,
   epubLayout: books.epubLayout,
 };
+
+/** Of the books sharing a KOReader document hash, the one it means comes first: live before trashed, then the oldest. */
+export const READER_HASH_ORDER = [sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id];
 
 export class BooksRepository {
   constructor(private readonly db: Database) {}
@@ -316,7 +319,7 @@ export class BooksRepository {
       .select(pagingColumns)
       .from(books)
       .where(and(eq(books.readerHash, hash.toLowerCase()), visibleBooks(viewer, books)))
-      .orderBy(sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id)
+      .orderBy(...READER_HASH_ORDER)
       .limit(1)
       .get();
   }

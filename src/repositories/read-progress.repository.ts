@@ -5,11 +5,18 @@
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
+import { type BookPaging, pagingColumns, READER_HASH_ORDER } from './books.repository';
 import { progressOf } from './catalog-sql';
 import { recountSeriesProgress, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
+
+/** A book's paging facts and the viewer's progress in it (null: none). */
+export interface BookProgress {
+  book: BookPaging;
+  progress: ReadProgressRecord | null;
+}
 
 export interface ProgressWrite {
   userId: string;
@@ -41,6 +48,33 @@ export class ReadProgressRepository {
 
   async get(viewer: Viewer, bookId: string): Promise<ReadProgressRecord | undefined> {
     return this.db.select().from(readProgress).where(progressOf(viewer, bookId)).get();
+  }
+
+  /**
+   * The book's paging facts, when the viewer sees it, with the viewer's progress in it (null: none): one
+   * statement, where a book lookup and then a progress read would be two round trips.
+   */
+  async inBook(viewer: Viewer, bookId: string): Promise<BookProgress | undefined> {
+    return this.bookAndProgress(viewer)
+      .where(and(eq(books.id, bookId), visibleBooks(viewer, books)))
+      .get();
+  }
+
+  /** `inBook` of the book KOReader means by a document hash (BooksRepository.findByReaderHash). */
+  async inReaderHashBook(viewer: Viewer, hash: string): Promise<BookProgress | undefined> {
+    return this.bookAndProgress(viewer)
+      .where(and(eq(books.readerHash, hash.toLowerCase()), visibleBooks(viewer, books)))
+      .orderBy(...READER_HASH_ORDER)
+      .limit(1)
+      .get();
+  }
+
+  private bookAndProgress(viewer: Viewer) {
+    return this.db
+      .select({ book: pagingColumns, progress: readProgress })
+      .from(books)
+      .leftJoin(readProgress, progressOf(viewer, books.id))
+      .$dynamic();
   }
 
   async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {

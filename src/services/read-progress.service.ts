@@ -18,7 +18,11 @@ import {
   streamingCompletes,
 } from '../progress/rules';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
-import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
+import type {
+  BookProgress,
+  ReadProgressRecord,
+  ReadProgressRepository,
+} from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
@@ -62,10 +66,10 @@ export class ReadProgressService {
   ) {}
 
   async get(viewer: Viewer, bookId: string): Promise<ReadProgressDto> {
-    await this.paging(viewer, bookId);
-    const record = await this.progress.get(viewer, bookId);
-    if (!record) throw notFound('Read progress');
-    return toReadProgressDto(record);
+    const found = await this.progress.inBook(viewer, bookId);
+    if (!found) throw notFound('Book');
+    if (!found.progress) throw notFound('Read progress');
+    return toReadProgressDto(found.progress);
   }
 
   /**
@@ -161,6 +165,11 @@ export class ReadProgressService {
   /** The book a reader app means by a KOReader document hash (readerHash, any case), if any. */
   async bookWithReaderHash(viewer: Viewer, hash: string): Promise<BookPaging | undefined> {
     return this.books.findByReaderHash(viewer, hash);
+  }
+
+  /** That book with the viewer's progress in it (null: none), in one read. */
+  async inReaderHashBook(viewer: Viewer, hash: string): Promise<BookProgress | undefined> {
+    return this.progress.inReaderHashBook(viewer, hash);
   }
 
   /** POST /books/{id}/read: completed on the last page. */
