@@ -59,6 +59,8 @@ export default defineConfig(async () => {
                   LONGBOX_INGEST__RETRY_DELAY_SECONDS: '0',
                   ...corpusBindings(import.meta.dirname),
                 },
+                // A second database standing in for a D1 read replica that lags (src/fault-injection: LaggingReplica).
+                d1Databases: { REPLICA_SIM: 'replica-sim' },
                 workers: [renderer],
                 // The test worker consumes the book-work queues itself (production: consumers/wrangler.toml),
                 // with the production batch size and a short batch wait so tests need not sit out 1 s per batch.

@@ -59,7 +59,10 @@ import { EventAudienceRepository } from './repositories/event-audience.repositor
 import { EventStreamsService } from './services/event-streams.service';
 
 export interface ServiceDeps {
+  /** The request's database: the primary, or its read session (db/read-session.ts). */
   db: Database;
+  /** The primary itself (the same object without read replicas). */
+  primary: Database;
   config: Config;
   /** The object identifying this deployment's bindings (caches keyed per env). */
   env: Env;
@@ -69,7 +72,7 @@ export interface ServiceDeps {
   deferUnheld: Defer;
 }
 
-export function createServices({ db, config, env, defer, deferUnheld }: ServiceDeps) {
+export function createServices({ db, primary, config, env, defer, deferUnheld }: ServiceDeps) {
   const repositories = {
     users: new UsersRepository(db),
     sessions: new SessionsRepository(db),
@@ -94,6 +97,15 @@ export function createServices({ db, config, env, defer, deferUnheld }: ServiceD
     secret,
     passwordSignIn,
     defer: deferUnheld,
+    // With read replicas a credential is checked on the replica, and on the primary at least once a minute.
+    primary:
+      primary === db
+        ? null
+        : {
+            users: new UsersRepository(primary),
+            sessions: new SessionsRepository(primary),
+            apiKeys: new ApiKeysRepository(primary),
+          },
   });
   const accounts = new AccountsService({
     users: repositories.users,

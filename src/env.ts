@@ -6,6 +6,7 @@ import type { Principal } from './auth/principal';
 import type { Services } from './composition-root';
 import type { DeferredWork } from './lib/deferred-work';
 import type { Logger } from './lib/logger';
+import type { NestedRun } from './http/speculation';
 
 export type AppEnv = {
   Bindings: Env;
@@ -16,8 +17,8 @@ export type AppEnv = {
     services: Services;
     /** The request's work for after its answer (held while the answer is speculative). */
     deferred: DeferredWork;
-    /** Runs a request through the app that received this one (a nested run: http/speculation.ts). */
-    dispatch: (request: Request) => Promise<Response>;
+    /** Runs a copy of the request through the app that received it, as a nested run (http/speculation.ts). */
+    dispatch: (request: Request, run: NestedRun) => Promise<Response>;
     /** Set by the authenticate middleware on routes that require a signed-in caller. */
     principal: Principal;
   };

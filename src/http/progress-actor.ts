@@ -9,7 +9,11 @@ export function requestViewer(c: Context<AppEnv>): Viewer {
   return viewerOf(c.get('principal'));
 }
 
-/** The caller as a progress writer: viewer, API key used (device attribution) and User-Agent. */
+/**
+ * The caller as a progress writer: viewer, API key used (device attribution), User-Agent, and the principal a
+ * write reading its book in its own statement tests the credential against.
+ */
 export function progressActor(c: Context<AppEnv>): ProgressActor {
-  return { viewer: requestViewer(c), apiKey: c.get('principal').apiKey, userAgent: clientInfo(c).userAgent };
+  const principal = c.get('principal');
+  return { viewer: requestViewer(c), apiKey: principal.apiKey, userAgent: clientInfo(c).userAgent, caller: principal };
 }

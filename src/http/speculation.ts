@@ -6,13 +6,25 @@
  * service graph, logger and id, but has a Hono context of its own, so nothing it sets reaches the outer
  * answer unless the guard chooses its response.
  *
- * The mark is a WeakMap entry on a Request object the guard itself made: no header, cookie or body a client
- * sends can produce it.
+ * The mark is a WeakMap entry on the execution context the guard hands the nested run (a view of the
+ * request's own): nothing a client sends can produce it, and it survives middleware that replaces the
+ * request object (a body limit re-wraps the body).
  */
 import type { Principal } from '../auth/principal';
-import type { AppEnv } from '../env';
+import type { Services } from '../composition-root';
+import type { Config } from '../config/config';
+import type { DeferredWork } from '../lib/deferred-work';
+import type { Logger } from '../lib/logger';
 
-type Shared = Pick<AppEnv['Variables'], 'requestId' | 'config' | 'logger' | 'services' | 'deferred' | 'dispatch'>;
+/** The request's variables a nested run reuses (env.ts `AppEnv`). */
+interface Shared {
+  requestId: string;
+  config: Config;
+  logger: Logger;
+  services: Services;
+  deferred: DeferredWork;
+  dispatch: (request: Request, run: NestedRun) => Promise<Response>;
+}
 
 export interface NestedRun {
   /** Who the run answers as: admitted by its guard without a check (the permission is still checked). */
@@ -23,17 +35,39 @@ export interface NestedRun {
   staleCredential: boolean;
 }
 
-const runs = new WeakMap<Request, NestedRun>();
+const runs = new WeakMap<object, NestedRun>();
 
-/** A copy of `request` for a nested run (`body`: the outer request's, read once, for a write). */
-export function nestedRequest(request: Request, run: NestedRun, body?: ArrayBuffer): Request {
-  const copy =
-    body === undefined
-      ? new Request(request)
-      : new Request(request.url, { method: request.method, headers: request.headers, body });
-  runs.set(copy, run);
-  return copy;
+/** The execution context of a nested run: the request's own (or none, in-process), marked with the run. */
+export function nestedContext(ctx: ExecutionContext | undefined, run: NestedRun): ExecutionContext {
+  const context = ctx
+    ? new Proxy(ctx, {
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      })
+    : ({
+        waitUntil: () => undefined,
+        passThroughOnException: () => undefined,
+        props: {},
+      } as unknown as ExecutionContext);
+  runs.set(context, run);
+  return context;
 }
 
-/** The nested run this request is, if the guard made it. */
-export const nestedRunOf = (request: Request): NestedRun | undefined => runs.get(request);
+/** The copy of `request` a nested run gets (`body`: the outer request's, read once, for a method with one). */
+export function nestedRequest(request: Request, body?: ArrayBuffer): Request {
+  return body === undefined
+    ? new Request(request)
+    : new Request(request.url, { method: request.method, headers: request.headers, body });
+}
+
+/** The nested run this request's context is, if a guard made it. */
+export function nestedRunOf(c: { executionCtx: unknown }): NestedRun | undefined {
+  try {
+    return runs.get(c.executionCtx as object);
+  } catch {
+    // In-process callers may give no execution context at all: not a nested run.
+    return undefined;
+  }
+}

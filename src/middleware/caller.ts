@@ -22,10 +22,11 @@ import type { CheckedCaller } from '../services/principal-cache';
 
 /**
  * What may run before the check: `reads` — GET and HEAD (handlers that write nothing before answering);
- * `guarded-writes` — also a write whose statements test the credential themselves, so a stale principal
- * writes nothing (repositories/credential-guard.ts); `never` — the check always comes first.
+ * `read-only` — the handler only reads whatever the method (a search or a filtered list sent as a POST
+ * body); `guarded-writes` — also a write whose statements test the credential themselves, so a stale
+ * principal writes nothing (repositories/credential-guard.ts); `never` — the check always comes first.
  */
-export type Speculation = 'reads' | 'guarded-writes' | 'never';
+export type Speculation = 'reads' | 'read-only' | 'guarded-writes' | 'never';
 
 export interface CallerRules {
   /** Names and starts checking the request's credentials; null when it sent none. */
@@ -41,12 +42,12 @@ const READS = new Set(['GET', 'HEAD']);
 
 function mayStartBeforeCheck(method: string, speculation: Speculation): boolean {
   if (speculation === 'never') return false;
-  return READS.has(method) || speculation === 'guarded-writes';
+  return READS.has(method) || speculation !== 'reads';
 }
 
 /** Resolves the caller and runs the rest of the request as them; see the module comment. */
 export async function asCaller(c: Context<AppEnv>, next: Next, rules: CallerRules): Promise<Response | undefined> {
-  const nested = nestedRunOf(c.req.raw);
+  const nested = nestedRunOf(c);
   if (nested) return runNested(c, next, rules, nested);
   const check = await rules.check();
   if (!check) {
@@ -82,7 +83,7 @@ async function speculate(
   remembered: CheckedCaller,
 ): Promise<Response | undefined> {
   const deferred = c.get('deferred');
-  // A write's body is read once: the nested run gets a copy, and a run here reads Hono's cached one.
+  // A body is read once: the nested run gets a copy, and a run here reads Hono's cached one.
   const body = READS.has(c.req.method) ? undefined : await c.req.arrayBuffer();
   const run: NestedRun = {
     principal: remembered.principal,
@@ -99,7 +100,7 @@ async function speculate(
   deferred.hold();
   const [verified, answer] = await Promise.allSettled([
     check.verified,
-    c.get('dispatch')(nestedRequest(c.req.raw, run, body)),
+    c.get('dispatch')(nestedRequest(c.req.raw, body), run),
   ]);
   if (verified.status === 'fulfilled' && answer.status === 'fulfilled' && !run.staleCredential) {
     if (verified.value.facts === remembered.facts) {

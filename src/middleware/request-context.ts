@@ -8,8 +8,10 @@ import { createD1Database, createLibsqlWebDatabase, type Database } from '../db/
 import type { AppEnv } from '../env';
 import { createLogger } from '../lib/logger';
 import { createServices } from '../composition-root';
+import { readSession } from '../db/read-session';
+import { requestBookmark, sendBookmark } from '../http/bookmark';
 import { DeferredWork } from '../lib/deferred-work';
-import { nestedRunOf } from '../http/speculation';
+import { nestedContext, nestedRunOf } from '../http/speculation';
 
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -35,7 +37,7 @@ export type Dispatch = (request: Request, env: Env, ctx: ExecutionContext | unde
 
 export function requestContext(databaseFactory: DatabaseFactory, dispatch: Dispatch) {
   return createMiddleware<AppEnv>(async function requestContext(c, next) {
-    const nested = nestedRunOf(c.req.raw);
+    const nested = nestedRunOf(c);
     if (nested) {
       // The same request run again as another caller: its variables are the outer run's, and the outer run
       // writes the access-log line.
@@ -68,14 +70,24 @@ export function requestContext(databaseFactory: DatabaseFactory, dispatch: Dispa
           : logger.warn('deferred work failed; trying again', { error: String(error), attempt: attempt.number }),
     );
     c.set('deferred', deferred);
-    c.set('dispatch', async (request) => dispatch(request, c.env, ctx));
-    const db = await databaseFactory(c.env);
+    c.set('dispatch', async (request, run) => dispatch(request, c.env, nestedContext(ctx, run)));
+    const primary = await databaseFactory(c.env);
+    // With read replicas, the request's statements go through one D1 session (db/read-session.ts).
+    const session = config.LONGBOX_DATABASE__READ_REPLICAS ? readSession(c.env.DB, requestBookmark(c)) : null;
     c.set(
       'services',
-      createServices({ db, config, env: c.env, defer: deferred.defer, deferUnheld: deferred.deferUnheld }),
+      createServices({
+        db: session?.db ?? primary,
+        primary,
+        config,
+        env: c.env,
+        defer: deferred.defer,
+        deferUnheld: deferred.deferUnheld,
+      }),
     );
     const started = Date.now();
     await next();
+    if (session) sendBookmark(c, session.bookmark());
     logger.info('request', {
       method: c.req.method,
       path: c.req.path,

@@ -7,10 +7,31 @@ import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 import { type BookPaging, pagingColumns, READER_HASH_ORDER } from './books.repository';
 import { progressOf } from './catalog-sql';
+import { credentialStillGrants, type GuardedCaller } from './credential-guard';
+import { positionSql, type SentPosition } from './progress-position';
 import { recountSeriesProgress, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
+
+/** What a progress write that reads its book in the same statement records beside the position. */
+export interface InBookWrite {
+  viewer: Viewer;
+  /** Whose credential the write tests (credential-guard.ts); none: the write is not guarded. */
+  caller?: GuardedCaller;
+  deviceId: string;
+  deviceName: string;
+  readerDevice?: { id: string; name: string } | null;
+  now: string;
+}
+
+/**
+ * The row written; or, when nothing was, the book as the viewer sees it (undefined: none) and whether the
+ * credential still held (a book and a credential that held: the position was not one the book has).
+ */
+export type InBookWriteResult =
+  | { written: ReadProgressRecord }
+  | { written: null; book: BookPaging | undefined; credentialHolds: boolean };
 
 /** A book's paging facts and the viewer's progress in it (null: none). */
 export interface BookProgress {
@@ -103,6 +124,92 @@ export class ReadProgressRepository {
       ),
       ...this.recount(write.userId, [write.bookId], startedOrCompleted),
     ]);
+  }
+
+  /**
+   * A progress write that reads its book in the same statement (docs/ARCHITECTURE.md, "The credential check
+   * beside the request"): the book the viewer sees (by id, or KOReader's document hash), the position worked
+   * out from its row (progress-position.ts) and, when `caller` is given, the credential tested too
+   * (credential-guard.ts) — one batch with the series recount and, for when nothing was written, a look at
+   * the book and the credential in the same transaction, so the caller can tell a 404 from a 400 from a
+   * changed credential without another round trip.
+   */
+  async writeInBook(
+    target: { bookId: string } | { readerHash: string },
+    sent: SentPosition,
+    write: InBookWrite,
+  ): Promise<InBookWriteResult> {
+    const { viewer, now } = write;
+    const position = positionSql(sent);
+    const credentialHolds = write.caller ? credentialStillGrants(write.caller, now) : sql`1`;
+    const theBook = and(
+      'bookId' in target ? eq(books.id, target.bookId) : eq(books.readerHash, target.readerHash.toLowerCase()),
+      visibleBooks(viewer, books),
+    );
+    const first = <Q extends { orderBy: (...order: never[]) => Q; limit: (n: number) => Q }>(query: Q) =>
+      'bookId' in target ? query : query.orderBy(...(READER_HASH_ORDER as never[])).limit(1);
+    const row = first(
+      this.db
+        .select({
+          id: sql<string>`${crypto.randomUUID()}`.as('id'),
+          userId: sql<string>`${viewer.userId}`.as('user_id'),
+          bookId: books.id,
+          currentPage: sql<number>`${position.currentPage}`.as('current_page'),
+          completed: sql<boolean>`${position.completed}`.as('completed'),
+          completedAt: sql<string | null>`CASE WHEN ${position.completed} THEN ${now} END`.as('completed_at'),
+          progressPercentage: sql<number>`${position.progressPercentage}`.as('progress_percentage'),
+          locator: sql<string | null>`${position.locator}`.as('locator'),
+          deviceId: sql<string>`${write.deviceId}`.as('device_id'),
+          deviceName: sql<string>`${write.deviceName}`.as('device_name'),
+          readerDeviceId: sql<string | null>`${write.readerDevice?.id ?? null}`.as('reader_device_id'),
+          readerDeviceName: sql<string | null>`${write.readerDevice?.name ?? null}`.as('reader_device_name'),
+          startedAt: sql<string>`${now}`.as('started_at'),
+          updatedAt: sql<string>`${now}`.as('updated_at'),
+        })
+        .from(books)
+        .where(and(theBook, position.valid, credentialHolds))
+        .$dynamic(),
+    );
+    const seriesIds =
+      'bookId' in target
+        ? seriesOfBooks([target.bookId])
+        : sql`SELECT series_id FROM books WHERE reader_hash = ${target.readerHash.toLowerCase()}`;
+    const [written, , , found] = await this.db.batch([
+      this.db
+        .insert(readProgress)
+        .select(row)
+        .onConflictDoUpdate({
+          target: [readProgress.userId, readProgress.bookId],
+          set: {
+            currentPage: sql`excluded.current_page`,
+            completed: sql`excluded.completed`,
+            completedAt: KEEP_FIRST_COMPLETION,
+            progressPercentage: sql`excluded.progress_percentage`,
+            deviceId: sql`excluded.device_id`,
+            deviceName: sql`excluded.device_name`,
+            readerDeviceId: sql`excluded.reader_device_id`,
+            readerDeviceName: sql`excluded.reader_device_name`,
+            // The position replaces the last one: a locator not sent again would point where the reader left.
+            locator: sql`excluded.locator`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        })
+        .returning(),
+      ...recountSeriesProgress(this.db, seriesIds, viewer.userId, credentialHolds),
+      first(
+        this.db
+          .select({ ...pagingColumns, credentialHolds: sql<number>`${credentialHolds}` })
+          .from(books)
+          .where(theBook)
+          .$dynamic(),
+      ),
+    ]);
+    const record = written[0];
+    if (record) return { written: record as ReadProgressRecord };
+    const book = found[0];
+    if (!book) return { written: null, book: undefined, credentialHolds: true };
+    const { credentialHolds: holds, ...paging } = book;
+    return { written: null, book: paging as BookPaging, credentialHolds: Boolean(holds) };
   }
 
   /** The statements that recount the user's progress in the series of these books, after a write. */

@@ -84,7 +84,26 @@ export interface AuthenticationDeps {
    * answer made before the check (lib/deferred-work.ts).
    */
   defer: Defer;
+  /**
+   * The credential statements' repositories on the primary, when `users`, `sessions` and `apiKeys` read a
+   * replica (read replicas: DECISIONS.md §Far readers); null when they read the primary already.
+   */
+  primary: CheckRepositories | null;
 }
+
+/** What a credential check reads. */
+export interface CheckRepositories {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+}
+
+/**
+ * With read replicas, how long a credential checked on the primary is then checked on the replica: a key
+ * revoked (or a session ended) after that check passes a replica's check at most until this has passed
+ * since it — whatever the replica's lag — and then fails on the primary.
+ */
+export const PRIMARY_RECHECK_MS = 60_000;
 
 export class AuthenticationService {
   constructor(private readonly deps: AuthenticationDeps) {}
@@ -94,7 +113,7 @@ export class AuthenticationService {
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const { throttle } = this.deps;
     await throttle.reserve(username, client.address);
-    const { user } = await this.checkPassword(
+    const { user, grants } = await this.checkPassword(
       await this.deps.users.getForSignIn(username),
       username,
       password,
@@ -103,23 +122,38 @@ export class AuthenticationService {
     );
     await throttle.recordSuccess(username, client.address);
     await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
-    return this.signIn(user, client, 'Password');
+    return this.signIn(user, client, 'Password', grants);
   }
 
   /**
    * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
    * account is refused, then the session is issued and the sign-in recorded.
    */
-  async signIn(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
+  async signIn(
+    user: UserRecord,
+    client: ClientInfo,
+    source: SignInSource,
+    grants?: UserGrants,
+  ): Promise<LoginResponse> {
     await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
-    const response = await this.createSession(user, client);
-    this.deps.defer(() => this.deps.users.touchLastLogin(user.id, nowIso()));
+    const lastLoginAt = nowIso();
+    const response = await this.createSession(user, client, grants && { grants, lastLoginAt });
+    this.deps.defer(() => this.deps.users.touchLastLogin(user.id, lastLoginAt));
     await this.deps.activity.record({ source, client, user });
     return response;
   }
 
-  /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
-  async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+  /**
+   * Issues a session to the user: its row (lifetime from the settings) and the signed token that names it.
+   * `remember`: the user's grants as just read (and the sign-in time being written), so that the session's
+   * first requests in this isolate may start before their credential check returns, as if it had been
+   * checked once already (docs/ARCHITECTURE.md, "The credential check beside the request").
+   */
+  async createSession(
+    user: UserRecord,
+    client: ClientInfo,
+    remember?: { grants: UserGrants; lastLoginAt: string },
+  ): Promise<LoginResponse> {
     const hours = await this.deps.settings.value('auth.session_lifetime_hours');
     const lifetimeSeconds = hours * 3600;
     const sessionId = newId();
@@ -137,6 +171,10 @@ export class AuthenticationService {
       await this.deps.secret(),
       lifetimeSeconds,
     );
+    if (remember) {
+      const principal = sessionPrincipal({ ...user, lastLoginAt: remember.lastLoginAt }, remember.grants, sessionId);
+      PrincipalCache.set(`session:${sessionId}`, checkedCaller(principal, Date.now()));
+    }
     return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
   }
 
@@ -272,12 +310,19 @@ export class AuthenticationService {
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
-  /** The check of a credential named by `key`, remembered in the isolate when it succeeds. */
-  private checking(key: string, verify: () => Promise<Principal>): CredentialCheck {
+  /**
+   * The check of a credential named by `key`, remembered in the isolate when it succeeds. With read replicas
+   * it reads the replica, except that a credential this isolate has not checked on the primary within
+   * PRIMARY_RECHECK_MS is checked there.
+   */
+  private checking(key: string, verify: (on: CheckRepositories) => Promise<Principal>): CredentialCheck {
     const remembered = PrincipalCache.get(key);
-    const verified = verify().then(
+    const { primary } = this.deps;
+    const recheck = !remembered || Date.now() - remembered.checkedOnPrimaryAt >= PRIMARY_RECHECK_MS;
+    const onPrimary = primary === null || recheck;
+    const verified = verify(primary && recheck ? primary : this.deps).then(
       (principal) => {
-        const caller = checkedCaller(principal, Date.now());
+        const caller = checkedCaller(principal, onPrimary ? Date.now() : (remembered?.checkedOnPrimaryAt ?? 0));
         PrincipalCache.set(key, caller);
         return caller;
       },
@@ -295,22 +340,15 @@ export class AuthenticationService {
     const claims = await verifySessionToken(token, await this.deps.secret());
     if (!claims) throw unauthorized('Invalid or expired session token');
     // The signature proves the token is ours: its session id names the credential.
-    return this.checking(`session:${claims.sessionId}`, () => this.fromSession(claims));
+    return this.checking(`session:${claims.sessionId}`, (on) => this.fromSession(on, claims));
   }
 
-  private async fromSession(claims: SessionClaims): Promise<Principal> {
-    const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
+  private async fromSession(on: CheckRepositories, claims: SessionClaims): Promise<Principal> {
+    const found = await on.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
     if (!found) throw unauthorized('Session has ended; log in again');
     const { session, user, grants } = found;
     this.assertActive(user);
-    return {
-      user,
-      method: 'session',
-      sessionId: session.id,
-      permissions: effectivePermissions(user.role, user.customPermissions),
-      access: accessOf(user, grants),
-      grants,
-    };
+    return sessionPrincipal(user, grants, session.id);
   }
 
   private async apiKeyCheck(key: string, client: ClientInfo): Promise<CredentialCheck> {
@@ -319,13 +357,18 @@ export class AuthenticationService {
     // Computed whether or not the prefix exists, so timing does not tell which prefixes do; it is also
     // what names the key in the isolate (no second hash).
     const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
-    return this.checking(`key:${parsed.prefix}:${secretHash}`, () =>
-      this.fromApiKey(parsed.prefix, secretHash, client),
+    return this.checking(`key:${parsed.prefix}:${secretHash}`, (on) =>
+      this.fromApiKey(on, parsed.prefix, secretHash, client),
     );
   }
 
-  private async fromApiKey(prefix: string, secretHash: string, client: ClientInfo): Promise<Principal> {
-    const found = await this.deps.apiKeys.getWithOwnerByPrefix(prefix);
+  private async fromApiKey(
+    on: CheckRepositories,
+    prefix: string,
+    secretHash: string,
+    client: ClientInfo,
+  ): Promise<Principal> {
+    const found = await on.apiKeys.getWithOwnerByPrefix(prefix);
     const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
@@ -383,10 +426,13 @@ export class AuthenticationService {
     // Reader apps that only speak Basic send `api:<API key>`.
     if (username.toLowerCase() === 'api') return this.apiKeyCheck(password, client);
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
-    return this.checking(`basic:${cacheKey}`, () => this.fromBasic(username, password, byEmail, client, cacheKey));
+    return this.checking(`basic:${cacheKey}`, (on) =>
+      this.fromBasic(on, username, password, byEmail, client, cacheKey),
+    );
   }
 
   private async fromBasic(
+    on: CheckRepositories,
     username: string,
     password: string,
     byEmail: boolean,
@@ -396,7 +442,7 @@ export class AuthenticationService {
     const orEmail = byEmail && username.includes('@');
     const cached = BasicAuthCache.get(cacheKey);
     if (cached) {
-      const found = await this.deps.users.getWithGrants(cached.userId);
+      const found = await on.users.getWithGrants(cached.userId);
       const user = found?.user;
       // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
       const name = username.toLowerCase();
@@ -491,6 +537,17 @@ export class AuthenticationService {
     await this.deps.activity.record({ source: 'Basic', client, user });
     return checked;
   }
+}
+
+function sessionPrincipal(user: UserRecord, grants: UserGrants, sessionId: string): Principal {
+  return {
+    user,
+    method: 'session',
+    sessionId,
+    permissions: effectivePermissions(user.role, user.customPermissions),
+    access: accessOf(user, grants),
+    grants,
+  };
 }
 
 function basicPrincipal({ user, grants }: SignInUser): Principal {

@@ -4,7 +4,7 @@
  * key): the API key when the request used one, else a hash of the User-Agent so that devices of the
  * same app merge. A book the viewer may not see answers as an unknown one (404).
  */
-import { badRequest, notFound } from '../lib/errors';
+import { badRequest, CredentialChangedError, notFound } from '../lib/errors';
 import { sha256Hex } from '../lib/encoding';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
@@ -18,8 +18,11 @@ import {
   streamingCompletes,
 } from '../progress/rules';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
+import type { GuardedCaller } from '../repositories/credential-guard';
+import type { SentPosition } from '../repositories/progress-position';
 import type {
   BookProgress,
+  InBookWriteResult,
   ReadProgressRecord,
   ReadProgressRepository,
 } from '../repositories/read-progress.repository';
@@ -33,6 +36,11 @@ export interface ProgressActor {
   viewer: Viewer;
   apiKey?: { id: string; name: string };
   userAgent: string | null;
+  /**
+   * The caller as their credential check found them: a write that reads its book in its own statement tests
+   * the credential there too (repositories/credential-guard.ts), so it may be made before the check returns.
+   */
+  caller?: GuardedCaller;
 }
 
 /** Where a reader app says the user is (KOReader sync, Readium progression). */
@@ -74,24 +82,53 @@ export class ReadProgressService {
 
   /**
    * PUT /books/{id}/progress. Reflowable EPUBs keep the percentage the reader sends (their pages are
-   * positions, not images); every other book's percentage is currentPage / pageCount.
+   * positions, not images); every other book's percentage is currentPage / pageCount. One round trip: the
+   * book is read, the page checked against it and the progress written in one statement (writeInBook).
    */
   async update(actor: ProgressActor, bookId: string, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    return this.updateOf(actor, await this.paging(actor.viewer, bookId), body);
+    const result = await this.writeInBook(
+      actor,
+      { bookId },
+      {
+        kind: 'page',
+        page: body.current_page,
+        completed: body.is_completed,
+        fraction: body.progress_percentage,
+        // PUT replaces the position: a locator not sent again would point at a place the reader left.
+        locator: body.locator ?? null,
+      },
+    );
+    if (result.written) return toReadProgressDto(result.written);
+    if (!result.book) throw notFound('Book');
+    throw outOfRange(result.book.pageCount);
+  }
+
+  /**
+   * A position written with its book read in the same statement (ReadProgressRepository.writeInBook), tested
+   * against the actor's credential when it carries one: a changed credential writes nothing and throws
+   * CredentialChangedError. Otherwise the row written, or why none was: no such book for the viewer
+   * (`book` undefined), or a position the book does not have.
+   */
+  async writeInBook(
+    actor: ProgressActor,
+    target: { bookId: string } | { readerHash: string },
+    sent: SentPosition,
+    readerDevice?: { id: string; name: string },
+  ): Promise<InBookWriteResult> {
+    const result = await this.progress.writeInBook(target, sent, {
+      viewer: actor.viewer,
+      caller: actor.caller,
+      ...(await deviceOf(actor)),
+      readerDevice: readerDevice ?? null,
+      now: nowIso(),
+    });
+    if (!result.written && result.book && !result.credentialHolds) throw new CredentialChangedError();
+    return result;
   }
 
   /** `update` of a book whose page facts the caller already read (`bookPaging`): no second read of the row. */
   async updateOf(actor: ProgressActor, book: BookPaging, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    if (book.pageCount < 1) {
-      throw badRequest('The book has no pages yet (it has not been analyzed)', [
-        { path: 'current_page', message: 'the book has no pages yet' },
-      ]);
-    }
-    if (!isPageInRange(body.current_page, book.pageCount)) {
-      throw badRequest(`current_page must be between 1 and ${book.pageCount}`, [
-        { path: 'current_page', message: `must be between 1 and ${book.pageCount}` },
-      ]);
-    }
+    if (!isPageInRange(body.current_page, book.pageCount)) throw outOfRange(book.pageCount);
     const record = await this.progress.upsert({
       userId: actor.viewer.userId,
       bookId: book.id,
@@ -230,4 +267,16 @@ export class ReadProgressService {
     if (!book) throw notFound('Book');
     return book;
   }
+}
+
+/** The 400 of a page the book does not have (a book not analysed yet has none). */
+function outOfRange(pageCount: number) {
+  if (pageCount < 1) {
+    return badRequest('The book has no pages yet (it has not been analyzed)', [
+      { path: 'current_page', message: 'the book has no pages yet' },
+    ]);
+  }
+  return badRequest(`current_page must be between 1 and ${pageCount}`, [
+    { path: 'current_page', message: `must be between 1 and ${pageCount}` },
+  ]);
 }

@@ -7,7 +7,9 @@
  * D1 statements and R2 reads each request made, so a test can tell that the speculative read really ran.
  */
 import { describe, expect, it } from 'vitest';
-import { seedLibrary, seedSeries } from '../support/catalog-factory';
+import { eq } from 'drizzle-orm';
+import { readProgress } from '../../src/db/schema';
+import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
 import { ADMIN, setupAdmin } from '../support/factories';
 import { faultyWorker, type FaultyWorker } from '../support/faults';
 import type { Credentials } from '../support/http';
@@ -197,6 +199,118 @@ describe('access changed since the isolate remembered the caller', () => {
     const refused = await json(worker, '/tasks', key.auth);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'Forbidden' });
+  });
+});
+
+describe('progress writes made beside the check (their statements test the credential)', () => {
+  const writes = (statements: string[][]) =>
+    statements.filter((batch) => batch.some((sql) => /^insert into "read_progress"/i.test(sql)));
+
+  async function readerWithBook() {
+    await setupAdmin();
+    const kept = await seedLibrary({ name: 'Kept' });
+    const taken = await seedLibrary({ name: 'Taken' });
+    const keptBook = await seedBook(await seedSeries(kept, { title: 'Lantern Street' }), { pageCount: 20 });
+    const takenBook = await seedBook(await seedSeries(taken, { title: 'Beacon Hollow' }), {
+      pageCount: 20,
+      readerHash: 'c0ffee'.padEnd(32, '0'),
+    });
+    const recording = recordingWorker();
+    const admin = await recording.worker.signIn(ADMIN);
+    const reader = await createUserThrough(recording.worker, admin);
+    const grant = (body: Record<string, unknown>) =>
+      json(recording.worker, `/users/${reader.id}`, admin, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await grant({ sharedAllLibraries: false, sharedLibraryIds: [kept.id, taken.id] })).status).toBe(200);
+    const key = await newKey(recording.worker, reader.auth, { name: 'tablet' });
+    const put = (bookId: string, page: number) =>
+      json(recording.worker, `/books/${bookId}/progress`, key.auth, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ current_page: page }),
+      });
+    const stored = async (bookId: string) =>
+      (await db.select().from(readProgress).where(eq(readProgress.bookId, bookId)).all()).map((r) => r.currentPage);
+    return { ...recording, admin, reader, key, grant, put, stored, kept, taken, keptBook, takenBook };
+  }
+
+  it('a key revoked meanwhile writes nothing and answers 401, though the write was tried', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 3)).status).toBe(200);
+    expect((await json(t.worker, `/api-keys/${t.key.id}`, t.reader.auth, { method: 'DELETE' })).status).toBe(204);
+    await t.reset();
+    const refused = await t.put(t.keptBook.id, 9);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'Unauthorized' });
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.keptBook.id)).toEqual([3]);
+  });
+
+  it('access to the book taken away: nothing written as the remembered reader, and the checked one gets 404', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.takenBook.id, 2)).status).toBe(200);
+    expect((await t.grant({ sharedLibraryIds: [t.kept.id] })).status).toBe(200);
+    await t.reset();
+    const refused = await t.put(t.takenBook.id, 5);
+    expect(refused.status).toBe(404);
+    expect(refused.text).not.toContain('Beacon');
+    // Tried as the remembered principal (the guard wrote nothing), then made again as the checked one.
+    expect(writes(t.statements)).toHaveLength(2);
+    expect(await t.stored(t.takenBook.id)).toEqual([2]);
+  });
+
+  it('a change that still lets the reader see the book: written once, by the checked caller', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 2)).status).toBe(200);
+    expect((await t.grant({ ageRestriction: { age: 18, restriction: 'EXCLUDE' } })).status).toBe(200);
+    await t.reset();
+    const written = await t.put(t.keptBook.id, 6);
+    expect(written.status).toBe(200);
+    expect(written.body).toMatchObject({ currentPage: 6 });
+    expect(writes(t.statements)).toHaveLength(2);
+    expect(await t.stored(t.keptBook.id)).toEqual([6]);
+  });
+
+  it('nothing changed: the write goes beside the check, with no read of the book before it', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 2)).status).toBe(200);
+    await t.reset();
+    const written = await t.put(t.keptBook.id, 4);
+    expect(written.status).toBe(200);
+    // The key's statement and the write's batch: nothing else.
+    expect(t.statements).toHaveLength(2);
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.keptBook.id)).toEqual([4]);
+    const outOfRange = await t.put(t.keptBook.id, 21);
+    expect(outOfRange.status).toBe(400);
+    expect(outOfRange.body.details).toEqual([{ path: 'current_page', message: 'must be between 1 and 20' }]);
+    expect(await t.stored(t.keptBook.id)).toEqual([4]);
+  });
+
+  it("KOReader's push with a key revoked meanwhile writes nothing and answers KOReader's 401", async () => {
+    const t = await readerWithBook();
+    const push = (progress: string) =>
+      json(t.worker, '/koreader/syncs/progress', t.key.auth, {
+        method: 'PUT',
+        headers: {
+          accept: 'application/vnd.koreader.v1+json',
+          'x-auth-user': (t.key.auth as { apiKey: string }).apiKey,
+          'x-auth-key': 'x',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ document: t.takenBook.readerHash, progress, percentage: 0.2, device: 'Kobo' }),
+      });
+    expect((await push('4')).status).toBe(200);
+    expect((await json(t.worker, `/api-keys/${t.key.id}`, t.reader.auth, { method: 'DELETE' })).status).toBe(204);
+    await t.reset();
+    const refused = await push('8');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ code: 2001, message: 'Unauthorized' });
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.takenBook.id)).toEqual([4]);
   });
 });
 

@@ -30,7 +30,7 @@ const fixedOrderList = fixedOrderLists(books, 'BooksRead', BookPageSchema);
 // biome-ignore format: a table of endpoints, one per line
 export const contracts = {
   listBooks: books.get('/books', 'BooksRead', { summary: 'List books (BooksRead)', description: SORT_FIELDS, query: BookListQuerySchema, 200: json(BookPageSchema, 'A page of books'), errors: [400] }),
-  filterBooks: books.post('/books/list', 'BooksRead', { summary: 'List books matching a condition and/or full-text search (BooksRead)', query: PostListQuerySchema, body: optionalJsonBody(FilterBodySchema), 200: json(BookPageSchema, 'A page of matching books'), errors: [400] }),
+  filterBooks: books.post('/books/list', 'BooksRead', { summary: 'List books matching a condition and/or full-text search (BooksRead)', query: PostListQuerySchema, body: optionalJsonBody(FilterBodySchema), 200: json(BookPageSchema, 'A page of matching books'), errors: [400], speculation: 'read-only' }),
   booksInProgress: fixedOrderList('/books/in-progress', 'Books the user is reading, latest activity first (BooksRead)'),
   booksOnDeck: fixedOrderList('/books/on-deck', 'Next unread book of each series where the user completed a book and has none in progress (BooksRead)'),
   booksRecentlyAdded: fixedOrderList('/books/recently-added', 'Books, newest first (BooksRead)'),

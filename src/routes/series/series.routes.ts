@@ -29,8 +29,8 @@ const markSeries = <const S extends 'read' | 'unread'>(state: S) =>
 // biome-ignore format: a table of endpoints, one per line
 export const contracts = {
   listSeries: series.get('/series', 'SeriesRead', { summary: 'List series (SeriesRead)', description: SORT_FIELDS, query: SeriesListQuerySchema, 200: json(SeriesPageSchema, 'A page of series'), errors: [400] }),
-  filterSeries: series.post('/series/list', 'SeriesRead', { summary: 'List series matching a condition and/or full-text search (SeriesRead)', query: PostListQuerySchema, body: optionalJsonBody(FilterBodySchema), 200: json(SeriesPageSchema, 'A page of matching series'), errors: [400] }),
-  searchSeries: series.post('/series/search', 'SeriesRead', { summary: 'Full-text search of series, best matches first (SeriesRead)', query: PageQuerySchema, body: SeriesSearchBodySchema, 200: json(SeriesPageSchema, 'A page of matching series ranked by relevance'), errors: [400] }),
+  filterSeries: series.post('/series/list', 'SeriesRead', { summary: 'List series matching a condition and/or full-text search (SeriesRead)', query: PostListQuerySchema, body: optionalJsonBody(FilterBodySchema), 200: json(SeriesPageSchema, 'A page of matching series'), errors: [400], speculation: 'read-only' }),
+  searchSeries: series.post('/series/search', 'SeriesRead', { summary: 'Full-text search of series, best matches first (SeriesRead)', query: PageQuerySchema, body: SeriesSearchBodySchema, 200: json(SeriesPageSchema, 'A page of matching series ranked by relevance'), errors: [400], speculation: 'read-only' }),
   seriesInProgress: fixedOrderList('/series/in-progress', 'Series with a book the user is reading, latest activity first (SeriesRead)'),
   seriesRecentlyAdded: fixedOrderList('/series/recently-added', 'Series, newest first (SeriesRead)'),
   seriesRecentlyUpdated: fixedOrderList('/series/recently-updated', 'Series, most recently updated first (SeriesRead)'),
