@@ -234,7 +234,9 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
     console.log(`${label}: server up and library seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     // Read replicas are a mode of the working tree only: "before" is measured as deployed then.
     const serverPasses = commit ? passes.filter((pass) => !pass.replicas) : passes;
+    const measuring = Date.now();
     const results = await measureServer(server, library, browser, serverPasses);
+    console.log(`${label}: measured in ${((Date.now() - measuring) / 1000).toFixed(0)} s`);
     return { label, results, state: await server.state() };
   } finally {
     await server?.stop();
@@ -374,7 +376,9 @@ const body = [
   'row says otherwise. "Before" is `' +
     BEFORE_COMMIT +
     '` (main before issue 30), built from a `git archive` of it and',
-  'measured in the same run with the same shim and data.',
+  'measured in the same run with the same shim and data, after the working tree (not interleaved): on a shared',
+  'machine their times at 0 ms are mostly CPU and differ by noise; at 100 ms the far trips dominate (about',
+  'depth × 100 ms plus the time at 0).',
   '',
   '**With read replicas** (`LONGBOX_DATABASE__READ_REPLICAS=true` and the edge page cache on, a warm colo: each',
   "row's warm-up has filled the colo's cache): a read-only statement or batch run through a `withSession()` session",
@@ -397,7 +401,10 @@ const body = [
   main,
   '',
   "Where the depth comes from (the last sample of each row; labels are the binding and the statement's verb and",
-  'table; `note` is the depth the far-readers note measured at the same commit with a scratch shim):',
+  "table, `page` being a query's own `WITH page` clause). Near calls are not delayed (renderer, assets, Cache API,",
+  'replica reads); "after the response" lists far or near calls still running when the response was returned or',
+  'made after it (`waitUntil` work), none counted; `note` is the depth the far-readers note measured at',
+  `${BEFORE_COMMIT} with a scratch shim:`,
   '',
   details,
   '',
@@ -416,9 +423,10 @@ const body = [
   ...environmentLines('npm run bench -- far-readers'),
 ].join('\n');
 
-if (SMOKE || complete) writeSection(SECTION, body);
-else console.log('\n(a partial run: docs/BENCHMARKS.md left as it was)');
+// The tables first: a smoke run's last lines are writeSection's notice (test/bench/bench-smoke.test.ts reads it).
 console.log(`\n${main}\n\n${details}\n`);
+if (SMOKE || complete) writeSection(SECTION, body);
+else console.log('(a partial run: docs/BENCHMARKS.md left as it was)');
 for (const hint of hints) console.log(`hint: ${hint}`);
 if (failures.length > 0) {
   console.error(`\nfar-readers: ${failures.length} row(s) over their limit:\n  ${failures.join('\n  ')}`);

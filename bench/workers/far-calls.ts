@@ -21,7 +21,7 @@
 export type Placement = 'far' | 'near';
 
 export interface FarCall {
-  /** What was called: `D1 first SELECT users`, `LIBRARY.get`, `EVENT_HUB.subscribe`, `caches.default.match`… */
+  /** What was called: `DB SELECT users`, `DB session batch[2] …`, `LIBRARY.get`, `EVENT_HUB.subscribe`, `caches.default.match`… */
   label: string;
   placement: Placement;
   /** Logical clock when the call was made and when its promise settled (null: not yet). */
@@ -46,11 +46,14 @@ export class RequestRecord {
     readonly path: string,
   ) {}
 
+  private deferredSettled = true;
+
   /** Whether everything handed to `waitUntil` has settled and no call is still running. */
   get settled(): boolean {
     return this.deferredSettled && this.calls.every((call) => call.end !== null);
   }
-  private deferredSettled = true;
+
+  /** Work the request handed to `waitUntil`. */
   defer(work: Promise<unknown>): void {
     this.deferred.push(work);
     this.deferredSettled = false;
@@ -62,7 +65,7 @@ export class RequestRecord {
 }
 
 export interface FarSettings {
-  /** What one far call waits before it runs. 0: not delayed at all (no extra turn of the event loop). */
+  /** What one far call waits before it runs. 0: no timer at all. */
   delayMs: number;
   /**
    * D1 read replicas near the reader: a read-only statement or batch run through a `withSession()` session

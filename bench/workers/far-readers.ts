@@ -15,8 +15,9 @@
  *   working should wrangler.toml ever opt out with `no_nodejs_compat`. With nodejs_compat on, the flag changes
  *   nothing: the same global names, `process` and `Buffer` as under wrangler.toml (checked on workerd).
  * - Every response gets `X-Far-Request` (the record's id), `X-Far-Depth` and `X-Far-Calls` (the counted far
- *   calls by level, ASCII); `GET /__far/requests/{id}` gives the whole record once the request's `waitUntil`
- *   work has settled (`settled: true`): counted, pending and later calls.
+ *   calls by level, ASCII); `GET /__far/requests/{id}?settled=<ms>` gives the whole record once the request's
+ *   `waitUntil` work and calls have settled (waiting up to that long; `settled` says whether they had): counted,
+ *   pending and later calls.
  * - `POST /__far/settings` `{delayMs, replicas, vars}` changes the simulated distance and presents the worker
  *   an environment with those LONGBOX_* variables set (as `--var` would; each variant is one environment
  *   object for the isolate's life), so one server measures at 0 and 100 ms, with and without the edge page
@@ -176,19 +177,17 @@ async function control(request: Request, url: URL): Promise<Response> {
     return json({ settings: far.settings, vars });
   }
   if (url.pathname === '/__far/state') {
-    const globals = globalThis as { process?: unknown; Buffer?: unknown };
-    return json({
-      settings: far.settings,
-      vars,
-      environmentsSeen,
-      unattributed: far.unattributed,
-      nodeGlobals: { process: typeof globals.process, Buffer: typeof globals.Buffer },
-    });
+    return json({ settings: far.settings, vars, environmentsSeen, unattributed: far.unattributed });
   }
   const id = /^\/__far\/requests\/(\d+)$/.exec(url.pathname)?.[1];
   const record = id === undefined ? undefined : records.get(id);
-  if (record) return json(farReport(record));
-  return json({ error: 'not found' }, 404);
+  if (!record) return json({ error: 'not found' }, 404);
+  // ?settled=<ms>: answer once the request's waitUntil work and calls are done (or after that long).
+  const wait = Math.min(60_000, Number(url.searchParams.get('settled') ?? 0));
+  for (const deadline = Date.now() + wait; !record.settled && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return json(farReport(record));
 }
 
 export default {

@@ -34,8 +34,9 @@ const acceptsV1 = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * The API key KOReader sends as its username (`x-auth-user`); the password header is not checked (as Komga).
- * Like the API's guard, the handler may start before the key's check returns (middleware/caller.ts).
+ * The API key KOReader sends as its username (`x-auth-user`); the password header is not checked (as Komga). A
+ * key imported from Komga works here too, as it did on Komga's own KOReader sync (docs/DECISIONS.md §Imported
+ * credentials). Like the API's guard, the handler may start before the key's check returns (middleware/caller.ts).
  */
 function signedIn(need: Requirement, speculation: Speculation = 'reads') {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -43,7 +44,7 @@ function signedIn(need: Requirement, speculation: Speculation = 'reads') {
     if (!key) throw kosyncErrors.unauthorized();
     try {
       return await asCaller(c, next, {
-        check: () => c.get('services').auth.check({ apiKey: key }, clientInfo(c)),
+        check: () => c.get('services').auth.check({ apiKey: key }, clientInfo(c), { komgaKeys: true }),
         admit: (principal) => {
           if (!satisfies(principal.permissions, need)) throw kosyncErrors.forbidden(describeRequirement(need));
         },

@@ -48,7 +48,12 @@ export class AuthenticationActivityService {
 
   /** Records one attempt and fails when the row could not be written: for work after the answer, tried again. */
   async insert(attempt: SignInAttempt): Promise<void> {
-    const row: AuthenticationActivityRecord = {
+    await this.activity.insert(this.rowOf(attempt));
+  }
+
+  /** The row recording an attempt, for a sign-in that writes it with its other rows in one batch. */
+  rowOf(attempt: SignInAttempt): AuthenticationActivityRecord {
+    return {
       id: newId(),
       userId: attempt.user?.id ?? null,
       email: attempt.user?.email ?? attempt.name?.slice(0, 254) ?? null,
@@ -61,7 +66,6 @@ export class AuthenticationActivityService {
       source: attempt.source,
       dateTime: nowIso(),
     };
-    await this.activity.insert(row);
   }
 
   list(query: ActivityQuery) {

@@ -5,8 +5,14 @@
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { accessOf, type UserGrants } from '../auth/access';
-import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
+import {
+  hashApiKeySecret,
+  komgaApiKeyHash,
+  looksLikeApiKey,
+  looksLikeKomgaApiKey,
+  parseApiKey,
+} from '../auth/api-key-format';
+import { decoyPasswordHash, hashPassword, hasPassword, needsRehash, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { type SessionClaims, signSessionToken, verifySessionToken } from '../auth/session-token';
@@ -16,7 +22,8 @@ import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository';
-import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { SessionRecord, SessionsRepository } from '../repositories/sessions.repository';
+import type { CounterRelease, SignInRepository } from '../repositories/sign-in.repository';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import {
@@ -31,6 +38,23 @@ import type { SettingsService } from './settings.service';
 
 /** A user as a password sign-in reads them: the row and its grants, in one statement. */
 type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']>>>;
+
+/** What a sign-in writes beside its session: the throttle counters its right password gives back. */
+interface SignInBookkeeping {
+  counters?: CounterRelease;
+  /**
+   * The user's grants as the sign-in just read them: the new session is remembered in the isolate as checked,
+   * so its first requests may start beside their credential check.
+   */
+  grants?: UserGrants;
+}
+
+/** How an API key is found and compared (`keyLookup`). */
+interface KeyLookup {
+  format: 'longbox' | 'komga';
+  prefix: string;
+  secretHash: string;
+}
 
 /** Basic checks under way in this isolate, by keyed credential hash. */
 const basicChecksInFlight = new Map<string, Promise<SignInUser>>();
@@ -68,12 +92,20 @@ export interface ClientInfo {
 
 const UNKNOWN_CLIENT: ClientInfo = { address: null, userAgent: null };
 
+/** What a reader protocol accepts beyond the API's credentials (`authenticate`). */
+export interface AuthenticateOptions {
+  basicByEmail?: boolean;
+  komgaKeys?: boolean;
+}
+
 export interface AuthenticationDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
   settings: SettingsService;
   throttle: LoginThrottle;
+  /** A sign-in's writes in one batch. */
+  signIns: SignInRepository;
   /** Where sign-ins and failed sign-ins are recorded. */
   activity: AuthenticationActivityService;
   secret: () => Promise<string>;
@@ -110,72 +142,87 @@ export class AuthenticationService {
 
   // ---- signing in -------------------------------------------------------------------------
 
+  /**
+   * Two round trips (issue 30): the attempt counted with the account and the settings read, then, after the
+   * hash, one batch writing the throttle's release, the session, the last sign-in and the activity row.
+   * A user name cannot contain `@` (UsernameSchema), so a name with one may be the account's e-mail address,
+   * throttled as the account it names (issue 31 point 2).
+   */
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const { throttle } = this.deps;
-    await throttle.reserve(username, client.address);
-    const { user, grants } = await this.checkPassword(
-      await this.deps.users.getForSignIn(username),
-      username,
-      password,
-      'Password',
-      client,
-    );
-    await throttle.recordSuccess(username, client.address);
-    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
-    return this.signIn(user, client, 'Password', grants);
+    const byEmail = username.includes('@');
+    const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail, withSettings: true });
+    if (attempt.settings) this.deps.settings.prime(attempt.settings);
+    const { user, grants } = await this.checkPassword(attempt.found, username, password, 'Password', client);
+    const counters = this.deps.throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user), counters);
+    return this.signIn(user, client, 'Password', { counters, grants });
   }
 
   /**
    * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
-   * account is refused, then the session is issued and the sign-in recorded.
+   * account is refused, then the session is issued and the sign-in recorded, in one batch.
    */
   async signIn(
     user: UserRecord,
     client: ClientInfo,
     source: SignInSource,
-    grants?: UserGrants,
+    bookkeeping: SignInBookkeeping = {},
   ): Promise<LoginResponse> {
-    await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
-    const lastLoginAt = nowIso();
-    const response = await this.createSession(user, client, grants && { grants, lastLoginAt });
-    this.deps.defer(() => this.deps.users.touchLastLogin(user.id, lastLoginAt));
-    await this.deps.activity.record({ source, client, user });
+    await this.refuseUnless({ source, client, user }, () => this.assertActive(user), bookkeeping.counters);
+    const { session, response } = await this.issueSession(user, client);
+    const writes = { counters: bookkeeping.counters, session, lastLogin: { userId: user.id, at: session.createdAt } };
+    try {
+      await this.deps.signIns.record({ ...writes, activity: this.deps.activity.rowOf({ source, client, user }) });
+    } catch {
+      // The activity log must never turn a good sign-in into an error: the sign-in is written without it.
+      await this.deps.signIns.record(writes);
+    }
+    if (bookkeeping.grants) {
+      // The session's first requests in this isolate may start before their check returns, as if it had been
+      // checked once already (docs/ARCHITECTURE.md, "The credential check beside the request").
+      const signedIn = { ...user, lastLoginAt: session.createdAt };
+      const principal = sessionPrincipal(signedIn, bookkeeping.grants, session.id);
+      PrincipalCache.set(`session:${session.id}`, checkedCaller(principal, Date.now()));
+    }
     return response;
   }
 
-  /**
-   * Issues a session to the user: its row (lifetime from the settings) and the signed token that names it.
-   * `remember`: the user's grants as just read (and the sign-in time being written), so that the session's
-   * first requests in this isolate may start before their credential check returns, as if it had been
-   * checked once already (docs/ARCHITECTURE.md, "The credential check beside the request").
-   */
-  async createSession(
+  /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
+  async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    const { session, response } = await this.issueSession(user, client);
+    await this.deps.sessions.create(session);
+    return response;
+  }
+
+  /** A new session's row, not yet written, and the token naming it. */
+  private async issueSession(
     user: UserRecord,
     client: ClientInfo,
-    remember?: { grants: UserGrants; lastLoginAt: string },
-  ): Promise<LoginResponse> {
+  ): Promise<{ session: SessionRecord; response: LoginResponse }> {
     const hours = await this.deps.settings.value('auth.session_lifetime_hours');
     const lifetimeSeconds = hours * 3600;
     const sessionId = newId();
     const now = new Date();
-    await this.deps.sessions.create({
+    const session: SessionRecord = {
       id: sessionId,
       userId: user.id,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
       clientAddress: client.address,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
-    });
+    };
     const token = await signSessionToken(
       { userId: user.id, sessionId, role: user.role },
       await this.deps.secret(),
       lifetimeSeconds,
     );
-    if (remember) {
-      const principal = sessionPrincipal({ ...user, lastLoginAt: remember.lastLoginAt }, remember.grants, sessionId);
-      PrincipalCache.set(`session:${sessionId}`, checkedCaller(principal, Date.now()));
-    }
-    return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+    const response = {
+      access_token: token,
+      token_type: 'Bearer' as const,
+      expires_in: lifetimeSeconds,
+      user: toLoginUser(user),
+    };
+    return { session, response };
   }
 
   /**
@@ -234,20 +281,39 @@ export class AuthenticationService {
     const user = found?.user;
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    if (ok && found && hash === found.user.passwordHash) return found;
+    if (ok && found && hash === found.user.passwordHash) {
+      if (needsRehash(hash)) await this.rehash(found.user, password);
+      return found;
+    }
     const error = 'Invalid username or password';
     await this.deps.activity.record({ source, client, user: user ?? null, name, error });
     throw unauthorized(error);
   }
 
-  /** Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. */
+  /**
+   * A password imported from Komga or Kavita has just been checked: it is stored again as Longbox's own hash
+   * (docs/DECISIONS.md §Imported credentials), before the answer, so the peer's hash is gone after the first
+   * sign-in. The password is the same, so sessions and cached Basic checks stay valid.
+   */
+  private async rehash(user: UserRecord, password: string): Promise<void> {
+    const next = await hashPassword(password);
+    await this.deps.users.replacePasswordHash(user.id, user.passwordHash, next);
+    user.passwordHash = next;
+  }
+
+  /**
+   * Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. `counters`: the
+   * throttle counters a right password gives back, given back before a refusal too (the password was right).
+   */
   private async refuseUnless(
     attempt: { source: SignInSource; client: ClientInfo; user: UserRecord; apiKey?: { id: string; name: string } },
     check: () => void,
+    counters?: CounterRelease,
   ): Promise<void> {
     try {
       check();
     } catch (error) {
+      if (counters) await this.deps.signIns.record({ counters });
       await this.deps.activity.record({ ...attempt, error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
@@ -273,12 +339,13 @@ export class AuthenticationService {
   /**
    * Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. `basicByEmail`:
    * a Basic name with an `@` may be the account's e-mail address (Komga's clients: Mihon asks for "the
-   * user account email"); the password check and its throttling are the same.
+   * user account email"); the password check and its throttling are the same. `komgaKeys`: an API key in
+   * Komga's format is one imported from Komga (`/komga` and KOReader sync; elsewhere it is malformed).
    */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
     client: ClientInfo = UNKNOWN_CLIENT,
-    options: { basicByEmail?: boolean } = {},
+    options: AuthenticateOptions = {},
   ): Promise<Principal | null> {
     const check = await this.check(headers, client, options);
     return check && (await check.verified).principal;
@@ -294,9 +361,9 @@ export class AuthenticationService {
   async check(
     headers: { authorization?: string; apiKey?: string },
     client: ClientInfo = UNKNOWN_CLIENT,
-    options: { basicByEmail?: boolean } = {},
+    options: AuthenticateOptions = {},
   ): Promise<CredentialCheck | null> {
-    if (headers.apiKey !== undefined) return this.apiKeyCheck(headers.apiKey.trim(), client);
+    if (headers.apiKey !== undefined) return this.apiKeyCheck(headers.apiKey.trim(), client, options);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -304,9 +371,11 @@ export class AuthenticationService {
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'bearer') {
       if (!value) throw unauthorized('Empty bearer token');
-      return looksLikeApiKey(value) ? this.apiKeyCheck(value, client) : this.sessionCheck(value);
+      // A Komga key sent where only Longbox keys count is still a key, of a format not accepted there.
+      const isKey = looksLikeApiKey(value) || looksLikeKomgaApiKey(value);
+      return isKey ? this.apiKeyCheck(value, client, options) : this.sessionCheck(value);
     }
-    if (scheme === 'basic') return this.basicCheck(value, client, options.basicByEmail ?? false);
+    if (scheme === 'basic') return this.basicCheck(value, client, options);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -351,31 +420,26 @@ export class AuthenticationService {
     return sessionPrincipal(user, grants, session.id);
   }
 
-  private async apiKeyCheck(key: string, client: ClientInfo): Promise<CredentialCheck> {
-    const parsed = parseApiKey(key);
-    if (!parsed) throw unauthorized('Invalid API key format');
+  private async apiKeyCheck(key: string, client: ClientInfo, options: AuthenticateOptions): Promise<CredentialCheck> {
     // Computed whether or not the prefix exists, so timing does not tell which prefixes do; it is also
     // what names the key in the isolate (no second hash).
-    const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
-    return this.checking(`key:${parsed.prefix}:${secretHash}`, (on) =>
-      this.fromApiKey(on, parsed.prefix, secretHash, client),
+    const lookup = await this.keyLookup(key, options);
+    return this.checking(`key:${lookup.format}:${lookup.prefix}:${lookup.secretHash}`, (on) =>
+      this.fromApiKey(on, lookup, client),
     );
   }
 
-  private async fromApiKey(
-    on: CheckRepositories,
-    prefix: string,
-    secretHash: string,
-    client: ClientInfo,
-  ): Promise<Principal> {
-    const found = await on.apiKeys.getWithOwnerByPrefix(prefix);
-    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
+  private async fromApiKey(on: CheckRepositories, lookup: KeyLookup, client: ClientInfo): Promise<Principal> {
+    const stored = await on.apiKeys.getWithOwnerByPrefix(lookup.prefix);
+    // A Komga key is found by its whole hash, never by a Longbox prefix, nor the other way round.
+    const found = stored?.key.format === lookup.format ? stored : undefined;
+    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(lookup.secretHash.length));
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
     const attempt = { source: 'ApiKey' as const, client, user, apiKey: { id: record.id, name: record.name } };
     const now = Date.now();
-    const refusal = !timingSafeEqual(utf8(secretHash), expected)
+    const refusal = !timingSafeEqual(utf8(lookup.secretHash), expected)
       ? 'Invalid API key'
       : record.expiresAt && Date.parse(record.expiresAt) <= now
         ? 'API key has expired'
@@ -412,7 +476,27 @@ export class AuthenticationService {
     };
   }
 
-  private async basicCheck(encoded: string, client: ClientInfo, byEmail: boolean): Promise<CredentialCheck> {
+  /**
+   * How a key is looked up and checked: a Longbox key by its prefix, then the keyed hash of its secret; a Komga
+   * key (where allowed) by its SHA-512, as Komga stores it, which is then also what is compared.
+   */
+  private async keyLookup(key: string, options: AuthenticateOptions): Promise<KeyLookup> {
+    if (options.komgaKeys && looksLikeKomgaApiKey(key)) {
+      const hash = await komgaApiKeyHash(key);
+      return { format: 'komga', prefix: hash, secretHash: hash };
+    }
+    const parsed = parseApiKey(key);
+    if (!parsed) throw unauthorized('Invalid API key format');
+    const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
+    return { format: 'longbox', prefix: parsed.prefix, secretHash };
+  }
+
+  private async basicCheck(
+    encoded: string,
+    client: ClientInfo,
+    options: AuthenticateOptions,
+  ): Promise<CredentialCheck> {
+    const byEmail = options.basicByEmail ?? false;
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -424,7 +508,7 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.apiKeyCheck(password, client);
+    if (username.toLowerCase() === 'api') return this.apiKeyCheck(password, client, options);
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
     return this.checking(`basic:${cacheKey}`, (on) =>
       this.fromBasic(on, username, password, byEmail, client, cacheKey),
@@ -505,6 +589,12 @@ export class AuthenticationService {
     return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null), grants: found.grants };
   }
 
+  /**
+   * A Basic password not yet checked in this isolate: the attempt counted with the account read (one round
+   * trip), the hash, and the answer. The bookkeeping of a right password (the throttle counters given back,
+   * the activity row) does not shape the answer: it is written after it, retried, and logged if it still fails
+   * (a lost release would leave this success counted as a failure).
+   */
   private async checkBasic(
     name: string,
     password: string,
@@ -512,29 +602,25 @@ export class AuthenticationService {
     client: ClientInfo,
     cacheKey: string,
   ): Promise<SignInUser> {
-    const { throttle, users } = this.deps;
-    // Throttled under the account's username whichever name was typed (an e-mail address is looked up
-    // first, then throttled as that account), as a sign-in with the username would be.
-    let found: SignInUser | undefined;
-    let throttled = name;
-    if (orEmail) {
-      found = await users.getForSignIn(name, true);
-      throttled = found?.user.username ?? name;
-      await throttle.reserve(throttled, client.address);
-    } else {
-      await throttle.reserve(name, client.address);
-      found = await users.getForSignIn(name);
-    }
-    const checked = await this.checkPassword(found, name, password, 'Basic', client);
+    const { throttle } = this.deps;
+    // Throttled under the account's username whichever name was typed (an e-mail address is throttled as the
+    // account it names), as a sign-in with the username would be.
+    const attempt = await throttle.attempt(name, client.address, { byEmail: orEmail, withSettings: false });
+    const checked = await this.checkPassword(attempt.found, name, password, 'Basic', client);
     const user = checked.user;
-    await throttle.recordSuccess(throttled, client.address);
-    await this.refuseUnless({ source: 'Basic', client, user }, () => {
-      this.assertActive(user);
-      this.assertPasswordSignIn(user);
-    });
+    const counters = throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless(
+      { source: 'Basic', client, user },
+      () => {
+        this.assertActive(user);
+        this.assertPasswordSignIn(user);
+      },
+      counters,
+    );
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     // Recorded when the password is really checked, not on each request the cache then lets through.
-    await this.deps.activity.record({ source: 'Basic', client, user });
+    const activity = this.deps.activity.rowOf({ source: 'Basic', client, user });
+    this.deps.defer(() => this.deps.signIns.record({ counters, activity }), { retries: 2 });
     return checked;
   }
 }

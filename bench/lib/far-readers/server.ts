@@ -54,6 +54,7 @@ export interface FarReport {
 export interface FarServer {
   label: string;
   url: string;
+  /** Sets the distance, the replica mode and the LONGBOX_* variables the worker sees (no request when unchanged). */
   settings(next: FarSettings): Promise<void>;
   /** The request's whole record once its `waitUntil` work has settled (or after `timeoutMs`). */
   report(id: string, timeoutMs?: number): Promise<FarReport>;
@@ -111,6 +112,7 @@ export async function startFarServer(options: {
   applyMigrations(sources.api, data);
   const longbox = await startLongbox({ sources: { ...sources, api }, persistTo: data, vars: VARS });
   const url = longbox.url;
+  let current = '';
   const control = async (pathname: string, init?: RequestInit): Promise<any> => {
     const res = await fetch(`${url}/__far/${pathname}`, init);
     const body = await res.json();
@@ -121,15 +123,12 @@ export async function startFarServer(options: {
     label,
     url,
     async settings(next) {
-      await control('settings', { method: 'POST', body: JSON.stringify(next) });
+      const body = JSON.stringify(next);
+      if (body === current) return;
+      await control('settings', { method: 'POST', body });
+      current = body;
     },
-    async report(id, timeoutMs = 15_000) {
-      for (const deadline = Date.now() + timeoutMs; ; ) {
-        const report = (await control(`requests/${id}`)) as FarReport;
-        if (report.settled || Date.now() > deadline) return report;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    report: (id, timeoutMs = 15_000) => control(`requests/${id}?settled=${timeoutMs}`),
     state: () => control('state'),
     stop: () => longbox.stop(),
   };
