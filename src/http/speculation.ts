@@ -33,6 +33,12 @@ export interface NestedRun {
   shared: Shared;
   /** Set by the run's guard when a guarded write found that the credential no longer grants what it assumed. */
   staleCredential: boolean;
+  /**
+   * Settles when the credential check does: fulfilled when it found the caller the run answers as, rejected
+   * otherwise. A write a read route cannot do without (a cookie's session row) waits for it (caller.ts
+   * `whenChecked`).
+   */
+  checked: Promise<void>;
 }
 
 const runs = new WeakMap<object, NestedRun>();

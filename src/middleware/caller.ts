@@ -45,6 +45,15 @@ function mayStartBeforeCheck(method: string, speculation: Speculation): boolean 
   return READS.has(method) || speculation !== 'reads';
 }
 
+/**
+ * Resolves once the request's caller is checked: at once outside a speculative run (its guard awaited the
+ * check), else when the check found the caller the run answers as (rejects otherwise). The one write a read
+ * may need before answering (Komga's cookie session) waits for it, so nothing is written for a refused caller.
+ */
+export function whenChecked(c: Context<AppEnv>): Promise<void> {
+  return nestedRunOf(c)?.checked ?? Promise.resolve();
+}
+
 /** Resolves the caller and runs the rest of the request as them; see the module comment. */
 export async function asCaller(c: Context<AppEnv>, next: Next, rules: CallerRules): Promise<Response | undefined> {
   const nested = nestedRunOf(c);
@@ -96,7 +105,12 @@ async function speculate(
       dispatch: c.get('dispatch'),
     },
     staleCredential: false,
+    checked: check.verified.then((verified) => {
+      if (verified.facts !== remembered.facts) throw new CredentialChangedError();
+    }),
   };
+  // Awaited only by a run that needs it; a refusal is the outer request's to report.
+  run.checked.catch(() => undefined);
   deferred.hold();
   const [verified, answer] = await Promise.allSettled([
     check.verified,

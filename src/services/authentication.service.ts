@@ -230,25 +230,40 @@ export class AuthenticationService {
    * already holds from this User-Agent when there is one, so a client that sends credentials with every
    * call and keeps no cookies (Paperback, Komf) does not leave a new 24 h row per call; else a new one.
    */
-  async sessionForClient(user: UserRecord, client: ClientInfo): Promise<ClientSession> {
+  async sessionForClient(
+    user: UserRecord,
+    client: ClientInfo,
+    beforeWrite: () => Promise<void> = async () => undefined,
+  ): Promise<ClientSession> {
     const userAgent = client.userAgent?.slice(0, 512) ?? null;
     const key = `${user.id}\n${userAgent ?? ''}`;
     let pending = clientSessionsInFlight.get(key);
     if (!pending) {
-      pending = this.reuseOrCreateSession(user, client, userAgent).finally(() => clientSessionsInFlight.delete(key));
+      pending = this.reuseOrCreateSession(user, client, userAgent, beforeWrite).finally(() =>
+        clientSessionsInFlight.delete(key),
+      );
       clientSessionsInFlight.set(key, pending);
     }
     return pending;
   }
 
-  private async reuseOrCreateSession(user: UserRecord, client: ClientInfo, userAgent: string | null) {
+  /** `beforeWrite`: awaited before a new session is written (the caller's credential check, when under way). */
+  private async reuseOrCreateSession(
+    user: UserRecord,
+    client: ClientInfo,
+    userAgent: string | null,
+    beforeWrite: () => Promise<void>,
+  ) {
     const now = Date.now();
     const live = await this.deps.sessions.findReusable(
       user.id,
       userAgent,
       new Date(now + SESSION_REUSE_MARGIN_MS).toISOString(),
     );
-    if (!live) return this.createSession(user, client);
+    if (!live) {
+      await beforeWrite();
+      return this.createSession(user, client);
+    }
     const lifetimeSeconds = Math.floor((Date.parse(live.expiresAt) - now) / 1000);
     const token = await signSessionToken(
       { userId: user.id, sessionId: live.id, role: user.role },

@@ -6,13 +6,14 @@
  * sent. Every request goes through the real worker (test/support/faults.ts), whose platform seam records the
  * D1 statements and R2 reads each request made, so a test can tell that the speculative read really ran.
  */
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { readProgress } from '../../src/db/schema';
 import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
-import { ADMIN, setupAdmin } from '../support/factories';
+import { ADMIN, createUser, setupAdmin } from '../support/factories';
 import { faultyWorker, type FaultyWorker } from '../support/faults';
-import type { Credentials } from '../support/http';
+import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
@@ -311,6 +312,55 @@ describe('progress writes made beside the check (their statements test the crede
     expect(refused.body).toEqual({ code: 2001, message: 'Unauthorized' });
     expect(writes(t.statements)).toHaveLength(1);
     expect(await t.stored(t.takenBook.id)).toEqual([4]);
+  });
+});
+
+/** The user's session rows. */
+const sessionsOf = async (userId: string) =>
+  (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first<{ n: number }>())
+    ?.n ?? 0;
+
+describe("Komga's guard beside the check (a password sign-in gets a KOMGA-SESSION cookie)", () => {
+  async function remembered() {
+    const { auth: selfAdmin } = await setupAdmin();
+    await seedSeries(await seedLibrary(), { title: 'Tidewater Ledger' });
+    const reader = await createUser(selfAdmin);
+    const { worker, statements, reset } = recordingWorker();
+    const basic: Credentials = { basic: { username: reader.username, password: reader.password } };
+    // Remembered by a first call (checked before its handler), which also gave the client a session.
+    const first = await json(worker, '/komga/api/v1/series', basic);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Tidewater Ledger');
+    await reset();
+    // No session the next call could hand back: it would have to write one.
+    await env.DB.prepare('DELETE FROM sessions WHERE user_id = ?').bind(reader.id).run();
+    return { selfAdmin, reader, worker, statements, reset, basic };
+  }
+
+  it('a disabled account gets a 401 with nothing of the list read beside the check, and no session row', async () => {
+    const { selfAdmin, reader, worker, statements, reset, basic } = await remembered();
+    const disabled = await api(`/users/${reader.id}`, { method: 'PUT', auth: selfAdmin, json: { isActive: false } });
+    expect(disabled.status).toBe(200);
+    await reset();
+
+    const refused = await json(worker, '/komga/api/v1/series', basic);
+    await worker.settle();
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('Tidewater');
+    expect(refused.headers.get('Set-Cookie') ?? '').not.toContain('KOMGA-SESSION=ey');
+    // The list was read as the remembered reader while the password was checked, yet no session was written.
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+    expect(await sessionsOf(reader.id)).toBe(0);
+  });
+
+  it('a reader still allowed gets the list beside the check, and the cookie of a session written after it', async () => {
+    const { reader, worker, statements, basic } = await remembered();
+    const again = await json(worker, '/komga/api/v1/series', basic);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('Tidewater Ledger');
+    expect(again.headers.get('Set-Cookie')).toContain('KOMGA-SESSION=');
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+    expect(await sessionsOf(reader.id)).toBe(1);
   });
 });
 
