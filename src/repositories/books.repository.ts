@@ -22,7 +22,7 @@ import {
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
-import { booksAndSeriesOf, liveVisibleBooks } from './live-visible';
+import { booksAndSeriesOf, type IdsQuery, liveVisibleBooks } from './live-visible';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -314,14 +314,19 @@ export class BooksRepository {
     };
   }
 
-  /** Book responses of the given ids the viewer may see (live ones), in no particular order. */
-  async byIds(viewer: Viewer, ids: readonly string[]) {
-    if (ids.length === 0) return [];
+  /**
+   * Book responses of the given ids the viewer may see (live ones), in no particular order; the ids may be a
+   * subquery read in the same statement (at most `limit` of them).
+   */
+  async byIds(viewer: Viewer, ids: readonly string[] | IdsQuery) {
+    const limit = 'query' in ids ? ids.limit : ids.length;
+    if (limit === 0) return [];
+    const named = 'query' in ids ? ids.query : ids;
     const { rows } = await this.read(viewer, {
       id: books.id,
       from: books,
-      where: liveVisibleBooks(viewer, ids),
-      window: { keys: [], limit: ids.length, offset: 0 },
+      where: liveVisibleBooks(viewer, named),
+      window: { keys: [], limit, offset: 0 },
       countInPage: true,
     });
     return rows;

@@ -38,7 +38,7 @@ const countedSeries: CountedRows = {
   libraryId: series.libraryId,
   seriesId: series.id,
 };
-import { booksAndSeriesOf, liveVisibleSeries } from './live-visible';
+import { booksAndSeriesOf, type IdsQuery, liveVisibleSeries } from './live-visible';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -269,16 +269,21 @@ export class SeriesRepository {
     };
   }
 
-  /** Series responses of the given ids the viewer may see (live ones), in no particular order. */
-  async byIds(viewer: Viewer, ids: readonly string[]) {
-    if (ids.length === 0) return [];
+  /**
+   * Series responses of the given ids the viewer may see (live ones), in no particular order; the ids may be a
+   * subquery read in the same statement (at most `limit` of them).
+   */
+  async byIds(viewer: Viewer, ids: readonly string[] | IdsQuery) {
+    const limit = 'query' in ids ? ids.limit : ids.length;
+    if (limit === 0) return [];
+    const named = 'query' in ids ? ids.query : ids;
     const { rows } = await this.read(
       viewer,
       {
         id: series.id,
         from: series,
-        where: liveVisibleSeries(viewer, ids),
-        window: { keys: [], limit: ids.length, offset: 0 },
+        where: liveVisibleSeries(viewer, named),
+        window: { keys: [], limit, offset: 0 },
         countInPage: true,
       },
       true,

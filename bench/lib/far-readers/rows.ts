@@ -55,7 +55,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-key',
     request: 'original page from R2, `X-API-Key`',
-    means: 'credential check → ranged `LIBRARY.get`; target: the R2 read starts with the check',
+    means: 'credential check ∥ ranged `LIBRARY.get` (the check runs beside the request once the isolate knows the key)',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -64,7 +64,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-bearer',
     request: 'original page, Bearer session token',
-    means: 'session check → `LIBRARY.get`',
+    means: 'session check ∥ `LIBRARY.get`',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -73,7 +73,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-cookie',
     request: 'original page, session cookie (web reader)',
-    means: 'session check → `LIBRARY.get`',
+    means: 'session check ∥ `LIBRARY.get`',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -82,7 +82,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-basic-key',
     request: 'original page, Basic `api:<key>`',
-    means: 'key check → `LIBRARY.get`',
+    means: 'key check ∥ `LIBRARY.get`',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -91,7 +91,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-restricted',
     request: 'original page, reader with an age restriction',
-    means: 'key check → visibility of the book ∥ `LIBRARY.get` (the bytes wait for it); target: the check beside them',
+    means: 'key check ∥ visibility of the book ∥ `LIBRARY.get` (the bytes wait for both)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -100,7 +100,7 @@ export const ROWS: Row[] = [
   {
     id: 'page-edge-cached',
     request: 'original page already in the edge cache (edge cache on)',
-    means: 'key check → `caches.default` hit (near)',
+    means: 'key check ∥ `caches.default` hit (near)',
     target: 1,
     replicaTarget: 0,
     note: 1,
@@ -111,7 +111,7 @@ export const ROWS: Row[] = [
     id: 'page-first',
     request: 'first page of a book (page table not cached)',
     means:
-      'key check → book + pages → `LIBRARY.get`: the range needs the page’s place, which only D1 knows (kept a minute in the isolate and the colo); with replicas the bytes are not in the colo yet: one R2 read',
+      'key check ∥ book + pages → `LIBRARY.get`: the range needs the page’s place, which only D1 knows (kept a minute in the isolate and the colo); with replicas the bytes are not in the colo yet: one R2 read',
     target: 1,
     replicaTarget: 1,
     note: 3,
@@ -121,7 +121,7 @@ export const ROWS: Row[] = [
   {
     id: 'rendition-made',
     request: '`?width=` page, rendition already made',
-    means: 'key check → `CACHE.get` (the colo’s cache first: a hit there makes no R2 read)',
+    means: 'key check ∥ `CACHE.get` (the colo’s cache first: a hit there makes no R2 read)',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -130,7 +130,7 @@ export const ROWS: Row[] = [
   {
     id: 'rendition-first',
     request: '`?width=` page, first time',
-    means: 'key check → `CACHE.get` miss → `LIBRARY.get` → render (near); `CACHE.put` after the answer',
+    means: 'key check ∥ `CACHE.get` miss → `LIBRARY.get` → render (near); `CACHE.put` after the answer',
     target: 2,
     replicaTarget: 2,
     note: 4,
@@ -150,7 +150,7 @@ export const ROWS: Row[] = [
   {
     id: 'file-range',
     request: '`GET /books/{id}/file`, `Range: bytes=0-65535` (EPUB reader)',
-    means: 'key check → ranged `LIBRARY.get` (storage columns kept with the page table)',
+    means: 'key check ∥ ranged `LIBRARY.get` (storage columns kept with the page table)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -164,7 +164,7 @@ export const ROWS: Row[] = [
   {
     id: 'thumbnail-book',
     request: 'book thumbnail',
-    means: 'key check → cover row ∥ `CACHE.get` of the generated thumbnail’s key (the colo’s cache first)',
+    means: 'key check ∥ cover row ∥ `CACHE.get` of the generated thumbnail’s key (the colo’s cache first)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -173,7 +173,7 @@ export const ROWS: Row[] = [
   {
     id: 'thumbnail-series',
     request: 'series thumbnail',
-    means: 'key check → series row ∥ `CACHE.get` of the key the isolate last saw (first time: row → `CACHE.get`)',
+    means: 'key check ∥ series row ∥ `CACHE.get` of the key the isolate last saw (first time: row → `CACHE.get`)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -183,7 +183,7 @@ export const ROWS: Row[] = [
   {
     id: 'series-list',
     request: '`GET /series`',
-    means: 'key check → count ∥ page',
+    means: 'key check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -192,7 +192,7 @@ export const ROWS: Row[] = [
   {
     id: 'book-detail',
     request: '`GET /books/{id}`',
-    means: 'key check → one statement',
+    means: 'key check ∥ one statement',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -201,7 +201,7 @@ export const ROWS: Row[] = [
   {
     id: 'on-deck',
     request: '`GET /books/on-deck`',
-    means: 'key check → one statement',
+    means: 'key check ∥ one statement',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -210,7 +210,7 @@ export const ROWS: Row[] = [
   {
     id: 'search',
     request: '`POST /series/search`',
-    means: 'key check → one full-text statement',
+    means: 'key check ∥ one full-text statement',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -219,7 +219,7 @@ export const ROWS: Row[] = [
   {
     id: 'series-filter',
     request: '`POST /series/list` (`publisher is …`)',
-    means: 'key check → count ∥ page',
+    means: 'key check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -233,7 +233,7 @@ export const ROWS: Row[] = [
   {
     id: 'books-filter',
     request: '`POST /books/list` (`seriesId is …`)',
-    means: 'key check → count ∥ page',
+    means: 'key check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({
@@ -247,7 +247,7 @@ export const ROWS: Row[] = [
   {
     id: 'currently-reading',
     request: '`GET /progress/currently-reading` (home, Bearer)',
-    means: 'session check → count ∥ page',
+    means: 'session check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -256,7 +256,7 @@ export const ROWS: Row[] = [
   {
     id: 'recently-added',
     request: '`GET /books/recently-added` (home, Bearer)',
-    means: 'session check → count ∥ page',
+    means: 'session check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -265,7 +265,7 @@ export const ROWS: Row[] = [
   {
     id: 'recently-updated',
     request: '`GET /series/recently-updated` (home, Bearer)',
-    means: 'session check → count ∥ page',
+    means: 'session check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -274,7 +274,7 @@ export const ROWS: Row[] = [
   {
     id: 'want-to-read',
     request: "`GET /want-to-read`, a list with an entry (the restricted reader's key)",
-    means: 'key check → entries ∥ count → their series and books',
+    means: 'key check ∥ entries ∥ count ∥ their series and books (named by a subquery of the same page)',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: '/api/v1/want-to-read?pageSize=20', headers: { 'X-API-Key': l.kid.key } }),
@@ -282,7 +282,7 @@ export const ROWS: Row[] = [
   {
     id: 'pinned-collections',
     request: '`GET /collections?pinned=true` (home, Bearer)',
-    means: 'session check → count ∥ page',
+    means: 'session check ∥ count ∥ page',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -292,7 +292,7 @@ export const ROWS: Row[] = [
   {
     id: 'progress-get',
     request: '`GET /books/{id}/progress`',
-    means: 'key check → book paging facts → progress row; target: one statement for both',
+    means: 'key check ∥ the book with the progress row in it (one statement)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -301,7 +301,8 @@ export const ROWS: Row[] = [
   {
     id: 'progress-put',
     request: '`PUT /books/{id}/progress`',
-    means: 'key check → book paging facts → write batch; a write: the primary, with replicas too',
+    means:
+      'key check ∥ one batch: the book read, the position checked and written, guarded by the credential; a write: the primary, with replicas too',
     target: 1,
     replicaTarget: 1,
     note: 3,
@@ -316,7 +317,7 @@ export const ROWS: Row[] = [
   {
     id: 'koreader-get',
     request: 'KOReader `GET /koreader/syncs/progress/{document}`',
-    means: 'key check → book by reader hash → progress row',
+    means: 'key check ∥ the book by reader hash with its progress row (one statement)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -328,7 +329,7 @@ export const ROWS: Row[] = [
   {
     id: 'koreader-put',
     request: 'KOReader `PUT /koreader/syncs/progress`',
-    means: 'key check → book by reader hash → write batch',
+    means: 'key check ∥ one guarded batch finding the book by reader hash and writing',
     target: 1,
     replicaTarget: 1,
     note: 3,
@@ -343,7 +344,7 @@ export const ROWS: Row[] = [
   {
     id: 'opds1-feed',
     request: 'OPDS 1.2 acquisition feed `/opds/v1.2/series/{id}` (Basic `api:<key>`)',
-    means: 'key check → series ∥ count ∥ page of books with their extras (one statement)',
+    means: 'key check ∥ series ∥ count ∥ page of books with their extras (one statement)',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -361,7 +362,7 @@ export const ROWS: Row[] = [
   {
     id: 'opds2-manifest',
     request: 'OPDS 2 manifest `/opds/v2.0/books/{id}/manifest`',
-    means: 'key check → book with its extras ∥ page list',
+    means: 'key check ∥ book with its extras ∥ page list',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -370,7 +371,8 @@ export const ROWS: Row[] = [
   {
     id: 'opds-pse',
     request: 'OPDS-PSE page `/opds/v1.2/books/{id}/pages/1`',
-    means: 'key check → `LIBRARY.get`; preference read and progress write after the page',
+    means:
+      'key check ∥ `LIBRARY.get`; preference read and progress write after the page, held until the check succeeds',
     target: 1,
     replicaTarget: 0,
     note: 4,
@@ -379,7 +381,7 @@ export const ROWS: Row[] = [
   {
     id: 'opds1-search',
     request: 'OPDS 1.2 search `/opds/v1.2/search?query=` (one entry per kind of match, with its count)',
-    means: 'key check → the series count ∥ the books count',
+    means: 'key check ∥ the series count ∥ the books count',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: '/opds/v1.2/search?query=far', headers: basic('api', l.admin.key) }),
@@ -387,7 +389,7 @@ export const ROWS: Row[] = [
   {
     id: 'opds1-search-series',
     request: 'OPDS 1.2 series matching a search `/opds/v1.2/search/series?query=`',
-    means: 'key check → a page of matching series ∥ their count',
+    means: 'key check ∥ a page of matching series ∥ their count',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: '/opds/v1.2/search/series?query=far', headers: basic('api', l.admin.key) }),
@@ -395,7 +397,7 @@ export const ROWS: Row[] = [
   {
     id: 'opds1-search-books',
     request: 'OPDS 1.2 books matching a search `/opds/v1.2/search/books?query=`',
-    means: 'key check → a page of matching books with their extras ∥ their count',
+    means: 'key check ∥ a page of matching books with their extras ∥ their count',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: '/opds/v1.2/search/books?query=far', headers: basic('api', l.admin.key) }),
@@ -411,7 +413,7 @@ export const ROWS: Row[] = [
   {
     id: 'import-match',
     request: "`POST /admin/import/books/match` (`npm run migrate` matching a peer's books; reads only)",
-    means: "admin key check → the candidates' books by path ∥ KOReader hash ∥ size and name",
+    means: "admin key check ∥ the candidates' books by path ∥ KOReader hash ∥ size and name",
     target: 1,
     replicaTarget: 0,
     call: (l) => ({
@@ -428,7 +430,8 @@ export const ROWS: Row[] = [
   {
     id: 'komga-password',
     request: 'Komga `GET /komga/api/v1/series`, Basic user:password (checked before in the isolate)',
-    means: 'cached Basic check → session lookup for the cookie ∥ count ∥ page with its Komga rows',
+    means:
+      'cached Basic check ∥ session lookup for the cookie ∥ count ∥ page with its Komga rows (a new session waits for the check)',
     target: 1,
     replicaTarget: 0,
     note: 4,
@@ -437,7 +440,7 @@ export const ROWS: Row[] = [
   {
     id: 'komga-key',
     request: 'Komga `GET /komga/api/v1/series`, `X-API-Key`',
-    means: 'key check → count ∥ page with its Komga rows',
+    means: 'key check ∥ count ∥ page with its Komga rows',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -446,7 +449,7 @@ export const ROWS: Row[] = [
   {
     id: 'komga-cookie',
     request: 'Komga `GET /komga/api/v1/series`, `KOMGA-SESSION` cookie',
-    means: 'session check → count ∥ page with its Komga rows',
+    means: 'session check ∥ count ∥ page with its Komga rows',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -470,7 +473,7 @@ export const ROWS: Row[] = [
   {
     id: 'me',
     request: '`GET /auth/me`, Bearer',
-    means: 'session check → the user with their access (re-read)',
+    means: 'session check, whose statement brings the user with their access',
     target: 1,
     replicaTarget: 0,
     note: 2,
@@ -479,7 +482,7 @@ export const ROWS: Row[] = [
   {
     id: 'sse',
     request: '`GET /events/stream` (cookie), time to headers',
-    means: 'session check → `EVENT_HUB.subscribe` (a Durable Object: far, with replicas too)',
+    means: 'session check ∥ `EVENT_HUB.subscribe` (a Durable Object: far, with replicas too)',
     target: 1,
     replicaTarget: 1,
     note: 2,
@@ -514,50 +517,13 @@ export function renditionWidth(l: Library, n: number): number {
  * a row measures below its ceiling); once the table is empty, delete it and `ceilingOf`.
  */
 export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: number }> = {
-  'page-key': { depth: 2, replicas: 1 },
-  'page-bearer': { depth: 2, replicas: 1 },
-  'page-cookie': { depth: 2, replicas: 1 },
-  'page-basic-key': { depth: 2, replicas: 1 },
-  'page-restricted': { depth: 2, replicas: 2 },
-  'page-edge-cached': { replicas: 1 },
-  'page-first': { depth: 3, replicas: 3 },
-  'rendition-made': { depth: 2, replicas: 2 },
-  'rendition-first': { depth: 3, replicas: 4 },
-  'page-basic-cold': { replicas: 4 },
-  'file-range': { depth: 2, replicas: 3 },
-  'thumbnail-book': { depth: 2, replicas: 3 },
-  'thumbnail-series': { depth: 2, replicas: 3 },
-  'series-list': { depth: 2, replicas: 2 },
-  'book-detail': { depth: 2, replicas: 2 },
-  'on-deck': { depth: 2, replicas: 2 },
-  search: { depth: 2, replicas: 2 },
-  'series-filter': { depth: 2, replicas: 2 },
-  'books-filter': { depth: 2, replicas: 2 },
-  'currently-reading': { depth: 2, replicas: 2 },
-  'recently-added': { depth: 2, replicas: 2 },
-  'recently-updated': { depth: 2, replicas: 2 },
-  'want-to-read': { depth: 3, replicas: 3 },
-  'pinned-collections': { depth: 2, replicas: 2 },
-  'progress-get': { depth: 3, replicas: 3 },
-  'progress-put': { depth: 3, replicas: 3 },
-  'koreader-get': { depth: 3, replicas: 3 },
-  'koreader-put': { depth: 3, replicas: 3 },
-  'opds1-feed': { depth: 2, replicas: 3 },
-  'opds2-feed': { depth: 2, replicas: 3 },
-  'opds2-manifest': { depth: 2, replicas: 3 },
-  'opds-pse': { depth: 2, replicas: 3 },
-  'opds1-search': { depth: 2, replicas: 2 },
-  'opds1-search-series': { depth: 2, replicas: 2 },
-  'opds1-search-books': { depth: 2, replicas: 2 },
-  'opds2-placeholder': { replicas: 1 },
-  'import-match': { depth: 2, replicas: 2 },
-  'komga-password': { depth: 2, replicas: 4 },
-  'komga-key': { depth: 2, replicas: 3 },
-  'komga-cookie': { depth: 2, replicas: 3 },
-  login: { replicas: 6 },
-  me: { depth: 2, replicas: 2 },
-  sse: { depth: 2, replicas: 2 },
-  home: { depth: 5, replicas: 5 },
+  // A page nothing has kept needs its place in the file, which only D1 knows: the page table, then the range
+  // (DECISIONS.md §After the credential check, "The first page of a book nothing has kept").
+  'page-first': { depth: 2 },
+  // File ranges are not kept in the colo: with replicas the range is still one R2 read.
+  'file-range': { replicas: 1 },
+  // The covers of the home screen come from R2 the first time a colo sees them.
+  home: { replicas: 1 },
 };
 
 /** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */
