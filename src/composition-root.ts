@@ -56,6 +56,13 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
+import { dispatchDuePolls, dispatchSeriesPolls } from './releases/poll-dispatch';
+import { ReleaseLedgerRepository } from './repositories/release-ledger.repository';
+import { ReleaseSourcesRepository } from './repositories/release-sources.repository';
+import { SeriesTrackingRepository } from './repositories/series-tracking.repository';
+import { ReleaseSourcesService } from './services/release-sources.service';
+import { ReleasesService } from './services/releases.service';
+import { TrackingService } from './services/tracking.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -115,6 +122,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
+  const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
+  const pollDue = () => dispatchDuePolls(db, env.RELEASE_POLL, new Date(), { limit: 100_000, env });
   return {
     db,
     repositories,
@@ -157,6 +167,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
+    tracking: new TrackingService(new SeriesTrackingRepository(db), events, pollSeries),
+    releases: new ReleasesService(new ReleaseLedgerRepository(db), events),
+    releaseSources: new ReleaseSourcesService(new ReleaseSourcesRepository(db), pollDue, defer),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };
