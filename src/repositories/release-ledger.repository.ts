@@ -7,7 +7,7 @@
  */
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { releaseLedger, releaseSources, series } from '../db/schema';
+import { releaseLedger, releaseSources, series, seriesTracking } from '../db/schema';
 import type { ReleaseState } from '../db/tables/releases';
 import { inIds } from './catalog-sql';
 import { heldByLibrary } from './release-ownership';
@@ -225,21 +225,39 @@ export class ReleaseLedgerRepository {
     return { changed, first: (first[0] as ReleaseRow | undefined) ?? null };
   }
 
-  /** Deletes the releases among `ids` the viewer may see; their next poll records them again. */
+  /**
+   * Deletes the releases among `ids` the viewer may see; their next poll records them again (the series'
+   * high-water marks drop below them first, in the same batch). Returns the ids deleted.
+   */
   async delete(viewer: Viewer, ids: readonly string[]) {
-    return this.db
-      .delete(releaseLedger)
-      .where(and(inIds(releaseLedger.id, ids), visibleRelease(viewer)))
-      .returning({ id: releaseLedger.id, seriesId: releaseLedger.seriesId });
+    const chosen = and(inIds(releaseLedger.id, ids), visibleRelease(viewer)) as SQL;
+    const [, gone] = await this.db.batch([
+      ReleaseLedgerRepository.marksBelowStatement(this.db, chosen),
+      this.db.delete(releaseLedger).where(chosen).returning({ id: releaseLedger.id, seriesId: releaseLedger.seriesId }),
+    ]);
+    return gone;
   }
 
-  /** Deletes a source's releases (its reset); returns how many went. */
-  async deleteOfSource(sourceId: string | null): Promise<number> {
-    const gone = await this.db
-      .delete(releaseLedger)
-      .where(sourceId ? eq(releaseLedger.sourceId, sourceId) : undefined)
-      .returning({ id: releaseLedger.id });
-    return gone.length;
+  /**
+   * The series' high-water marks (poll-batch.ts) dropped just below the lowest of the releases `which` selects,
+   * which are about to be deleted: a release is recorded only above the marks, and a deleted one is to come
+   * back at the next poll (Codex-rs: deleting is how a user gets a release back). Releases still in the
+   * ledger are not recorded twice (source and release id are unique).
+   */
+  static marksBelowStatement(db: Database, which: SQL) {
+    return db
+      .update(seriesTracking)
+      .set({
+        latestKnownChapter: sql`CASE WHEN m.c IS NULL OR ${seriesTracking.latestKnownChapter} IS NULL
+          THEN ${seriesTracking.latestKnownChapter} ELSE min(${seriesTracking.latestKnownChapter}, m.c - 0.001) END`,
+        latestKnownVolume: sql`CASE WHEN m.v IS NULL OR ${seriesTracking.latestKnownVolume} IS NULL
+          THEN ${seriesTracking.latestKnownVolume} ELSE min(${seriesTracking.latestKnownVolume}, m.v - 1) END`,
+      })
+      .from(
+        sql`(SELECT ${releaseLedger.seriesId} AS series_id, min(${releaseLedger.chapterStart}) AS c,
+          min(${releaseLedger.volumeStart}) AS v FROM ${releaseLedger} WHERE ${which} GROUP BY ${releaseLedger.seriesId}) AS m`,
+      )
+      .where(sql`${seriesTracking.seriesId} = m.series_id`);
   }
 
   /**

@@ -7,6 +7,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { releaseLedger, releasePolls, releaseSources } from '../db/schema';
+import { ReleaseLedgerRepository } from './release-ledger.repository';
 
 export type SourceRow = typeof releaseSources.$inferSelect & { trackedSeries: number };
 
@@ -60,11 +61,13 @@ export class ReleaseSourcesRepository {
 
   /**
    * A clean slate (Codex-rs "reset"): the source's releases are deleted and what its polls learnt forgotten
-   * (last poll, error, summary, backoff); its settings stay. The next poll announces anew. Returns how many
+   * (last poll, error, summary, backoff), the series' high-water marks lowered below its releases; its settings
+   * stay. The next poll records them anew. Returns how many
    * releases went.
    */
   async reset(id: string, now: string): Promise<number> {
-    const [gone] = await this.db.batch([
+    const [, gone] = await this.db.batch([
+      ReleaseLedgerRepository.marksBelowStatement(this.db, eq(releaseLedger.sourceId, id)),
       this.db.delete(releaseLedger).where(eq(releaseLedger.sourceId, id)).returning({ id: releaseLedger.id }),
       this.db
         .update(releaseSources)
