@@ -144,10 +144,21 @@ function orderOf({ field, direction }: InboxSort) {
         desc(releaseLedger.volume),
         asc(releaseLedger.id),
       ];
+    // Releases seen in one poll share their time: the newest chapter first among them.
     case 'observed':
-      return [by(releaseLedger.observedAt), asc(releaseLedger.id)];
+      return [
+        by(releaseLedger.observedAt),
+        desc(releaseLedger.chapter),
+        desc(releaseLedger.volume),
+        asc(releaseLedger.id),
+      ];
     case 'released':
-      return [by(sql`coalesce(${releaseLedger.releasedAt}, ${releaseLedger.observedAt})`), asc(releaseLedger.id)];
+      return [
+        by(sql`coalesce(${releaseLedger.releasedAt}, ${releaseLedger.observedAt})`),
+        desc(releaseLedger.chapter),
+        desc(releaseLedger.volume),
+        asc(releaseLedger.id),
+      ];
   }
 }
 

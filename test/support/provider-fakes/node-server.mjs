@@ -1,5 +1,5 @@
 /**
- * The fake providers on a loopback port, for `wrangler dev` (browser tests, the release-poll bench): point
+ * The fake providers on a loopback port (`http://localhost:<port>`), for `wrangler dev` (browser tests, the release-poll bench): point
  * `LONGBOX_RELEASES__MANGAUPDATES_URL` at `${url}/mangaupdates/v1` and `LONGBOX_RELEASES__ANILIST_URL` at
  * `${url}/anilist`, and control it at `${url}/__fake/…` (fake-providers.mjs).
  */
@@ -22,7 +22,14 @@ export async function startFakeProviders(root) {
   server.keepAliveTimeout = 30_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const port = typeof address === 'object' && address ? address.port : 0;
+  // Addressed as `localhost` (workerd's fetch refuses a bare IP address); answered on ::1 too where it exists.
+  const ipv6 = createServer((req, res) => server.emit('request', req, res));
+  await new Promise((resolve) => {
+    ipv6.once('error', () => resolve());
+    ipv6.listen(port, '::1', resolve);
+  });
+  const url = `http://localhost:${port}`;
   return {
     url,
     /** The worker variables that point Longbox at these fakes, at full speed. */
@@ -32,6 +39,10 @@ export async function startFakeProviders(root) {
       LONGBOX_RELEASES__MANGAUPDATES_MIN_INTERVAL_MS: '0',
       LONGBOX_RELEASES__ANILIST_MIN_INTERVAL_MS: '0',
     },
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      Promise.all([
+        new Promise((resolve) => server.close(() => resolve())),
+        new Promise((resolve) => (ipv6.listening ? ipv6.close(() => resolve()) : resolve())),
+      ]).then(() => undefined),
   };
 }
