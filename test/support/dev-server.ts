@@ -50,7 +50,10 @@ function consumersConfig(stateDir: string, vars: Record<string, string>): string
   if (Object.keys(vars).length === 0) return 'consumers/wrangler.toml';
   const text = readFileSync(path.join(ROOT, 'consumers', 'wrangler.toml'), 'utf8')
     .replace(/^main = "index.ts"$/m, `main = ${JSON.stringify(path.join(ROOT, 'consumers', 'index.ts'))}`)
-    .replace(/^migrations_dir = "\.\.\/migrations"$/m, `migrations_dir = ${JSON.stringify(path.join(ROOT, 'migrations'))}`)
+    .replace(
+      /^migrations_dir = "\.\.\/migrations"$/m,
+      `migrations_dir = ${JSON.stringify(path.join(ROOT, 'migrations'))}`,
+    )
     .replace(
       /^\[vars\]$/m,
       `[vars]\n${Object.entries(vars)
