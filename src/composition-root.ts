@@ -57,6 +57,7 @@ import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
 import { dispatchDuePolls, dispatchSeriesPolls } from './releases/poll-dispatch';
+import { createLogger } from './lib/logger';
 import { ReleaseLedgerRepository } from './repositories/release-ledger.repository';
 import { ReleaseSourcesRepository } from './repositories/release-sources.repository';
 import { SeriesTrackingRepository } from './repositories/series-tracking.repository';
@@ -124,7 +125,12 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
   // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
   const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
-  const pollDue = () => dispatchDuePolls(db, env.RELEASE_POLL, new Date(), { limit: 100_000, env });
+  const pollDue = async () => {
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), { limit: 100_000, env });
+    if (queued.polls > 0)
+      createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
+    return queued.polls;
+  };
   return {
     db,
     repositories,

@@ -68,11 +68,12 @@ export default {
       createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work)),
     );
     // Tracked series due at a release source go to the release-poll queue, as many as each provider's pace allows.
-    const polls = await dispatchDuePolls(db, env.RELEASE_POLL, at, {
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, at, {
       limit: config.LONGBOX_RELEASES__POLLS_PER_TICK,
       env,
     });
-    if (polls > 0) createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { polls });
+    if (queued.polls > 0)
+      createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
     if (at.getUTCMinutes() === 0) {
       await pruneExpired(db, at);
       const sweep = await sweepCachedImages(db, env.CACHE, at);

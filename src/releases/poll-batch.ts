@@ -19,6 +19,7 @@
  */
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
+import { mapLimited } from '../lib/concurrency';
 import { newId } from '../lib/ids';
 import type { NewRelease } from '../repositories/release-ledger.repository';
 import {
@@ -51,6 +52,8 @@ export type PollMessageOutcome = { kind: 'ack' } | { kind: 'retry'; delaySeconds
 
 export interface PollBatchSummary {
   polled: number;
+  /** Messages handed back to the queue for later (a provider asked us to wait, or failed). */
+  retried: number;
   skipped: number;
   failed: number;
   recorded: number;
@@ -59,6 +62,8 @@ export interface PollBatchSummary {
   statements: number;
 }
 
+/** Requests in flight to one provider at once (their starts still spaced by its pace). */
+const PER_SOURCE_CONCURRENCY = 4;
 /** A provider that is down or slow is left alone this long before the next try. */
 const UNAVAILABLE_BACKOFF_MS = 120_000;
 /** Confidence of a release matched through the series' own id, and through an exact name. */
@@ -140,7 +145,15 @@ export async function pollReleaseBatch(
     PROVIDERS.flatMap((p) => p.linkHosts),
   );
   const index = indexInputs(inputs);
-  const summary: PollBatchSummary = { polled: 0, skipped: 0, failed: 0, recorded: 0, announced: 0, statements: 6 };
+  const summary: PollBatchSummary = {
+    polled: 0,
+    retried: 0,
+    skipped: 0,
+    failed: 0,
+    recorded: 0,
+    announced: 0,
+    statements: 6,
+  };
   const polls: PollOutcome[] = [];
   const releases: NewRelease[] = [];
   const metadataIds: Array<{ id: string; seriesId: string; source: string; externalId: string; externalUrl: string }> =
@@ -177,87 +190,87 @@ export async function pollReleaseBatch(
         firstError: null as string | null,
         halt: null as ProviderError | null,
       };
-      for (const { message, i } of mine) {
-        for (const seriesId of message.seriesIds) {
-          if (run.halt) {
-            outcomes[i] = {
-              kind: 'retry',
-              delaySeconds: Math.ceil((run.halt.retryAfterMs ?? UNAVAILABLE_BACKOFF_MS) / 1000),
-            };
-            break;
-          }
-          const state = index.series.get(seriesId);
-          const poll = index.polls.get(`${seriesId}|${sourceId}`);
-          // Untracked or deleted since it was queued, or already polled by an earlier delivery of this message.
-          if (
-            !state ||
-            state.row.deleted ||
-            !state.row.tracked ||
-            !poll ||
-            (poll.lastPolledAt ?? '') >= message.claimedAt
-          ) {
-            summary.skipped += 1;
-            continue;
-          }
-          const interval = (state.row.pollIntervalOverrideS ?? source.pollIntervalS) * 1000;
-          const next = new Date(Date.now() + interval).toISOString();
-          try {
-            const found = await resolveId(provider, context, state.row, index, poll.matchedId);
-            for (const id of found.metadataIds) metadataIds.push({ id: newId(), seriesId, ...id });
-            if (!found.id) {
-              throw new ProviderError(
-                'not-found',
-                `${provider.displayName} has no series named "${state.row.title}" or any of its other titles and aliases`,
-              );
-            }
-            const snapshot = await provider.poll(context, found.id);
-            const languages = state.row.languages ?? deps.defaultLanguages;
-            const news = snapshot.releases.filter((release) => isNews(release, state, languages));
-            for (const release of news) {
-              releases.push(toNewRelease(release, seriesId, sourceId, found.confidence, now));
-            }
-            // The marks rise to the newest release seen in the series' languages, announced or not.
-            for (const release of snapshot.releases.filter((r) => languages.includes(r.language))) {
-              if (release.chapters && release.chapters.end > (state.latestChapter ?? -1)) {
-                state.latestChapter = release.chapters.end;
-                state.rose = true;
-              }
-              if (release.volumes && release.volumes.end > (state.latestVolume ?? -1)) {
-                state.latestVolume = release.volumes.end;
-                state.rose = true;
-              }
-            }
-            polls.push({
-              seriesId,
-              sourceId,
-              nextPollAt: next,
-              lastPolledAt: now,
-              lastError: null,
-              matchedId: found.matched ? found.id : poll.matchedId,
-              chapterCount: snapshot.chapterCount,
-              volumeCount: snapshot.volumeCount,
-              status: snapshot.status,
-            });
-            run.polled += 1;
-            run.recorded += news.length;
-          } catch (error) {
-            if (!(error instanceof ProviderError)) throw error;
-            run.failed += 1;
-            run.firstError ??= error.message;
-            if (error.transient) {
-              // Left leased (its next poll time untouched): the retried message, or the lease's end, polls it again.
-              polls.push({ ...poll, nextPollAt: leasedUntil(message), lastError: error.message });
-              run.halt = error;
-              outcomes[i] = {
-                kind: 'retry',
-                delaySeconds: Math.ceil((error.retryAfterMs ?? UNAVAILABLE_BACKOFF_MS) / 1000),
-              };
-              break;
-            }
-            // A wrong answer is not asked again until the series' next turn.
-            polls.push({ ...poll, nextPollAt: next, lastPolledAt: now, lastError: error.message });
-          }
+      // A few requests in flight (the pacer still spaces their starts at the provider's interval), so one slow
+      // answer does not hold the rest; once the provider asks us to wait, nothing more is sent to it.
+      const items = mine.flatMap(({ message, i }) => message.seriesIds.map((seriesId) => ({ message, i, seriesId })));
+      const unfinished = new Set<number>();
+      await mapLimited(items, PER_SOURCE_CONCURRENCY, async ({ message, i, seriesId }) => {
+        if (run.halt) {
+          unfinished.add(i);
+          return;
         }
+        const state = index.series.get(seriesId);
+        const poll = index.polls.get(`${seriesId}|${sourceId}`);
+        // Untracked or deleted since it was queued, or already polled by an earlier delivery of this message.
+        if (
+          !state ||
+          state.row.deleted ||
+          !state.row.tracked ||
+          !poll ||
+          (poll.lastPolledAt ?? '') >= message.claimedAt
+        ) {
+          summary.skipped += 1;
+          return;
+        }
+        const interval = (state.row.pollIntervalOverrideS ?? source.pollIntervalS) * 1000;
+        const next = new Date(Date.now() + interval).toISOString();
+        try {
+          const found = await resolveId(provider, context, state.row, index, poll.matchedId);
+          for (const id of found.metadataIds) metadataIds.push({ id: newId(), seriesId, ...id });
+          if (!found.id) {
+            throw new ProviderError(
+              'not-found',
+              `${provider.displayName} has no series named "${state.row.title}" or any of its other titles and aliases`,
+            );
+          }
+          const snapshot = await provider.poll(context, found.id);
+          const languages = state.row.languages ?? deps.defaultLanguages;
+          const news = snapshot.releases.filter((release) => isNews(release, state, languages));
+          for (const release of news) releases.push(toNewRelease(release, seriesId, sourceId, found.confidence, now));
+          // The marks rise to the newest release seen in the series' languages, announced or not.
+          for (const release of snapshot.releases.filter((r) => languages.includes(r.language))) {
+            if (release.chapters && release.chapters.end > (state.latestChapter ?? -1)) {
+              state.latestChapter = release.chapters.end;
+              state.rose = true;
+            }
+            if (release.volumes && release.volumes.end > (state.latestVolume ?? -1)) {
+              state.latestVolume = release.volumes.end;
+              state.rose = true;
+            }
+          }
+          polls.push({
+            seriesId,
+            sourceId,
+            nextPollAt: next,
+            lastPolledAt: now,
+            lastError: null,
+            matchedId: found.matched ? found.id : poll.matchedId,
+            chapterCount: snapshot.chapterCount,
+            volumeCount: snapshot.volumeCount,
+            status: snapshot.status,
+          });
+          run.polled += 1;
+          run.recorded += news.length;
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          run.failed += 1;
+          run.firstError ??= error.message;
+          if (error.transient) {
+            // Left leased (its next poll time untouched): the retried message, or the lease's end, polls it again.
+            polls.push({ ...poll, nextPollAt: leasedUntil(message), lastError: error.message });
+            run.halt ??= error;
+            unfinished.add(i);
+            return;
+          }
+          // A wrong answer is not asked again until the series' next turn.
+          polls.push({ ...poll, nextPollAt: next, lastPolledAt: now, lastError: error.message });
+        }
+      });
+      for (const i of unfinished) {
+        outcomes[i] = {
+          kind: 'retry',
+          delaySeconds: Math.ceil(((run.halt as ProviderError | null)?.retryAfterMs ?? UNAVAILABLE_BACKOFF_MS) / 1000),
+        };
       }
       summary.polled += run.polled;
       summary.failed += run.failed;
@@ -273,6 +286,7 @@ export async function pollReleaseBatch(
     }),
   );
 
+  summary.retried = outcomes.filter((o) => o.kind === 'retry').length;
   const highWater = [...index.series.values()]
     .filter((s) => s.rose)
     .map((s) => ({ seriesId: s.row.id, chapter: s.latestChapter, volume: s.latestVolume }));

@@ -48,26 +48,35 @@ export interface DispatchOptions {
   env: object;
 }
 
-/** Claims and queues the due polls of every pollable source; returns how many polls were queued. */
+export interface Dispatched {
+  /** Polls queued (one per series and source). */
+  polls: number;
+  /** Queue messages sent for them (25 polls a message). */
+  messages: number;
+}
+
+/** Claims and queues the due polls of every pollable source. */
 export async function dispatchDuePolls(
   db: Database,
   queue: ReleasePollQueue,
   at: Date,
   { limit, env }: DispatchOptions,
-): Promise<number> {
+): Promise<Dispatched> {
   const repository = new ReleasePollsRepository(db);
   const now = at.toISOString();
   const lease = new Date(at.getTime() + POLL_LEASE_MS).toISOString();
-  let queued = 0;
+  const dispatched: Dispatched = { polls: 0, messages: 0 };
   for (const source of await repository.pollableSources(now)) {
     const provider = providerOf(source.provider);
     if (!provider) continue;
     const budget = Math.min(limit, pollsPerMinute(providerSettings(env, provider), provider));
     const claimed = await repository.claimDue(source.id, now, lease, budget);
-    await send(queue, messagesOf(claimed, now));
-    queued += claimed.length;
+    const messages = messagesOf(claimed, now);
+    await send(queue, messages);
+    dispatched.polls += claimed.length;
+    dispatched.messages += messages.length;
   }
-  return queued;
+  return dispatched;
 }
 
 /** Claims and queues every enabled source's poll of one series (poll-now); returns how many. */
