@@ -17,6 +17,7 @@ import { OPDS1_BASE } from './opds/v1/atom-feed';
 import { opds1Router } from './opds/v1/opds1.routes';
 import { OPDS2_BASE } from './opds/v2/opds2-documents';
 import { opds2Router } from './opds/v2/opds2.routes';
+import { securityHeaders } from './http/security-headers';
 import { serveWebApp } from './web/web-app';
 import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
@@ -30,7 +31,9 @@ export interface AppOptions {
 
 export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
-  // First: /komga requests go to the Komga-compatible API before the API's own middleware runs.
+  // Outermost: nosniff, the referrer policy and a content policy on every answer, /komga's included.
+  app.use('*', securityHeaders());
+  // Then: /komga requests go to the Komga-compatible API before the API's own middleware runs.
   mountKomgaApi(app, databaseFactory);
   app.onError(handleError);
   // Anything no route answers: the web app's files and pages, or the JSON 404 (src/web/web-app.ts).
