@@ -126,7 +126,11 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
   const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
   const pollDue = async () => {
-    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), { limit: 100_000, env });
+    // As a cron tick does: the rest of what poll-now made due follows at the next ticks, at the providers' pace.
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), {
+      limit: config.LONGBOX_RELEASES__POLLS_PER_TICK,
+      env,
+    });
     if (queued.polls > 0)
       createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
     return queued.polls;
