@@ -52,7 +52,7 @@ export async function consumeReleasePolls(
   log.info('batch done', {
     messages: batch.messages.length,
     ...summary,
-    statements: summary.statements + 1,
+    statements: summary.statements + 1, // and the settings read
     ms: Date.now() - started,
   });
 }

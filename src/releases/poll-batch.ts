@@ -139,7 +139,7 @@ export async function pollReleaseBatch(
   const repository = new ReleasePollsRepository(deps.db);
   const sourceIds = [...new Set(messages.map((m) => m.sourceId))];
   const seriesIds = [...new Set(messages.flatMap((m) => m.seriesIds))];
-  const inputs = await repository.load(
+  const { statements: readStatements, ...inputs } = await repository.load(
     sourceIds,
     seriesIds,
     PROVIDERS.flatMap((p) => p.linkHosts),
@@ -152,7 +152,7 @@ export async function pollReleaseBatch(
     failed: 0,
     recorded: 0,
     announced: 0,
-    statements: 6,
+    statements: readStatements,
   };
   const polls: PollOutcome[] = [];
   const releases: NewRelease[] = [];
@@ -161,7 +161,7 @@ export async function pollReleaseBatch(
   const sourceOutcomes: SourceOutcome[] = [];
   const outcomes: PollMessageOutcome[] = messages.map(() => ({ kind: 'ack' }));
 
-  // Sources are asked side by side; one source's series one after another, at its pace.
+  // Sources are asked side by side; one source's series a few at a time, their starts at its pace.
   await Promise.all(
     sourceIds.map(async (sourceId) => {
       const source = index.sources.get(sourceId);

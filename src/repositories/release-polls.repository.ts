@@ -148,7 +148,7 @@ export class ReleasePollsRepository {
   /** Everything a batch of polls needs, in one D1 batch (`linkHosts`: the providers' web hosts). */
   async load(sourceIds: readonly string[], seriesIds: readonly string[], linkHosts: readonly string[]) {
     const hostMatch = or(...linkHosts.map((host) => sql`l.value ->> 'url' LIKE ${`%${host}/%`}`)) ?? sql`false`;
-    const [sources, seriesRows, aliases, externalIds, polls, bookLinks] = await this.db.batch([
+    const statements = [
       this.db
         .select({
           id: releaseSources.id,
@@ -211,7 +211,8 @@ export class ReleasePollsRepository {
         .where(
           sql`b.series_id IN (SELECT value FROM json_each(${JSON.stringify(seriesIds)})) AND b.deleted_at IS NULL AND ${hostMatch}`,
         ),
-    ]);
+    ] as const;
+    const [sources, seriesRows, aliases, externalIds, polls, bookLinks] = await this.db.batch(statements);
     return {
       sources,
       series: seriesRows as PollSeriesRow[],
@@ -219,7 +220,9 @@ export class ReleasePollsRepository {
       externalIds,
       polls,
       bookLinks,
-    } satisfies PollBatchInputs;
+      /** How many statements the read took (the bench counts D1 statements per series). */
+      statements: statements.length,
+    } satisfies PollBatchInputs & { statements: number };
   }
 
   /**
