@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH_ADMIN } from './lib/admin-client.mjs';
 import { fetchJson, postJson, seedLargeCatalog } from './lib/large-catalog.mjs';
-import { startLongbox } from './lib/longbox-stack.mjs';
+import { readFileSync } from 'node:fs';
+import { stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
 import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { SMOKE, sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
@@ -42,10 +43,21 @@ function startFakes() {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ ...JSON.parse(line), stop: () => process.kill(-child.pid, 'SIGTERM') });
+      if (line) resolve({ ...JSON.parse(line), pid: child.pid, stop: () => process.kill(-child.pid, 'SIGTERM') });
     });
     child.once('exit', (code) => reject(new Error(`the fake providers exited (${code})`)));
   });
+}
+
+/** CPU seconds a process has used (utime + stime of /proc/<pid>/stat), or null once it is gone. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 async function timedGet(url, token) {
@@ -112,6 +124,16 @@ async function main() {
     const readerToken = await signIn(READER);
     const seriesUrl = `${api}/series?sort=name`;
 
+    // Where the CPU goes: every second, the CPU time of each of the stack's processes and the fakes'.
+    const processes = [
+      ...stackProcesses(stack.pid).filter((p) => p.kind !== 'other'),
+      { pid: fakes.pid, role: 'providers', kind: 'fake' },
+    ];
+    const cpuSamples = [];
+    const sampleCpu = () => cpuSamples.push({ at: Date.now(), cpu: processes.map((p) => cpuSeconds(p.pid) ?? 0) });
+    sampleCpu();
+    const cpuTimer = setInterval(sampleCpu, 1000);
+
     // 4. The reader's GET /series, idle, before any poll.
     for (let i = 0; i < WARMUP; i++) await timedGet(seriesUrl, readerToken);
     const before = [];
@@ -140,6 +162,8 @@ async function main() {
       peakLoad = Math.max(peakLoad, os.loadavg()[0]);
       if (samples.length % 50 === 0) await sleep(0);
     }
+    clearInterval(cpuTimer);
+    sampleCpu();
     const batches = stack.batches.filter((b) => b.job === 'release poll');
     const wallMs = Math.max(...batches.map((b) => b.at)) - started;
     // Bursts: from each dispatch ("queued polls") until the consumers have done as many polls as were queued.
@@ -158,6 +182,21 @@ async function main() {
     const during = samples.filter((s) => inBurst(s.at)).map((s) => s.ms);
     const between = samples.filter((s) => !inBurst(s.at)).map((s) => s.ms);
     const idle = [...before.map((s) => s.ms), ...between];
+    // CPU cores each process used while polls ran and while they did not (the reader's requests run in both).
+    const cores = { busy: processes.map(() => 0), idle: processes.map(() => 0), busyS: 0, idleS: 0 };
+    for (let k = 1; k < cpuSamples.length; k++) {
+      const [a, b] = [cpuSamples[k - 1], cpuSamples[k]];
+      const phase = inBurst((a.at + b.at) / 2) ? 'busy' : 'idle';
+      cores[`${phase}S`] += (b.at - a.at) / 1000;
+      processes.forEach((_, j) => {
+        cores[phase][j] += b.cpu[j] - a.cpu[j];
+      });
+    }
+    const cpuRows = processes.map((p, j) => [
+      `${p.role} ${p.kind}`,
+      (cores.idle[j] / Math.max(cores.idleS, 1e-9)).toFixed(2),
+      (cores.busy[j] / Math.max(cores.busyS, 1e-9)).toFixed(2),
+    ]);
     if (during.length === 0) during.push(await timedGet(seriesUrl, readerToken));
 
     // 6. What the polls left: the ledger, one series' tracking.
@@ -221,6 +260,7 @@ async function main() {
         row(`while polls run (inside a burst of the ${expectedPolls.toLocaleString('en-US')})`, during),
       ],
     );
+    const cpuTable = markdownTable(['process', 'CPU cores used, idle', 'CPU cores used, while polls run'], cpuRows);
     const busy = peakLoad > 2.5;
     writeSection(
       'Release polling at scale',
@@ -246,6 +286,11 @@ async function main() {
         '',
         latency,
         '',
+        'CPU each process used (from /proc, sampled every second; "api runtime" is the workerd that answers the',
+        'reader and hosts the EventHub Durable Object, "jobs runtime" the consumers\', "providers fake" the fakes):',
+        '',
+        cpuTable,
+        '',
         `**p99 while polling / idle: ${ratio.toFixed(2)}× — ${verdict}.**`,
         '',
         ...(busy
@@ -260,6 +305,7 @@ async function main() {
     );
     console.log(results);
     console.log(latency);
+    console.log(cpuTable);
     console.log(`p99 ratio ${ratio.toFixed(2)} (${verdict})`);
     if (SMOKE && polled + failed === 0) throw new Error('no poll ran');
   } finally {

@@ -201,19 +201,19 @@ export async function pollReleaseBatch(
         }
         const state = index.series.get(seriesId);
         const poll = index.polls.get(`${seriesId}|${sourceId}`);
-        // Untracked or deleted since it was queued, or already polled by an earlier delivery of this message.
-        if (
-          !state ||
-          state.row.deleted ||
-          !state.row.tracked ||
-          !poll ||
-          (poll.lastPolledAt ?? '') >= message.claimedAt
-        ) {
+        const interval = (state?.row.pollIntervalOverrideS ?? source.pollIntervalS) * 1000;
+        const next = new Date(Date.now() + interval).toISOString();
+        // Untracked since it was queued (its poll row went), or already polled by an earlier delivery.
+        if (!state?.row.tracked || !poll || (poll.lastPolledAt ?? '') >= message.claimedAt) {
           summary.skipped += 1;
           return;
         }
-        const interval = (state.row.pollIntervalOverrideS ?? source.pollIntervalS) * 1000;
-        const next = new Date(Date.now() + interval).toISOString();
+        // A series whose books are all gone is not asked about; it waits a turn (it may come back).
+        if (state.row.deleted) {
+          polls.push({ ...poll, nextPollAt: next });
+          summary.skipped += 1;
+          return;
+        }
         try {
           const found = await resolveId(provider, context, state.row, index, poll.matchedId);
           for (const id of found.metadataIds) metadataIds.push({ id: newId(), seriesId, ...id });

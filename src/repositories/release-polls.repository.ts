@@ -54,6 +54,7 @@ export interface PollStateRow {
   seriesId: string;
   sourceId: string;
   lastPolledAt: string | null;
+  lastError: string | null;
   matchedId: string | null;
   chapterCount: number | null;
   volumeCount: number | null;
@@ -74,7 +75,6 @@ export interface PollBatchInputs {
 /** A poll row as the batch leaves it. */
 export interface PollOutcome extends PollStateRow {
   nextPollAt: string;
-  lastError: string | null;
 }
 
 export interface SourceOutcome {
@@ -197,6 +197,7 @@ export class ReleasePollsRepository {
           seriesId: releasePolls.seriesId,
           sourceId: releasePolls.sourceId,
           lastPolledAt: releasePolls.lastPolledAt,
+          lastError: releasePolls.lastError,
           matchedId: releasePolls.matchedId,
           chapterCount: releasePolls.chapterCount,
           volumeCount: releasePolls.volumeCount,
