@@ -173,7 +173,10 @@ async function main() {
     for (const dispatch of dispatches) {
       queuedSoFar += dispatch.polls;
       let done = 0;
-      const end = batches.find((b) => (done += b.polled + b.failed + b.skipped) >= queuedSoFar);
+      const end = batches.find((b) => {
+        done += b.polled + b.failed + b.skipped;
+        return done >= queuedSoFar;
+      });
       bursts.push({ from: dispatch.at, to: end?.at ?? Date.now() });
     }
     const busyMs = bursts.reduce((n, b) => n + Math.max(0, b.to - Math.max(b.from, 0)), 0);

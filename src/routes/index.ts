@@ -24,6 +24,7 @@ import { metadataRouter } from './metadata';
 import { bookCoversRouter, seriesCoversRouter } from './covers';
 import { listsRouter } from './lists';
 import { releasesRouter } from './releases';
+import { importRouter } from './import';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -54,4 +55,5 @@ export const apiRouters: Router[] = [
   pagesRouter,
   thumbnailsRouter,
   listsRouter,
+  importRouter,
 ];
