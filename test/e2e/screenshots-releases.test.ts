@@ -180,6 +180,10 @@ describeWithChromium('release tracking in the web app (issue 32)', () => {
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
+      // The app's Content-Security-Policy (no inline script, no eval): Chromium reports what it refused here.
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+      });
       const shot = (name: string, fullPage = true) =>
         page.screenshot({
           path: path.join(SCREENSHOT_DIR, `${viewport}-${name}.png`),

@@ -206,6 +206,14 @@ export const ROWS: Row[] = [
     call: (l) => ({ path: `/api/v1/series/${l.series.id}/tracking`, headers: key(l) }),
   },
   {
+    id: 'series-releases',
+    request: "`GET /series/{id}/releases` (a series' ledger on its page, issue 32)",
+    means: 'key check → one batch (the series ∥ page ∥ count)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/api/v1/series/${l.series.id}/releases`, headers: key(l) }),
+  },
+  {
     id: 'book-detail',
     request: '`GET /books/{id}`',
     means: 'key check → one statement',
@@ -497,6 +505,7 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'series-list': { depth: 2, replicas: 2 },
   releases: { depth: 2, replicas: 2 },
   'series-tracking': { depth: 2, replicas: 2 },
+  'series-releases': { depth: 2, replicas: 2 },
   'book-detail': { depth: 2, replicas: 2 },
   'on-deck': { depth: 2, replicas: 2 },
   search: { depth: 2, replicas: 2 },
