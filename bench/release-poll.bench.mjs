@@ -78,6 +78,9 @@ const row = (label, samples) => [
 ];
 
 async function main() {
+  const benchStarted = Date.now();
+  /** Seconds since the bench started, for the phase lines (a smoke run must stay well inside its time limit). */
+  const elapsed = () => `${((Date.now() - benchStarted) / 1000).toFixed(1)} s`;
   const state = tempStateDir('release-poll');
   let stack;
   let fakes;
@@ -102,7 +105,7 @@ async function main() {
       seedRun.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seed-tracking failed (${code})`)))),
     );
     const tracked = JSON.parse(seedOut.trim().split('\n').at(-1));
-    console.log('catalog', seeded, 'tracked', tracked);
+    console.log(elapsed(), 'catalog', seeded, 'tracked', tracked);
 
     // 3. The fake providers, then Longbox as `npm start` runs it, pointed at them at full speed.
     fakes = await startFakes();
@@ -111,6 +114,7 @@ async function main() {
       data,
       env: { ...fakes.vars, LONGBOX_RELEASES__POLLS_PER_TICK: String(TICK) },
     });
+    console.log(elapsed(), 'npm start is up');
     const api = `${stack.url}/api/v1`;
     const signIn = async (user) => {
       const login = await fetchJson(
@@ -164,6 +168,7 @@ async function main() {
     }
     clearInterval(cpuTimer);
     sampleCpu();
+    console.log(elapsed(), 'polls done');
     const batches = stack.batches.filter((b) => b.job === 'release poll');
     const wallMs = Math.max(...batches.map((b) => b.at)) - started;
     // Bursts: from each dispatch ("queued polls") until the consumers have done as many polls as were queued.
@@ -315,6 +320,7 @@ async function main() {
     await stack?.stop();
     fakes?.stop();
     removeDir(state);
+    console.log(elapsed(), 'stopped');
   }
 }
 
