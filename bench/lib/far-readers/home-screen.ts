@@ -14,6 +14,7 @@
 import type { Browser } from 'playwright-core';
 import { signInContext } from '../../../test/e2e/support/api';
 import { newContext } from '../../../test/e2e/support/browser';
+import { whenInPage } from '../in-page';
 
 export interface HomeLoad {
   /** Far calls on the critical path. */
@@ -66,12 +67,7 @@ export async function loadHome(browser: Browser, url: string, user: { username: 
       if (entry && timing.responseEnd >= 0) entry.ended = timing.startTime + timing.responseEnd;
     });
     await page.goto(`${url}/`, { waitUntil: 'commit' });
-    const ready = await page.waitForFunction(
-      `(() => { if (!(${HOME_READY})) return false; return performance.now(); })()`,
-      undefined,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    const ms = (await ready.jsonValue()) as number;
+    const ms = await whenInPage(page, HOME_READY, 60_000);
     return { ...criticalPath([...seen.values()]), requests: seen.size, ms } satisfies HomeLoad;
   } finally {
     await context.close();
