@@ -13,7 +13,7 @@ import {
   completeBookWorkBatch,
   recordAbandonedBookWork,
 } from '../src/ingest/book-completion';
-import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
+import { type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { createRendererClient, type ImageRendererRpc } from '../src/media/image-renderer';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
@@ -115,10 +115,4 @@ export async function consumeAbandonedBookWork(
     message.ack();
   }
   if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
-}
-
-/** The queue handler of any worker that consumes these queues, routed by queue name. */
-export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
-  if (batch.queue === BOOK_WORK_DEAD_LETTER_QUEUE) return consumeAbandonedBookWork(batch, env, ctx);
-  return consumeBookWork(batch, env, ctx);
 }

@@ -57,6 +57,14 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
+import { dispatchDuePolls, dispatchSeriesPolls } from './releases/poll-dispatch';
+import { createLogger } from './lib/logger';
+import { ReleaseLedgerRepository } from './repositories/release-ledger.repository';
+import { ReleaseSourcesRepository } from './repositories/release-sources.repository';
+import { SeriesTrackingRepository } from './repositories/series-tracking.repository';
+import { ReleaseSourcesService } from './services/release-sources.service';
+import { ReleasesService } from './services/releases.service';
+import { TrackingService } from './services/tracking.service';
 import { createPeerImportServices } from './services/peer-import';
 
 export interface ServiceDeps {
@@ -134,6 +142,18 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
+  const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
+  const pollDue = async () => {
+    // As a cron tick does: the rest of what poll-now made due follows at the next ticks, at the providers' pace.
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), {
+      limit: config.LONGBOX_RELEASES__POLLS_PER_TICK,
+      env,
+    });
+    if (queued.polls > 0)
+      createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
+    return queued.polls;
+  };
   const metadata = new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags);
   const media = createMediaServices({ db, env, settings, events, defer });
   return {
@@ -178,6 +198,9 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
     opdsCatalog: opdsCatalog(db, libraries, events),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata,
+    tracking: new TrackingService(new SeriesTrackingRepository(db), events, pollSeries),
+    releases: new ReleasesService(new ReleaseLedgerRepository(db), events),
+    releaseSources: new ReleaseSourcesService(new ReleaseSourcesRepository(db), pollDue, defer),
     ...media,
     peerImport: createPeerImportServices(db, {
       users: repositories.users,

@@ -48,6 +48,13 @@ const ConfigSchema = z
     LONGBOX_PAGES__EDGE_CACHE: booleanString.default(true),
     /** The Komga-compatible API at /komga for Mihon, Komelia, Paperback (DECISIONS.md §Reader apps); false → 404. */
     LONGBOX_KOMGA__ENABLED: booleanString.default(true),
+    /**
+     * Release tracking (issue 32, README "Release tracking"): how long one request to a provider may take, and
+     * how many due series the cron hands to the release-poll queue per tick at most. Each provider's address
+     * and pace are `LONGBOX_RELEASES__<PROVIDER>_URL` and `…_MIN_INTERVAL_MS` (src/releases/provider-settings.ts).
+     */
+    LONGBOX_RELEASES__TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(10_000),
+    LONGBOX_RELEASES__POLLS_PER_TICK: z.coerce.number().int().min(1).max(100_000).default(2000),
   })
   .refine((config) => !(config.LONGBOX_DATABASE__READ_REPLICAS && config.LONGBOX_DATABASE__URL), {
     path: ['LONGBOX_DATABASE__READ_REPLICAS'],

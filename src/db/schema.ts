@@ -9,6 +9,7 @@ export * from './tables/imports';
 export * from './tables/libraries';
 export * from './tables/lists';
 export * from './tables/reading';
+export * from './tables/releases';
 export * from './tables/series';
 export * from './tables/sessions';
 export * from './tables/settings';

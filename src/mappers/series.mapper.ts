@@ -14,7 +14,8 @@ function positiveGap(enabled: boolean, upstream: number | null, local: number | 
 }
 
 export function toSeriesDto(row: SeriesRow): SeriesDto {
-  const tracking = row.tracking;
+  // A tracking row with tracking off keeps its settings for when it is turned on again: no gaps meanwhile.
+  const tracking = row.tracking?.tracked ? row.tracking : null;
   const chapterGap = tracking
     ? positiveGap(tracking.chapterTracking, tracking.providerChapterCount, row.localMaxChapter, 1)
     : null;

@@ -106,6 +106,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
     updatedAt: series.updatedAt,
     tracking: {
       seriesId: seriesTracking.seriesId,
+      tracked: seriesTracking.tracked,
       chapterTracking: seriesTracking.chapterTracking,
       volumeTracking: seriesTracking.volumeTracking,
       providerName: seriesTracking.providerName,

@@ -27,6 +27,14 @@ export const SETTING_DEFINITIONS = {
   'auth.session_lifetime_hours': define(z.number().int().min(1).max(8760), 24, 'Lifetime of a session token.'),
   'auth.default_role': define(z.enum(['reader', 'maintainer']), 'reader', 'Role given to self-registered users.'),
   'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
+  'releases.default_languages': define(
+    z
+      .array(z.string().regex(/^[a-z]{2,3}$/, 'an ISO 639-1 code such as en'))
+      .min(1)
+      .max(20),
+    ['en'],
+    'Languages of releases announced for tracked series that name none of their own (ISO 639-1 codes).',
+  ),
 } satisfies Record<string, SettingDefinition<unknown>>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;

@@ -19,13 +19,14 @@ import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
-import { wantToRead } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { releaseLedger, releaseSources, wantToRead } from '../../src/db/schema';
 import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
 import { png } from '../fixtures/images';
 import { api } from '../support/http';
 
-type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist';
+type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist' | 'release';
 
 type Entry =
   /** Reads catalog rows: nothing hidden in the restricted answers, hidden items in the admin's. */
@@ -105,6 +106,8 @@ interface MatrixIds {
   coverOf: Record<string, string>;
   /** A ComicRack reading list naming the first book of every series. */
   cbl: string;
+  /** A release (issue 32) of every series, by series id. */
+  releaseOf: Record<string, string>;
 }
 
 const fileForm = (content: string | Uint8Array, name: string) => {
@@ -319,6 +322,37 @@ const ENTRIES: Record<string, Entry> = {
   // The restricted user's queue holds the hidden series and books (queued before the restriction).
   'DELETE /api/v1/want-to-read/series/{id}': { hides: 'series' },
   'DELETE /api/v1/want-to-read/books/{id}': { hides: 'book' },
+
+  // --- /api/v1 release tracking (issue 32) ------------------------------------------------------------------
+  'GET /api/v1/series/{id}/tracking': { hides: 'series' },
+  'PATCH /api/v1/series/{id}/tracking': { hides: 'series', json: { trackChapters: true } },
+  'POST /api/v1/series/{id}/tracking/poll-now': { hides: 'series' },
+  'GET /api/v1/series/{id}/aliases': { hides: 'series' },
+  'POST /api/v1/series/{id}/aliases': { hides: 'series', json: { alias: 'Another Name' } },
+  'DELETE /api/v1/series/{id}/aliases/{aliasId}': { hides: 'series', params: () => ({ aliasId: crypto.randomUUID() }) },
+  'GET /api/v1/series/{id}/external-ids': { hides: 'series' },
+  'POST /api/v1/series/{id}/external-ids': { hides: 'series', json: { source: 'mangaupdates', externalId: '12345' } },
+  'DELETE /api/v1/series/{id}/external-ids/{externalIdId}': {
+    hides: 'series',
+    params: () => ({ externalIdId: crypto.randomUUID() }),
+  },
+  'GET /api/v1/series/{id}/releases': { hides: 'series' },
+  'GET /api/v1/releases': { list: v1('/releases?state=all&pageSize=500') },
+  // A hidden release is skipped as an unknown one is: both answer {affected: 0}.
+  'POST /api/v1/releases/bulk': {
+    hides: 'release',
+    unknownStatus: 200,
+    json: (id: string) => ({ ids: [id], action: 'dismiss' }),
+  },
+  'PATCH /api/v1/releases/{id}': { hides: 'release', json: { state: 'dismissed' } },
+  'DELETE /api/v1/releases/{id}': { hides: 'release' },
+  'POST /api/v1/releases/{id}/dismiss': { hides: 'release' },
+  'POST /api/v1/releases/{id}/mark-acquired': { hides: 'release' },
+  'GET /api/v1/release-sources': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/poll-now-all': { none: ADMIN_ONLY },
+  'PATCH /api/v1/release-sources/{id}': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/{id}/poll-now': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/{id}/reset': { none: ADMIN_ONLY },
 
   // --- /api/v1 metadata and covers (issue 18) -----------------------------------------------------------------
   'GET /api/v1/series/{id}/metadata': { hides: 'series' },
@@ -817,8 +851,34 @@ async function buildLists(
     collection: await created('/collections', { name: 'Zork Xsecret Shelf', seriesIds: hiddenCollectionSeries }),
     readList: await created('/readlists', { name: 'Zork Xsecret List', bookIds: hiddenReadListBooks }),
     coverOf,
+    releaseOf: await seedReleases(all.map((s) => s.seriesId)),
     cbl: `<?xml version="1.0"?><ReadingList><Name>Matrix</Name><Books>${cblBooks}</Books></ReadingList>`,
   } as MatrixIds & { collection: string; readList: string };
+}
+
+/** One announced MangaUpdates release of each series (as a poll records them), by series id. */
+async function seedReleases(seriesIds: string[]): Promise<Record<string, string>> {
+  const source = await db
+    .select({ id: releaseSources.id })
+    .from(releaseSources)
+    .where(eq(releaseSources.provider, 'mangaupdates'))
+    .get();
+  const now = new Date().toISOString();
+  const rows = seriesIds.map((seriesId, i) => ({
+    id: crypto.randomUUID(),
+    seriesId,
+    sourceId: source?.id as string,
+    externalReleaseId: `mangaupdates:${i + 1}`,
+    chapterStart: 99,
+    chapter: 99,
+    language: 'en',
+    payloadUrl: 'https://www.mangaupdates.com/series/6z1uqw7',
+    confidence: 1,
+    observedAt: now,
+    createdAt: now,
+  }));
+  await db.insert(releaseLedger).values(rows);
+  return Object.fromEntries(rows.map((row) => [row.seriesId, row.id]));
 }
 
 /** The fixture, progress on every book, a duplicate group, and the two restricted callers. */
@@ -858,6 +918,7 @@ async function buildMatrix(): Promise<Matrix> {
     task: tasks,
     duplicate: [group.id as string],
     hash: markers.map((m) => s[m].readerHashes[0] as string),
+    release: markers.map((m) => ids.releaseOf[s[m].seriesId] as string),
   });
   const traces = (markers: Array<keyof AccessFixture['series']>) => tracesOf(fixture, markers);
   const viewers: Viewer[] = [

@@ -44,6 +44,7 @@ export const FLOORS: ReadonlyArray<{ name: string; members: readonly string[] }>
       'src/media',
       'src/pages',
       'src/progress',
+      'src/releases',
       'src/scanning',
       'src/schemas',
       'src/storage',

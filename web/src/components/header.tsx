@@ -1,11 +1,21 @@
-/** The top bar: where to go, search, and the account menu. */
+/** The top bar: where to go (with the count of new releases), search, and the account menu. */
 import { useLocation } from 'preact-iso';
+import { get } from '../api/client';
+import type { Page, Release } from '../api/types';
 import { t } from '../i18n';
+import { catalogVersion, releasesVersion } from '../state/live';
+import { useAsync } from './async';
 import { currentUser, isAdmin, logout } from '../state/session';
 import { setTheme, theme, type Theme } from '../state/theme';
 
 export function Header() {
   const { path } = useLocation();
+  // New releases of tracked series (issue 32): announced by the event stream, cleared by the inbox or a scan.
+  const fresh = useAsync(
+    (signal) => get<Page<Release>>('/releases', { query: { state: 'announced', pageSize: 1 }, signal }),
+    [releasesVersion.value, catalogVersion.value],
+  );
+  const newReleases = fresh.data?.total ?? 0;
   const link = (href: string, label: string) => (
     <a
       href={href}
@@ -26,6 +36,22 @@ export function Header() {
         {link('/libraries', t('nav.libraries'))}
         {link('/collections', t('nav.collections'))}
         {link('/readlists', t('nav.readLists'))}
+        <a
+          href="/releases"
+          class="nav__link"
+          aria-current={path.startsWith('/releases') ? 'page' : undefined}
+          data-nav-releases
+        >
+          {t('nav.releases')}
+          {newReleases > 0 && (
+            <>
+              <span class="badge nav__badge" aria-hidden="true">
+                {newReleases}
+              </span>
+              <span class="visually-hidden">{t('nav.newReleases', { count: newReleases })}</span>
+            </>
+          )}
+        </a>
         {link('/search', t('nav.search'))}
         {isAdmin.value && link('/admin', t('nav.admin'))}
       </nav>

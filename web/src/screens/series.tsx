@@ -1,4 +1,7 @@
-/** A series: its metadata, its books in reading order with the user's progress, mark all read/unread. */
+/**
+ * A series: its metadata, its release tracking, its books in reading order with the user's progress, mark all
+ * read/unread.
+ */
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { Book, Page, Series, SeriesMetadata } from '../api/types';
@@ -11,6 +14,7 @@ import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 import { isAdmin } from '../state/session';
 import { SeriesSharingTags } from '../admin/series-sharing-tags';
+import { TrackingCard } from '../components/tracking-card';
 
 /** A series has at most a few hundred books; 500 is the API's largest page. */
 const BOOKS_PAGE = 500;
@@ -110,6 +114,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
           </div>
         )}
       </Async>
+      {series.data && <TrackingCard series={series.data} onChange={series.reload} />}
       <h2>{t('series.books')}</h2>
       <Async
         state={books}

@@ -9,6 +9,8 @@ import { apiUrl } from '../api/client';
 import { session } from './session';
 
 export const catalogVersion = signal(0);
+/** Bumped by each `release_announced` (issue 32): the releases badge and inbox reload. */
+export const releasesVersion = signal(0);
 export const coverVersion = signal(0);
 /** The ids of books whose record changed most recently (progress excluded: see book screen polling). */
 export const changedBooks = signal<ReadonlySet<string>>(new Set());
@@ -50,6 +52,9 @@ function connect(): EventSource {
   }
   events.addEventListener('cover_updated', () => {
     coverVersion.value++;
+  });
+  events.addEventListener('release_announced', () => {
+    releasesVersion.value++;
   });
   return events;
 }
