@@ -46,6 +46,10 @@ import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
+import { KoboSyncService } from './kobo/kobo-sync.service';
+import { KoboSyncRepository } from './repositories/kobo-sync.repository';
+import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
+import { ComicEpubService } from './services/comic-epub.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
 import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
@@ -115,9 +119,18 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  const media = createMediaServices({ db, env, settings, events, defer });
   return {
     db,
     repositories,
+    kobo: new KoboSyncService({
+      repo: new KoboSyncRepository(db),
+      statistics: new ReadingStatisticsRepository(db),
+      progress: catalogRead.readProgress,
+      comicEpub: new ComicEpubService(env.LIBRARY),
+      files: media.bookFiles,
+      limit: config.LONGBOX_KOBO__SYNC_ITEM_LIMIT,
+    }),
     settings,
     auth,
     authenticationActivity,
@@ -157,7 +170,7 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
-    ...createMediaServices({ db, env, settings, events, defer }),
+    ...media,
     secret,
   };
 }

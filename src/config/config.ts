@@ -41,6 +41,13 @@ const ConfigSchema = z.object({
   LONGBOX_PAGES__EDGE_CACHE: booleanString.default(true),
   /** The Komga-compatible API at /komga for Mihon, Komelia, Paperback (DECISIONS.md §Reader apps); false → 404. */
   LONGBOX_KOMGA__ENABLED: booleanString.default(true),
+  /**
+   * Kobo e-readers (DECISIONS.md §Kobo e-readers): forward what Longbox does not answer to Kobo's store
+   * (storeapi.kobo.com), as Komga and calibre-web offer, so store purchases keep syncing. Off: such calls get `{}`.
+   */
+  LONGBOX_KOBO__STORE_PROXY: booleanString.default(false),
+  /** Items per Kobo sync page (Komga's and calibre-web's 100); more follow with `x-kobo-sync: continue`. */
+  LONGBOX_KOBO__SYNC_ITEM_LIMIT: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -3,6 +3,7 @@
  * so concurrent devices never create duplicates, keeping `startedAt` and the first `completedAt`.
  */
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 import { progressOf } from './catalog-sql';
@@ -10,6 +11,12 @@ import { recountSeriesProgress, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
+
+/**
+ * A statement another repository made to be written in the same batch (one transaction) as a progress write:
+ * what a reader app records beside the position (a Kobo's reading time).
+ */
+export type AlongsideWrite = BatchItem<'sqlite'>;
 
 export interface ProgressWrite {
   userId: string;
@@ -43,10 +50,11 @@ export class ReadProgressRepository {
     return this.db.select().from(readProgress).where(progressOf(viewer, bookId)).get();
   }
 
-  async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
+  async upsert(write: ProgressWrite, alongside: readonly AlongsideWrite[] = []): Promise<ReadProgressRecord> {
     const [rows] = await this.db.batch([
       this.writeStatement(write).returning(),
       ...this.recount(write.userId, [write.bookId]),
+      ...alongside,
     ]);
     return rows[0] as ReadProgressRecord;
   }
@@ -114,10 +122,11 @@ export class ReadProgressRepository {
       });
   }
 
-  async delete(viewer: Viewer, bookId: string): Promise<void> {
+  async delete(viewer: Viewer, bookId: string, alongside: readonly AlongsideWrite[] = []): Promise<void> {
     await this.db.batch([
       this.db.delete(readProgress).where(progressOf(viewer, bookId)),
       ...this.recount(viewer.userId, [bookId]),
+      ...alongside,
     ]);
   }
 

@@ -18,7 +18,11 @@ import {
   streamingCompletes,
 } from '../progress/rules';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
-import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
+import type {
+  AlongsideWrite,
+  ReadProgressRecord,
+  ReadProgressRepository,
+} from '../repositories/read-progress.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { ReadProgressDto, UpdateProgressBody } from '../schemas/read-progress.schema';
@@ -103,25 +107,34 @@ export class ReadProgressService {
   }
 
   /**
-   * A reader app's position (KOReader sync, the Readium progression API): the page, completion, the
+   * A reader app's position (KOReader sync, the Readium progression API, a Kobo): the page, completion, the
    * reflowable percentage and the locator, validated against the book like PUT /books/{id}/progress.
+   * `alongside`: what the app records beside it, written in the same batch.
    */
-  async record(actor: ProgressActor, book: PagedBook & { id: string }, position: ReaderPosition) {
+  async record(
+    actor: ProgressActor,
+    book: PagedBook & { id: string },
+    position: ReaderPosition,
+    alongside: readonly AlongsideWrite[] = [],
+  ) {
     const pages = lastPage(book.pageCount);
     if (!isPageInRange(position.currentPage, pages)) {
       throw badRequest(`The page must be between 1 and ${pages}`);
     }
-    return this.progress.upsert({
-      userId: actor.viewer.userId,
-      bookId: book.id,
-      currentPage: position.currentPage,
-      completed: position.completed,
-      progressPercentage: progressFraction(book, position.currentPage, position.percentage),
-      ...(await deviceOf(actor)),
-      readerDevice: position.device ?? null,
-      locator: position.locator ?? null,
-      now: position.at ?? nowIso(),
-    });
+    return this.progress.upsert(
+      {
+        userId: actor.viewer.userId,
+        bookId: book.id,
+        currentPage: position.currentPage,
+        completed: position.completed,
+        progressPercentage: progressFraction(book, position.currentPage, position.percentage),
+        ...(await deviceOf(actor)),
+        readerDevice: position.device ?? null,
+        locator: position.locator ?? null,
+        now: position.at ?? nowIso(),
+      },
+      alongside,
+    );
   }
 
   /**
@@ -182,6 +195,11 @@ export class ReadProgressService {
   async clear(viewer: Viewer, bookId: string): Promise<void> {
     await this.paging(viewer, bookId);
     await this.progress.delete(viewer, bookId);
+  }
+
+  /** A reader app marked a book it has (the caller read it, visible to the viewer) unread; `alongside` as record's. */
+  async clearOf(viewer: Viewer, book: { id: string }, alongside: readonly AlongsideWrite[] = []): Promise<void> {
+    await this.progress.delete(viewer, book.id, alongside);
   }
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<ReadProgressDto>> {

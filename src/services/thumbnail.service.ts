@@ -22,7 +22,7 @@ import {
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, CoverBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import { bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
+import { bookThumbnailKey, coverThumbnailKey, sizedCoverKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
@@ -53,6 +53,43 @@ export class ThumbnailService {
     const book = await this.deps.repo.coverBook(viewer, bookId);
     if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
     return (await this.bookCover(viewer, book, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
+  }
+
+  /**
+   * The book's cover within `box`, as JPEG (a Kobo asks for its grid and full-screen sizes: its image URL
+   * template). Made once per cover version and size by the renderer from the cover the API serves (never
+   * enlarged: a larger box gets the cover at its own size), and kept beside the book's page renditions.
+   */
+  async forBookWithin(
+    viewer: Viewer,
+    bookId: string,
+    box: { width: number; height: number },
+    ifNoneMatch?: string,
+  ): Promise<MediaResponse> {
+    const cover = await this.forBook(viewer, bookId, undefined, 'notFound');
+    const coverEtag = cover.headers.ETag ?? '';
+    const etag = `"${coverEtag.replace(/"/g, '')}-${box.width}x${box.height}"`;
+    const headers = { ETag: etag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL };
+    const key = sizedCoverKey(bookId, coverEtag, box.width, box.height);
+    const { cache, renderer } = this.deps;
+    const stored = ifNoneMatchHits(ifNoneMatch, etag) ? null : await cache.get(key);
+    if (ifNoneMatchHits(ifNoneMatch, etag) || stored) {
+      if (cover.body instanceof ReadableStream) await cover.body.cancel();
+      if (!stored) return notModified(headers);
+      const length = { 'Content-Length': String(stored.size) };
+      return { status: 200, headers: { ...headers, 'Content-Type': 'image/jpeg', ...length }, body: stored.body };
+    }
+    if (!renderer || !(cover.body instanceof ReadableStream)) return cover;
+    const image = await renderer.transform(cover.body, cover.headers['Content-Type'] ?? null, {
+      ...box,
+      format: 'jpeg',
+    });
+    await cache.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+    return {
+      status: 200,
+      headers: { ...headers, 'Content-Type': image.mediaType, 'Content-Length': String(image.bytes.byteLength) },
+      body: image.bytes,
+    };
   }
 
   async forSeries(
