@@ -159,6 +159,8 @@ export class KoboSyncService {
     const paged = new Set<string>();
     for (const book of take(diff.books)) {
       paged.add(book.id);
+      // What the device acknowledged having: a page it never got does not count.
+      const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
       if (withheldBecause(book) !== null) {
         write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
         if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
@@ -173,7 +175,7 @@ export class KoboSyncService {
           ReadingState: state,
         },
       });
-      if (book.deviceState === 'sent') {
+      if (onDevice) {
         items.push({ ChangedProductMetadata: metadata });
         if (book.progress) items.push({ ChangedReadingState: { ReadingState: state } });
       }
@@ -295,27 +297,28 @@ export class KoboSyncService {
     const book = await this.deliverable(device, bookId);
     const state = update.ReadingStates[0] as ReadingStateUpdate['ReadingStates'][number];
     const at = nowIso();
-    const statistics = state.Statistics;
+    const reported = state.Statistics;
     const report =
-      typeof statistics?.SpentReadingMinutes === 'number'
+      typeof reported?.SpentReadingMinutes === 'number'
         ? {
             userId: device.viewer.userId,
             bookId: book.id,
             deviceId: `api-key:${actor.apiKey.id}`,
             deviceName: actor.apiKey.name,
-            spentReadingMinutes: statistics.SpentReadingMinutes,
-            remainingTimeMinutes: statistics.RemainingTimeMinutes ?? null,
+            spentReadingMinutes: reported.SpentReadingMinutes,
+            remainingTimeMinutes: reported.RemainingTimeMinutes ?? null,
             at,
           }
         : null;
-    const alongside = report ? [this.deps.statistics.report(report)] : [];
+    const statistics = report ? [this.deps.statistics.report(report)] : [];
     const status = state.StatusInfo?.Status ?? (state.CurrentBookmark ? 'Reading' : null);
     if (status === null) {
       if (report) await this.deps.statistics.save(report);
     } else {
       const change = progressFromKobo(pagedOf(book), status, state.CurrentBookmark ?? null);
+      const written = (at: string | null) => [...statistics, this.deps.repo.progressSent(device.apiKeyId, book.id, at)];
       if (change.kind === 'clear') {
-        await this.deps.progress.clearOf(device.viewer, book, alongside);
+        await this.deps.progress.clearOf(device.viewer, book, written(null));
       } else {
         await this.deps.progress.record(
           actor,
@@ -327,7 +330,7 @@ export class KoboSyncService {
             locator: change.locator,
             at,
           },
-          alongside,
+          written(at),
         );
       }
     }
@@ -338,7 +341,7 @@ export class KoboSyncService {
         {
           EntitlementId: book.id,
           CurrentBookmarkResult: result(status !== null),
-          StatisticsResult: result(alongside.length > 0),
+          StatisticsResult: result(report !== null),
           StatusInfoResult: result(status !== null),
         },
       ],

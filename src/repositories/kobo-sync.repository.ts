@@ -12,6 +12,7 @@ import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, koboDeviceBooks, koboDeviceShelves } from '../db/schema';
 import type { CreditedAuthor } from '../db/tables/metadata-values';
+import type { AlongsideWrite } from './read-progress.repository';
 import { type Viewer, visibleBooks } from './visibility';
 
 /** The user preference naming the collections and read lists a Kobo syncs (null: the whole library). */
@@ -293,8 +294,8 @@ export class KoboSyncRepository {
         OR (d.state = 'removed' AND d.generation > ${acknowledged}))
       ORDER BY d.book_id LIMIT ${more}`,
     );
-    // Reading states moved since they were sent, on books the device acknowledged — except those this device
-    // wrote itself (it has them already).
+    // Reading states moved since they were sent, on books the device acknowledged (a state the device wrote
+    // itself is recorded as sent to it: progressSent).
     type RawState = Omit<KoboStateRow, 'progress'> & { progress: string | null };
     const stateColumns = ['bookId', 'createdAt', 'pageCount', 'fileFormat', 'epubLayout', 'progress'] as const;
     const states = selectFrom<RawState>(
@@ -307,7 +308,6 @@ export class KoboSyncRepository {
       LEFT JOIN read_progress rp ON rp.user_id = ${viewer.userId} AND rp.book_id = d.book_id
       WHERE d.api_key_id = ${apiKeyId} AND d.state = 'sent' AND d.generation <= ${acknowledged}
         AND rp.updated_at IS NOT d.progress_at
-        AND (rp.device_id IS NULL OR rp.device_id <> ${`api-key:${apiKeyId}`})
       ORDER BY d.book_id LIMIT ${more}`,
     );
     const [bookRows, removalRows, stateRows, shelfRows, deviceShelves] = await this.db.batch([
@@ -416,6 +416,17 @@ export class KoboSyncRepository {
     const file = files[0];
     if (!book || !file) return undefined;
     return { book: bookOf(book), file: file as KoboDownloadSource['file'], pages };
+  }
+
+  /**
+   * The device now holds the reading state it wrote (`at`: the progress's new updated_at; null: it cleared it),
+   * written beside that progress so it is not sent back to it.
+   */
+  progressSent(apiKeyId: string, bookId: string, at: string | null): AlongsideWrite {
+    return this.db
+      .update(koboDeviceBooks)
+      .set({ progressAt: at })
+      .where(and(eq(koboDeviceBooks.apiKeyId, apiKeyId), eq(koboDeviceBooks.bookId, bookId)));
   }
 
   /** Records what a sync page sent, in one batch. */
