@@ -78,7 +78,7 @@ describe('a comic as a fixed-layout EPUB', () => {
     expect(epub.predicted).toBe(epub.layout.size);
     const files = unzipSync(epub.bytes);
     expect(Object.keys(files)[0]).toBe('mimetype');
-    pages.forEach((page, i) => expect(files[`OEBPS/images/page-000${i + 1}.jpg`]).toEqual(page.data));
+    expect(pages.map((_, i) => files[`OEBPS/images/page-000${i + 1}.jpg`])).toEqual(pages.map((page) => page.data));
     const size = epub.bytes.length;
     for (const [offset, length] of [
       [0, 1],
