@@ -48,12 +48,6 @@ async function scannedPage(seed) {
   );
 }
 
-async function json(url, init) {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-}
-
 /** A full sync as a device runs it: pages until no `x-kobo-sync: continue`. */
 async function fullSync(endpoint) {
   const pages = [];
@@ -130,7 +124,8 @@ async function main() {
     const comics = await call('POST', '/libraries', { name: 'Comics', path: 'comics' });
     const distinct = await Promise.all(Array.from({ length: DISTINCT_PAGES }, (_, i) => scannedPage(i + 1)));
     const files = {};
-    for (let p = 0; p < COMIC_PAGES; p++) files[`${String(p + 1).padStart(3, '0')}.jpg`] = [distinct[p % distinct.length], { level: 0 }];
+    for (let p = 0; p < COMIC_PAGES; p++)
+      files[`${String(p + 1).padStart(3, '0')}.jpg`] = [distinct[p % distinct.length], { level: 0 }];
     const cbz = zipSync(files);
     const upload = await fetch(`${api}/libraries/${comics.body.id}/files/Saga/Saga%20001.cbz`, {
       method: 'PUT',
@@ -181,12 +176,18 @@ async function main() {
       });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${method} ${pathname} → ${res.status}`);
-      return { calls: Number(res.headers.get('x-bench-d1-calls')), statements: Number(res.headers.get('x-bench-d1-statements')) };
+      return {
+        calls: Number(res.headers.get('x-bench-d1-calls')),
+        statements: Number(res.headers.get('x-bench-d1-statements')),
+      };
     };
     const unchangedCounts = await (async () => {
       const res = await fetch(`${counted}/v1/library/sync`, { headers: { 'x-kobo-synctoken': countedSync.token } });
       await res.arrayBuffer();
-      return { calls: Number(res.headers.get('x-bench-d1-calls')), statements: Number(res.headers.get('x-bench-d1-statements')) };
+      return {
+        calls: Number(res.headers.get('x-bench-d1-calls')),
+        statements: Number(res.headers.get('x-bench-d1-statements')),
+      };
     })();
     const requests = [
       ['GET v1/library/{id}/metadata', await countsOf('GET', `/v1/library/${bookId}/metadata`)],
@@ -218,7 +219,16 @@ async function main() {
       conversions.original.push(await download(`${v1}/books/${bookId}/file`, { 'X-API-Key': timedKey }, inspector));
     }
     inspector.close();
-    Object.assign(result, { first, unchanged, reference, countedSync, requests, conversions, idleHeap, cbz: cbz.length });
+    Object.assign(result, {
+      first,
+      unchanged,
+      reference,
+      countedSync,
+      requests,
+      conversions,
+      idleHeap,
+      cbz: cbz.length,
+    });
   } finally {
     await counter?.stop();
     await stop();
@@ -230,7 +240,8 @@ async function main() {
   const totalMs = first.pages.reduce((sum, p) => sum + p.ms, 0);
   const full = countedSync.pages.filter((p) => p.items > 0);
   const last = countedSync.pages.at(-1);
-  const spread = (values) => (Math.min(...values) === Math.max(...values) ? `${values[0]}` : `${Math.min(...values)}–${Math.max(...values)}`);
+  const spread = (values) =>
+    Math.min(...values) === Math.max(...values) ? `${values[0]}` : `${Math.min(...values)}–${Math.max(...values)}`;
   const syncTable = markdownTable(
     ['what', 'pages', 'median ms / page', 'p95 ms / page', 'total s', 'D1 round trips / page', 'D1 statements / page'],
     [
@@ -243,15 +254,35 @@ async function main() {
         spread(full.map((p) => p.calls)),
         spread(full.map((p) => p.statements)),
       ],
-      ['sync of the unchanged library', 1, percentile(unchanged, 50).toFixed(0), percentile(unchanged, 95).toFixed(0), '—', `${requests[3][1].calls}`, `${requests[3][1].statements}`],
-      [`reference: GET /api/v1/books?pageSize=${LIMIT} (same library)`, reference.length, percentile(reference, 50).toFixed(0), percentile(reference, 95).toFixed(0), '—', '—', '—'],
+      [
+        'sync of the unchanged library',
+        1,
+        percentile(unchanged, 50).toFixed(0),
+        percentile(unchanged, 95).toFixed(0),
+        '—',
+        `${requests[3][1].calls}`,
+        `${requests[3][1].statements}`,
+      ],
+      [
+        `reference: GET /api/v1/books?pageSize=${LIMIT} (same library)`,
+        reference.length,
+        percentile(reference, 50).toFixed(0),
+        percentile(reference, 95).toFixed(0),
+        '—',
+        '—',
+        '—',
+      ],
     ],
   );
   const requestTable = markdownTable(
     ['device request', 'D1 round trips', 'D1 statements'],
     requests.map(([label, c]) => [label, c.calls, c.statements]),
   );
-  const med = (runs, key) => percentile(runs.map((r) => r[key]), 50);
+  const med = (runs, key) =>
+    percentile(
+      runs.map((r) => r[key]),
+      50,
+    );
   const conversionRows = [
     ['the CBZ as a fixed-layout EPUB (`/kobo/{key}/v1/books/{id}/file/epub`)', conversions.epub],
     ['reference: the CBZ as it is (`/api/v1/books/{id}/file`)', conversions.original],

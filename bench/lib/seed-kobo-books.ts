@@ -43,7 +43,17 @@ function main() {
     const seriesId = uuid(1, s);
     const seriesTitle = `Kobo Series ${String(s + 1).padStart(4, '0')}`;
     if (i % 10 === 0) {
-      insertSeries.run(seriesId, libraryId, `kobo/${seriesTitle}`, `group-${s}`, seriesTitle, seriesTitle, Math.min(10, books - i), at(i), at(i));
+      insertSeries.run(
+        seriesId,
+        libraryId,
+        `kobo/${seriesTitle}`,
+        `group-${s}`,
+        seriesTitle,
+        seriesTitle,
+        Math.min(10, books - i),
+        at(i),
+        at(i),
+      );
     }
     const id = uuid(2, i);
     const format = FORMATS[i % 3] as (typeof FORMATS)[number];
@@ -51,17 +61,59 @@ function main() {
     const title = `${seriesTitle} #${number}`;
     const authors = JSON.stringify([{ name: `Writer ${s % 97}`, role: 'writer' }]);
     const summary = `Issue ${number} of ${seriesTitle}, seeded for the Kobo benchmark.`;
-    insertBook.run(id, libraryId, seriesId, `kobo/${seriesTitle}/${title}.${format}`, `${title}.${format}`, format,
-      20_000_000 + i, `etag-${i}`, at(i), `hash-${i}`, title, title, number, number, String(number).padStart(4, '0'),
-      authors, summary, format === 'epub' ? 400 : PAGES, format === 'epub' ? 'reflowable' : null, at(i), at(i));
+    insertBook.run(
+      id,
+      libraryId,
+      seriesId,
+      `kobo/${seriesTitle}/${title}.${format}`,
+      `${title}.${format}`,
+      format,
+      20_000_000 + i,
+      `etag-${i}`,
+      at(i),
+      `hash-${i}`,
+      title,
+      title,
+      number,
+      number,
+      String(number).padStart(4, '0'),
+      authors,
+      summary,
+      format === 'epub' ? 400 : PAGES,
+      format === 'epub' ? 'reflowable' : null,
+      at(i),
+      at(i),
+    );
     if (format === 'epub') continue;
     for (let p = 1; p <= PAGES; p++) {
       const size = 600_000 + p;
       const locator =
         format === 'cbz'
-          ? { kind: 'zip', name: `${p}.jpg`, offset: p * 700_000, method: 0, compressedSize: size, size, crc32: p, headerHint: 36 }
-          : { kind: 'rar', name: `${p}.jpg`, format: 4, offset: p * 700_000, packedSize: size, size, crc32: p, method: 0,
-              unpackVersion: 29, dictionarySize: 0, solid: false, hostOs: 2, chain: null };
+          ? {
+              kind: 'zip',
+              name: `${p}.jpg`,
+              offset: p * 700_000,
+              method: 0,
+              compressedSize: size,
+              size,
+              crc32: p,
+              headerHint: 36,
+            }
+          : {
+              kind: 'rar',
+              name: `${p}.jpg`,
+              format: 4,
+              offset: p * 700_000,
+              packedSize: size,
+              size,
+              crc32: p,
+              method: 0,
+              unpackVersion: 29,
+              dictionarySize: 0,
+              solid: false,
+              hostOs: 2,
+              chain: null,
+            };
       insertPage.run(id, p, `${p}.jpg`, size, JSON.stringify(locator));
       pages += 1;
     }
