@@ -8,7 +8,8 @@
 import { AppError } from '../lib/errors';
 import type { JsonValue } from '../media/container';
 import { comicEpubImages, epubRefusal, type IndexedPage } from '../media/comic-epub/comic-epub';
-import { checksumOf, openImageData } from '../media/comic-epub/image-sources';
+import { archiveImageReader } from '../media/comic-epub/archive-reader';
+import { checksumOf } from '../media/comic-epub/image-sources';
 import { type ComicEpubImage, comicEpubLayout } from '../media/comic-epub/layout';
 import { type EpubBookInfo, MIMETYPE } from '../media/comic-epub/package-files';
 import { comicEpubStream } from '../media/comic-epub/stream';
@@ -97,7 +98,7 @@ export class ComicEpubService {
     if (range.kind === 'partial') sized['Content-Range'] = contentRange(span.offset, span.length, layout.size);
     const status = range.kind === 'partial' ? 206 : 200;
     if (request.method === 'HEAD') return { status, headers: sized, body: null };
-    const body = comicEpubStream(layout, span, (image) => openImageData(reader, image.source, containerIndex));
+    const body = comicEpubStream(layout, span, archiveImageReader(reader, containerIndex));
     return { status, headers: sized, body };
   }
 }

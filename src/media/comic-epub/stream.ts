@@ -1,23 +1,26 @@
 /**
  * A byte range of a comic EPUB (layout.ts) as a stream: made bytes are sliced, image data is read from the
- * archive entry by entry, and only the entries the range touches are opened. While one image streams, the
- * next one is already being opened, so the archive's read latency is paid once, not once per page. Memory
- * stays at the chunks in flight (one page at most, for a RAR page unrar had to unpack).
+ * archive (archive-reader.ts: front to back, one read for pages that follow one another), and only the images
+ * the range touches are opened. While one image streams, the next one is already being opened (what a page
+ * unrar must unpack needs). Memory stays at the chunks in flight (one page at most, for such a page).
  *
  * An image whose data ends early errors the stream: the client sees a failed download, never a complete-
  * looking EPUB with a hole in it.
  */
 import { truncatedError } from '../errors';
-import type { ComicEpubImage, ComicEpubLayout, Segment } from './layout';
-
-export type OpenImage = (image: ComicEpubImage) => Promise<ReadableStream<Uint8Array>>;
+import type { ImageReader } from './archive-reader';
+import type { ComicEpubLayout, Segment } from './layout';
 
 export interface ByteSpan {
   offset: number;
   length: number;
 }
 
-export function comicEpubStream(layout: ComicEpubLayout, span: ByteSpan, open: OpenImage): ReadableStream<Uint8Array> {
+export function comicEpubStream(
+  layout: ComicEpubLayout,
+  span: ByteSpan,
+  images: ImageReader,
+): ReadableStream<Uint8Array> {
   const end = span.offset + span.length;
   const parts = layout.segments.filter((s) => s.offset < end && s.offset + s.length > span.offset);
   let index = 0;
@@ -28,7 +31,7 @@ export function comicEpubStream(layout: ComicEpubLayout, span: ByteSpan, open: O
     let pending = opened.get(at);
     if (!pending) {
       const segment = parts[at] as Extract<Segment, { kind: 'image' }>;
-      pending = open(segment.image);
+      pending = images.open(segment.image);
       // Awaited when its turn comes; until then a failure must not count as unhandled.
       pending.catch(() => {});
       opened.set(at, pending);
@@ -46,6 +49,7 @@ export function comicEpubStream(layout: ComicEpubLayout, span: ByteSpan, open: O
       if (at >= index) void pending.then((stream) => stream.cancel()).catch(() => {});
     }
     opened.clear();
+    await images.close();
   };
 
   return new ReadableStream<Uint8Array>({
@@ -75,6 +79,7 @@ export function comicEpubStream(layout: ComicEpubLayout, span: ByteSpan, open: O
           }
           const segment = parts[index];
           if (!segment) {
+            await images.close();
             controller.close();
             return;
           }
