@@ -46,7 +46,7 @@ import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
-import { KoboSyncService } from './kobo/kobo-sync.service';
+import { KoboSyncService, pageDrawer, pageFitOf } from './kobo/kobo-sync.service';
 import { KoboSyncRepository } from './repositories/kobo-sync.repository';
 import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
 import { ComicEpubService } from './services/comic-epub.service';
@@ -124,6 +124,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     db,
     repositories,
     kobo: new KoboSyncService({
+      fit: pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE),
+      drawPage: pageDrawer(media.pages),
       repo: new KoboSyncRepository(db),
       statistics: new ReadingStatisticsRepository(db),
       progress: catalogRead.readProgress,

@@ -9,8 +9,8 @@
  * `DeletedTag`). More left → `x-kobo-sync: continue`, and the device asks again with the new token.
  */
 import { comicEpubSize, type SizedPage } from '../media/comic-epub/layout';
-import { epubRefusal } from '../media/comic-epub/comic-epub';
-import { type EpubBookInfo, isEpubImageType } from '../media/comic-epub/package-files';
+import { epubRefusal, fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
+import type { EpubBookInfo } from '../media/comic-epub/package-files';
 import { sha256Hex } from '../lib/encoding';
 import { notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
@@ -26,6 +26,7 @@ import type { ReadingStatisticsRepository } from '../repositories/reading-statis
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { BookFileService, FileRequest } from '../services/book-file.service';
 import type { ComicEpubService } from '../services/comic-epub.service';
+import type { PageService } from '../services/page.service';
 import type { MediaResponse } from '../pages/media-response';
 import {
   bookEntitlement,
@@ -74,29 +75,46 @@ export function epubInfoOf(
   };
 }
 
-/** A comic's pages as the sync row holds them; null when the row holds none (an EPUB). */
-export function sizedPagesOf(book: Pick<KoboBookRow, 'pages'>): Array<SizedPage | { mediaType: string }> | null {
+/** A comic's pages as the sync row holds them (type, size, the bytes each takes); null for an EPUB. */
+export function pagesOf(
+  book: Pick<KoboBookRow, 'pages'>,
+): Array<{ mediaType: string; width: number; height: number; dataSize: number }> | null {
   if (book.pages === null) return null;
   const rows = JSON.parse(book.pages) as Array<[number, string, number | null, number | null, number | null]>;
   const sorted = rows.sort((a, b) => a[0] - b[0]);
   const known = sorted.find(([, , w, h]) => w && h);
-  return sorted.map(([, mediaType, width, height, dataSize], i) =>
-    isEpubImageType(mediaType)
-      ? {
-          number: i + 1,
-          mediaType,
-          width: width && height ? width : (known?.[2] ?? 1000),
-          height: width && height ? height : (known?.[3] ?? 1500),
-          dataSize: dataSize ?? 0,
-        }
-      : { mediaType },
-  );
+  return sorted.map(([, mediaType, width, height, dataSize]) => ({
+    mediaType,
+    width: width && height ? width : (known?.[2] ?? 1000),
+    height: width && height ? height : (known?.[3] ?? 1500),
+    dataSize: dataSize ?? 0,
+  }));
 }
 
-/** Why the book cannot go to a Kobo, or null. */
-export function withheldBecause(book: KoboBookRow): string | null {
-  const pages = sizedPagesOf(book);
-  return pages === null ? null : epubRefusal(pages);
+/** Why the book cannot go to a Kobo (with pages fitted to `fit`, when set), or null. */
+export function withheldBecause(book: KoboBookRow, fit: PageFit | null): string | null {
+  const pages = pagesOf(book);
+  return pages === null ? null : epubRefusal(pages, fit);
+}
+
+/**
+ * The length of the EPUB a comic is sent as: exact when its pages are copied; with pages redrawn for a box, the
+ * length as if redrawn pages kept their bytes (their real length is known only once drawn; Kobo takes the
+ * announced size as a hint — Komga announces the EPUB's for a KEPUB it converts).
+ */
+function comicEpubLength(book: KoboBookRow, fit: PageFit | null): number | null {
+  const pages = pagesOf(book);
+  if (pages === null) return null;
+  const sized: SizedPage[] = pages.map((page, i) => {
+    const redrawn = fit !== null && needsRedraw(page, fit);
+    return {
+      number: i + 1,
+      mediaType: redrawn ? 'image/jpeg' : (page.mediaType as SizedPage['mediaType']),
+      ...(redrawn ? fittedSize(page, fit) : { width: page.width, height: page.height }),
+      dataSize: page.dataSize,
+    };
+  });
+  return comicEpubSize(epubInfoOf(book), sized);
 }
 
 const pagedOf = (book: Pick<KoboBookRow, 'fileFormat' | 'epubLayout' | 'pageCount'>): PagedBook => ({
@@ -113,7 +131,30 @@ export const coverImageId = (book: Pick<KoboBookRow, 'id' | 'coverVersion'>) =>
 export const bookOfCoverImage = (imageId: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(imageId)?.[0].toLowerCase() ?? null;
 
+/** LONGBOX_KOBO__PAGE_SIZE (`1264x1680`) as a box; null when unset. */
+export function pageFitOf(setting: string | undefined): PageFit | null {
+  const match = setting ? /^(\d+)x(\d+)$/.exec(setting) : null;
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : null;
+}
+
+/** Draws a comic's page within a box through the API's page variants (rendered once, kept in the CACHE bucket). */
+export function pageDrawer(pages: PageService): KoboSyncDeps['drawPage'] {
+  return async (viewer, bookId, pageNumber, fit) => {
+    const media = await pages.image(viewer, {
+      bookId,
+      pageNumber,
+      variant: { width: fit.width, height: fit.height, format: 'jpeg' },
+      request: { origin: '' },
+    });
+    return new Uint8Array(await new Response(media.body).arrayBuffer());
+  };
+}
+
 export interface KoboSyncDeps {
+  /** LONGBOX_KOBO__PAGE_SIZE: comic pages redrawn within this box; null: copied as they are. */
+  fit: PageFit | null;
+  /** A comic's page within `fit`, as JPEG (the API's page variant, kept once made). */
+  drawPage(viewer: KoboDevice['viewer'], bookId: string, pageNumber: number, fit: PageFit): Promise<Uint8Array>;
   repo: KoboSyncRepository;
   comicEpub: ComicEpubService;
   files: BookFileService;
@@ -161,7 +202,7 @@ export class KoboSyncService {
       paged.add(book.id);
       // What the device acknowledged having: a page it never got does not count.
       const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
-      if (withheldBecause(book) !== null) {
+      if (withheldBecause(book, this.deps.fit) !== null) {
         write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
         if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
         continue;
@@ -244,8 +285,7 @@ export class KoboSyncService {
   }
 
   private metadataOf(book: KoboBookRow, links: KoboLinks): KoboBookMetadata {
-    const pages = sizedPagesOf(book);
-    const size = pages === null ? book.fileSize : comicEpubSize(epubInfoOf(book), pages as SizedPage[]);
+    const size = comicEpubLength(book, this.deps.fit) ?? book.fileSize;
     return bookMetadata({
       ...book,
       coverImageId: coverImageId(book),
@@ -354,7 +394,8 @@ export class KoboSyncService {
    */
   async download(device: KoboDevice, bookId: string, request: FileRequest): Promise<MediaResponse> {
     const source = await this.deps.repo.downloadSource(device, bookId);
-    if (!source || withheldBecause(source.book) !== null) throw notFound(`Book ${bookId}`);
+    const { fit } = this.deps;
+    if (!source || withheldBecause(source.book, fit) !== null) throw notFound(`Book ${bookId}`);
     const { book, file, pages } = source;
     if (file.fileFormat === 'epub') {
       return this.deps.files.downloadOf(file, request);
@@ -372,12 +413,13 @@ export class KoboSyncService {
       epubInfoOf(book),
       pages,
       request,
+      fit ? { fit, draw: (pageNumber) => this.deps.drawPage(device.viewer, book.id, pageNumber, fit) } : null,
     );
   }
 
   private async deliverable(device: KoboDevice, bookId: string): Promise<KoboBookRow> {
     const book = await this.deps.repo.book(device, bookId);
-    if (!book || withheldBecause(book) !== null) throw notFound(`Book ${bookId}`);
+    if (!book || withheldBecause(book, this.deps.fit) !== null) throw notFound(`Book ${bookId}`);
     return book;
   }
 }

@@ -7,8 +7,10 @@
  */
 import { AppError } from '../lib/errors';
 import type { JsonValue } from '../media/container';
-import { comicEpubImages, epubRefusal, type IndexedPage } from '../media/comic-epub/comic-epub';
-import { archiveImageReader } from '../media/comic-epub/archive-reader';
+import { comicEpubImages, epubRefusal, type IndexedPage, type PageFit } from '../media/comic-epub/comic-epub';
+import { archiveImageReader, type ImageReader } from '../media/comic-epub/archive-reader';
+import { crc32 } from '../media/crc32';
+import { mapLimited } from '../lib/concurrency';
 import { checksumOf } from '../media/comic-epub/image-sources';
 import { type ComicEpubImage, comicEpubLayout } from '../media/comic-epub/layout';
 import { type EpubBookInfo, MIMETYPE } from '../media/comic-epub/package-files';
@@ -37,33 +39,64 @@ export interface ComicFile {
 
 const unprocessable = (message: string) => new AppError('UnprocessableEntity', message);
 
+/** Pages fitted to a device's screen (LONGBOX_KOBO__PAGE_SIZE): the box, and how a page is redrawn within it. */
+export interface PageDrawing {
+  fit: PageFit;
+  /** Page `pageNumber` of the book within the box as JPEG (the API's page variant: rendered once, then kept). */
+  draw(pageNumber: number): Promise<Uint8Array>;
+}
+
+/** Redrawn pages made at once while the layout is worked out (each is a renderer call the first time). */
+const DRAWING_CONCURRENCY = 4;
+
+const streamOf = (bytes: Uint8Array) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+
 export class ComicEpubService {
   constructor(private readonly library: R2Bucket) {}
 
+  /**
+   * `drawing`: pages larger than a box, or in a type no EPUB shows, are redrawn within it. They are all drawn (or
+   * found already drawn) before the first byte, so the layout and its length are still known in advance.
+   */
   async download(
     file: ComicFile,
     info: EpubBookInfo,
     pages: readonly IndexedPage[],
     request: FileRequest,
+    drawing: PageDrawing | null = null,
   ): Promise<MediaResponse> {
-    const refusal = epubRefusal(pages);
+    const refusal = epubRefusal(pages, drawing?.fit ?? null);
     if (refusal) throw unprocessable(`This comic cannot be read as an EPUB: ${refusal}`);
     const reader = await storedBookReader(this.library, file.path, file.size, file.etag);
     const containerIndex = (file.containerIndex ?? null) as JsonValue | null;
     let layout: ReturnType<typeof comicEpubLayout<ComicEpubImage>>;
     try {
-      const images: ComicEpubImage[] = [];
-      for (const image of comicEpubImages(file.format, pages)) {
+      const pending = comicEpubImages(file.format, pages, drawing?.fit ?? null);
+      const images = await mapLimited(pending, DRAWING_CONCURRENCY, async (image): Promise<ComicEpubImage> => {
+        if (image.redraw && drawing) {
+          const bytes = await drawing.draw(image.redraw.sourcePage);
+          const size = bytes.length;
+          return { ...image, form: { ...image.form, crc32: crc32(bytes), compressedSize: size, size } };
+        }
         // A RAR5 archive with BLAKE2 hashes records no CRC-32: that image is read once to work it out.
-        const crc32 = image.form.crc32 ?? (await checksumOf(reader, image.source, containerIndex));
-        images.push({ ...image, form: { ...image.form, crc32 } });
-      }
+        return {
+          ...image,
+          form: { ...image.form, crc32: image.form.crc32 ?? (await checksumOf(reader, image.source, containerIndex)) },
+        };
+      });
       layout = comicEpubLayout(info, images);
     } catch (error) {
       if (isBookAnalysisError(error)) throw unprocessable(`This comic cannot be read as an EPUB: ${error.message}`);
       throw error;
     }
-    const etag = `"${file.etag}-${info.modified.getTime().toString(36)}-${LAYOUT_VERSION}"`;
+    const fitted = drawing ? `-${drawing.fit.width}x${drawing.fit.height}` : '';
+    const etag = `"${file.etag}-${info.modified.getTime().toString(36)}-${LAYOUT_VERSION}${fitted}"`;
     const modified = new Date(Math.max(Date.parse(file.modifiedAt), info.modified.getTime()));
     const headers: Record<string, string> = {
       ETag: etag,
@@ -98,7 +131,14 @@ export class ComicEpubService {
     if (range.kind === 'partial') sized['Content-Range'] = contentRange(span.offset, span.length, layout.size);
     const status = range.kind === 'partial' ? 206 : 200;
     if (request.method === 'HEAD') return { status, headers: sized, body: null };
-    const body = comicEpubStream(layout, span, archiveImageReader(reader, containerIndex));
+    const archive = archiveImageReader(reader, containerIndex);
+    const images: ImageReader = {
+      // A redrawn page is drawn already: this finds it where it was kept.
+      open: async (image) =>
+        image.redraw && drawing ? streamOf(await drawing.draw(image.redraw.sourcePage)) : archive.open(image),
+      close: () => archive.close(),
+    };
+    const body = comicEpubStream(layout, span, images);
     return { status, headers: sized, body };
   }
 }

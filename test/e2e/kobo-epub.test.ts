@@ -198,3 +198,73 @@ describe('a Kobo’s downloads (issue 34)', () => {
     },
   );
 });
+
+describe('a Kobo’s comics redrawn for its screen (LONGBOX_KOBO__PAGE_SIZE)', () => {
+  let server: LongboxServer;
+  let work: string;
+  let epub: Uint8Array;
+  const originals = { large: Buffer.alloc(0), small: png(40, 50, 7), webp: Buffer.alloc(0) };
+
+  beforeAll(async () => {
+    const sharp = (await import('sharp')).default;
+    originals.large = await sharp({ create: { width: 120, height: 160, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+    originals.webp = await sharp({ create: { width: 90, height: 120, channels: 3, background: '#48c' } })
+      .webp()
+      .toBuffer();
+    work = mkdtempSync(path.join(tmpdir(), 'longbox-kobo-fit-'));
+    server = await startServer({ vars: { LONGBOX_KOBO__PAGE_SIZE: '60x80' } });
+    const admin = await setupAdmin(server.url);
+    const library = await createLibrary(server.url, admin.token, 'Manga');
+    const cbz = buildZip([
+      { name: '1.jpg', data: new Uint8Array(originals.large) },
+      { name: '2.png', data: originals.small },
+      { name: '3.webp', data: new Uint8Array(originals.webp) },
+    ]);
+    await uploadBook(server.url, admin.token, library.id, 'Berserk/Berserk 001.cbz', cbz);
+    await scanAndWait(server.url, admin.token, library.id);
+    for (let tries = 0; ; tries++) {
+      const listed = await call(server.url, 'GET', '/books', { token: admin.token, query: { library_id: library.id } });
+      if (listed.data[0]?.analyzed) break;
+      if (tries > 240) throw new Error(`book not analysed: ${JSON.stringify(listed.data)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const key = await call(server.url, 'POST', '/api-keys', { token: admin.token, json: { name: 'Kobo Sage' } });
+    const endpoint = `${server.url}/kobo/${key.key}`;
+    const items = await (await kobo(endpoint, '/v1/library/sync?Filter=ALL')).json();
+    const url = items.find((item: { NewEntitlement?: unknown }) => item.NewEntitlement).NewEntitlement.BookMetadata
+      .DownloadUrls[0].Url as string;
+    const first = await kobo(endpoint, url);
+    epub = new Uint8Array(await first.arrayBuffer());
+    // Once drawn, the pages are kept: the second download has a length and answers ranges.
+    const tail = await fetch(url, { headers: { Range: 'bytes=-100' } });
+    expect(tail.status).toBe(206);
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(epub.subarray(epub.length - 100));
+    writeFileSync(path.join(work, 'fit.epub'), epub);
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('draws larger pages and pages no EPUB shows as JPEGs within the box, and copies the others', async () => {
+    const sharp = (await import('sharp')).default;
+    const { unzipSync } = await import('fflate');
+    const files = unzipSync(epub);
+    const size = async (bytes: Uint8Array | undefined) => {
+      const meta = await sharp(Buffer.from(bytes ?? new Uint8Array())).metadata();
+      return [meta.format, meta.width, meta.height];
+    };
+    expect(await size(files['OEBPS/images/page-0001.jpg'])).toEqual(['jpeg', 60, 80]);
+    expect(files['OEBPS/images/page-0002.png']).toEqual(originals.small);
+    expect(await size(files['OEBPS/images/page-0003.jpg'])).toEqual(['jpeg', 60, 80]);
+    const page = new TextDecoder().decode(files['OEBPS/page-0001.xhtml']);
+    expect(page).toContain('content="width=60, height=80"');
+  });
+
+  it.skipIf(!HAS_EPUBCHECK)('passes EPUBCheck', () => {
+    expect(epubcheckErrors(epubcheck(path.join(work, 'fit.epub')))).toEqual([]);
+  });
+});

@@ -17,7 +17,7 @@ import { type ImageSource, openImageData } from './image-sources';
 
 /** What the EPUB stream reads its images with (stream.ts). */
 export interface ImageReader {
-  open(image: { source: ImageSource }): Promise<ReadableStream<Uint8Array>>;
+  open(image: { source: ImageSource; redraw: { sourcePage: number } | null }): Promise<ReadableStream<Uint8Array>>;
   /** Ends the shared read (the response finished, failed or was cancelled). */
   close(): Promise<void>;
 }

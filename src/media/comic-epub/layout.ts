@@ -46,6 +46,8 @@ export interface LaidOutImage {
 /** An image with where its data comes from: what the stream reads. */
 export interface ComicEpubImage extends LaidOutImage {
   source: ImageSource;
+  /** Not copied but redrawn for a device's screen, from this page of the book (comic-epub.ts PageFit). */
+  redraw: { sourcePage: number } | null;
 }
 
 export type Segment<I extends LaidOutImage = ComicEpubImage> =
