@@ -137,6 +137,12 @@ describe('Kobo sync: changes', () => {
       .id as string;
     await api('/readlists', { auth: admin, json: { name: 'Other', bookIds: ids.slice(5, 7) } });
     const { auth, key } = await reader(admin);
+    const bad = await api('/user/preferences/kobo.shelves', {
+      method: 'PUT',
+      auth,
+      json: { value: { readListIds: ['not-a-list'] } },
+    });
+    expect(bad.status).toBe(400);
     const set = await api('/user/preferences/kobo.shelves', {
       method: 'PUT',
       auth,
