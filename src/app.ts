@@ -18,6 +18,7 @@ import { OPDS1_BASE } from './opds/v1/atom-feed';
 import { opds1Router } from './opds/v1/opds1.routes';
 import { OPDS2_BASE } from './opds/v2/opds2-documents';
 import { opds2Router } from './opds/v2/opds2.routes';
+import { securityHeaders } from './http/security-headers';
 import { serveWebApp } from './web/web-app';
 import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
@@ -31,7 +32,9 @@ export interface AppOptions {
 
 export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
-  // First: /komga requests go to the Komga-compatible API before the API's own middleware runs.
+  // Outermost: nosniff, the referrer policy and a content policy on every answer, /komga's included.
+  app.use('*', securityHeaders());
+  // Then: /komga requests go to the Komga-compatible API before the API's own middleware runs.
   mountKomgaApi(app, databaseFactory);
   // Kobo e-readers: the API key is in the path, and the device's own conventions apply (src/kobo/kobo.app.ts).
   mountKoboApi(app, databaseFactory);

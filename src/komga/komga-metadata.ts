@@ -11,12 +11,13 @@
  * to the access work (issue 17) and are accepted and ignored here until it lands.
  */
 import { z } from 'zod';
+import { WebLinkUrlSchema } from '../schemas/metadata.schema';
 import type { BookEdit, SeriesEdit } from '../services/metadata.service';
 
 const lock = z.boolean().nullish();
 const notBlank = z.string().trim().min(1).nullish();
 const Author = z.object({ name: z.string().trim().min(1), role: z.string().trim().min(1) });
-const Link = z.object({ label: z.string().trim().min(1), url: z.url() });
+const Link = z.object({ label: z.string().trim().min(1), url: WebLinkUrlSchema });
 const AlternateTitle = z.object({ label: z.string().trim().min(1), title: z.string().trim().min(1) });
 
 export const KomgaSeriesMetadataUpdateSchema = z.object({

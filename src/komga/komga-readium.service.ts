@@ -6,6 +6,7 @@
  * Progression shares the user's one progress record with the API: the Readium locator is kept, as JSON,
  * in the API's `locator` (DECISIONS.md §Reader apps), its href exactly as the reader sent it.
  */
+import { EPUB_RESOURCE_CSP } from '../http/security-headers';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../lib/errors';
 import { analyzeBook } from '../media';
 import type { JsonValue } from '../media/container';
@@ -20,6 +21,7 @@ import {
 import { r2RangeReader } from '../media/range-reader';
 import { readerFacingDevice } from '../mappers/book.mapper';
 import { contributorsByRole } from '../mappers/contributor-roles';
+import { inlineDisposition } from '../pages/content-disposition';
 import type { MediaResponse } from '../pages/media-response';
 import { completesAtPage, isPageInRange, isReflowable, lastPage } from '../progress/rules';
 import type { BookMediaRepository } from '../repositories/book-media.repository';
@@ -52,9 +54,11 @@ const ACQUISITION = 'http://opds-spec.org/acquisition';
 /** The stored locator may hold at most this much (the API's `locator` limit, API.md §2). */
 const LOCATOR_MAX_CHARS = 4096;
 
-/** Komga's resource headers (`CommonBookController.getBookEpubResource`, `infrastructure/web/Utils.kt`). */
+/**
+ * Komga's resource headers (`CommonBookController.getBookEpubResource`, `infrastructure/web/Utils.kt`); its
+ * Content-Security-Policy is made stricter (EPUB_RESOURCE_CSP, DECISIONS.md §Security).
+ */
 const RESOURCE_CACHE_CONTROL = 'max-age=0, must-revalidate, private';
-const RESOURCE_CSP = "script-src 'none'; object-src 'none';";
 
 /**
  * Whom an anonymous font request reads the catalog as: it names no user, so no library or content rule can
@@ -303,8 +307,8 @@ export class KomgaReadiumService {
     const fileName = path.split('/').pop() ?? path;
     const headers: Record<string, string> = {
       'Content-Type': resource.mediaType || 'application/octet-stream',
-      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-      'Content-Security-Policy': RESOURCE_CSP,
+      'Content-Disposition': inlineDisposition(fileName),
+      'Content-Security-Policy': EPUB_RESOURCE_CSP,
       'Cache-Control': RESOURCE_CACHE_CONTROL,
       'Last-Modified': lastModified.toUTCString(),
     };

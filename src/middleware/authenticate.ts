@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
+import { isInPageRequest } from '../http/browser-request';
 import { clientInfo } from '../http/client-info';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { cookieAuthorization } from '../auth/session-cookie';
@@ -19,17 +20,14 @@ export const REALM = 'Longbox';
 const API_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}"` };
 /**
  * A browser's own requests other than page navigations (the web app's fetch calls, its images and event
- * streams) get no Basic challenge, which would open the browser's password dialog over the app; they
- * carry `Sec-Fetch-Dest`, which apps outside a browser do not send.
+ * streams) get no Basic challenge, which would open the browser's password dialog over the app
+ * (src/http/browser-request.ts says which they are).
  */
-const IN_PAGE_CHALLENGE = { 'WWW-Authenticate': `Bearer realm="${REALM}"` };
+export const IN_PAGE_CHALLENGE = { 'WWW-Authenticate': `Bearer realm="${REALM}"` };
 
 export type Challenge = (c: Context<AppEnv>) => Record<string, string>;
 
-const apiChallenge: Challenge = (c) => {
-  const destination = c.req.header('Sec-Fetch-Dest');
-  return destination !== undefined && destination !== 'document' ? IN_PAGE_CHALLENGE : API_CHALLENGE;
-};
+const apiChallenge: Challenge = (c) => (isInPageRequest(c) ? IN_PAGE_CHALLENGE : API_CHALLENGE);
 
 /** `need` omitted: any signed-in caller (e.g. /auth/me). */
 export function authenticate(need?: Requirement) {
@@ -57,7 +55,7 @@ export function guard(need: Requirement | undefined, challenge: Challenge) {
   });
 }
 
-/** The request's own headers; without any, a read request may use the web app's session cookie. */
+/** The request's own headers; without any, the web app's session cookie (src/auth/session-cookie.ts). */
 function credentials(c: Context<AppEnv>): { authorization?: string; apiKey?: string } {
   const authorization = c.req.header('Authorization');
   const apiKey = c.req.header('X-API-Key');

@@ -57,7 +57,6 @@ export function createDocsRouter(openApiDocument: () => OpenApiDocument) {
 
 function page(c: Context<AppEnv>, base: string): Response {
   c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  c.header('X-Content-Type-Options', 'nosniff');
   // `base` is a validated path ([A-Za-z0-9/_-]), safe inside attributes as is.
   return c.html(`<!doctype html>
 <html lang="en">

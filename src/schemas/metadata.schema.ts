@@ -14,7 +14,12 @@ const CreditSchema = z
       .transform((r) => r.toLowerCase()),
   })
   .openapi('Credit');
-const LinkSchema = z.strictObject({ label: text(200), url: z.url().max(2000) }).openapi('WebLink');
+/**
+ * A web link is shown as a link people click: only http and https addresses, never `javascript:` or
+ * `data:`, which would run or show a document of their own (DECISIONS.md §Security).
+ */
+export const WebLinkUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http or https address' }).max(2000);
+const LinkSchema = z.strictObject({ label: text(200), url: WebLinkUrlSchema }).openapi('WebLink');
 const AlternateTitleSchema = z
   .strictObject({ label: text(100), title: text(500).min(1, 'must not be empty') })
   .openapi('AlternateTitle');

@@ -57,11 +57,14 @@ export const OidcCallbackQuerySchema = z.object({
   error_description: z.string().max(1024).optional(),
 });
 
-export const BrowserSessionSchema = LoginResponseSchema.extend({
-  via: z.enum(['cookie', 'cloudflare_access']).openapi({
-    description: 'What signed this browser in: the session cookie an SSO callback set, or a Cloudflare Access identity',
-  }),
-}).openapi('BrowserSession');
+export const BrowserSessionSchema = LoginResponseSchema.pick({ expires_in: true, user: true })
+  .extend({
+    via: z.enum(['cookie', 'cloudflare_access']).openapi({
+      description:
+        'What signed this browser in: the session cookie an SSO callback set, or a Cloudflare Access identity',
+    }),
+  })
+  .openapi('BrowserSession');
 export type BrowserSession = z.infer<typeof BrowserSessionSchema>;
 
 export const LinkedIdentitySchema = z

@@ -202,28 +202,28 @@ export class SingleSignOnService {
   }
 
   /**
-   * The bearer token for this browser (`GET /auth/session`): the web app asks after an SSO callback (which
-   * set only the HttpOnly cookie) and under Cloudflare Access (a new session for the Access identity).
-   * `fresh` says a new session was made, whose cookie the route sets.
+   * This browser's session (`GET /auth/session`): the web app asks after an SSO callback (which set only
+   * the HttpOnly cookie) and under Cloudflare Access (a new session for the Access identity). `fresh` says
+   * a new session was made, whose cookie the route sets; the token itself never goes to the page.
    */
   async browserSession(input: {
     assertion: string | undefined;
     cookieToken: string | undefined;
     client: ClientInfo;
-  }): Promise<BrowserSession & { fresh: boolean }> {
+  }): Promise<{ session: LoginResponse; via: BrowserSession['via']; fresh: boolean }> {
     if (this.deps.config.cloudflareAccess && input.assertion) {
       const user = await this.accessUser(input.assertion);
       if (user) {
         const current = input.cookieToken ? await this.cookieSession(input.cookieToken).catch(() => null) : null;
-        if (current?.user.id === user.id) return { ...current, via: 'cloudflare_access', fresh: false };
+        if (current?.user.id === user.id) return { session: current, via: 'cloudflare_access', fresh: false };
         return {
-          ...(await this.newSession(user, input.client, 'CloudflareAccess')),
+          session: await this.newSession(user, input.client, 'CloudflareAccess'),
           via: 'cloudflare_access',
           fresh: true,
         };
       }
     }
-    if (input.cookieToken) return { ...(await this.cookieSession(input.cookieToken)), via: 'cookie', fresh: false };
+    if (input.cookieToken) return { session: await this.cookieSession(input.cookieToken), via: 'cookie', fresh: false };
     throw unauthorized('This browser is not signed in');
   }
 
@@ -271,7 +271,7 @@ export class SingleSignOnService {
     return this.deps.authentication.signIn(user, client, source);
   }
 
-  /** The cookie's own session, as the login response the web app keeps. */
+  /** The cookie's own session, with its remaining lifetime. */
   private async cookieSession(token: string): Promise<LoginResponse> {
     if (looksLikeApiKey(token)) throw unauthorized('This browser is not signed in');
     const principal = await this.deps.authentication.authenticate({ authorization: `Bearer ${token}` });

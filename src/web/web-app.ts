@@ -10,6 +10,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
+import { APP_CSP } from '../http/security-headers';
 import { handleNotFound } from '../middleware/error-handler';
 
 /** Paths the Worker owns besides the docs path: the app never answers for them. */
@@ -30,14 +31,13 @@ export async function serveWebApp(c: Context<AppEnv>): Promise<Response> {
 
   // A fresh Response: the binding's headers are immutable, and the app still adds X-Request-Id.
   const headers = new Headers(response.headers);
-  headers.set('X-Content-Type-Options', 'nosniff');
   if (path.startsWith(HASHED_ASSETS) && response.ok) {
     headers.set('Cache-Control', 'public, max-age=31536000, immutable');
   }
-  if (isFallbackPage) {
-    headers.set('Referrer-Policy', 'same-origin');
-    headers.set('X-Frame-Options', 'DENY');
-  }
+  // The app's policy on every file of the app, not only its page: the service worker (sw.js) runs under
+  // the policy its own script arrives with. nosniff and the referrer policy come from security-headers.ts.
+  headers.set('Content-Security-Policy', APP_CSP);
+  if (isFallbackPage) headers.set('X-Frame-Options', 'DENY');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

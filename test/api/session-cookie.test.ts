@@ -1,7 +1,9 @@
 /**
- * DECISIONS.md §Web app: login also sets an HttpOnly, Secure, SameSite=Strict session cookie, accepted
- * only on GET routes (pages, thumbnails, files, event streams), so `<img>` and `EventSource` work in the
- * browser; logout clears it.
+ * DECISIONS.md §Web app, §Security: login sets an HttpOnly, SameSite=Strict session cookie (Secure over
+ * https), the web app's only credential: it signs in reads (pages, thumbnails, files, event streams, JSON)
+ * and, from the app's own pages only (Sec-Fetch-Site, else Origin), changes; explicit credentials win; a
+ * browser's in-page request never gets a Basic challenge; `GET /auth/session` never hands out the token;
+ * logout clears the cookie.
  */
 import { SELF } from 'cloudflare:test';
 import { zipSync } from 'fflate';
@@ -21,6 +23,7 @@ function parseSetCookie(header: string | null) {
 
 const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
   SELF.fetch(`http://longbox.test/api/v1${path}`, { ...init, headers: { ...init.headers, Cookie: cookie } });
+const ORIGIN = 'http://longbox.test';
 
 async function libraryWithOneBook() {
   const { auth } = await setupAdmin();
@@ -32,21 +35,29 @@ async function libraryWithOneBook() {
 }
 
 describe('the web session cookie (DECISIONS.md §Web app)', () => {
-  it('is set by login as HttpOnly, Secure, SameSite=Strict for the whole site, living as long as the token', async () => {
+  it('is set by login as HttpOnly, SameSite=Strict for the whole site, living as long as the token; Secure over https', async () => {
     await setupAdmin();
-    const response = await api('/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } });
-    expect(response.status).toBe(200);
-    const { pair, attributes } = parseSetCookie(response.headers.get('Set-Cookie'));
-    expect(pair).toBe(`longbox_session=${response.body.access_token}`);
+    const login = (origin: string) =>
+      SELF.fetch(`${origin}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+      });
+    const overHttps = await login('https://longbox.test');
+    expect(overHttps.status).toBe(200);
+    const body = (await overHttps.json()) as { access_token: string; expires_in: number };
+    const { pair, attributes } = parseSetCookie(overHttps.headers.get('Set-Cookie'));
+    expect(pair).toBe(`longbox_session=${body.access_token}`);
     expect(attributes).toEqual(
-      expect.arrayContaining([
-        'httponly',
-        'secure',
-        'samesite=strict',
-        'path=/',
-        `max-age=${response.body.expires_in}`,
-      ]),
+      expect.arrayContaining(['httponly', 'secure', 'samesite=strict', 'path=/', `max-age=${body.expires_in}`]),
     );
+    // Over plain http (a phone on the home network, `HOST=0.0.0.0 npm start`) a Secure cookie would be
+    // dropped by the browser, and every image after the sign-in refused.
+    const overHttp = await login('http://192.168.1.20:8787');
+    expect(overHttp.status).toBe(200);
+    const plain = parseSetCookie(overHttp.headers.get('Set-Cookie'));
+    expect(plain.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));
+    expect(plain.attributes).not.toContain('secure');
   });
 
   it('is set by the first-run setup too, which signs the new admin in', async () => {
@@ -78,39 +89,37 @@ describe('the web session cookie (DECISIONS.md §Web app)', () => {
     await stream.body?.cancel().catch(() => {});
   });
 
-  it('is ignored by state-changing requests, which must carry the header (no cross-site forgery)', async () => {
+  it('signs in changes made from the app’s own pages, and refuses them from anywhere else (no cross-site forgery)', async () => {
     const { auth, libraryId } = await libraryWithOneBook();
     const cookie = `longbox_session=${(auth as { token: string }).token}`;
-    const scanByCookie = await withCookie(`/libraries/${libraryId}/scan`, cookie, { method: 'POST' });
-    expect(scanByCookie.status).toBe(401);
-    const deleteByCookie = await withCookie(`/libraries/${libraryId}`, cookie, { method: 'DELETE' });
-    expect(deleteByCookie.status).toBe(401);
+    const remove = (headers: Record<string, string>) =>
+      withCookie(`/libraries/${libraryId}`, cookie, { method: 'DELETE', headers });
+    for (const [label, headers] of [
+      ['another site (fetch metadata)', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.test' }],
+      ['a sibling site', { 'Sec-Fetch-Site': 'same-site', Origin: 'https://books.longbox.test' }],
+      ['a typed address or bookmark', { 'Sec-Fetch-Site': 'none' }],
+      ['another origin (no fetch metadata)', { Origin: 'https://evil.test' }],
+      ['another port of the same host', { Origin: 'http://longbox.test:8080' }],
+      ['nothing to tell where it came from', {}],
+    ] as const) {
+      const refused = await remove(headers);
+      const body = (await refused.json()) as { error: string; message: string };
+      expect(refused.status, label).toBe(403);
+      expect(body.error, label).toBe('Forbidden');
+      expect(body.message, label).toMatch(/session cookie must come from this server’s own pages/);
+    }
     expect((await api(`/libraries/${libraryId}`, { auth })).status).toBe(200);
-  });
 
-  it('opens nothing that changes state under the reader-app prefixes either (/komga, /koreader)', async () => {
-    const { auth, bookId } = await libraryWithOneBook();
-    const cookie = `longbox_session=${(auth as { token: string }).token}`;
-    const byCookie = (path: string, method: string, body?: unknown) =>
-      SELF.fetch(`http://longbox.test${path}`, {
-        method,
-        // KOReader's own Accept header, so only the missing credentials can refuse the request.
-        headers: { Cookie: cookie, 'Content-Type': 'application/json', Accept: 'application/vnd.koreader.v1+json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const komga = await byCookie(`/komga/api/v1/books/${bookId}/read-progress`, 'PATCH', { page: 1 });
-    expect(komga.status).toBe(401);
-    const koreader = await byCookie('/koreader/syncs/progress', 'PUT', {
-      document: '0123456789abcdef0123456789abcdef',
-      progress: '1',
-      percentage: 0.5,
-      device: 'forged',
-      device_id: 'forged',
+    // The app's own pages: fetch metadata in a secure context, the Origin header over plain http.
+    const scan = await withCookie(`/libraries/${libraryId}/scan`, cookie, {
+      method: 'POST',
+      headers: { Origin: ORIGIN },
     });
-    expect(koreader.status).toBe(401);
-    // Nothing was recorded: the book is still unread for its owner.
-    const book = await api(`/books/${bookId}`, { auth });
-    expect(book.body.readProgress ?? null).toBeNull();
+    expect(scan.status).toBeLessThan(300);
+    await scan.arrayBuffer();
+    const removed = await remove({ 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN });
+    expect(removed.status).toBe(204);
+    expect((await api(`/libraries/${libraryId}`, { auth })).status).toBe(404);
   });
 
   it('loses to credentials sent in the request, and a forged or ended session is a 401', async () => {
@@ -136,5 +145,40 @@ describe('the web session cookie (DECISIONS.md §Web app)', () => {
       401,
       'Unauthorized',
     );
+  });
+
+  it('never hands the token to a script: GET /auth/session answers who and until when', async () => {
+    const { auth } = await libraryWithOneBook();
+    const token = (auth as { token: string }).token;
+    const response = await withCookie('/auth/session', `longbox_session=${token}`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain(token);
+    const body = JSON.parse(text);
+    expect(Object.keys(body).sort()).toEqual(['expires_in', 'user', 'via']);
+    expect(body).toMatchObject({ via: 'cookie', user: { username: ADMIN.username } });
+    expect(body.expires_in).toBeGreaterThan(0);
+  });
+
+  it('never answers a request from inside a page with a Basic challenge, over plain http too', async () => {
+    const { bookId } = await libraryWithOneBook();
+    const challenge = async (path: string, headers: Record<string, string>) => {
+      const response = await SELF.fetch(`http://192.168.1.20:8787${path}`, { headers });
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(401);
+      return response.headers.get('WWW-Authenticate') ?? '';
+    };
+    const page = `/api/v1/books/${bookId}/pages/1`;
+    // An <img> of the app over http on a home network: no fetch metadata, but the app's own Referer.
+    const image = { Referer: 'http://192.168.1.20:8787/read/x', Accept: 'image/avif,image/webp,*/*' };
+    expect(await challenge(page, image)).not.toMatch(/Basic/);
+    expect(await challenge(`/opds/v1.2/books/${bookId}/pages/0`, image)).not.toMatch(/Basic/);
+    // The same from a secure context says so with fetch metadata.
+    expect(await challenge(page, { 'Sec-Fetch-Dest': 'image', 'Sec-Fetch-Site': 'same-origin' })).not.toMatch(/Basic/);
+    // A reader app, or a person typing the address, still gets Basic.
+    expect(await challenge(page, {})).toMatch(/^Basic /);
+    expect(await challenge(`/opds/v1.2/books/${bookId}/pages/0`, {})).toMatch(/^Basic /);
+    expect(await challenge(page, { Referer: 'https://elsewhere.test/', Accept: 'image/*' })).toMatch(/^Basic /);
+    expect(await challenge(page, { Referer: 'http://192.168.1.20:8787/', Accept: 'text/html,*/*' })).toMatch(/^Basic /);
   });
 });

@@ -77,12 +77,20 @@ describeWithChromium('single sign-on in the web app', () => {
     );
   }
 
-  async function storedToken(page: Page): Promise<string> {
-    return page.evaluate(() => JSON.parse(localStorage.getItem('longbox.session') ?? '{}').token as string);
-  }
-
   async function sessionCookie(context: BrowserContext) {
     return (await context.cookies(server.url)).find((cookie) => cookie.name === 'longbox_session');
+  }
+
+  /** The session's token lives in the HttpOnly cookie alone: nowhere a script of the page could read it. */
+  async function sessionToken(page: Page): Promise<string> {
+    const token = (await sessionCookie(page.context()))?.value ?? '';
+    const readable = await page.evaluate(() => [
+      document.cookie,
+      JSON.stringify({ ...localStorage }),
+      JSON.stringify({ ...sessionStorage }),
+    ]);
+    for (const place of readable) expect(place).not.toContain(token);
+    return token;
   }
 
   it('signs a new person in through the provider, back where they were going, and out again', async () => {
@@ -94,7 +102,7 @@ describeWithChromium('single sign-on in the web app', () => {
     await signInThroughProvider(page, 'alice');
     await signedInAt(page, '/search');
 
-    const token = await storedToken(page);
+    const token = await sessionToken(page);
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(urls.some((url) => url.includes(token))).toBe(false);
     expect(urls.some((url) => url.startsWith(`${server.url}/api/v1/auth/oidc/club/callback?`))).toBe(true);

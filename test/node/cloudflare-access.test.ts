@@ -129,22 +129,29 @@ describe('a request carrying a valid Access assertion', () => {
     expect(other.body.message).toMatch(/already linked to another Cloudflare Access identity/);
   });
 
-  it('gives the web app a session of its own: the bearer token and the cookie', async () => {
+  it('gives the web app a session of its own, in the HttpOnly cookie alone', async () => {
     const token = await assertion(carol);
     const response = await fetch(`${server.url}/api/v1/auth/session`, { headers: { [ASSERTION]: token } });
     expect(response.status).toBe(200);
     const session = (await response.json()) as BrowserSession;
-    expect(session).toMatchObject({ via: 'cloudflare_access', token_type: 'Bearer', user: { username: 'carol' } });
+    expect(session).toMatchObject({ via: 'cloudflare_access', user: { username: 'carol' } });
+    expect(session).not.toHaveProperty('access_token');
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('longbox_session='))!;
     expect(cookie).toMatch(/HttpOnly/);
-    // The bearer token does what the assertion alone may not: writes.
-    const key = await call(server.url, 'POST', '/api-keys', { token: session.access_token, json: { name: 'Kobo' } });
-    expect(key.key).toMatch(/^lbx_/);
+    const sessionCookie = cookie.split(';')[0]!;
+    // The cookie does what the assertion alone may not: writes, from the app's own pages.
+    const created = await fetch(`${server.url}/api/v1/api-keys`, {
+      method: 'POST',
+      headers: { Cookie: sessionCookie, Origin: server.url, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Kobo' }),
+    });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { key: string }).key).toMatch(/^lbx_/);
     // The same browser asking again keeps its session (no new one per page load).
     const again = await fetch(`${server.url}/api/v1/auth/session`, {
-      headers: { [ASSERTION]: token, Cookie: cookie.split(';')[0]! },
+      headers: { [ASSERTION]: token, Cookie: sessionCookie },
     });
-    expect(((await again.json()) as BrowserSession).access_token).toBe(session.access_token);
+    expect(((await again.json()) as BrowserSession).user.username).toBe('carol');
     expect(again.headers.getSetCookie()).toEqual([]);
   });
 });

@@ -103,9 +103,14 @@ async function expectRefused(response: Response, status: number, message: RegExp
 }
 
 /** The session a callback's cookie holds, read as the web app reads it. */
+/**
+ * `GET /auth/session` as the web app asks it, and the session token this browser holds: only in its
+ * HttpOnly cookie, since the answer never carries it (DECISIONS.md §Security).
+ */
 async function browserSession(browser: Browser) {
   const response = await browser.fetch(`${server.url}/api/v1/auth/session`);
-  return { status: response.status, body: (await response.json()) as BrowserSession };
+  const body = (await response.json()) as BrowserSession;
+  return { status: response.status, body, token: browser.cookie(server.url, 'longbox_session') ?? '' };
 }
 
 async function me(token: string) {
@@ -175,21 +180,19 @@ describe('signing in', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     const session = await browserSession(browser);
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({
-      token_type: 'Bearer',
-      via: 'cookie',
-      user: { username: 'alice', role: 'reader' },
-    });
-    expect(response.headers.get('Location')).not.toContain(session.body.access_token);
+    expect(session.body).toMatchObject({ via: 'cookie', user: { username: 'alice', role: 'reader' } });
+    expect(session.body).not.toHaveProperty('access_token');
+    expect(session.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(response.headers.get('Location')).not.toContain(session.token);
 
-    const user = await me(session.body.access_token);
+    const user = await me(session.token);
     expect(user).toMatchObject({
       username: 'alice',
       email: 'alice@example.test',
       emailVerified: true,
       authMethod: 'session',
     });
-    const identities = await call(server.url, 'GET', '/user/identities', { token: session.body.access_token });
+    const identities = await call(server.url, 'GET', '/user/identities', { token: session.token });
     expect(identities).toEqual([
       expect.objectContaining({
         provider: 'club',
@@ -203,14 +206,14 @@ describe('signing in', () => {
     // Logging out ends it as it ends a password session, cookie included.
     const logout = await browser.fetch(`${server.url}/api/v1/auth/logout`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${session.body.access_token}` },
+      headers: { Authorization: `Bearer ${session.token}` },
     });
     expect(logout.status).toBe(204);
     expect((await browserSession(browser)).status).toBe(401);
     expect(
       (
         await fetch(`${server.url}/api/v1/auth/me`, {
-          headers: { Authorization: `Bearer ${session.body.access_token}` },
+          headers: { Authorization: `Bearer ${session.token}` },
         })
       ).status,
     ).toBe(401);
@@ -230,7 +233,10 @@ describe('signing in', () => {
   it('gives an account it created no password, until an admin sets one', async () => {
     const browser = new Browser();
     expect((await signIn(browser, server.url, 'club', 'newcomer')).status).toBe(303);
-    const { access_token: token, user } = (await browserSession(browser)).body;
+    const {
+      token,
+      body: { user },
+    } = await browserSession(browser);
     expect(await me(token)).toMatchObject({ username: 'newcomer', hasPassword: false });
     // There is no current password to give, so changing it is refused with the reason (the account page hides it).
     const change = await fetch(`${server.url}/api/v1/auth/password`, {
@@ -278,14 +284,14 @@ describe('signing in', () => {
     expect((await signIn(browser, server.url, 'club', 'editor')).status).toBe(303);
     const first = await browserSession(browser);
     expect(first.body.user).toMatchObject({ username: 'editor', role: 'maintainer' });
-    expect((await me(first.body.access_token)).effectivePermissions).toContain('LibrariesWrite');
+    expect((await me(first.token)).effectivePermissions).toContain('LibrariesWrite');
 
     accounts.editor!.groups = ['book-club']; // left the editors at the provider
     expect((await signIn(browser, server.url, 'club', 'editor')).status).toBe(303);
     const second = await browserSession(browser);
     expect(second.body.user).toMatchObject({ id: first.body.user.id, role: 'reader' });
     // The role is read per request: the earlier session lost the permission at once.
-    expect((await me(first.body.access_token)).effectivePermissions).not.toContain('LibrariesWrite');
+    expect((await me(first.token)).effectivePermissions).not.toContain('LibrariesWrite');
   });
 });
 
@@ -299,18 +305,18 @@ describe('groups granting libraries', () => {
     const browser = new Browser();
     expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
     const first = await browserSession(browser);
-    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [kids.id] });
-    const seen = await call(server.url, 'GET', '/libraries', { token: first.body.access_token });
+    expect(await me(first.token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [kids.id] });
+    const seen = await call(server.url, 'GET', '/libraries', { token: first.token });
     expect(seen.map((l: { name: string }) => l.name)).toEqual(['Kids Comics']);
 
     accounts.kiddo!.groups = ['grown-ups']; // grew up at the provider
     expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
-    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: true, sharedLibraryIds: [] });
+    expect(await me(first.token)).toMatchObject({ sharedAllLibraries: true, sharedLibraryIds: [] });
 
     accounts.kiddo!.groups = []; // left every group: no library is shared any more, from the next request on
     expect((await signIn(browser, server.url, 'family', 'kiddo')).status).toBe(303);
-    expect(await me(first.body.access_token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [] });
-    expect(await call(server.url, 'GET', '/libraries', { token: first.body.access_token })).toEqual([]);
+    expect(await me(first.token)).toMatchObject({ sharedAllLibraries: false, sharedLibraryIds: [] });
+    expect(await call(server.url, 'GET', '/libraries', { token: first.token })).toEqual([]);
   });
 });
 
@@ -449,6 +455,36 @@ describe('refusals: 401 with a plain message, no account created or changed', ()
     await expectRefused(await browser.fetch(`${base}&code=abc`), 401, /unknown or was already used/, before);
   });
 
+  it("shows the provider's words on the refusal page as text, never as markup (issue 29 point 4)", async () => {
+    const browser = new Browser();
+    const state = new URL(await startSignIn(browser, server.url, 'club')).searchParams.get('state')!;
+    const words = '<script>window.__hostile=1</script><img src=x onerror="window.__hostile=2">';
+    const url = `${server.url}/api/v1/auth/oidc/club/callback?state=${state}&error=access_denied&error_description=${encodeURIComponent(words)}`;
+    const binding = browser.cookie(server.url, 'longbox_sso_login');
+    const page = await new Promise<{ status?: number; csp?: string; body: string }>((resolve, reject) => {
+      const headers = { 'Sec-Fetch-Mode': 'navigate', Accept: 'text/html', Cookie: `longbox_sso_login=${binding}` };
+      get(url, { headers }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            csp: response.headers['content-security-policy'] as string | undefined,
+            body,
+          }),
+        );
+      }).on('error', reject);
+    });
+    expect(page.status).toBe(401);
+    expect(page.body).toContain(
+      'Book Club ID did not sign you in: &#60;script&#62;window.__hostile=1&#60;/script&#62;',
+    );
+    expect(page.body).not.toMatch(/<script|<img/);
+    // And were anything to slip through, the page runs no script at all.
+    expect(page.csp).toMatch(/script-src 'none'/);
+    expect(page.csp).toMatch(/sandbox/);
+  });
+
   it('refuses a return path on another site before the sign-in starts', async () => {
     for (const redirectUri of [
       'https://evil.example/',
@@ -497,8 +533,7 @@ describe('linked identities', () => {
   it('can be unlinked by their owner and by an admin', async () => {
     const browser = new Browser();
     expect((await signIn(browser, server.url, 'club', 'stranger')).status).toBe(303);
-    const { body } = await browserSession(browser);
-    const token = body.access_token;
+    const { body, token } = await browserSession(browser);
     const [identity] = await call(server.url, 'GET', '/user/identities', { token });
     await call(server.url, 'DELETE', `/user/identities/${identity.id}`, { token });
     expect(await call(server.url, 'GET', '/user/identities', { token })).toEqual([]);

@@ -15,9 +15,11 @@ import { contractsFor, empty, json } from '../contract';
 
 const auth = contractsFor('Authentication');
 const LOGIN =
-  'Also sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) with the same token, which ' +
-  'GET and HEAD requests without credentials of their own may use: page images, thumbnails, files and ' +
-  'event streams in a browser (DECISIONS.md §Web app). Logout clears it.';
+  'Also sets the `longbox_session` cookie (HttpOnly, SameSite=Strict, Secure over https) with the same ' +
+  'token: the web app signs every request with it and keeps no token of its own. It signs in requests ' +
+  'without credentials of their own; a change (POST, PUT, PATCH, DELETE) made with it must come from this ' +
+  "server's own pages (`Sec-Fetch-Site: same-origin`, else a matching `Origin`), or it is a 403 " +
+  '(DECISIONS.md §Security). Logout clears it. API clients use `access_token`.';
 const CHANGE_PASSWORD =
   'Your other sessions end and cached Basic credentials retire; the session (or key) making the change ' +
   'keeps working. A wrong current password is a 403 (the session stays valid).';

@@ -45,14 +45,15 @@ export const ssoRouter = createRouter()
     }
   })
   .openapi(routes.browserSession, async (c) => {
-    const { fresh, ...session } = await c.get('services').singleSignOn.browserSession({
+    const { session, via, fresh } = await c.get('services').singleSignOn.browserSession({
       assertion: c.req.header(ACCESS_ASSERTION_HEADER),
       cookieToken: getCookie(c, SESSION_COOKIE),
       client: clientInfo(c),
     });
     if (fresh) setSessionCookie(c, session.access_token, session.expires_in);
     c.header('Cache-Control', 'no-store');
-    return c.json(session, 200);
+    // Who and until when, never the token: it stays in the HttpOnly cookie (DECISIONS.md §Security).
+    return c.json({ expires_in: session.expires_in, user: session.user, via }, 200);
   })
   .openapi(routes.listOwnIdentities, async (c) => {
     const { singleSignOn, ssoAccounts } = c.get('services');

@@ -21,7 +21,7 @@ const START =
   'Also sets a short-lived HttpOnly cookie binding the sign-in to this browser: the callback must come ' +
   'back to the same browser within five minutes. The body is optional.';
 const CALLBACK =
-  'On success: sets the `longbox_session` cookie (HttpOnly, Secure, SameSite=Strict) and answers 303 to ' +
+  'On success: sets the `longbox_session` cookie (HttpOnly, SameSite=Strict, Secure over https) and answers 303 to ' +
   'the path given at login. No token is ever put in a URL: the web app reads the session with ' +
   '`GET /auth/session`. A refused sign-in answers 401 (400 for a malformed callback) with a plain message — ' +
   'a small HTML page for a browser navigation — and creates or changes no account.';
@@ -32,7 +32,8 @@ const signedIn = {
 const SESSION =
   'Reads the `longbox_session` cookie, or a valid `Cf-Access-Jwt-Assertion` when Cloudflare Access is ' +
   'configured (a new session for that identity, whose cookie is set too). An Authorization header is not ' +
-  'looked at. Same-origin only: the answer holds the bearer token the web app keeps.';
+  'looked at. Answers who is signed in and for how long — never the token, which stays in the HttpOnly ' +
+  'cookie the web app signs its requests with.';
 const RELINK =
   'The provider can link it again at your next sign-in through it, by the usual rule (a verified e-mail ' +
   'address of an account without an identity of that provider).';
@@ -42,7 +43,7 @@ export const contracts = {
   listProviders: sso.get('/auth/oidc/providers', 'public', { summary: 'The OIDC providers to offer on the login screen (no sign-in needed)', 200: json(OidcProvidersSchema, 'Configured providers, and which other ways sign in') }),
   startLogin: sso.post('/auth/oidc/{provider}/login', 'public', { summary: "Start an OIDC sign-in: where to send the browser (the provider's sign-in page)", description: START, params: ProviderParamSchema, body: optionalJsonBody(OidcLoginBodySchema), 200: json(OidcLoginResponseSchema, 'The authorization URL'), errors: [400, 404, 503] }),
   callback: sso.get('/auth/oidc/{provider}/callback', 'public', { summary: 'Where the provider sends the browser back; ends in a session like a password login', description: CALLBACK, params: ProviderParamSchema, query: OidcCallbackQuerySchema, 303: signedIn, errors: [400, 401, 404, 503] }),
-  browserSession: sso.get('/auth/session', 'public', { summary: "This browser's session as a login response (after an SSO callback, or under Cloudflare Access)", description: SESSION, 200: json(BrowserSessionSchema, 'The session'), errors: [401, 503] }),
+  browserSession: sso.get('/auth/session', 'public', { summary: "This browser's session: its user and lifetime (after an SSO callback, or under Cloudflare Access)", description: SESSION, 200: json(BrowserSessionSchema, 'The session'), errors: [401, 503] }),
   listOwnIdentities: sso.get('/user/identities', 'signed-in', { summary: 'Your linked single-sign-on identities', 200: identities }),
   unlinkOwnIdentity: sso.delete('/user/identities/{identityId}', 'signed-in', { summary: 'Unlink one of your identities', description: RELINK, params: OwnIdentityParamSchema, 204: empty('Unlinked'), errors: [400, 404] }),
   listUserIdentities: sso.get('/users/{id}/identities', 'UsersRead', { summary: "A user's linked single-sign-on identities (UsersRead)", params: IdParamSchema, 200: identities, errors: [400, 404] }),

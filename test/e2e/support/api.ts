@@ -77,18 +77,16 @@ export async function scanAndWait(baseUrl: string, token: string, libraryId: str
 }
 
 /**
- * Signs a browser context in the way the web app's login does: the token in localStorage (for API
- * calls) and the HttpOnly session cookie (for images and event streams), without clicking the form.
+ * Signs a browser context in the way the web app's login does, without clicking the form: the login sets
+ * the HttpOnly session cookie in the context (its request context shares the browser's cookies), and the
+ * app's stored session says who is signed in — never the token (DECISIONS.md §Security). The token is
+ * returned for the test's own API calls.
  */
 export async function signInContext(context: BrowserContext, baseUrl: string, username: string, password: string) {
   const response = await context.request.post(`${baseUrl}/api/v1/auth/login`, { data: { username, password } });
   if (!response.ok()) throw new Error(`login failed: ${response.status()} ${await response.text()}`);
   const body = await response.json();
-  const stored = {
-    token: body.access_token,
-    user: body.user,
-    expiresAt: Date.now() + body.expires_in * 1000,
-  };
+  const stored = { user: body.user, expiresAt: Date.now() + body.expires_in * 1000, via: 'password' };
   await context.addInitScript((value) => {
     if (!localStorage.getItem('longbox.session')) localStorage.setItem('longbox.session', value);
   }, JSON.stringify(stored));

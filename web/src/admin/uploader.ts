@@ -4,7 +4,7 @@
  * last to be at least 5 MiB and all the same size), so a file of any size streams without being held
  * in memory. XMLHttpRequest rather than fetch because only it reports upload progress.
  */
-import { ApiError, apiErrorFrom, apiUrl, authorization, post, reportUnauthorized } from '../api/client';
+import { ApiError, apiErrorFrom, apiUrl, post, reportUnauthorized } from '../api/client';
 
 export const BOOK_EXTENSIONS = ['.cbz', '.cbr', '.epub', '.pdf'];
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -38,9 +38,8 @@ function fileUrl(libraryId: string, path: string, query?: Record<string, string 
 function send(url: string, body: Blob, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<any> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    // Signed in by the session cookie, like every other request of the app.
     xhr.open('PUT', url);
-    const auth = authorization();
-    if (auth) xhr.setRequestHeader('Authorization', auth);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (event) => onProgress(event.loaded);
     xhr.onload = () => {
@@ -87,10 +86,9 @@ async function uploadOne(
     }
     await post(filePath, { parts }, { query: { uploadId } });
   } catch (error) {
-    await fetch(fileUrl(libraryId, path, { uploadId }), {
-      method: 'DELETE',
-      headers: { Authorization: authorization() ?? '' },
-    }).catch(() => {});
+    await fetch(fileUrl(libraryId, path, { uploadId }), { method: 'DELETE', credentials: 'same-origin' }).catch(
+      () => {},
+    );
     throw error;
   }
 }

@@ -1,11 +1,12 @@
 /**
- * The one way screens talk to the API: JSON over fetch with the session's bearer token, every failure
- * thrown as an `ApiError` carrying the API's error envelope (DECISIONS.md §Errors). A 401 on a signed-in
- * session means it expired: the session is dropped and the app goes to the login screen, which brings
- * the user back to where they were (`?next=`).
+ * The one way screens talk to the API: JSON over fetch, every failure thrown as an `ApiError` carrying
+ * the API's error envelope (DECISIONS.md §Errors). A 401 on a signed-in session means it expired: the
+ * session is dropped and the app goes to the login screen, which brings the user back to where they were
+ * (`?next=`).
  *
- * Images, file downloads and event streams cannot send headers; they ride on the HttpOnly session
- * cookie that login sets (DECISIONS.md §Web app), so plain `<img src>` and `EventSource` work.
+ * Every request — these, images, file downloads, event streams, uploads — is signed in by the HttpOnly
+ * session cookie that login sets, which no script can read (DECISIONS.md §Security); the browser adds the
+ * `Origin` and `Sec-Fetch-Site` headers by which the server knows a change comes from the app itself.
  */
 import { takeStartedRequest } from './started-requests';
 import type { ErrorBody } from './types';
@@ -26,23 +27,17 @@ export class ApiError extends Error {
 }
 
 export interface ClientHooks {
-  /** The current bearer token, if signed in. */
-  token(): string | null;
+  /** Whether a session is believed to exist (the cookie itself is out of the app's reach). */
+  signedIn(): boolean;
   /** Called once per 401 on an authenticated request: the session is gone. */
   onUnauthorized(): void;
 }
 
-let hooks: ClientHooks = { token: () => null, onUnauthorized: () => {} };
+let hooks: ClientHooks = { signedIn: () => false, onUnauthorized: () => {} };
 
-/** Wired once by the session module (state/session.ts), which owns the token. */
+/** Wired once by the session module (state/session.ts), which owns the session. */
 export function configureClient(next: ClientHooks): void {
   hooks = next;
-}
-
-/** The Authorization header value for requests made outside `request` (uploads with progress). */
-export function authorization(): string | null {
-  const token = hooks.token();
-  return token ? `Bearer ${token}` : null;
 }
 
 /** Turns a non-2xx answer's body text into the ApiError `request` would have thrown. */
@@ -85,15 +80,14 @@ export interface RequestOptions {
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  const token = hooks.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const signedIn = hooks.signedIn();
   let body: BodyInit | undefined = options.raw;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['Content-Type'] = 'application/json';
   }
   const url = apiUrl(path, options.query);
-  const started = method === 'GET' && token && !options.signal ? takeStartedRequest(url) : undefined;
+  const started = method === 'GET' && signedIn && !options.signal ? takeStartedRequest(url) : undefined;
   let response: Response;
   try {
     response = await (started ??
@@ -108,7 +102,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'NetworkError', (error as Error).message || 'Network error');
   }
-  if (response.status === 401 && token) hooks.onUnauthorized();
+  if (response.status === 401 && signedIn) hooks.onUnauthorized();
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;
   const type = response.headers.get('Content-Type') ?? '';

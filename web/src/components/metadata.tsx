@@ -39,7 +39,16 @@ function Terms({ label, field, values }: { label: string; field: string; values:
   );
 }
 
+/**
+ * Links a person may follow: http and https only. The server refuses others at every write and drops them
+ * at every scan; a link stored before that rule must not become a `javascript:` href in the app either.
+ */
+function followable(links: Metadata['links']): Metadata['links'] {
+  return links.filter((link) => /^https?:\/\//i.test(link.url) && URL.canParse(link.url));
+}
+
 export function MetadataFacts({ metadata }: { metadata: Metadata }) {
+  const webLinks = followable(metadata.links);
   const byRole = new Map<string, string[]>();
   for (const { name, role } of metadata.authors) byRole.set(role, [...(byRole.get(role) ?? []), name]);
   return (
@@ -59,11 +68,11 @@ export function MetadataFacts({ metadata }: { metadata: Metadata }) {
       <Terms label={t('metadata.genres')} field="genre" values={metadata.genres} />
       <Terms label={t('metadata.tags')} field="tag" values={metadata.tags} />
       <Terms label={t('metadata.characters')} field="character" values={metadata.characters} />
-      {metadata.links.length > 0 && (
+      {webLinks.length > 0 && (
         <>
           <dt>{t('metadata.links')}</dt>
           <dd class="chips">
-            {metadata.links.map((link) => (
+            {webLinks.map((link) => (
               <a key={link.url} class="chip" href={link.url} rel="noopener noreferrer" target="_blank">
                 {link.label || new URL(link.url).hostname}
               </a>

@@ -4,8 +4,6 @@
  * cache that the service worker (public/sw.js) answers from when the network is gone. A small index in
  * localStorage says which books are kept.
  */
-import { session } from '../state/session';
-
 export const OFFLINE_CACHE = 'longbox-offline-v1';
 const INDEX_KEY = 'longbox.offline.books';
 const PARALLEL_DOWNLOADS = 4;
@@ -38,16 +36,9 @@ function writeIndex(index: Record<string, OfflineBook>): void {
   localStorage.setItem(INDEX_KEY, JSON.stringify(index));
 }
 
-/**
- * JSON answers are fetched with the session's bearer token (the cookie only opens media and streams);
- * images and files ride on the cookie as the reader's own `<img>` and Range requests do.
- */
+/** Signed in by the session cookie, as the reader's own `<img>`, Range and API requests are. */
 async function fetchForCache(url: string): Promise<Response | null> {
-  const token = session.value?.token;
-  const headers: Record<string, string> = {};
-  if (token && !/\/pages\/\d+|\/file$/.test(new URL(url, location.origin).pathname))
-    headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { headers, credentials: 'same-origin' });
+  const response = await fetch(url, { credentials: 'same-origin' });
   // Nothing to keep (a book nobody has started has no progress yet): offline, the reader does without.
   if (response.status === 404 && url.endsWith('/progress')) return null;
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

@@ -10,6 +10,7 @@ import { completesAtFraction, pageAtFraction } from '../../../src/progress/rules
 import type { Book } from '../api/types';
 import { t } from '../i18n';
 import { offlineFile } from '../offline/offline-library';
+import { cleanBookContent, openExternalLink } from './book-content';
 import { BlobSource, HttpRangeSource, makeEpubLoader } from './epub-range-loader';
 import type { FoliateBook, TocItem } from 'foliate-js/epub.js';
 import { bookFileUrl } from './page-url';
@@ -98,6 +99,8 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   /** True once the saved place is restored: from then on positions are saved (and tests may turn pages). */
   const [ready, setReady] = useState(false);
   const [panel, setPanel] = useState<'none' | 'menu' | 'toc' | 'help'>('none');
+  /** Set once when a section of the book turns out to have had scripts, which were taken out. */
+  const [scriptsRemoved, setScriptsRemoved] = useState<'no' | 'shown' | 'dismissed'>('no');
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
 
@@ -113,6 +116,9 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       );
       const parsed = await new EPUB(loader).init();
       if (cancelled) return;
+      // Before any section becomes a frame: the book's markup and CSS lose what could run or reach
+      // outside (DECISIONS.md §Security); the reader says so once if there was code.
+      cleanBookContent(parsed, () => setScriptsRemoved((state) => (state === 'no' ? 'shown' : state)));
       view = document.createElement('foliate-view') as FoliateView;
       viewRef.current = view;
       view.setAttribute('class', 'rd-epub-view');
@@ -137,6 +143,15 @@ export function EpubReader({ book, start }: EpubReaderProps) {
           { incognito: settingsRef.current.incognito },
         );
       });
+      // foliate-js would `window.open` a link out of the book with access back to this window: the app opens
+      // web and mail links itself, in a tab that cannot reach it, and nothing else.
+      view.addEventListener('external-link', (event) => {
+        event.preventDefault();
+        openExternalLink((event as CustomEvent<{ href: string }>).detail.href);
+      });
+      // Keys pressed while the book's text has focus. A listener on the section's document may not fire in
+      // Safari (WebKit bug 218086, frames without allow-scripts): there the keys work again once focus is
+      // back on the reader (any tap on its controls), and paging by tap never depends on the frame.
       view.addEventListener('load', (event) => {
         const doc = (event as CustomEvent<{ doc: Document }>).detail.doc;
         doc.addEventListener('keydown', (e) => dispatchEvent(new KeyboardEvent('keydown', e)));
@@ -193,6 +208,14 @@ export function EpubReader({ book, start }: EpubReaderProps) {
         </p>
       )}
       <div ref={host} class="rd-epub-host" />
+      {scriptsRemoved === 'shown' && (
+        <p class="rd-notice" role="status" data-testid="epub-scripts-removed">
+          <span>{t('reader.epub.scriptsRemoved')}</span>
+          <button type="button" class="rd-button rd-secondary" onClick={() => setScriptsRemoved('dismissed')}>
+            {t('app.close')}
+          </button>
+        </p>
+      )}
       <button
         type="button"
         class="rd-zone rd-zone-left"

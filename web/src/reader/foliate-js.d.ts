@@ -41,6 +41,8 @@ declare module 'foliate-js/epub.js' {
     toc?: TocItem[];
     sections: { id: string; linear?: string; size: number }[];
     dir?: string;
+    /** Fires a cancellable-by-replacement "data" event for every resource before it becomes a blob: URL. */
+    transformTarget?: EventTarget;
   }
   export class EPUB {
     constructor(loader: unknown);

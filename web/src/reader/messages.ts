@@ -72,5 +72,7 @@ export const readerEn = {
   'reader.epub.theme.sepia': 'Sepia',
   'reader.epub.theme.dark': 'Dark',
   'reader.epub.progress': '{percent} %',
+  'reader.epub.scriptsRemoved':
+    'This book contains scripts. Longbox does not run them: it shows the text and pictures.',
   'reader.settings': 'Settings',
 } as const;

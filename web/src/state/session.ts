@@ -1,8 +1,9 @@
 /**
- * The signed-in session: the bearer token for API calls (kept in localStorage so a reload stays signed
- * in) and the user it belongs to. The server also sets the HttpOnly cookie that images and event
- * streams use; logging out clears both. An expired session sends the user to the login screen and
- * remembers where they were.
+ * The signed-in session. Its credential is the HttpOnly cookie the server sets at sign-in, which signs
+ * every API call, image and event stream and which no script can read (DECISIONS.md §Security); the app
+ * keeps only what is not secret — who is signed in, until when, and how — in localStorage, so a reload
+ * opens the right screens at once. Logging out clears both. An expired session (the first 401) sends the
+ * user to the login screen and remembers where they were.
  */
 import { computed, signal } from '@preact/signals';
 import { configureClient, post } from '../api/client';
@@ -12,7 +13,6 @@ import { currentPath, navigate } from './navigation';
 const STORAGE_KEY = 'longbox.session';
 
 interface StoredSession {
-  token: string;
   user: SessionUser;
   expiresAt: number;
   /** Set when Cloudflare Access signed the browser in: signing out must end the Access session too. */
@@ -21,8 +21,17 @@ interface StoredSession {
 
 function load(): StoredSession | null {
   try {
-    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as StoredSession | null;
-    return stored && stored.expiresAt > Date.now() ? stored : null;
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as
+      | (StoredSession & { token?: string })
+      | null;
+    if (!stored || !(stored.expiresAt > Date.now())) return null;
+    if ('token' in stored) {
+      // Kept by an older version of the app: the cookie holds the credential now, so it goes.
+      const { token: _dropped, ...kept } = stored;
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(kept));
+      return kept;
+    }
+    return stored;
   } catch {
     return null;
   }
@@ -37,7 +46,7 @@ export const canEditLists = computed(() => ['admin', 'maintainer'].includes(sess
 export const sessionExpired = signal(false);
 
 configureClient({
-  token: () => session.value?.token ?? null,
+  signedIn: () => session.value !== null,
   onUnauthorized() {
     if (!session.value) return;
     clear();
@@ -52,9 +61,12 @@ function clear(): void {
   localStorage.removeItem(STORAGE_KEY);
 }
 
-export function signIn(response: LoginResponse, via: StoredSession['via'] = 'password'): void {
+/** Signed in (the server has set the cookie): the login response's token is never kept. */
+export function signIn(
+  response: Pick<LoginResponse, 'user' | 'expires_in'>,
+  via: StoredSession['via'] = 'password',
+): void {
   const stored: StoredSession = {
-    token: response.access_token,
     user: response.user,
     expiresAt: Date.now() + response.expires_in * 1000,
     via,

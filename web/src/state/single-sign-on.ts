@@ -2,7 +2,7 @@
  * Signing in through an identity provider (README "Single sign-on"): the ways this server offers, starting
  * an OIDC sign-in, and picking up the session a sign-in left in this browser. The provider's callback sets
  * only the HttpOnly session cookie (no token ever travels in a URL), and Cloudflare Access signs every
- * request it lets through; `GET /auth/session` turns either into the bearer token the app keeps.
+ * request it lets through; `GET /auth/session` says whose session that is and until when (never the token).
  */
 import { signal } from '@preact/signals';
 import { API_BASE, get, post } from '../api/client';
@@ -32,7 +32,7 @@ export async function startSingleSignOn(provider: string, next: string): Promise
 
 /**
  * Signs the app in with the session this browser already has (an SSO callback's cookie, or Cloudflare
- * Access); false when there is none. Asked without the stored token, which may be another user's.
+ * Access); false when there is none.
  */
 export async function resumeBrowserSession(): Promise<boolean> {
   try {
