@@ -402,6 +402,51 @@ export const ROWS: Row[] = [
     note: 3,
     call: (l) => ({ path: '/komga/api/v1/series', headers: { Cookie: l.komgaCookie } }),
   },
+  {
+    id: 'kobo-sync',
+    request: 'Kobo `GET /kobo/{key}/v1/library/sync` (a full sync: no token)',
+    means:
+      'key check → the diff (one batch of reads) → what the page sent (one batch of writes, before the answer: the device’s next page reads it); a write: the primary, with replicas too',
+    target: 1,
+    replicaTarget: 1,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/sync?Filter=ALL` }),
+  },
+  {
+    id: 'kobo-metadata',
+    request: 'Kobo `GET /kobo/{key}/v1/library/{id}/metadata`',
+    means: 'key check → the book as the device gets it (one statement)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/metadata` }),
+  },
+  {
+    id: 'kobo-state-get',
+    request: 'Kobo `GET /kobo/{key}/v1/library/{id}/state`',
+    means: 'key check → the book with its progress (one statement)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/state` }),
+  },
+  {
+    id: 'kobo-state-put',
+    request: 'Kobo `PUT /kobo/{key}/v1/library/{id}/state`',
+    means: 'key check → the book → write batch (progress, series counts, reading time, sent to the device)',
+    target: 1,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'PUT',
+      path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/state`,
+      json: {
+        ReadingStates: [
+          {
+            StatusInfo: { Status: 'Reading' },
+            CurrentBookmark: { ProgressPercent: 40, Location: { Source: 'OEBPS/page-0002.xhtml', Type: 'KoboSpan' } },
+            Statistics: { SpentReadingMinutes: 5 },
+          },
+        ],
+      },
+    }),
+  },
   // Signing in, the web app ---------------------------------------------------------------------------------
   {
     id: 'login',
@@ -494,6 +539,10 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'opds1-feed': { depth: 3, replicas: 3 },
   'opds2-feed': { depth: 3, replicas: 3 },
   'opds2-manifest': { depth: 3, replicas: 3 },
+  'kobo-sync': { depth: 3, replicas: 3 },
+  'kobo-metadata': { depth: 2, replicas: 2 },
+  'kobo-state-get': { depth: 2, replicas: 2 },
+  'kobo-state-put': { depth: 3, replicas: 3 },
   'opds-pse': { depth: 4, replicas: 3 },
   'komga-password': { depth: 4, replicas: 4 },
   'komga-key': { depth: 3, replicas: 3 },
