@@ -256,6 +256,7 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       c,
       await c.get('services').kobo.download(deviceOf(c), id.toLowerCase(), {
         method: c.req.method,
+        origin: new URL(c.req.url).origin,
         range: c.req.header('Range'),
         ifRange: c.req.header('If-Range'),
         ifNoneMatch: c.req.header('If-None-Match'),

@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env';
 import { readUploadedFile } from '../../http/uploaded-file';
 import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
-import { sendMedia } from '../../http/send-media';
+import { mediaRequestOf, sendMedia } from '../../http/send-media';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
 import type { ListEdit, ListTypes, MemberListService } from '../../services/member-list.service';
 import type { Services } from '../../composition-root';
@@ -21,7 +21,7 @@ const listOf = (id: string | undefined) => (id ? [id] : undefined);
 /** A list's cover: the thumbnail of its first member the viewer may see. */
 async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, viewer: Viewer, id: string) {
   const first = await lists.cover(viewer, id);
-  return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
+  return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, mediaRequestOf(c)));
 }
 
 /**
