@@ -289,6 +289,11 @@ describe('a Kobo and the books it is sent', () => {
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
     const again = await device.call('GET', url, { headers: { 'If-None-Match': cover.headers.get('ETag') as string } });
     expect(again.status).toBe(304);
+    // Asked again without its copy: the sized cover made the first time, the same bytes under the same ETag.
+    const kept = await device.call('GET', url);
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get('ETag')).toBe(cover.headers.get('ETag'));
+    expect(new Uint8Array(await kept.arrayBuffer())).toEqual(bytes);
 
     for (const [method, path] of [
       ['GET', '/v1/user/profile'],
