@@ -139,12 +139,13 @@ export function pageFitOf(setting: string | undefined): PageFit | null {
 
 /** Draws a comic's page within a box through the API's page variants (rendered once, kept in the CACHE bucket). */
 export function pageDrawer(pages: PageService): KoboSyncDeps['drawPage'] {
-  return async (viewer, bookId, pageNumber, fit) => {
+  return async (viewer, bookId, pageNumber, fit, origin) => {
     const media = await pages.image(viewer, {
       bookId,
       pageNumber,
       variant: { width: fit.width, height: fit.height, format: 'jpeg' },
-      request: { origin: '' },
+      // The download's origin: the data center's caches (book tables, renditions) are keyed by it.
+      request: { origin },
     });
     return new Uint8Array(await new Response(media.body).arrayBuffer());
   };
@@ -154,7 +155,13 @@ export interface KoboSyncDeps {
   /** LONGBOX_KOBO__PAGE_SIZE: comic pages redrawn within this box; null: copied as they are. */
   fit: PageFit | null;
   /** A comic's page within `fit`, as JPEG (the API's page variant, kept once made). */
-  drawPage(viewer: KoboDevice['viewer'], bookId: string, pageNumber: number, fit: PageFit): Promise<Uint8Array>;
+  drawPage(
+    viewer: KoboDevice['viewer'],
+    bookId: string,
+    pageNumber: number,
+    fit: PageFit,
+    origin: string,
+  ): Promise<Uint8Array>;
   repo: KoboSyncRepository;
   comicEpub: ComicEpubService;
   files: BookFileService;
@@ -413,7 +420,9 @@ export class KoboSyncService {
       epubInfoOf(book),
       pages,
       request,
-      fit ? { fit, draw: (pageNumber) => this.deps.drawPage(device.viewer, book.id, pageNumber, fit) } : null,
+      fit
+        ? { fit, draw: (pageNumber) => this.deps.drawPage(device.viewer, book.id, pageNumber, fit, request.origin) }
+        : null,
     );
   }
 
