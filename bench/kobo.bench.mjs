@@ -117,7 +117,9 @@ async function main() {
   try {
     const sources = snapshotSources(path.join(state, 'sources'));
     // The library a Kobo syncs, seeded before Longbox starts (its D1 file is then written by nothing else).
+    phase('sources snapshot');
     applyMigrations(sources.api, data);
+    phase('migrations applied');
     const koboLibrary = crypto.randomUUID();
     const seeded = runTsx(['bench/lib/seed-kobo-books.ts', d1File(data), koboLibrary, String(BOOKS)]);
     phase(`seeded ${JSON.stringify(seeded)}`);
