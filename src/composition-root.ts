@@ -47,6 +47,10 @@ import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
+import { KoboSyncService, pageDrawer, pageFitOf } from './kobo/kobo-sync.service';
+import { KoboSyncRepository } from './repositories/kobo-sync.repository';
+import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
+import { ComicEpubService } from './services/comic-epub.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
 import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
@@ -159,6 +163,16 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
   return {
     db,
     repositories,
+    kobo: new KoboSyncService({
+      fit: pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE),
+      drawPage: pageDrawer(media.pages),
+      repo: new KoboSyncRepository(db),
+      statistics: new ReadingStatisticsRepository(db),
+      progress: catalogRead.readProgress,
+      comicEpub: new ComicEpubService(env.LIBRARY),
+      files: media.bookFiles,
+      limit: config.LONGBOX_KOBO__SYNC_ITEM_LIMIT,
+    }),
     settings,
     auth,
     authenticationActivity,

@@ -55,6 +55,22 @@ const ConfigSchema = z
      */
     LONGBOX_RELEASES__TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(10_000),
     LONGBOX_RELEASES__POLLS_PER_TICK: z.coerce.number().int().min(1).max(100_000).default(2000),
+    /**
+     * Kobo e-readers (DECISIONS.md §Kobo e-readers): forward what Longbox does not answer to Kobo's store
+     * (storeapi.kobo.com), as Komga and calibre-web offer, so store purchases keep syncing. Off: such calls get `{}`.
+     */
+    LONGBOX_KOBO__STORE_PROXY: booleanString.default(false),
+    /**
+     * Kobo e-readers: a comic page larger than this box (`1264x1680`, a Libra's screen), or in a format no EPUB
+     * shows (WebP), is redrawn as a JPEG within it when the comic is downloaded as an EPUB. Unset: pages are
+     * copied as they are and such comics are not offered (DECISIONS.md §Kobo e-readers, comics).
+     */
+    LONGBOX_KOBO__PAGE_SIZE: z
+      .string()
+      .regex(/^[1-9]\d{1,3}x[1-9]\d{1,3}$/, 'must be WIDTHxHEIGHT in pixels, such as 1264x1680')
+      .optional(),
+    /** Items per Kobo sync page (Komga's and calibre-web's 100); more follow with `x-kobo-sync: continue`. */
+    LONGBOX_KOBO__SYNC_ITEM_LIMIT: z.coerce.number().int().min(1).max(1000).default(100),
   })
   .refine((config) => !(config.LONGBOX_DATABASE__READ_REPLICAS && config.LONGBOX_DATABASE__URL), {
     path: ['LONGBOX_DATABASE__READ_REPLICAS'],

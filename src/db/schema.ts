@@ -6,6 +6,7 @@ export * from './tables/authentication-activity';
 export * from './tables/books';
 export * from './tables/covers';
 export * from './tables/imports';
+export * from './tables/kobo';
 export * from './tables/libraries';
 export * from './tables/lists';
 export * from './tables/reading';

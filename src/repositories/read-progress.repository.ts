@@ -3,6 +3,7 @@
  * so concurrent devices never create duplicates, keeping `startedAt` and the first `completedAt`.
  */
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 import { type BookPaging, pagingColumns, READER_HASH_ORDER } from './books.repository';
@@ -38,6 +39,12 @@ export interface BookProgress {
   book: BookPaging;
   progress: ReadProgressRecord | null;
 }
+
+/**
+ * A statement another repository made to be written in the same batch (one transaction) as a progress write:
+ * what a reader app records beside the position (a Kobo's reading time).
+ */
+export type AlongsideWrite = BatchItem<'sqlite'>;
 
 export interface ProgressWrite {
   userId: string;
@@ -115,10 +122,11 @@ export class ReadProgressRepository {
       .$dynamic();
   }
 
-  async upsert(write: ProgressWrite): Promise<ReadProgressRecord> {
+  async upsert(write: ProgressWrite, alongside: readonly AlongsideWrite[] = []): Promise<ReadProgressRecord> {
     const [rows] = await this.db.batch([
       this.writeStatement(write).returning(),
       ...this.recount(write.userId, [write.bookId]),
+      ...alongside,
     ]);
     return rows[0] as ReadProgressRecord;
   }
@@ -332,10 +340,11 @@ export class ReadProgressRepository {
       });
   }
 
-  async delete(viewer: Viewer, bookId: string): Promise<void> {
+  async delete(viewer: Viewer, bookId: string, alongside: readonly AlongsideWrite[] = []): Promise<void> {
     await this.db.batch([
       this.db.delete(readProgress).where(progressOf(viewer, bookId)),
       ...this.recount(viewer.userId, [bookId]),
+      ...alongside,
     ]);
   }
 

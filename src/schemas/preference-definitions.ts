@@ -34,6 +34,20 @@ export const PREFERENCE_DEFINITIONS = {
   'reader.double_page': define(z.boolean(), false),
   /** DECISIONS.md §Reader apps: pages fetched through OPDS page streaming advance progress; false for apps that prefetch whole books. */
   'opds.pse_progress': define(z.boolean(), true),
+  /**
+   * DECISIONS.md §Kobo e-readers: the collections and read lists a Kobo syncs (their books, as shelves); null:
+   * every book the user sees, with every read list and collection as a shelf. Read inside the sync's statement
+   * (src/repositories/kobo-sync.repository.ts KOBO_SHELVES_PREFERENCE names the same key).
+   */
+  'kobo.shelves': define(
+    z
+      .object({
+        collectionIds: z.array(z.string().uuid()).max(500).default([]),
+        readListIds: z.array(z.string().uuid()).max(500).default([]),
+      })
+      .nullable(),
+    null,
+  ),
 } satisfies Record<string, PreferenceDefinition<unknown>>;
 
 export type PreferenceKey = keyof typeof PREFERENCE_DEFINITIONS;

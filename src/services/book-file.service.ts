@@ -56,6 +56,16 @@ const sameAnswer = (a: FileAnswer, b: FileAnswer) => JSON.stringify(a) === JSON.
 
 const fileGone = () => new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
 
+/** A book's file as the scan recorded it. */
+export interface StoredFile {
+  path: string;
+  fileName: string;
+  fileFormat: BookFormat;
+  fileSize: number;
+  etag: string;
+  fileModifiedAt: string;
+}
+
 /** The file as the response names it. */
 interface ServedFile {
   path: string;
@@ -104,6 +114,15 @@ export class BookFileService {
     mediaTypes: Record<BookFormat, string>,
   ): Promise<MediaResponse> {
     if (book.deletedAt) throw notFound(`Book ${book.id}`);
+    return this.downloadOf(book, request, mediaTypes);
+  }
+
+  /** The download of a book whose file facts (the scanned version) the caller already read for a viewer. */
+  async downloadOf(
+    book: StoredFile,
+    request: FileRequest,
+    mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
+  ): Promise<MediaResponse> {
     const served: ServedFile = { path: book.path, fileName: book.fileName, mediaType: mediaTypes[book.fileFormat] };
     if (request.method !== 'HEAD') {
       const scanned: FileVersion = {

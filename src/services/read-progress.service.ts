@@ -21,6 +21,7 @@ import type { BookPaging, BooksRepository } from '../repositories/books.reposito
 import type { GuardedCaller } from '../repositories/credential-guard';
 import type { SentPosition } from '../repositories/progress-position';
 import type {
+  AlongsideWrite,
   BookProgress,
   InBookWriteResult,
   ReadProgressRecord,
@@ -144,25 +145,34 @@ export class ReadProgressService {
   }
 
   /**
-   * A reader app's position (KOReader sync, the Readium progression API): the page, completion, the
+   * A reader app's position (KOReader sync, the Readium progression API, a Kobo): the page, completion, the
    * reflowable percentage and the locator, validated against the book like PUT /books/{id}/progress.
+   * `alongside`: what the app records beside it, written in the same batch.
    */
-  async record(actor: ProgressActor, book: PagedBook & { id: string }, position: ReaderPosition) {
+  async record(
+    actor: ProgressActor,
+    book: PagedBook & { id: string },
+    position: ReaderPosition,
+    alongside: readonly AlongsideWrite[] = [],
+  ) {
     const pages = lastPage(book.pageCount);
     if (!isPageInRange(position.currentPage, pages)) {
       throw badRequest(`The page must be between 1 and ${pages}`);
     }
-    return this.progress.upsert({
-      userId: actor.viewer.userId,
-      bookId: book.id,
-      currentPage: position.currentPage,
-      completed: position.completed,
-      progressPercentage: progressFraction(book, position.currentPage, position.percentage),
-      ...(await deviceOf(actor)),
-      readerDevice: position.device ?? null,
-      locator: position.locator ?? null,
-      now: position.at ?? nowIso(),
-    });
+    return this.progress.upsert(
+      {
+        userId: actor.viewer.userId,
+        bookId: book.id,
+        currentPage: position.currentPage,
+        completed: position.completed,
+        progressPercentage: progressFraction(book, position.currentPage, position.percentage),
+        ...(await deviceOf(actor)),
+        readerDevice: position.device ?? null,
+        locator: position.locator ?? null,
+        now: position.at ?? nowIso(),
+      },
+      alongside,
+    );
   }
 
   /**
@@ -228,6 +238,11 @@ export class ReadProgressService {
   async clear(viewer: Viewer, bookId: string): Promise<void> {
     await this.paging(viewer, bookId);
     await this.progress.delete(viewer, bookId);
+  }
+
+  /** A reader app marked a book it has (the caller read it, visible to the viewer) unread; `alongside` as record's. */
+  async clearOf(viewer: Viewer, book: { id: string }, alongside: readonly AlongsideWrite[] = []): Promise<void> {
+    await this.progress.delete(viewer, book.id, alongside);
   }
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<ReadProgressDto>> {

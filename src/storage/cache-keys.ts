@@ -15,6 +15,12 @@ export const bookRenditionsPrefix = (bookId: string) => `${RENDITIONS_ROOT}${boo
 /** The renditions made from one version (R2 etag) of the book's file. */
 export const versionRenditionsPrefix = (bookId: string, bookEtag: string) =>
   `${bookRenditionsPrefix(bookId)}${bookEtag}/`;
+/**
+ * A book's cover drawn within a box (a Kobo's library grid and full-screen sizes), made from the cover version
+ * named by its ETag; under the book's renditions, so it goes with the book.
+ */
+export const sizedCoverKey = (bookId: string, coverEtag: string, width: number, height: number) =>
+  `${bookRenditionsPrefix(bookId)}covers/${coverEtag.replace(/[^A-Za-z0-9-]/g, '')}/${width}x${height}`;
 
 /**
  * Uploaded covers (issue 18): the image as uploaded and the thumbnail made from it, under the cover's id.

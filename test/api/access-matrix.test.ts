@@ -17,6 +17,7 @@ import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
+import { createKoboApp } from '../../src/kobo/kobo.app';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
 import { eq } from 'drizzle-orm';
@@ -494,6 +495,37 @@ const ENTRIES: Record<string, Entry> = {
     json: (hash: string) => ({ document: hash, progress: '2', percentage: 0.5, device: 'kobo', device_id: 'K1' }),
   },
 
+  // --- /kobo (issue 34): the API key is the path's first segment; `{apiKey}` is the caller's ---------------------
+  'GET /kobo/{apiKey}/v1/initialization': { none: 'the resources document: Kobo service URLs and image templates' },
+  'POST /kobo/{apiKey}/v1/auth/device': { none: 'device sign-in: tokens the device keeps, no catalog rows' },
+  'POST /kobo/{apiKey}/v1/auth/refresh': { none: 'device sign-in: tokens the device keeps, no catalog rows' },
+  // Each key's first sync is a full one: every book, reading state and shelf the device may have.
+  'GET /kobo/{apiKey}/v1/library/sync': { list: '/kobo/{apiKey}/v1/library/sync' },
+  'GET /kobo/{apiKey}/v1/library/{bookId}/metadata': { hides: 'book' },
+  'GET /kobo/{apiKey}/v1/library/{bookId}/state': { hides: 'book' },
+  'PUT /kobo/{apiKey}/v1/library/{bookId}/state': {
+    hides: 'book',
+    json: {
+      ReadingStates: [
+        {
+          StatusInfo: { Status: 'Reading' },
+          CurrentBookmark: { ProgressPercent: 50, Location: { Source: 'OEBPS/page-0001.xhtml', Type: 'KoboSpan' } },
+          Statistics: { SpentReadingMinutes: 3 },
+        },
+      ],
+    },
+  },
+  'GET /kobo/{apiKey}/v1/books/{bookId}/file/epub': { hides: 'book' },
+  'HEAD /kobo/{apiKey}/v1/books/{bookId}/file/epub': { hides: 'book' },
+  'GET /kobo/{apiKey}/v1/books/{imageId}/thumbnail/{width}/{height}/{greyscale}/image.jpg': {
+    hides: 'book',
+    params: () => ({ width: '80', height: '120', greyscale: 'false' }),
+  },
+  'GET /kobo/{apiKey}/v1/books/{imageId}/thumbnail/{width}/{height}/{quality}/{greyscale}/image.jpg': {
+    hides: 'book',
+    params: () => ({ width: '80', height: '120', quality: '85', greyscale: 'true' }),
+  },
+
   // --- /komga ----------------------------------------------------------------------------------------------
   'POST /komga/api/logout': { none: NOT_CATALOG },
   'GET /komga/api/v1/users/me': { none: NOT_CATALOG },
@@ -665,11 +697,12 @@ function everyRoute(): string[] {
       routes.add(`${method.toUpperCase()} ${full}`);
     }
   }
-  const komga = createKomgaApp(() => {
+  const notCalled = () => {
     throw new Error('not called');
-  });
-  for (const route of [...app.routes, ...komga.routes]) {
-    if (route.method === 'ALL' || !/^\/(opds|koreader|komga)\//.test(route.path)) continue;
+  };
+  const [komga, kobo] = [createKomgaApp(notCalled), createKoboApp(notCalled)];
+  for (const route of [...app.routes, ...komga.routes, ...kobo.routes]) {
+    if (route.method === 'ALL' || !/^\/(opds|koreader|komga|kobo)\//.test(route.path)) continue;
     routes.add(`${route.method} ${normalise(route.path)}`);
   }
   return [...routes].sort();
@@ -696,9 +729,11 @@ interface Answer {
 async function call(
   key: string,
   method: string,
-  path: string,
+  route: string,
   init: { json?: unknown; body?: string | FormData } = {},
 ) {
+  // A Kobo's key is its URL's first segment.
+  const path = route.replace('{apiKey}', key);
   const koreader = path.startsWith('/koreader');
   const headers: Record<string, string> = koreader
     ? { 'x-auth-user': key, 'x-auth-key': 'x', accept: 'application/vnd.koreader.v1+json' }
@@ -755,6 +790,8 @@ function pathOf(route: string, target: string, params: Record<string, string> = 
   let first = true;
   return path
     .replace(/\{(\w+)\}/g, (_, name: string) => {
+      // Kobo's key segment is the caller's own (call() fills it in).
+      if (name === 'apiKey') return '{apiKey}';
       if (first) {
         first = false;
         return target;

@@ -10,6 +10,7 @@ const DEFAULTS = {
   'reader.fit': 'width',
   'reader.double_page': false,
   'opds.pse_progress': true,
+  'kobo.shelves': null,
 };
 
 describe('user preferences (API.md §4 User preferences)', () => {

@@ -64,6 +64,7 @@ export const FLOORS: ReadonlyArray<{ name: string; members: readonly string[] }>
       'src/opds',
       'src/koreader',
       'src/komga',
+      'src/kobo',
       'src/openapi',
       'src/web',
       // The test-only seam that wraps the platform's bindings as an entry receives them (docs/RELIABILITY.md).

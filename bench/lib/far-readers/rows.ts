@@ -479,6 +479,73 @@ export const ROWS: Row[] = [
     note: 3,
     call: (l) => ({ path: '/komga/api/v1/series', headers: { Cookie: l.komgaCookie } }),
   },
+  {
+    id: 'kobo-sync',
+    request: 'Kobo `GET /kobo/{key}/v1/library/sync` (a full sync: no token)',
+    means:
+      'key check → the diff (one batch of reads) → what the page sent (one batch of writes, before the answer: the device’s next page reads it); a write: the primary, with replicas too',
+    target: 1,
+    replicaTarget: 1,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/sync?Filter=ALL` }),
+  },
+  {
+    id: 'kobo-metadata',
+    request: 'Kobo `GET /kobo/{key}/v1/library/{id}/metadata`',
+    means: 'key check → the book as the device gets it (one statement)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/metadata` }),
+  },
+  {
+    id: 'kobo-state-get',
+    request: 'Kobo `GET /kobo/{key}/v1/library/{id}/state`',
+    means: 'key check → the book with its progress (one statement)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/state` }),
+  },
+  {
+    id: 'kobo-download',
+    request: 'Kobo `GET /kobo/{key}/v1/books/{id}/file/epub` (a CBZ as a fixed-layout EPUB), `Range: bytes=0-65535`',
+    means:
+      'key check → the book, its file and pages (one batch); the EPUB’s headers are written from them, the archive’s ranged `LIBRARY.get` streams after the answer starts',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({
+      path: `/kobo/${l.admin.key}/v1/books/${l.book.id}/file/epub`,
+      headers: { Range: 'bytes=0-65535' },
+      expect: [206],
+    }),
+  },
+  {
+    id: 'kobo-cover',
+    request: 'Kobo `GET /kobo/{key}/v1/books/{id}/thumbnail/{w}/{h}/false/image.jpg` (a size made before)',
+    means:
+      'key check → the cover (as `thumbnail-book`) ∥ `CACHE.get` of the sized cover under the key this isolate last made (its name holds the cover’s version)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/books/${l.book.id}/thumbnail/120/160/false/image.jpg` }),
+  },
+  {
+    id: 'kobo-state-put',
+    request: 'Kobo `PUT /kobo/{key}/v1/library/{id}/state`',
+    means: 'key check → the book → write batch (progress, series counts, reading time, sent to the device)',
+    target: 1,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'PUT',
+      path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/state`,
+      json: {
+        ReadingStates: [
+          {
+            StatusInfo: { Status: 'Reading' },
+            CurrentBookmark: { ProgressPercent: 40, Location: { Source: 'OEBPS/page-0002.xhtml', Type: 'KoboSpan' } },
+            Statistics: { SpentReadingMinutes: 5 },
+          },
+        ],
+      },
+    }),
+  },
   // Signing in, the web app ---------------------------------------------------------------------------------
   {
     id: 'login',
