@@ -16,7 +16,7 @@ import type { Book, BookPageEntry } from '../api/types';
 import { t } from '../i18n';
 import { type BookEdge, runComicAction, toggleFullscreen } from './comic-actions';
 import { ComicMenu, EdgeNotice } from './comic-menu';
-import { actionForKey, actionForSwipe, actionForTap, type ReaderAction } from './controls';
+import { actionForKey, actionForSwipe, actionForTap, type ReaderAction, SHORTCUTS } from './controls';
 import { type SlotSize, sizeView } from './fit';
 import { usePageGestures } from './gestures';
 import { buildViews, type PageGeometry, progressPageOf, type View, viewIndexOfPage } from './layout';
@@ -202,7 +202,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
           onClose={() => route(`/books/${book.id}`)}
         />
       )}
-      {help && <HelpSheet onClose={() => setHelp(false)} />}
+      {help && <HelpSheet shortcuts={SHORTCUTS} touch="reader.help.touch" onClose={() => setHelp(false)} />}
     </div>
   );
 }
