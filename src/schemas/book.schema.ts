@@ -40,6 +40,9 @@ export const BookSchema = z
     }),
     wantToRead: z.boolean().nullable(),
     deleted: z.boolean(),
+    coverVersion: z.string().openapi({
+      description: 'Changes whenever the cover image changes: `…/thumbnail?v=<coverVersion>` is answered as immutable',
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

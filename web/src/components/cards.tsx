@@ -1,16 +1,26 @@
 /**
  * Covers and cards. A cover's box has its size before the image arrives (2:3, the shape of a comic
  * cover), so grids and rows never shift as thumbnails load; images load lazily through the session
- * cookie, and `coverVersion` refetches them when the server announces a new cover.
+ * cookie. A book's or series' cover address carries its `coverVersion` (src/catalog/cover-version.ts): a
+ * new cover is a new address on every screen at once, and an unchanged one comes from the browser's cache.
  */
 import { apiUrl } from '../api/client';
 import { readFraction } from '../../../src/progress/rules';
 import type { Book, Series } from '../api/types';
 import { t } from '../i18n';
-import { coverVersion } from '../state/live';
 
-export function Cover({ kind, id, alt = '' }: { kind: 'books' | 'series' | 'libraries'; id: string; alt?: string }) {
-  const version = coverVersion.value;
+/** A book's or series' cover at its version; a library's (its first series', revalidated by the server) without. */
+export function Cover({
+  kind,
+  id,
+  version,
+  alt = '',
+}: {
+  kind: 'books' | 'series' | 'libraries';
+  id: string;
+  version?: string;
+  alt?: string;
+}) {
   return (
     <div class="cover">
       <img
@@ -45,7 +55,7 @@ export function BookCard({ book, showSeries = false }: { book: Book; showSeries?
   const fraction = readFraction(book.readProgress, book.pageCount);
   return (
     <a class="card-link" href={`/books/${book.id}`} data-book-id={book.id}>
-      <Cover kind="books" id={book.id} />
+      <Cover kind="books" id={book.id} version={book.coverVersion} />
       <span class="card-link__title">{book.title}</span>
       <span class="card-link__sub">
         {showSeries ? book.seriesName : t('book.pages', { count: book.pageCount })}
@@ -59,7 +69,7 @@ export function BookCard({ book, showSeries = false }: { book: Book; showSeries?
 export function SeriesCard({ series }: { series: Series }) {
   return (
     <a class="card-link" href={`/series/${series.id}`} data-series-id={series.id}>
-      <Cover kind="series" id={series.id} />
+      <Cover kind="series" id={series.id} version={series.coverVersion} />
       <span class="card-link__title">{series.title}</span>
       <span class="card-link__sub">
         {t('series.bookCount', { count: series.bookCount })}

@@ -112,7 +112,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
           return (
             <div class="detail">
               <div class="detail__cover">
-                <Cover kind="books" id={info.id} alt={info.title} />
+                <Cover kind="books" id={info.id} version={info.coverVersion} alt={info.title} />
               </div>
               <div class="detail__body">
                 <p class="muted">

@@ -148,7 +148,7 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
                   <span class="read-list__position">{index + 1}</span>
                   <a class="read-list__book" href={`/read/${book.id}?readlist=${readListId}`}>
                     <span class="read-list__cover">
-                      <Cover kind="books" id={book.id} />
+                      <Cover kind="books" id={book.id} version={book.coverVersion} />
                     </span>
                     <span>
                       <span class="card-link__title">{book.title}</span>

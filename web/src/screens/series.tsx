@@ -49,7 +49,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
         {(info) => (
           <div class="detail">
             <div class="detail__cover">
-              <Cover kind="series" id={info.id} alt={info.title} />
+              <Cover kind="series" id={info.id} version={info.coverVersion} alt={info.title} />
             </div>
             <div class="detail__body">
               <p class="muted">
