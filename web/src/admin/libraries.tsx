@@ -204,7 +204,10 @@ function LibraryPanel({
       )}
       <details open={open}>
         <summary>{t('admin.upload')}</summary>
-        <UploadPanel library={library} onUploaded={() => void startScan('normal')} />
+        <UploadPanel
+          library={library}
+          startScan={() => post(`/libraries/${library.id}/scan`, undefined, { query: { mode: 'normal' } })}
+        />
       </details>
     </article>
   );

@@ -210,6 +210,9 @@ export const en = {
   'search.books': 'Books',
 
   'admin.title': 'Administration',
+  'admin.forbidden': 'For administrators only',
+  'admin.forbiddenHint':
+    'Administration is open to administrators of this server. Ask one if you need something changed.',
   'admin.libraries': 'Libraries',
   'admin.users': 'Users',
   'admin.apiKeys': 'API keys',
@@ -315,7 +318,10 @@ export const en = {
   'admin.pickFolder': 'Choose a folder',
   'admin.uploadNothing': 'No book files there (.cbz, .cbr, .epub, .pdf).',
   'admin.uploading': 'Uploading {percent}% · {file}',
-  'admin.uploadReport': 'Uploaded {uploaded} · already there {existing} · failed {failed}. A scan has started.',
+  'admin.uploadReport': 'Uploaded {uploaded} · already there {existing} · failed {failed}.',
+  'admin.uploadScanStarted': 'A scan has started: the new books appear as it finds them.',
+  'admin.uploadScanFailed': 'The scan could not start: {message}',
+  'admin.uploadNoScan': 'Nothing new, so no scan was started.',
   'admin.useFolder': 'Use this folder',
   'admin.emptyFolder': 'This folder is empty.',
   'admin.editLibrary': 'Edit library',
