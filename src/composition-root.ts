@@ -56,6 +56,8 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
+import { DeletableFilesRepository } from './repositories/deletable-files.repository';
+import { FileDeletionService } from './services/file-deletion.service';
 
 export interface ServiceDeps {
   db: Database;
@@ -157,6 +159,13 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
     kosync: new KosyncService(catalogRead.readProgress),
     metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
+    fileDeletion: new FileDeletionService({
+      files: new DeletableFilesRepository(db),
+      writer: catalogWriter,
+      library: env.LIBRARY,
+      cache: env.CACHE,
+      events,
+    }),
     ...createMediaServices({ db, env, settings, events, defer }),
     secret,
   };
