@@ -135,4 +135,74 @@ describeWithChromium('the web app as a new user meets it', () => {
     expect(await report.textContent()).toContain('already there 1');
     expect(await report.textContent()).not.toContain('A scan has started');
   });
+  it('names each screen in the tab, and a hidden series reads as one missing one, once (point 11)', async () => {
+    const { token } = showcase;
+    const page = await signedInPage('desktop');
+    const harbor = showcase.series['Harbor Lights']!.id;
+    await page.goto(`${server.url}/series/${harbor}`);
+    await page.getByRole('heading', { name: 'Harbor Lights', level: 1 }).waitFor(WAIT);
+    await expect.poll(() => page.title(), WAIT).toBe('Harbor Lights · Longbox');
+    await page.goto(`${server.url}/books/${showcase.books['Quiet Engines 001']!.id}`);
+    await expect.poll(() => page.title(), WAIT).toBe('Quiet Engines 001 · Longbox');
+    await page.goto(`${server.url}/admin/settings`);
+    await expect.poll(() => page.title(), WAIT).toBe('Settings · Administration · Longbox');
+    // A series of one book says so in words.
+    await page.goto(`${server.url}/libraries/${showcase.libraryId}`);
+    const quiet = page.locator(`[data-series-id="${showcase.series['Quiet Engines']!.id}"]`);
+    await quiet.waitFor(WAIT);
+    expect(await quiet.textContent()).toContain('1 book');
+    expect(await quiet.textContent()).not.toContain('1 books');
+
+    // A child account that may not see Harbor Lights: the series page and a collection holding it say
+    // nothing of what is hidden.
+    const tag = await call(server.url, 'POST', '/admin/sharing-tags', { token, json: { name: 'Grown-ups' } });
+    await call(server.url, 'PUT', `/series/${harbor}/sharing-tags`, { token, json: { sharingTagIds: [tag.id] } });
+    const child = { username: 'child', email: 'child@example.test', password: 'child passphrase 1' };
+    await call(server.url, 'POST', '/users', {
+      token,
+      json: { ...child, role: 'reader', sharingTags: [{ sharingTagId: tag.id, accessMode: 'deny' }] },
+    });
+    const collection = await call(server.url, 'POST', '/collections', {
+      token,
+      json: {
+        name: 'Boats',
+        seriesIds: [harbor, showcase.series['Wandering Kites']!.id],
+      },
+    });
+    const childPage = await signedInPage('desktop', child);
+    await childPage.goto(`${server.url}/series/${harbor}`);
+    await childPage.locator('[data-not-found]').waitFor(WAIT);
+    expect(await childPage.getByText('Series not found').count()).toBe(1);
+    expect(await childPage.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await childPage.goto(`${server.url}/collections/${collection.id}`);
+    await childPage.getByRole('heading', { name: 'Boats', level: 1 }).waitFor(WAIT);
+    await childPage.locator(`[data-series-id="${showcase.series['Wandering Kites']!.id}"]`).waitFor(WAIT);
+    expect(await childPage.locator('main').textContent()).not.toMatch(/hidden/i);
+  });
+
+  it('shows settings as controls, tasks by what they do, and key permissions as presets (point 11)', async () => {
+    const page = await signedInPage('desktop');
+    await page.goto(`${server.url}/admin/settings`);
+    const registration = page.locator('[data-setting="auth.registration_enabled"]');
+    await registration.getByRole('checkbox', { name: 'Anyone may create an account' }).waitFor(WAIT);
+    const role = page.locator('[data-setting="auth.default_role"]');
+    expect(await role.locator('select').count()).toBe(1);
+    expect(await page.locator('main').textContent()).not.toContain('auth.registration_enabled');
+
+    await page.goto(`${server.url}/admin/tasks`);
+    const scanRow = page.locator('td[data-task-type="scan_library"]').first();
+    await scanRow.waitFor(WAIT);
+    expect(await scanRow.textContent()).toBe('Scanning Comics');
+    expect(await page.locator('main').textContent()).not.toMatch(/scan_library|hash_files|T\d\d:\d\d:\d\d/);
+
+    await page.goto(`${server.url}/admin/api-keys`);
+    const permissions = page.locator('[data-key-permissions]');
+    await permissions.getByRole('radio', { name: /Reading device/ }).waitFor(WAIT);
+    expect(await permissions.getByRole('radio', { name: /Reading device/ }).isChecked()).toBe(true);
+    expect(await permissions.textContent()).not.toContain('BooksRead');
+    await permissions.getByRole('radio', { name: /Custom/ }).check();
+    await permissions.getByRole('checkbox').first().waitFor(WAIT);
+    expect(await permissions.textContent()).not.toContain('BooksRead');
+  });
+
 });

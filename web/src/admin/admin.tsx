@@ -32,7 +32,7 @@ export function AdminScreen() {
   const { path } = useLocation();
   if (!isAdmin.value) {
     return (
-      <Main>
+      <Main title={t('admin.forbidden')}>
         <h1>{t('admin.forbidden')}</h1>
         <p data-forbidden>{t('admin.forbiddenHint')}</p>
         <a href="/">{t('nav.home')}</a>
@@ -41,7 +41,7 @@ export function AdminScreen() {
   }
   const current = SECTIONS.find((section) => path === `/admin/${section.path}`) ?? SECTIONS[0]!;
   return (
-    <Main wide>
+    <Main wide title={`${t(current.label)} · ${t('admin.title')}`}>
       <h1>{t('admin.title')}</h1>
       <nav class="tabs" aria-label={t('admin.title')}>
         {SECTIONS.map((section) => (

@@ -169,7 +169,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
         >
           <div class="rd-view" style={{ transform: zoomTransform(zoom) }} dir="ltr">
             {sizes.map((slot) => (
-              <PageSlot key={`${slot.page}-${slot.part}`} bookId={book.id} slot={slot} />
+              <PageSlot key={`${slot.page}-${slot.part}`} bookId={book.id} pageCount={book.pageCount} slot={slot} />
             ))}
           </div>
         </div>
@@ -208,7 +208,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
 }
 
 /** One page (or half page) box, sized before the image arrives. */
-function PageSlot({ bookId, slot }: { bookId: string; slot: SlotSize }) {
+function PageSlot({ bookId, pageCount, slot }: { bookId: string; pageCount: number; slot: SlotSize }) {
   const url = pageUrl(bookId, slot.page, slot.requestWidth);
   return (
     <div
@@ -219,7 +219,7 @@ function PageSlot({ bookId, slot }: { bookId: string; slot: SlotSize }) {
     >
       <img
         src={url}
-        alt={t('reader.page', { page: slot.page, total: '' }).trim()}
+        alt={t('reader.page', { page: slot.page, total: pageCount })}
         data-page={slot.page}
         draggable={false}
         decoding="async"

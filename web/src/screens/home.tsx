@@ -33,7 +33,7 @@ export function HomeScreen() {
   const empty = loaded && recentBooks.data?.total === 0 && recentSeries.data?.total === 0;
 
   return (
-    <Main>
+    <Main title={t('home.title')}>
       <h1 class="visually-hidden">{t('home.title')}</h1>
       {empty && <p class="notice">{t('home.empty')}</p>}
       <Row title={t('home.keepReading')} id="keep-reading" state={keepReading} hideWhenEmpty>
