@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, call, signInContext } from './support/api';
+import { ADMIN, call, scanAndWait, signInContext, uploadBook } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import { comicWithCovers, type Showcase, seedShowcase } from './support/showcase';
 import { type LongboxServer, startServer } from '../support/dev-server';
@@ -135,6 +135,157 @@ describeWithChromium('the web app as a new user meets it', () => {
     expect(await report.textContent()).toContain('already there 1');
     expect(await report.textContent()).not.toContain('A scan has started');
   });
+
+  it('deletes a wrong upload from the book page after a confirmation, and nothing without one (point 10)', async () => {
+    const { token, libraryId } = showcase;
+    await uploadBook(
+      server.url,
+      token,
+      libraryId,
+      'Wrong Upload/Wrong Upload 001.cbz',
+      await comicWithCovers('Wrong', 1, 2, '#444'),
+    );
+    await scanAndWait(server.url, token, libraryId);
+    const books = await call(server.url, 'GET', '/books', { token, query: { library_id: libraryId, pageSize: '500' } });
+    const wrong = books.data.find((book: { path: string }) => book.path.endsWith('Wrong Upload 001.cbz'));
+    expect(wrong).toBeDefined();
+    const page = await signedInPage('desktop');
+    await page.goto(`${server.url}/books/${wrong.id}`);
+    const button = page.getByRole('button', { name: 'Delete file' });
+
+    // Cancelled: the file stays.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await button.click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain('Wrong Upload 001');
+    expect(asked[0]).toContain('cannot be undone');
+    expect((await call(server.url, 'GET', `/books/${wrong.id}`, { token })).deleted).toBe(false);
+
+    // Confirmed: the object goes, the book leaves the catalog, the page leaves the book.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await button.click();
+    await page.waitForURL(`${server.url}/libraries/${libraryId}`, WAIT);
+    expect((await call(server.url, 'GET', `/books/${wrong.id}`, { token })).deleted).toBe(true);
+    const file = await fetch(`${server.url}/api/v1/books/${wrong.id}/file`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(file.status).toBe(404);
+    // A reader is never offered it.
+    const readerPage = await signedInPage('desktop', READER);
+    await readerPage.goto(`${server.url}/books/${showcase.books['Quiet Engines 001']!.id}`);
+    await readerPage.getByRole('link', { name: 'Read', exact: true }).waitFor(WAIT);
+    expect(await readerPage.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+  });
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`chooses several series or books to mark read and add to a list, on a ${viewport} (point 10)`, async () => {
+      const { token } = showcase;
+      const page = await signedInPage(viewport);
+      const tap = (locator: ReturnType<Page['locator']>) => (viewport === 'phone' ? locator.tap() : locator.click());
+      const picked = ['Paper Comets', 'Wandering Kites'];
+      const ids = picked.map((title) => showcase.series[title]!.id);
+      for (const id of ids) await call(server.url, 'POST', `/series/${id}/unread`, { token });
+
+      await page.goto(`${server.url}/libraries/${showcase.libraryId}`);
+      await tap(page.getByRole('button', { name: 'Select', exact: true }));
+      for (const title of picked) await tap(page.getByRole('checkbox', { name: title }));
+      const bar = page.getByRole('region', { name: 'Selected items' });
+      await bar.getByText('2 selected').waitFor(WAIT);
+      await tap(bar.getByRole('button', { name: 'Mark read' }));
+      await bar.waitFor({ state: 'detached', ...WAIT });
+      for (const id of ids) {
+        expect((await call(server.url, 'GET', `/series/${id}`, { token })).unreadCount, id).toBe(0);
+      }
+
+      // The same two, into a new collection.
+      await tap(page.getByRole('button', { name: 'Select', exact: true }));
+      for (const title of picked) await tap(page.getByRole('checkbox', { name: title }));
+      await tap(bar.getByRole('button', { name: 'Add to collection' }));
+      await bar.getByLabel('New list name').fill(`Picked on a ${viewport}`);
+      await tap(bar.getByRole('button', { name: 'Add', exact: true }));
+      await bar.getByText(`Added to Picked on a ${viewport}`).waitFor(WAIT);
+      const collections = await call(server.url, 'GET', '/collections', { token, query: { pageSize: '100' } });
+      const made = collections.data.find((c: { name: string }) => c.name === `Picked on a ${viewport}`);
+      const members = await call(server.url, 'GET', `/collections/${made.id}/series`, { token });
+      expect(members.data.map((series: { id: string }) => series.id).sort()).toEqual([...ids].sort());
+
+      // Books of a series, into a read list.
+      const harbor = showcase.series['Harbor Lights']!.id;
+      await page.goto(`${server.url}/series/${harbor}`);
+      await tap(page.getByRole('button', { name: 'Select', exact: true }));
+      await tap(page.getByRole('checkbox', { name: 'Harbor Lights 002' }));
+      await tap(page.getByRole('checkbox', { name: 'Harbor Lights 003' }));
+      await tap(bar.getByRole('button', { name: 'Add to read list' }));
+      await bar.getByLabel('New list name').fill(`Later on a ${viewport}`);
+      await tap(bar.getByRole('button', { name: 'Add', exact: true }));
+      await bar.getByText(`Added to Later on a ${viewport}`).waitFor(WAIT);
+      const lists = await call(server.url, 'GET', '/readlists', { token, query: { pageSize: '100' } });
+      const list = lists.data.find((l: { name: string }) => l.name === `Later on a ${viewport}`);
+      const books = await call(server.url, 'GET', `/readlists/${list.id}/books`, { token });
+      expect(books.data.map((book: { title: string }) => book.title)).toEqual([
+        'Harbor Lights 002',
+        'Harbor Lights 003',
+      ]);
+    });
+
+    it(`edits what Komga users edit most, in fields an iPhone does not zoom into, on a ${viewport} (point 10)`, async () => {
+      const { token } = showcase;
+      const page = await signedInPage(viewport);
+      const series = showcase.series['Salt & Signal']!.id;
+      await page.goto(`${server.url}/series/${series}`);
+      await page.locator('[data-edit]').click();
+      let dialog = page.locator('[data-edit-metadata]');
+      await dialog.waitFor(WAIT);
+      await expectLegibleFields(page, viewport, '[data-edit-metadata]');
+      await dialog.getByLabel('Sort title').fill(`Salt and Signal (${viewport})`);
+      await dialog.getByLabel('Reading direction').selectOption('rtl');
+      await dialog.getByLabel('Status').selectOption('ended');
+      await dialog.getByLabel('Language').fill('fr');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'detached', ...WAIT });
+      expect(await call(server.url, 'GET', `/series/${series}/metadata`, { token })).toMatchObject({
+        titleSort: `Salt and Signal (${viewport})`,
+        readingDirection: 'rtl',
+        status: 'ended',
+        language: 'fr',
+        locks: { titleSort: true, readingDirection: true, status: true, language: true },
+      });
+
+      const book = showcase.books['Salt & Signal 002']!.id;
+      await page.goto(`${server.url}/books/${book}`);
+      await page.locator('[data-edit]').click();
+      dialog = page.locator('[data-edit-metadata]');
+      await dialog.waitFor(WAIT);
+      await dialog.getByLabel('Number').fill('12');
+      await dialog.getByLabel('Year').fill('2021');
+      await dialog.getByLabel('Release month').fill('6');
+      await dialog.getByLabel('Release day').fill('15');
+      await dialog.getByLabel('ISBN').fill('9781234567897');
+      await dialog.getByRole('button', { name: 'Add a credit' }).click();
+      await dialog.getByLabel('Name of credit 1').fill('Mara Quill');
+      await dialog.getByLabel('Role of credit 1').selectOption('penciller');
+      await dialog.getByRole('button', { name: 'Add a link' }).click();
+      await dialog.getByLabel('Label of link 1').fill('Publisher');
+      await dialog.getByLabel('Address of link 1').fill('https://example.org/salt-and-signal-2');
+      await expectLegibleFields(page, viewport, '[data-edit-metadata]');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'detached', ...WAIT });
+      expect(await call(server.url, 'GET', `/books/${book}/metadata`, { token })).toMatchObject({
+        number: 12,
+        year: 2021,
+        month: 6,
+        day: 15,
+        isbn: '9781234567897',
+        authors: [{ name: 'Mara Quill', role: 'penciller' }],
+        links: [{ label: 'Publisher', url: 'https://example.org/salt-and-signal-2' }],
+        locks: { number: true, isbn: true, authors: true, links: true },
+      });
+    });
+  }
   it('names each screen in the tab, and a hidden series reads as one missing one, once (point 11)', async () => {
     const { token } = showcase;
     const page = await signedInPage('desktop');
@@ -206,3 +357,30 @@ describeWithChromium('the web app as a new user meets it', () => {
   });
 
 });
+
+/**
+ * Every visible field within `within` (text, numbers, choices) has text of 16 px or more, so an iPhone does not
+ * zoom into it on focus; and nothing reaches past the screen's right edge.
+ */
+async function expectLegibleFields(page: Page, viewport: ViewportName, within: string) {
+  const fields = await page.evaluate(
+    (root) =>
+      [...document.querySelectorAll<HTMLElement>(`${root} :is(input, select, textarea)`)]
+        .filter((element) => {
+          const type = element.getAttribute('type') ?? '';
+          return !['checkbox', 'radio', 'range', 'hidden'].includes(type) && element.getClientRects().length > 0;
+        })
+        .map((element) => ({
+          name: element.getAttribute('name') ?? element.getAttribute('aria-label') ?? element.id,
+          size: Number.parseFloat(getComputedStyle(element).fontSize),
+          right: element.getBoundingClientRect().right,
+        })),
+    within,
+  );
+  expect(fields.length).toBeGreaterThan(0);
+  for (const field of fields) expect(field.size, `${field.name} font size`).toBeGreaterThanOrEqual(16);
+  if (viewport === 'phone') {
+    const width = page.viewportSize()!.width;
+    for (const field of fields) expect(field.right, `${field.name} reaches past the screen`).toBeLessThanOrEqual(width);
+  }
+}

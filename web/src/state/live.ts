@@ -9,6 +9,11 @@ import { apiUrl } from '../api/client';
 import { session } from './session';
 
 export const catalogVersion = signal(0);
+
+/** The open screens load their lists again (after a change this tab made that the event stream does not announce). */
+export function reloadCatalog(): void {
+  catalogVersion.value++;
+}
 /** The ids of books whose record changed most recently (progress excluded: see book screen polling). */
 export const changedBooks = signal<ReadonlySet<string>>(new Set());
 
