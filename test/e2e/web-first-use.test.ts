@@ -356,6 +356,64 @@ describeWithChromium('the web app as a new user meets it', () => {
     expect(await permissions.textContent()).not.toContain('BooksRead');
   });
 
+  it('shows admin tables on a phone as cards with every action in view (point 12)', async () => {
+    const page = await signedInPage('phone');
+    await page.goto(`${server.url}/admin/users`);
+    const row = page.locator('table tbody tr').filter({ hasText: 'reader@example.test' });
+    await row.waitFor(WAIT);
+    const buttons = row.getByRole('button');
+    expect(await buttons.count()).toBeGreaterThan(0);
+    for (const box of await buttons.evaluateAll((all) =>
+      all.map((button) => button.getBoundingClientRect().toJSON()),
+    )) {
+      expect(box.right).toBeLessThanOrEqual(390);
+    }
+    // Each cell says which column it is.
+    const email = row.locator('td', { hasText: 'reader@example.test' });
+    expect(await email.getAttribute('data-label')).toBe('Email');
+  });
+
+  it('lets a desktop see the rest of a Home row (point 12)', async () => {
+    const page = await signedInPage('desktop');
+    await page.setViewportSize({ width: 900, height: 800 });
+    await page.goto(`${server.url}/`);
+    const row = page.locator('[data-row="recently-updated"]');
+    const strip = row.locator('.row');
+    await strip.locator('[data-series-id]').first().waitFor(WAIT);
+    const scrolled = () => strip.evaluate((element) => element.scrollLeft);
+    expect(await scrolled()).toBe(0);
+    await row.getByRole('button', { name: 'Scroll Recently updated series on' }).click();
+    await expect.poll(scrolled, WAIT).toBeGreaterThan(0);
+    await row.getByRole('link', { name: 'See all of Recently updated series' }).click();
+    await page.waitForURL(/\/libraries\/all\?sort=date_updated&order=desc$/, WAIT);
+    await page.locator('[data-series-id]').first().waitFor(WAIT);
+  });
+
+  it('keeps the header to one row on a phone (point 12)', async () => {
+    const page = await signedInPage('phone');
+    for (const where of ['/', `/libraries/${showcase.libraryId}`, '/admin/libraries', '/admin/users', '/admin/tasks']) {
+      await page.goto(`${server.url}${where}`);
+      await page
+        .locator('main h1')
+        .first()
+        .waitFor({ state: 'attached', ...WAIT });
+      const header = await page.locator('header').boundingBox();
+      expect(header!.height, where).toBeLessThan(72);
+      // Nothing of the bar widens the page: the phone lays it out 390 px wide, with no sideways scroll.
+      const widths = await page.evaluate(() => ({
+        layout: window.innerWidth,
+        page: document.documentElement.scrollWidth,
+      }));
+      expect(widths, where).toEqual({ layout: 390, page: 390 });
+      // The page's own link is in view within the bar.
+      const current = page.locator('header [aria-current="page"]');
+      if ((await current.count()) > 0) {
+        const box = await current.boundingBox();
+        expect(box!.x, where).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width, where).toBeLessThanOrEqual(390);
+      }
+    }
+  });
 });
 
 /**
