@@ -11,7 +11,7 @@ import { zipSync } from 'fflate';
 import { startLongbox } from './lib/longbox-server.mjs';
 import { environmentLines, markdownTable, ms, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
-import { snapshotSources } from './lib/source-snapshot.mjs';
+import { snapshotCommit, snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 
 const PAGES = sized(300, 6);
@@ -24,6 +24,11 @@ const ROUNDS = sized(5, 1);
 const TARGET_RATIO = 0.8;
 const BARE_CONFIG = path.join(ROOT, 'bench/workers/r2-object.toml');
 const ADMIN = { username: 'bench-admin', email: 'bench@example.com', password: 'bench-password-42' };
+/**
+ * `--against=<commit>`: the same requests also to Longbox as it was at that commit, a second server over its own
+ * state, in the same interleaved rounds (an A/B of the page path: "no regression against main").
+ */
+const AGAINST = process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length);
 
 /** SOI, comment segments of random bytes, EOI: a page-sized JPEG stream that stays incompressible. */
 function jpegPage() {
@@ -106,7 +111,8 @@ async function waitUntil(what, check, timeoutMs = 300_000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function prepareRealWorker(api) {
+/** Admin, API key, the library scanned; `upload`: the CBZ put through the API first (a server over its own state). */
+async function prepareRealWorker(api, upload = null) {
   const json = (body, headers = {}) => ({
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -120,6 +126,14 @@ async function prepareRealWorker(api) {
   const library = await call(`${api}/libraries`, json({ name: 'Bench', path: 'comics' }, admin));
   if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
   const libraryId = library.body.id;
+  if (upload) {
+    const put = await fetch(`${api}/libraries/${libraryId}/files/Bench/bench.cbz`, {
+      method: 'PUT',
+      headers: { ...admin, 'Content-Type': 'application/octet-stream' },
+      body: upload,
+    });
+    if (put.status !== 201) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+  }
   const started = await call(`${api}/libraries/${libraryId}/scan`, { method: 'POST', headers: admin });
   if (started.status !== 202) throw new Error(`scan failed to start: ${JSON.stringify(started)}`);
   await waitUntil('the scan', async () => {
@@ -166,8 +180,10 @@ async function main() {
   const state = tempStateDir('page-serve');
   // wrangler dev restarts on every change to a watched file: run a frozen copy of the sources.
   const sources = snapshotSources(path.join(state, 'sources'));
+  const againstState = AGAINST ? tempStateDir('page-serve-against') : null;
   let bare;
   let real;
+  let against;
   try {
     applyMigrations(sources.api, state);
     bare = await startWranglerDev({ config: BARE_CONFIG, persistTo: state, readyPath: '/ready' });
@@ -189,6 +205,29 @@ async function main() {
     real = await startLongbox({ sources, persistTo: state, vars: { LONGBOX_LOG__LEVEL: 'warn' } });
     const { bookId, apiKey, basic } = await prepareRealWorker(`${real.url}/api/v1`);
     const pageUrl = (n) => `${real.url}/api/v1/books/${bookId}/pages/${n}`;
+    const againstTargets = [];
+    if (AGAINST && againstState) {
+      const old = snapshotCommit(AGAINST, path.join(againstState, 'sources'));
+      applyMigrations(old.api, againstState);
+      against = await startLongbox({ sources: old, persistTo: againstState, vars: { LONGBOX_LOG__LEVEL: 'warn' } });
+      const prepared = await prepareRealWorker(`${against.url}/api/v1`, cbz);
+      const oldPage = (n) => `${against.url}/api/v1/books/${prepared.bookId}/pages/${n}`;
+      const group = processGroupOf(against.url);
+      againstTargets.push(
+        {
+          label: `Longbox at ${AGAINST}: the same, API key (X-API-Key)`,
+          urlOf: oldPage,
+          headers: { 'X-API-Key': prepared.apiKey },
+          group,
+        },
+        {
+          label: `Longbox at ${AGAINST}: the same, Basic user:password (cached check)`,
+          urlOf: oldPage,
+          headers: { Authorization: prepared.basic },
+          group,
+        },
+      );
+    }
     const bareTarget = {
       label: 'bare worker: GET /objects/bare/page-{n}.jpg (R2 get → Response; no auth, no D1)',
       urlOf: (n) => `${bare.url}/objects/bare%2Fpage-${n}.jpg`,
@@ -234,6 +273,7 @@ async function main() {
         headers: { Authorization: basic },
         group: realGroup,
       },
+      ...againstTargets,
       bareTarget,
       keyedBareTarget,
       unauthenticated,
@@ -316,6 +356,14 @@ async function main() {
       'Longbox the API process: workerd with the local D1/R2 simulators, its proxy, wrangler) divided by the',
       'requests it served. Longbox runs',
       'with `LONGBOX_LOG__LEVEL=warn`: at info, wrangler dev carries each access-log line through its Node process.',
+      ...(AGAINST
+        ? [
+            '',
+            `Run with \`--against=${AGAINST}\`: the "Longbox at ${AGAINST}" rows are the same requests to Longbox built from that`,
+            'commit (its own sources, state and processes, the same CBZ uploaded and scanned), in the same interleaved',
+            'rounds: an A/B of the page path on the same machine at the same time.',
+          ]
+        : []),
       '',
       table,
       '',
@@ -352,9 +400,11 @@ async function main() {
     console.log(table);
     console.log(`ratios ${ratios.map((r) => r.toFixed(2)).join(', ')} (${verdict} the ${TARGET_RATIO}× target)`);
   } finally {
+    await against?.stop();
     await real?.stop();
     await bare?.stop();
     removeDir(state);
+    if (againstState) removeDir(againstState);
   }
 }
 

@@ -18,6 +18,7 @@ import { chromiumPath, launchBrowser, newContext, type ViewportName } from '../t
 import { createReaderLibrary } from '../test/e2e/support/reader-library';
 import { startServer } from '../test/support/dev-server';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
+import { whenInPage } from './lib/in-page';
 import { sized } from './lib/smoke.mjs';
 
 const OPENS = sized(8, 1);
@@ -28,18 +29,11 @@ const REFERENCE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>
 
 /** Milliseconds since navigation start when `selector`'s images are complete, at an animation frame. */
 async function shownAt(page: Page, selector: string): Promise<number> {
-  // Page code as strings: this file is typed for Node, and the bundler's helpers do not exist in the page.
-  const handle = await page.waitForFunction(
-    `(() => {
-      const images = [...document.querySelectorAll(${JSON.stringify(selector)})];
-      return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0)
-        ? performance.now()
-        : false;
-    })()`,
-    undefined,
-    { polling: 'raf', timeout: 30_000 },
+  const images = `[...document.querySelectorAll(${JSON.stringify(selector)})]`;
+  return whenInPage(
+    page,
+    `${images}.length > 0 && ${images}.every((image) => image.complete && image.naturalWidth > 0)`,
   );
-  return (await handle.jsonValue()) as number;
 }
 
 async function openBook(browser: Browser, url: string, viewport: ViewportName, bookUrl: string) {
@@ -55,10 +49,9 @@ async function openBook(browser: Browser, url: string, viewport: ViewportName, b
 async function nextPageTime(page: Page): Promise<number> {
   const current = Number(await page.locator('.rd-view .rd-slot').first().getAttribute('data-page'));
   // Preloads are requested right after a page is shown; wait until the next page's image is fetched.
-  await page.waitForFunction(
+  await whenInPage(
+    page,
     `performance.getEntriesByType('resource').some((entry) => entry.name.includes('/pages/${current + 1}?') && entry.responseEnd > 0)`,
-    undefined,
-    { timeout: 30_000 },
   );
   await page.waitForTimeout(150); // let the preloaded image decode, as it would while the reader reads
   return page.evaluate(`new Promise((resolve) => {

@@ -14,6 +14,7 @@ import { chromiumPath, launchBrowser, newContext } from '../test/e2e/support/bro
 import { startServer } from '../test/support/dev-server';
 import { readSome, seedShowcase } from '../test/e2e/support/showcase';
 import { environmentLines, markdownTable, ROOT, summarize, writeSection } from './lib/report.mjs';
+import { whenInPage } from './lib/in-page';
 import { SMOKE, sized } from './lib/smoke.mjs';
 
 const RUNS = sized(9, 1);
@@ -67,12 +68,7 @@ try {
   /** Time from navigation start until `ready()` first holds in the page, checked every frame. */
   async function timeUntil(page: Page, url: string, ready: string): Promise<number> {
     await page.goto(url, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(
-      `(() => { if (!(${ready})) return false; return performance.now(); })()`,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    return (await handle.jsonValue()) as number;
+    return whenInPage(page, ready);
   }
 
   const visibleImagesLoaded = `[...document.images].filter((i) => { const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 && r.left < innerWidth; }).every((i) => i.complete && i.naturalWidth > 0)`;

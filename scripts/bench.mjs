@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench [-- [--smoke] <filter>...]`: runs every bench/*.bench.mjs (and *.bench.ts, through tsx) one
-// after another, each in its own Node process, or only those whose file name contains one of the filters.
+// `npm run bench [-- [--smoke] <filter>... [--option[=value]]...]`: runs every bench/*.bench.mjs (and *.bench.ts,
+// through tsx) one after another, each in its own Node process, or only those whose file name contains one of
+// the filters. Other `--` options are passed on to each selected bench (e.g. far-readers' `--rows=page`).
 // Each bench file writes its own `##` section of docs/BENCHMARKS.md (see bench/README.md). `--smoke`
 // (BENCH_SMOKE=1) runs each at tiny sizes and writes nothing: a check that every bench still runs.
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = path.join(root, 'bench');
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke') || process.env.BENCH_SMOKE === '1';
-const filters = args.filter((a) => a !== '--smoke').map((f) => f.toLowerCase());
+const filters = args.filter((a) => !a.startsWith('--')).map((f) => f.toLowerCase());
+const benchOptions = args.filter((a) => a.startsWith('--') && a !== '--smoke');
 
 const all = readdirSync(benchDir)
   .filter((name) => /\.bench\.(mjs|ts)$/.test(name))
@@ -37,7 +39,8 @@ const env = { ...process.env, ...(smoke ? { BENCH_SMOKE: '1' } : {}) };
 const failed = [];
 for (const name of selected) {
   console.log(`\n▶ ${name}${smoke ? ' (smoke)' : ''}`);
-  const benchArgs = name.endsWith('.ts') ? ['--import', 'tsx', path.join(benchDir, name)] : [path.join(benchDir, name)];
+  const benchFile = path.join(benchDir, name);
+  const benchArgs = [...(name.endsWith('.ts') ? ['--import', 'tsx', benchFile] : [benchFile]), ...benchOptions];
   const started = Date.now();
   // process.execPath: the pinned Node that npm put first on PATH, also for the bench's own children.
   const result = spawnSync(process.execPath, benchArgs, { cwd: root, stdio: 'inherit', env });

@@ -66,9 +66,12 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   return app;
 }
 
-/** `POST /series|books/{id}/cover` carries an image up to the cover limit (covers.service.ts). */
+/** `POST /series|books/{id}/cover` and a migration's covers carry an image up to the cover limit (covers.service.ts). */
 function isCoverUpload(path: string, method: string): boolean {
-  return method === 'POST' && /^\/api\/v1\/(series|books)\/[^/]+\/cover$/.test(path);
+  return (
+    method === 'POST' &&
+    (/^\/api\/v1\/(series|books)\/[^/]+\/cover$/.test(path) || path === `${API_PREFIX}/admin/import/covers`)
+  );
 }
 
 /**

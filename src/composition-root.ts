@@ -11,9 +11,9 @@ import { DuplicatesRepository } from './repositories/duplicates.repository';
 import { EmailOutboxRepository } from './repositories/email-outbox.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { LibrariesRepository } from './repositories/libraries.repository';
-import { LoginAttemptsRepository } from './repositories/login-attempts.repository';
 import { PreferencesRepository } from './repositories/preferences.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
+import { SignInRepository } from './repositories/sign-in.repository';
 import { SettingsRepository } from './repositories/settings.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { createEventPublisher } from './events/publisher';
@@ -44,7 +44,7 @@ import { LibrariesService } from './services/libraries.service';
 import { UploadsService } from './services/uploads.service';
 import { PreferencesService } from './services/preferences.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
-import { BookExtrasRepository } from './repositories/book-extras.repository';
+import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
@@ -58,6 +58,7 @@ import { EventAudienceRepository } from './repositories/event-audience.repositor
 import { EventStreamsService } from './services/event-streams.service';
 import { DeletableFilesRepository } from './repositories/deletable-files.repository';
 import { FileDeletionService } from './services/file-deletion.service';
+import { createPeerImportServices } from './services/peer-import';
 
 export interface ServiceDeps {
   db: Database;
@@ -82,12 +83,14 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const sso = readSingleSignOnConfig(env);
   const passwordSignIn = (role: Role) => passwordSignInAllowed(sso, role);
   const authenticationActivity = new AuthenticationActivityService(new AuthenticationActivityRepository(db));
+  const signIns = new SignInRepository(db);
   const auth = new AuthenticationService({
     users: repositories.users,
     sessions: repositories.sessions,
     apiKeys: repositories.apiKeys,
     settings,
-    throttle: new LoginThrottle(new LoginAttemptsRepository(db)),
+    throttle: new LoginThrottle(signIns),
+    signIns,
     activity: authenticationActivity,
     secret,
     passwordSignIn,
@@ -117,6 +120,8 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  const metadata = new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags);
+  const media = createMediaServices({ db, env, settings, events, defer });
   return {
     db,
     repositories,
@@ -156,9 +161,9 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     ),
     ...catalogRead,
     ...lists,
-    opdsCatalog: new OpdsCatalogService({ libraries, ...catalogRead, ...lists, extras: new BookExtrasRepository(db) }),
+    opdsCatalog: opdsCatalog(db, libraries, events),
     kosync: new KosyncService(catalogRead.readProgress),
-    metadata: new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags),
+    metadata,
     fileDeletion: new FileDeletionService({
       files: new DeletableFilesRepository(db),
       writer: catalogWriter,
@@ -166,9 +171,36 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
       cache: env.CACHE,
       events,
     }),
-    ...createMediaServices({ db, env, settings, events, defer }),
+    ...media,
+    peerImport: createPeerImportServices(db, {
+      users: repositories.users,
+      apiKeys: repositories.apiKeys,
+      libraries: repositories.libraries,
+      labels: sharingLabels,
+      metadata,
+      sharingTags,
+      covers: media.covers,
+    }),
     secret,
+    /** Runs work after the response (ctx.waitUntil); a failure is logged. */
+    defer,
   };
+}
+
+/**
+ * The OPDS feeds' services: the API's own, whose book lists also read each row's OPDS extras in the same
+ * statement (issue 30: a feed is one round trip after the credentials, not two).
+ */
+function opdsCatalog(db: Database, libraries: LibrariesService, events: ReturnType<typeof createEventPublisher>) {
+  const extrasRead = feedExtrasRead();
+  const catalogRead = createCatalogReadServices(db, extrasRead);
+  const lists = createListServices(db, { ...catalogRead, events }, extrasRead);
+  return new OpdsCatalogService({
+    libraries,
+    ...catalogRead,
+    ...lists,
+    extras: new BookExtrasRepository(db, extrasRead),
+  });
 }
 
 export type Services = ReturnType<typeof createServices>;

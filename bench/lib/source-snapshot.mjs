@@ -2,6 +2,7 @@
 // runtime whenever a watched source file changes, which aborts in-flight requests and skews timings;
 // in a shared working tree files change all the time. Running wrangler on a copy (node_modules linked,
 // not copied) measures exactly the code as it was when the benchmark started, undisturbed.
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './report.mjs';
@@ -36,6 +37,33 @@ export function snapshotSources(dir) {
   if (existsSync(web)) cpSync(web, path.join(dir, 'dist/web'), { recursive: true });
   else mkdirSync(path.join(dir, 'dist/web'), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return {
+    api: path.join(dir, 'wrangler.toml'),
+    renderer: path.join(dir, 'renderer/wrangler.toml'),
+    consumers: path.join(dir, 'consumers/wrangler.toml'),
+    start: path.join(dir, 'scripts/start.mjs'),
+  };
+}
+
+/**
+ * The same copy made from a commit's tree instead of the working tree (`git archive`), its web app built from
+ * it: a bench compares the code as it is with the code as it was, in the same run (page-serve's `--against`).
+ */
+export function snapshotCommit(commit, dir) {
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', commit, '--', ...SOURCES], {
+    maxBuffer: 1 << 30,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr}`);
+  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`untar of ${commit} failed: ${untar.stderr}`);
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const web = spawnSync(process.execPath, [path.join(dir, 'scripts/build-web.mjs')], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true' },
+    encoding: 'utf8',
+  });
+  if (web.status !== 0) throw new Error(`web build of ${commit} failed:\n${web.stdout}\n${web.stderr}`);
   return {
     api: path.join(dir, 'wrangler.toml'),
     renderer: path.join(dir, 'renderer/wrangler.toml'),

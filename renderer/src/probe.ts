@@ -1,17 +1,21 @@
 /**
  * What an image is and how large, from its first bytes alone: the renderer trusts the bytes, not the file
  * name or the caller's media type (archives mislabel pages). Sizes come from the format headers (JPEG SOF,
- * PNG IHDR, WebP VP8/VP8L/VP8X, GIF screen descriptor), so probing decodes nothing.
+ * PNG IHDR, WebP VP8/VP8L/VP8X, GIF screen descriptor, the Netpbm text header), so probing decodes nothing.
  */
+import { readNetpbmHeader, sniffNetpbm } from './codecs/netpbm';
 import { corruptImage, RenderFailure } from './errors';
 
-export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif';
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'pbm' | 'pgm' | 'ppm';
 
 export const MEDIA_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
   gif: 'image/gif',
+  pbm: 'image/x-portable-bitmap',
+  pgm: 'image/x-portable-graymap',
+  ppm: 'image/x-portable-pixmap',
 };
 
 export interface Probe {
@@ -28,7 +32,7 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
   if (ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n') return 'png';
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return 'webp';
   if (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a') return 'gif';
-  return null;
+  return sniffNetpbm(bytes);
 }
 
 function jpegSize(bytes: Uint8Array, view: DataView): [number, number] | null {
@@ -68,7 +72,7 @@ export function probeImage(bytes: Uint8Array): Probe {
   if (!format) {
     throw new RenderFailure(
       'unsupported_input',
-      'Not an image the renderer can read (it reads JPEG, PNG, WebP and GIF)',
+      'Not an image the renderer can read (it reads JPEG, PNG, WebP, GIF and Netpbm)',
     );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -78,6 +82,10 @@ export function probeImage(bytes: Uint8Array): Probe {
     size = [view.getUint32(16), view.getUint32(20)];
   else if (format === 'webp') size = webpSize(bytes, view);
   else if (format === 'gif' && bytes.length >= 10) size = [view.getUint16(6, true), view.getUint16(8, true)];
+  else if (format === 'pbm' || format === 'pgm' || format === 'ppm') {
+    const header = readNetpbmHeader(bytes);
+    size = [header.width, header.height];
+  }
   if (!size || size[0] === 0 || size[1] === 0) throw corruptImage(format.toUpperCase(), 'no valid size in its header');
   return { format, width: size[0], height: size[1] };
 }

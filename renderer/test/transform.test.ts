@@ -109,6 +109,59 @@ describe('transform: formats (image-renderer contract: jpeg, lossy webp, png)', 
     expect([...pixels.data.subarray(right, right + 3)].map((v) => Math.round(v / 16))).toEqual([0, 0, 16]);
   });
 
+  it('decodes Netpbm pages, binary and text, 8 and 16 bits a sample (issue 31 point 16)', async () => {
+    const bytesOf = (header: string, samples: number[] | string = []) => {
+      const head = new TextEncoder().encode(header);
+      const body = typeof samples === 'string' ? new TextEncoder().encode(samples) : Uint8Array.from(samples);
+      const out = new Uint8Array(head.length + body.length);
+      out.set(head);
+      out.set(body, head.length);
+      return out.buffer as ArrayBuffer;
+    };
+    // 16×8 pixels: the left half one colour, the right half another (JPEG keeps halves apart).
+    const halves = (left: number[], right: number[]) =>
+      Array.from({ length: 16 * 8 }, (_, i) => (i % 16 < 8 ? left : right)).flat();
+    const at = (raster: { data: Uint8Array; channels: number }, x: number, y: number) =>
+      [...raster.data.subarray((y * 16 + x) * raster.channels, (y * 16 + x + 1) * raster.channels)].map((v) =>
+        Math.round(v / 16),
+      );
+    const cases: Array<[string, ArrayBuffer, number[], number[]]> = [
+      [
+        'P6',
+        bytesOf('P6\n# a scanner wrote this\n16 8\n255\n', halves([255, 0, 0], [0, 0, 255])),
+        [16, 0, 0],
+        [0, 0, 16],
+      ],
+      // maxval 65535: two big-endian bytes a sample.
+      [
+        'P6 16-bit',
+        bytesOf('P6 16 8 65535\n', halves([0xff, 0xff, 0, 0, 0, 0], [0, 0, 0x80, 0, 0xff, 0xff])),
+        [16, 0, 0],
+        [0, 8, 16],
+      ],
+      ['P5 maxval 15', bytesOf('P5 16 8 15 ', halves([15], [0])), [16, 16, 16], [0, 0, 0]],
+      ['P3 text', bytesOf('P3 16 8 255\n', halves([0, 255, 0], [255, 255, 255]).join(' ')), [0, 16, 0], [16, 16, 16]],
+      // PBM: 1 is black; 16 pixels a row are two bytes, 0x00 0xff = white then black.
+      ['P4', bytesOf('P4\n16 8\n', Array.from({ length: 8 }, () => [0x00, 0xff]).flat()), [16, 16, 16], [0, 0, 0]],
+      ['P1 text', bytesOf('P1 16 8\n', halves([0], [1]).join('')), [16, 16, 16], [0, 0, 0]],
+    ];
+    for (const [name, input, left, right] of cases) {
+      const probed = ok(await renderer.probe(input));
+      expect([name, probed.width, probed.height]).toEqual([name, 16, 8]);
+      const image = ok(await renderer.transform(input, null, { format: 'jpeg', quality: 100 }));
+      expect([name, image.width, image.height, image.mediaType]).toEqual([name, 16, 8, 'image/jpeg']);
+      const pixels = jpegPixels(image.bytes);
+      const rgb = (values: number[]) => (pixels.channels === 1 ? [values[0]!, values[0]!, values[0]!] : values);
+      expect([name, rgb(at(pixels, 2, 4)), rgb(at(pixels, 13, 4))]).toEqual([name, left, right]);
+    }
+    expect(ok(await renderer.probe(bytesOf('P6 7 5 255\n', new Array(105).fill(9)))).mediaType).toBe(
+      'image/x-portable-pixmap',
+    );
+    // A PPM whose pixels end early is damaged, not a crash.
+    const cut = await renderer.transform(bytesOf('P6 16 8 255\n', new Array(100).fill(0)), null, { format: 'jpeg' });
+    expect(cut).toMatchObject({ ok: false, code: 'corrupt_input' });
+  });
+
   it('keeps a grayscale JPEG grayscale and puts transparency on white', async () => {
     const gray = ok(
       await renderer.transform(await jpegOf(syntheticPage(400, 600, 1)), null, { width: 200, format: 'jpeg' }),

@@ -34,3 +34,24 @@ export const displayPrefix = (prefix: string): string => `${API_KEY_FIXED_PREFIX
 export async function hashApiKeySecret(secret: string, serverSecret: string): Promise<string> {
   return toHex(await hmacSha256(serverSecret, `api-key:${secret}`));
 }
+
+/**
+ * A Komga API key (gotson/komga `ApiKeyGenerator`: a random UUID v4 without its dashes). One imported from Komga
+ * keeps working where Komga's format is the rule — `/komga` and KOReader sync — and nowhere else
+ * (docs/DECISIONS.md §Imported credentials): on `/api/v1` it has API.md's "Invalid API key format".
+ */
+const KOMGA_KEY_PATTERN = /^[0-9a-f]{32}$/;
+
+export const looksLikeKomgaApiKey = (key: string): boolean => KOMGA_KEY_PATTERN.test(key);
+
+/** What Komga stores of a key and finds it by: the SHA-512 of the key as sent, lowercase hex (`Sha512DigestUtils.shaHex`). */
+export async function komgaApiKeyHash(key: string): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-512', new TextEncoder().encode(key))));
+}
+
+/** A stored Komga key hash: what an import must be given. */
+export const isKomgaApiKeyHash = (hash: string): boolean => /^[0-9a-f]{128}$/.test(hash);
+
+/** How a key is shown (`key_prefix`): API.md's form, or, for a Komga key, `komga_` and the start of its hash. */
+export const keyDisplayPrefix = (key: { format: 'longbox' | 'komga'; prefix: string }): string =>
+  key.format === 'komga' ? `komga_${key.prefix.slice(0, 8)}` : displayPrefix(key.prefix);

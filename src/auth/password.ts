@@ -5,6 +5,7 @@
  */
 import { argon2idAsync } from '@noble/hashes/argon2.js';
 import { fromBase64, timingSafeEqual, toBase64, utf8 } from '../lib/encoding';
+import { isImportedHash, verifyImportedPassword } from './imported-password';
 
 export const ARGON2_PARAMS = { m: 19_456, t: 2, p: 1, dkLen: 32 } as const;
 const SALT_BYTES = 16;
@@ -18,9 +19,10 @@ export async function hashPassword(password: string): Promise<string> {
 
 const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
+/** Checks a password against a stored hash: Longbox's own, or one a migration brought (imported-password.ts). */
 export async function verifyPassword(password: string, phc: string): Promise<boolean> {
   const match = PHC.exec(phc);
-  if (!match) return false;
+  if (!match) return isImportedHash(phc) ? verifyImportedPassword(password, phc) : false;
   const [, m, t, p, saltText, hashText] = match as unknown as [string, string, string, string, string, string];
   const expected = fromBase64(hashText);
   const actual = await argon2idAsync(utf8(password), fromBase64(saltText), {
@@ -31,6 +33,9 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
   });
   return timingSafeEqual(actual, expected);
 }
+
+/** A hash to replace by Longbox's own once the password is known (a peer's, kept since a migration). */
+export const needsRehash = (stored: string): boolean => isImportedHash(stored);
 
 /**
  * What an account without a password stores instead of a hash: one that single sign-on created signs in

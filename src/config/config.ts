@@ -34,8 +34,8 @@ const ConfigSchema = z.object({
   /** SSE keep-alive comment interval (API.md §8: 15 seconds). */
   LONGBOX_EVENTS__KEEP_ALIVE_MS: z.coerce.number().int().min(10).max(60_000).default(15_000),
   /**
-   * Keep original pages in the Workers Cache API near the reader (src/pages/edge-page-cache.ts). `npm start`
-   * turns it off: on one machine there is no edge to be near, and the local Cache API simulator keeps every
+   * Keep original pages, renditions, covers and book tables in the Workers Cache API near the reader
+   * (src/pages/edge-page-cache.ts, page-table-cache.ts; issue 30). `npm start` turns it off: on one machine there is no edge to be near, and the local Cache API simulator keeps every
    * page on disk and grows the runtime's memory with each one (docs/BENCHMARKS.md, Memory under page traffic).
    */
   LONGBOX_PAGES__EDGE_CACHE: booleanString.default(true),

@@ -5,6 +5,7 @@ export * from './tables/auth-support';
 export * from './tables/authentication-activity';
 export * from './tables/books';
 export * from './tables/covers';
+export * from './tables/imports';
 export * from './tables/libraries';
 export * from './tables/lists';
 export * from './tables/reading';

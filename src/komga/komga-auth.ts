@@ -1,6 +1,7 @@
 /**
  * Signing in as Komga's clients do (docs/notes/komga-clients.md §4.1, §4.2; DECISIONS.md §Reader apps):
- * - `X-API-Key`, or `Authorization: Basic` — Mihon's extension sends Basic only after a 401 with a Basic
+ * - `X-API-Key` (a Longbox key, or one imported from Komga in Komga's format), or `Authorization: Basic` —
+ *   Mihon's extension sends Basic only after a 401 with a Basic
  *   challenge, then relies on cookies, as do Mihon's tracker (no credentials of its own) and Komelia;
  * - the `KOMGA-SESSION` cookie (Path=/komga), set on the first request a header authenticated;
  * - the `komga-remember-me` cookie Komelia keeps across restarts, set by `users/me?remember-me=true`.
@@ -46,7 +47,9 @@ async function fromCookie(c: Context<AppEnv>, name: string): Promise<Principal |
   const value = getCookie(c, name);
   if (!value) return null;
   try {
-    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c));
+    return await c.get('services').auth.authenticate({ authorization: `Bearer ${value}` }, clientInfo(c), {
+      komgaKeys: true,
+    });
   } catch {
     // A stale cookie is not an error: the client is asked to sign in again.
     deleteCookie(c, name, { path: KOMGA_PREFIX });
@@ -75,14 +78,23 @@ async function cookieIsPrincipals(c: Context<AppEnv>, principal: Principal, cook
   return (await c.get('services').auth.sessionTokenUserId(cookie)) === principal.user.id;
 }
 
-/** The cookie credential for a principal signed in by header: the API key as sent, or a session. */
-async function cookieCredential(c: Context<AppEnv>, principal: Principal): Promise<{ value: string; maxAge?: number }> {
+/**
+ * The cookie credential for a principal signed in by header: the API key as sent, or a session token — the one
+ * sent as Bearer, else a session of this client's, found or made in D1 (a promise: it is read beside the
+ * request's own reads, and only sets a cookie).
+ */
+function cookieCredential(
+  c: Context<AppEnv>,
+  principal: Principal,
+): { value: string; maxAge?: number } | Promise<{ value: string; maxAge?: number }> {
   if (principal.method === 'api_key') return { value: headerApiKey(c) };
   // A session token sent as Bearer is already a session: the cookie carries it instead of a new one.
   const bearer = /^bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1];
   if (principal.method === 'session' && bearer) return { value: bearer };
-  const session = await c.get('services').auth.sessionForClient(principal.user, clientInfo(c));
-  return { value: session.access_token, maxAge: session.expires_in };
+  return c
+    .get('services')
+    .auth.sessionForClient(principal.user, clientInfo(c))
+    .then((session) => ({ value: session.access_token, maxAge: session.expires_in }));
 }
 
 /**
@@ -99,20 +111,28 @@ export function komgaAuthenticate() {
     const apiKey = c.req.header('X-API-Key');
     const authorization = c.req.header('Authorization');
     let principal: Principal | null = null;
+    let pendingCookie: Promise<{ value: string; maxAge?: number }> | null = null;
     if (apiKey !== undefined || authorization !== undefined) {
       // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
       // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
+      // An API key imported from Komga, in Komga's format, signs in here (docs/DECISIONS.md §Imported credentials).
       principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c), {
         basicByEmail: true,
+        komgaKeys: true,
       });
       if (principal && !isMediaRequest(c.req.path)) {
         const cookie = getCookie(c, SESSION_COOKIE);
         if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {
           rememberCredential(c, cookie);
         } else {
-          const credential = await cookieCredential(c, principal);
-          setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
-          rememberCredential(c, credential.value);
+          const credential = cookieCredential(c, principal);
+          if (credential instanceof Promise) {
+            pendingCookie = credential;
+            pendingCookie.catch(() => {});
+          } else {
+            setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+            rememberCredential(c, credential.value);
+          }
         }
       }
     } else {
@@ -130,6 +150,17 @@ export function komgaAuthenticate() {
     if (!principal) throw unauthorized('Authentication required');
     c.set('principal', principal);
     await next();
+    // The session a password sign-in is given as a cookie was looked up beside the handler's reads (issue 30):
+    // it only sets the cookie, so a failure to find or make one is logged and the answer goes without it (the
+    // client's next call, which sends its credentials again, gets one).
+    if (pendingCookie) {
+      try {
+        const credential = await pendingCookie;
+        setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+      } catch (error) {
+        c.get('logger').warn('no KOMGA-SESSION cookie for this answer', { error: String(error) });
+      }
+    }
   });
 }
 

@@ -7,6 +7,7 @@ import { COLLECTIONS_READ, PROGRESS_WRITE, READ_LISTS_READ } from '../auth/permi
 import type { CollectionRow } from '../repositories/collections.repository';
 import type { ReadListRow } from '../repositories/read-lists.repository';
 import { progressActor, requestViewer } from '../http/progress-actor';
+import { mediaRequestOf } from '../http/send-media';
 import { readUploadedFile } from '../http/uploaded-file';
 import { CBL_MAX_BYTES } from '../lists/cbl';
 import {
@@ -113,7 +114,7 @@ function registerList<Row extends CollectionRow | ReadListRow, Dto, C extends z.
     const viewer = requestViewer(c);
     const services = c.get('services');
     const first = await list.lists(services).cover(viewer, c.req.param('id'));
-    return sendMedia(c, await services.thumbnails.forListMember(viewer, first, c.req.header('If-None-Match')));
+    return sendMedia(c, await services.thumbnails.forListMember(viewer, first, mediaRequestOf(c)));
   });
   // Longbox makes list covers from their members: there are no uploaded posters to list.
   app.get(`${base}/:id/thumbnails`, need(list.read), async (c) => {

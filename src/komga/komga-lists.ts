@@ -18,7 +18,7 @@ import type { ProgressActor } from '../services/read-progress.service';
 import { komgaBadRequest } from './komga-errors';
 import type { need } from './komga-http';
 import { type KomgaPaging, springPage } from './komga-paging';
-import { komgaDate } from './komga.mappers';
+import { komgaDate, toKomgaBook, toKomgaSeries } from './komga.mappers';
 import { type KomgaService, trackerProgress } from './komga.service';
 
 const uniqueIds = (what: string) =>
@@ -254,27 +254,17 @@ export class KomgaLists {
 
   async collectionSeries(viewer: Viewer, id: string, paging: KomgaPaging) {
     // A smart collection of books has no series to show Komga's clients (its seriesIds are empty too).
-    const row = await this.services.collections.record(viewer, id);
-    if (row.rule?.target === 'books') return springPage([], 0, paging);
-    const { data, total } = await this.services.collections.series(viewer, id, paging.request);
-    return this.komga.seriesPage(
-      viewer,
-      data.map((s) => s.id),
-      total,
-      paging,
-    );
+    const enrich = this.komga.seriesOfPage(viewer);
+    const { rows, total } = await this.services.collections.seriesAs(viewer, id, paging.request, enrich);
+    return springPage(rows.map(toKomgaSeries), total, paging);
   }
 
   // ---- read lists -------------------------------------------------------------------------------------------
 
   async readListBooks(viewer: Viewer, id: string, paging: KomgaPaging) {
-    const { data, total } = await this.services.readLists.books(viewer, id, paging.request);
-    return this.komga.bookPage(
-      viewer,
-      data.map((b) => b.id),
-      total,
-      paging,
-    );
+    const enrich = this.komga.booksOfPage(viewer);
+    const { rows, total } = await this.services.readLists.booksAs(viewer, id, paging.request, enrich);
+    return springPage(rows.map(toKomgaBook), total, paging);
   }
 
   async sibling(viewer: Viewer, id: string, bookId: string, step: 1 | -1) {

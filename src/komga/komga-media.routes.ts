@@ -34,7 +34,7 @@ function convertVariant(c: KomgaContext): PageVariant {
 
 export function registerMediaRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/pages', need('PagesRead'), async (c) => {
-    const pages = await c.get('services').pages.list(requestViewer(c), c.req.param('id'));
+    const pages = await c.get('services').pages.list(requestViewer(c), c.req.param('id'), new URL(c.req.url).origin);
     return c.json(pages.map(toKomgaPage));
   });
   app.get('/api/v1/books/:id/pages/:n', need('PagesRead'), async (c) => {
@@ -49,25 +49,19 @@ export function registerMediaRoutes(app: KomgaApp) {
   app.get('/api/v1/books/:id/thumbnail', need('BooksRead'), async (c) =>
     sendMedia(
       c,
-      await c
-        .get('services')
-        .thumbnails.forBook(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
+      await c.get('services').thumbnails.forBook(requestViewer(c), c.req.param('id'), mediaRequestOf(c), 'notFound'),
     ),
   );
   app.get('/api/v1/series/:id/thumbnail', need('SeriesRead'), async (c) =>
     sendMedia(
       c,
-      await c
-        .get('services')
-        .thumbnails.forSeries(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
+      await c.get('services').thumbnails.forSeries(requestViewer(c), c.req.param('id'), mediaRequestOf(c), 'notFound'),
     ),
   );
   app.get('/api/v1/libraries/:id/thumbnail', need('LibrariesRead'), async (c) =>
     sendMedia(
       c,
-      await c
-        .get('services')
-        .thumbnails.forLibrary(requestViewer(c), c.req.param('id'), c.req.header('If-None-Match'), 'notFound'),
+      await c.get('services').thumbnails.forLibrary(requestViewer(c), c.req.param('id'), mediaRequestOf(c), 'notFound'),
     ),
   );
   app.on(['GET', 'HEAD'], '/api/v1/books/:id/file', need('BooksRead'), async (c) => {
@@ -76,6 +70,7 @@ export function registerMediaRoutes(app: KomgaApp) {
       c.req.param('id'),
       {
         method: c.req.method,
+        origin: new URL(c.req.url).origin,
         range: c.req.header('Range'),
         ifRange: c.req.header('If-Range'),
         ifNoneMatch: c.req.header('If-None-Match'),

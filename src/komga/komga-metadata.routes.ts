@@ -7,6 +7,7 @@
  */
 import { parseMultipart } from '../http/multipart';
 import { requestViewer } from '../http/progress-actor';
+import { mediaRequestOf } from '../http/send-media';
 import { badRequest } from '../lib/errors';
 import type { CoverOwner, CoverRow } from '../repositories/uploaded-covers.repository';
 import { MAX_COVER_BYTES } from '../services/covers.service';
@@ -87,7 +88,7 @@ export function registerMetadataRoutes(app: KomgaApp) {
       const { id, thumbnailId } = c.req.param() as { id: string; thumbnailId: string };
       const services = c.get('services');
       if (kind === 'book' && thumbnailId === id)
-        return sendMedia(c, await services.thumbnails.forBook(requestViewer(c), id, c.req.header('If-None-Match')));
+        return sendMedia(c, await services.thumbnails.forBook(requestViewer(c), id, mediaRequestOf(c)));
       return sendMedia(c, await services.covers.image(requestViewer(c), owner(c), thumbnailId));
     });
     app.post(base, need(WRITE[kind]), async (c) => {

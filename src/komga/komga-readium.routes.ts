@@ -36,7 +36,8 @@ const serverUrl = (c: KomgaContext) => `${new URL(c.req.url).origin}${KOMGA_PREF
 
 const bookOf = (c: KomgaContext) => () => komgaOf(c).getBook(requestViewer(c), c.req.param('id') ?? '');
 
-const pagesOf = (c: KomgaContext) => () => c.get('services').pages.list(requestViewer(c), c.req.param('id') ?? '');
+const pagesOf = (c: KomgaContext) => () =>
+  c.get('services').pages.list(requestViewer(c), c.req.param('id') ?? '', new URL(c.req.url).origin);
 
 const json = (c: KomgaContext, body: unknown, type: string) =>
   c.body(JSON.stringify(body), 200, { 'Content-Type': type });

@@ -99,6 +99,34 @@ interface WPLink {
   children?: WPLink[];
 }
 
+/**
+ * A manifest as Komga writes it (`interfaces/api/dto/WepPub.kt` `WPPublicationDto`, `@JsonInclude(NON_NULL)`):
+ * every list is written, empty ones too (`images`, `resources`, `toc`, `landmarks`, `pageList`), so a
+ * client decoding Komga's OpenAPI document (which requires them all) never meets a missing key. Komga's
+ * `images` is always empty (`WebPubGenerator` never fills it); Longbox reads no landmarks or page list.
+ * Komga also lists the book's thumbnail first among `resources`; Longbox does not, because a coverless
+ * book's thumbnail answers 404 on `/komga`.
+ */
+function publication(parts: {
+  metadata: Record<string, unknown>;
+  links: WPLink[];
+  readingOrder: WPLink[];
+  resources?: WPLink[];
+  toc?: WPLink[];
+}) {
+  return {
+    context: CONTEXT,
+    metadata: parts.metadata,
+    links: parts.links,
+    images: [] as WPLink[],
+    readingOrder: parts.readingOrder,
+    resources: parts.resources ?? [],
+    toc: parts.toc ?? [],
+    landmarks: [] as WPLink[],
+    pageList: [] as WPLink[],
+  };
+}
+
 /** Spring's `UriComponentsBuilder.path(…)`: bytes outside RFC 3986 `pchar` and `/` become `%XX`. */
 const PATH_ALLOWED = /[A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
 export function encodeEntryPath(path: string): string {
@@ -205,8 +233,7 @@ export class KomgaReadiumService {
     const links: WPLink[] = [{ rel: 'self', href: `${bookUrl}/manifest`, type: READIUM_TYPES.webpub }];
     if (dto.media.epubDivinaCompatible) links.push({ href: `${bookUrl}/manifest/divina`, type: READIUM_TYPES.divina });
     links.push({ rel: ACQUISITION, href: `${bookUrl}/file`, type: dto.media.mediaType });
-    return {
-      context: CONTEXT,
+    return publication({
       metadata: {
         ...this.metadata(dto),
         conformsTo: PROFILES.epub,
@@ -215,14 +242,13 @@ export class KomgaReadiumService {
       links,
       readingOrder: index.spine.map((i) => link(index.resources[i]!)),
       resources: index.resources.filter((_, i) => !inSpine.has(i)).map(link),
-      ...(index.toc.length ? { toc: toc(index.toc) } : {}),
-    };
+      toc: toc(index.toc),
+    });
   }
 
   divinaManifest(dto: KomgaBook, pages: BookPageEntry[], server: string) {
     const bookUrl = `${server}/api/v1/books/${dto.id}`;
-    return {
-      context: CONTEXT,
+    return publication({
       metadata: { ...this.metadata(dto), conformsTo: PROFILES.divina },
       links: [
         { rel: 'self', href: `${bookUrl}/manifest`, type: READIUM_TYPES.divina },
@@ -234,7 +260,7 @@ export class KomgaReadiumService {
         ...(page.width ? { width: page.width } : {}),
         ...(page.height ? { height: page.height } : {}),
       })),
-    };
+    });
   }
 
   /** `WebPubGenerator.toBasePublicationDto`'s metadata: empty values are left out, as Komga's NON_EMPTY does. */
@@ -328,10 +354,13 @@ export class KomgaReadiumService {
     const { book, index } = await this.book(viewer, id);
     const record = await this.progress.find(viewer, book);
     if (!record) return null;
+    const stored = storedLocator(record);
     return {
       modified: instant(record.updatedAt),
       device: readerFacingDevice(record),
-      locator: storedLocator(record) ?? (await this.locatorOfPage(book, index, record, pages, server)),
+      // Komga reads the locator into its R2Locator and writes it back `@JsonInclude(NON_EMPTY)`
+      // (domain/model/R2Locator.kt): a null a reader sent (`title: null`) is never written back.
+      locator: stored ? withoutNulls(stored) : await this.locatorOfPage(book, index, record, pages, server),
     };
   }
 
@@ -347,10 +376,10 @@ export class KomgaReadiumService {
       index && isReflowable(book) ? readiumPositionList(index) : imagePositions(book.id, await pages(), server);
     const position = positions[Math.min(positions.length, Math.max(1, record.currentPage)) - 1];
     if (!position) return {};
-    const { koboSpan: _k, ...locator } = position;
+    // The position as stored, its koboSpan with it (as Komga's markProgression copies the matched one).
     return record.progressPercentage === null
-      ? locator
-      : { ...locator, locations: { ...locator.locations, totalProgression: record.progressPercentage } };
+      ? position
+      : { ...position, locations: { ...position.locations, totalProgression: record.progressPercentage } };
   }
 
   /**
@@ -451,6 +480,17 @@ function fitLocator(locator: Record<string, unknown>): string {
   throw badRequest(`The locator is longer than ${LOCATOR_MAX_CHARS} characters`, [
     { path: 'locator', message: `is longer than ${LOCATOR_MAX_CHARS} characters` },
   ]);
+}
+
+/** The value with its null members left out, at every depth (Jackson's NON_NULL/NON_EMPTY on Komga's DTOs). */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member === null || member === undefined) continue;
+    out[key] =
+      typeof member === 'object' && !Array.isArray(member) ? withoutNulls(member as Record<string, unknown>) : member;
+  }
+  return out;
 }
 
 /** A Readium locator stored by a progression PUT (JSON with an href), else null (an xpointer, a CFI, nothing). */

@@ -111,11 +111,14 @@ export class KomgaService {
         });
     // A smart collection has no positions: its order is its rule's.
     if (sort.listOrder && smartSorts.has(sort.listOrder.listId)) sort = { sort: smartSorts.get(sort.listOrder.listId) };
-    const { ids, total } = await this.services.seriesQuery.listIds(viewer, sort, paging.request, {
-      condition,
-      fullTextSearch: options.search,
-    });
-    return this.seriesPage(viewer, ids, total, paging);
+    const { rows, total } = await this.services.seriesQuery.listAs(
+      viewer,
+      sort,
+      paging.request,
+      { condition, fullTextSearch: options.search },
+      this.catalog.seriesOfPage(viewer),
+    );
+    return springPage(rows.map(toKomgaSeries), total, paging);
   }
 
   /**
@@ -156,7 +159,7 @@ export class KomgaService {
   // ---- books --------------------------------------------------------------------------------------
 
   async listBooks(viewer: Viewer, paging: KomgaPaging, options: BookListOptions): Promise<SpringPage<KomgaBook>> {
-    const { ids, total } = await this.services.bookQuery.listIds(
+    const { rows, total } = await this.services.bookQuery.listAs(
       viewer,
       {
         ...mapSort(paging, BOOK_SORTS, {
@@ -167,8 +170,9 @@ export class KomgaService {
       },
       paging.request,
       { condition: options.condition, fullTextSearch: options.search },
+      this.catalog.booksOfPage(viewer),
     );
-    return this.bookPage(viewer, ids, total, paging);
+    return springPage(rows.map(toKomgaBook), total, paging);
   }
 
   async seriesBooks(viewer: Viewer, seriesId: string, paging: KomgaPaging, condition?: Condition) {
@@ -180,13 +184,15 @@ export class KomgaService {
 
   /** Books by the user's progress, latest first: Komelia's "keep reading" and "recently read" rows. */
   async booksByProgress(viewer: Viewer, completed: boolean, paging: KomgaPaging) {
-    const { ids, total } = await this.services.bookQuery.progressIds(viewer, completed, {}, paging.request);
-    return this.bookPage(viewer, ids, total, paging);
+    const enrich = this.catalog.booksOfPage(viewer);
+    const { rows, total } = await this.services.bookQuery.progressAs(viewer, completed, {}, paging.request, enrich);
+    return springPage(rows.map(toKomgaBook), total, paging);
   }
 
   async onDeck(viewer: Viewer, libraryId: string | undefined, paging: KomgaPaging) {
-    const { ids, total } = await this.services.bookQuery.onDeckIds(viewer, { libraryId }, paging.request);
-    return this.bookPage(viewer, ids, total, paging);
+    const enrich = this.catalog.booksOfPage(viewer);
+    const { rows, total } = await this.services.bookQuery.onDeckAs(viewer, { libraryId }, paging.request, enrich);
+    return springPage(rows.map(toKomgaBook), total, paging);
   }
 
   async getBook(viewer: Viewer, id: string): Promise<KomgaBook> {
@@ -210,16 +216,14 @@ export class KomgaService {
     return row;
   }
 
-  /** A page of books already chosen (and ordered) by a list service, in Komga's shape. */
-  async bookPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
-    const rows = await this.catalog.books(viewer, ids);
-    return springPage(rows.map(toKomgaBook), total, paging);
+  /** Komga's series rows for a list service's page, read in the page's statement (catalog-page.ts). */
+  seriesOfPage(viewer: Viewer) {
+    return this.catalog.seriesOfPage(viewer);
   }
 
-  /** A page of series already chosen (and ordered) by a list service, in Komga's shape. */
-  async seriesPage(viewer: Viewer, ids: string[], total: number, paging: KomgaPaging) {
-    const rows = await this.catalog.series(viewer, ids);
-    return springPage(rows.map(toKomgaSeries), total, paging);
+  /** Komga's book rows for a list service's page, read in the page's statement (catalog-page.ts). */
+  booksOfPage(viewer: Viewer) {
+    return this.catalog.booksOfPage(viewer);
   }
 
   /** The books, in the order given, with the viewer's progress (a read list's tracker). */

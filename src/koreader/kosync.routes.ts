@@ -33,14 +33,18 @@ const acceptsV1 = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** The API key KOReader sends as its username (`x-auth-user`); the password header is not checked (as Komga). */
+/**
+ * The API key KOReader sends as its username (`x-auth-user`); the password header is not checked (as Komga). A
+ * key imported from Komga works here too, as it did on Komga's own KOReader sync (docs/DECISIONS.md §Imported
+ * credentials).
+ */
 function signedIn(need: Requirement) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header('x-auth-user');
     if (!key) throw kosyncErrors.unauthorized();
     let principal: Principal | null;
     try {
-      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c));
+      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c), { komgaKeys: true });
     } catch (error) {
       if (error instanceof AppError && error.kind === 'Unauthorized') throw kosyncErrors.unauthorized();
       throw error;

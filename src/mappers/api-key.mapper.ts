@@ -1,4 +1,4 @@
-import { displayPrefix } from '../auth/api-key-format';
+import { keyDisplayPrefix } from '../auth/api-key-format';
 import type { Permission } from '../auth/permissions';
 import type { ApiKeyRecord } from '../repositories/api-keys.repository';
 import type { ApiKeyDto, CreatedApiKeyDto } from '../schemas/api-key.schema';
@@ -7,7 +7,7 @@ export function toApiKeyDto({ record, libraryIds }: { record: ApiKeyRecord; libr
   return {
     id: record.id,
     name: record.name,
-    key_prefix: displayPrefix(record.prefix),
+    key_prefix: keyDisplayPrefix(record),
     permissions: record.permissions as Permission[],
     library_ids: libraryIds,
     last_used_at: record.lastUsedAt,
@@ -30,7 +30,7 @@ export function toCreatedApiKeyDto({
     id: record.id,
     name: record.name,
     key,
-    key_prefix: displayPrefix(record.prefix),
+    key_prefix: keyDisplayPrefix(record),
     permissions: record.permissions as Permission[],
     library_ids: libraryIds,
     expires_at: record.expiresAt,

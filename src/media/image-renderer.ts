@@ -66,7 +66,7 @@ export interface ImageInfo {
 export type ImageInput = ReadableStream<Uint8Array> | ArrayBuffer;
 
 export const RENDER_ERROR_CODES = [
-  /** Not an image format the renderer decodes (it reads JPEG, PNG, WebP and GIF). */
+  /** Not an image format the renderer decodes (it reads JPEG, PNG, WebP, GIF and Netpbm). */
   'unsupported_input',
   /** The bytes claim a supported format but cannot be decoded. */
   'corrupt_input',

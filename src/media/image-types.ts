@@ -11,6 +11,11 @@ const PAGE_MEDIA_TYPES: Record<string, string> = {
   avif: 'image/avif',
   jxl: 'image/jxl',
   bmp: 'image/bmp',
+  // Netpbm, as scanners and old comic tools write it; the renderer converts it (renderer/src/codecs/netpbm.ts).
+  ppm: 'image/x-portable-pixmap',
+  pgm: 'image/x-portable-graymap',
+  pbm: 'image/x-portable-bitmap',
+  pnm: 'image/x-portable-anymap',
 };
 
 const THUMBNAIL_FOLDERS = new Set(['thumbs', 'thumb', 'thumbnails', 'thumbnail', '.thumbnails', '@eadir']);

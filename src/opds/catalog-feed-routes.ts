@@ -59,14 +59,39 @@ export const CATALOG_FEED_ROUTES: readonly CatalogFeedRoute[] = [
     need: READ_LISTS_READ,
     build: async (c) => catalog(c).readList(viewer(c), idParam(c), pageOf(c)),
   },
+];
+
+/** The search terms; `q` too: some OPDS 1 apps fill the OpenSearch template's parameter under that name. */
+function searchTerms(c: Context<AppEnv>): string {
+  const query = c.req.query('query') ?? c.req.query('q');
+  if (!query?.trim()) throw badRequest(`Search needs a query: ${c.req.path}?query=<terms>`);
+  return query;
+}
+
+/**
+ * Search differs by version: OPDS 2.0 answers series (navigation) and books (publications) in one
+ * document; an OPDS 1.2 feed cannot page two lists, so its result leads to a paged feed of each
+ * (OpdsCatalogService.searchSections).
+ */
+export const OPDS2_SEARCH_ROUTES: readonly CatalogFeedRoute[] = [
   {
     path: '/search',
     need: 'BooksRead',
-    build: async (c) => {
-      // `q` too: some OPDS 1 apps fill the OpenSearch template's parameter under that name.
-      const query = c.req.query('query') ?? c.req.query('q');
-      if (!query?.trim()) throw badRequest(`Search needs a query: ${c.req.path}?query=<terms>`);
-      return catalog(c).search(viewer(c), query, pageOf(c));
-    },
+    build: async (c) => catalog(c).search(viewer(c), searchTerms(c), pageOf(c)),
+  },
+];
+
+export const OPDS1_SEARCH_ROUTES: readonly CatalogFeedRoute[] = [
+  { path: '/search', need: 'BooksRead', build: async (c) => catalog(c).searchSections(viewer(c), searchTerms(c)) },
+  {
+    path: '/search/series',
+    // As the search it comes from (which shows its count).
+    need: 'BooksRead',
+    build: async (c) => catalog(c).searchSeries(viewer(c), searchTerms(c), pageOf(c)),
+  },
+  {
+    path: '/search/books',
+    need: 'BooksRead',
+    build: async (c) => catalog(c).searchBooks(viewer(c), searchTerms(c), pageOf(c)),
   },
 ];

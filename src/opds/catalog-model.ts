@@ -14,6 +14,8 @@ export interface NavigationItem {
   title: string;
   /** Relative to the catalog base, e.g. `series/<id>`. */
   path: string;
+  /** Query parameters of the linked feed (a search's terms). */
+  query?: Record<string, string>;
   /** The linked feed's kind, for the Atom link type. */
   target: 'navigation' | 'acquisition';
   summary?: string;

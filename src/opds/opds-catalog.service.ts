@@ -194,7 +194,78 @@ export class OpdsCatalogService {
     return this.acquisition(viewer, feedUrn('on-deck'), 'On deck', 'on-deck', books, page);
   }
 
-  /** Series whose names match (on the first page), then the matching books, best matches first. */
+  /**
+   * OPDS 1.2's search result: a navigation feed with one entry per kind of match — the matching series,
+   * the matching books — each leading to its own paged feed (`searchSeries`, `searchBooks`). One Atom
+   * feed cannot page two lists: a client paging a mixed feed as sections reached neither books past the
+   * first page nor series past the first twenty (issue 31 point 18). Kinds without a match are left out.
+   */
+  async searchSections(viewer: Viewer, query: string): Promise<CatalogFeed> {
+    const first = { page: 1, pageSize: 1, offset: 0 };
+    const [series, books] = await Promise.all([
+      this.deps.seriesQuery.search(viewer, { query }, first),
+      this.deps.bookQuery.list(viewer, {}, first, { fullTextSearch: query }),
+    ]);
+    const updated = nowIso();
+    const section = (kind: 'series' | 'books', total: number, target: NavigationItem['target']): NavigationItem => ({
+      id: feedUrn(`search:${kind}:${query}`),
+      title: `${kind === 'series' ? 'Series' : 'Books'} matching “${query}” (${total})`,
+      path: `search/${kind}`,
+      query: { query },
+      target,
+      summary: `${total} ${kind === 'series' ? 'series' : total === 1 ? 'book' : 'books'}`,
+      updated,
+    });
+    return {
+      id: feedUrn(`search:${query}`),
+      title: `Search: ${query}`,
+      path: 'search',
+      query: { query },
+      kind: 'navigation',
+      updated,
+      navigation: [
+        ...(series.total > 0 ? [section('series', series.total, 'navigation')] : []),
+        ...(books.total > 0 ? [section('books', books.total, 'acquisition')] : []),
+      ],
+      publications: [],
+    };
+  }
+
+  /** The series a search matches, best match first (paged). */
+  async searchSeries(viewer: Viewer, query: string, page: PageRequest): Promise<CatalogFeed> {
+    const series = await this.deps.seriesQuery.search(viewer, { query }, page);
+    return {
+      id: feedUrn(`search:series:${query}`),
+      title: `Series matching “${query}”`,
+      path: 'search/series',
+      query: { query },
+      kind: 'navigation',
+      updated: latest(series.data.map((s) => s.updatedAt)),
+      navigation: await this.seriesItems(viewer, series.data),
+      publications: [],
+      paging: { page: page.page, pageSize: page.pageSize, total: series.total },
+    };
+  }
+
+  /** The books a search matches, best match first (paged). */
+  async searchBooks(viewer: Viewer, query: string, page: PageRequest): Promise<CatalogFeed> {
+    const books = await this.deps.bookQuery.list(viewer, {}, page, { fullTextSearch: query });
+    const path = 'search/books';
+    const feed = await this.acquisition(
+      viewer,
+      feedUrn(`search:books:${query}`),
+      `Books matching “${query}”`,
+      path,
+      books,
+      page,
+    );
+    return { ...feed, query: { query } };
+  }
+
+  /**
+   * OPDS 2.0's search result: series whose names match (on the first page) as navigation, the matching
+   * books as publications, paged. OPDS 2 keeps the two apart (`navigation`, `publications`).
+   */
   async search(viewer: Viewer, query: string, page: PageRequest): Promise<CatalogFeed> {
     const [series, books] = await Promise.all([
       page.page === 1

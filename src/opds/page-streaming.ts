@@ -10,7 +10,16 @@ import type { BookExtras } from './catalog-model';
 const STREAMABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif']);
 
 /** What the image renderer decodes (renderer/src/probe.ts): a page of another type cannot be converted. */
-const CONVERTIBLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+const CONVERTIBLE_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/x-portable-pixmap',
+  'image/x-portable-graymap',
+  'image/x-portable-bitmap',
+  'image/x-portable-anymap',
+]);
 export const isConvertiblePage = (mediaType: string) => CONVERTIBLE_TYPES.has(mediaType);
 
 export function hasImagePages(book: BookDto, extras: BookExtras): boolean {

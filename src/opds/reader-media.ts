@@ -48,17 +48,13 @@ export function mountReaderMedia(router: Hono<AppEnv>) {
   router.get('/books/:id/thumbnail', readerAppAuth('BooksRead'), async (c) =>
     sendMedia(
       c,
-      await c
-        .get('services')
-        .thumbnails.forBook(requestViewer(c), idParam(c), c.req.header('If-None-Match'), 'notFound'),
+      await c.get('services').thumbnails.forBook(requestViewer(c), idParam(c), mediaRequestOf(c), 'notFound'),
     ),
   );
   router.get('/series/:id/thumbnail', readerAppAuth('SeriesRead'), async (c) =>
     sendMedia(
       c,
-      await c
-        .get('services')
-        .thumbnails.forSeries(requestViewer(c), idParam(c), c.req.header('If-None-Match'), 'notFound'),
+      await c.get('services').thumbnails.forSeries(requestViewer(c), idParam(c), mediaRequestOf(c), 'notFound'),
     ),
   );
 }

@@ -1,14 +1,17 @@
 /**
- * Original page bytes kept in the data center's cache (the Workers Cache API), so a page read again
- * near the same reader costs a local cache hit instead of a ranged read from R2, which may sit on
- * another continent. Every request still authenticates, checks permissions and looks up the page
- * before the cache is asked: the cache only replaces the storage read.
+ * Immutable bytes kept in the data center's cache (the Workers Cache API), so an image read again near the
+ * same reader costs a local cache hit instead of a read from R2, which may sit on another continent (issue
+ * 30, "every immutable byte at the edge"): original pages, renditions (`?width=`…) and thumbnails. Every
+ * request still authenticates and checks that its caller may see the book: the cache holds bytes, never
+ * decides who may see them, and only replaces the storage read.
  *
- * Entries are keyed by book, page and the R2 etag the book was scanned at, so a file replaced and
- * rescanned never gets an old page back; until that rescan, a cached page is the scanned version the
- * catalog still describes. Pages are immutable under their key, hence the long TTL (it only bounds
- * how long unused entries take space). Where the Cache API does nothing (workers.dev, Node over
- * libSQL), reads simply miss.
+ * Every entry is one immutable version: original pages and renditions are keyed by book, page (and
+ * parameters) and the R2 etag the book was scanned at, so a file replaced and rescanned never gets an old
+ * page back (until that rescan, a cached page is the scanned version the catalog still describes); a cover's
+ * entry records the version of the cover it holds (the catalog's, thumbnail.service.ts), and counts only
+ * while the catalog still names that version. Hence the long TTL (it only bounds how long unused entries
+ * take space). Where the Cache API does nothing
+ * (workers.dev, Node over libSQL), reads simply miss.
  */
 
 /**
@@ -23,8 +26,13 @@ const TTL_SECONDS = 30 * 24 * 3600;
  * Worker always runs first, so the cache is only ever read from here.
  */
 const KEY_PATH = '/__longbox/edge-cache/pages';
+const COVERS_PATH = '/__longbox/edge-cache/covers';
 /** The cache may answer without the Content-Length it was given: the size travels in a header of our own. */
 const SIZE_HEADER = 'X-Longbox-Page-Size';
+/** The entity tag the bytes were served with from R2 (thumbnails keep theirs for If-None-Match). */
+const ETAG_HEADER = 'X-Longbox-Etag';
+/** Which version of what the key names the bytes are, where the key does not say (covers). */
+const VERSION_HEADER = 'X-Longbox-Version';
 /**
  * How long filling the cache may take. R2 hands over a 4 MiB page in well under a second; a fill still
  * running after this is a stalled read, given up so it stops holding the R2 stream (issue 21).
@@ -35,16 +43,43 @@ export interface EdgeCachedPage {
   body: ReadableStream<Uint8Array>;
   size: number;
   mediaType: string;
+  /** The HTTP entity tag the bytes have, when it is not derived from the key (thumbnails). */
+  etag?: string;
+  /** The version of what the key names these bytes are, when the key does not say (covers). */
+  version?: string;
 }
+
+/** What is put: a stream (filled as the reader reads its twin), or bytes already in memory (a rendition). */
+export type EdgeCacheFill = Omit<EdgeCachedPage, 'body'> & { body: ReadableStream<Uint8Array> | Uint8Array };
 
 export interface EdgePageCache {
   match(key: string): Promise<EdgeCachedPage | null>;
-  /** Keeps the page if its body delivers exactly `size` bytes in time; a broken or stalled read keeps nothing. */
-  put(key: string, page: EdgeCachedPage): Promise<void>;
+  /** Keeps the bytes if the body delivers exactly `size` of them in time; a broken or stalled read keeps nothing. */
+  put(key: string, page: EdgeCacheFill): Promise<void>;
 }
 
 export function originalPageCacheKey(origin: string, bookId: string, etag: string, pageNumber: number): string {
   return `${origin}${KEY_PATH}/${bookId}/${encodeURIComponent(etag)}/${pageNumber}`;
+}
+
+/** A rendition: the original's key and the rendition's name (page-variant.ts variantName and version). */
+export function renditionEdgeCacheKey(
+  origin: string,
+  bookId: string,
+  etag: string,
+  pageNumber: number,
+  rendition: string,
+): string {
+  return `${originalPageCacheKey(origin, bookId, etag, pageNumber)}/${encodeURIComponent(rendition)}`;
+}
+
+/**
+ * A book's or series' cover: one entry per cover, which records the version of the cover its bytes are (the
+ * catalog's, thumbnail.service.ts); a hit counts only while the catalog still names that version, and a new
+ * version replaces the entry.
+ */
+export function coverEdgeCacheKey(origin: string, kind: 'books' | 'series', id: string): string {
+  return `${origin}${COVERS_PATH}/${kind}/${id}`;
 }
 
 /** The cache of this data center, or null where the runtime has no Cache API. */
@@ -61,19 +96,34 @@ export function edgePageCache(): EdgePageCache | null {
         await hit.body.cancel();
         return null;
       }
-      return { body: hit.body, size, mediaType: hit.headers.get('Content-Type') ?? 'application/octet-stream' };
+      const etag = hit.headers.get(ETAG_HEADER);
+      const version = hit.headers.get(VERSION_HEADER);
+      return {
+        body: hit.body,
+        size,
+        mediaType: hit.headers.get('Content-Type') ?? 'application/octet-stream',
+        ...(etag ? { etag } : {}),
+        ...(version ? { version } : {}),
+      };
     },
     async put(key, page) {
       // Only a whole page is kept: the cache stores what it was given even when the stream broke part-way
       // (measured locally, issue 21), and a cut page would then be served for as long as it stays cached.
-      const bytes = await wholeBody(page.body, page.size, EDGE_CACHE_FILL_MS);
+      const bytes =
+        page.body instanceof Uint8Array
+          ? page.body.byteLength === page.size
+            ? page.body
+            : null
+          : await wholeBody(page.body, page.size, EDGE_CACHE_FILL_MS);
       if (!bytes) return;
-      const headers = {
+      const headers: Record<string, string> = {
         'Content-Type': page.mediaType,
         'Content-Length': String(page.size),
         [SIZE_HEADER]: String(page.size),
         'Cache-Control': `public, max-age=${TTL_SECONDS}, immutable`,
       };
+      if (page.etag) headers[ETAG_HEADER] = page.etag;
+      if (page.version) headers[VERSION_HEADER] = page.version;
       await cache.put(key, new Response(bytes, { headers }));
     },
   };

@@ -39,8 +39,11 @@ export function pageEtag(bookEtag: string, pageNumber: number, variant: PageVari
   return `"${bookEtag}-p${pageNumber}-${variantName(variant)}-${RENDITION_VERSION}"`;
 }
 
+/** The rendition's name within its page: its parameters and the renderer's version. */
+export const renditionName = (variant: PageVariant) => `${variantName(variant)}-${RENDITION_VERSION}`;
+
 export function renditionCacheKey(bookId: string, bookEtag: string, pageNumber: number, variant: PageVariant): string {
-  return `${versionRenditionsPrefix(bookId, bookEtag)}${pageNumber}/${variantName(variant)}-${RENDITION_VERSION}`;
+  return `${versionRenditionsPrefix(bookId, bookEtag)}${pageNumber}/${renditionName(variant)}`;
 }
 
 /** The output format when the client gave none: the page's own, or a close one it can be encoded as. */

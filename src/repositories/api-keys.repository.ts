@@ -43,6 +43,24 @@ export class ApiKeysRepository {
     return rows[0] as ApiKeyRecord;
   }
 
+  /**
+   * A key imported from Komga (docs/DECISIONS.md §Imported credentials), for a migration's batch: skipped when
+   * its hash is a key's already (the caller checked; this keeps a race from failing the batch).
+   */
+  importedKomgaKey(record: ApiKeyRecord) {
+    return this.db.insert(apiKeys).values(record).onConflictDoNothing();
+  }
+
+  /** Which of these lookup prefixes (a Komga key: its hash) some key already has. */
+  async prefixesTaken(prefixes: readonly string[]): Promise<Set<string>> {
+    if (prefixes.length === 0) return new Set();
+    const rows = await this.db
+      .select({ prefix: apiKeys.prefix })
+      .from(apiKeys)
+      .where(sql`${apiKeys.prefix} IN (SELECT value FROM json_each(${JSON.stringify(prefixes)}))`);
+    return new Set(rows.map((row) => row.prefix));
+  }
+
   /** The libraries of each narrowed key among these, by key id (keys reaching all their owner's have none). */
   async librariesOf(keyIds: readonly string[]): Promise<Map<string, string[]>> {
     const result = new Map<string, string[]>();

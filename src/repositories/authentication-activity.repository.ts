@@ -27,11 +27,15 @@ export interface ActivityQuery {
   page: { offset: number; limit: number } | null;
 }
 
+/** The statement recording one attempt, for a sign-in that writes it with its other rows (sign-in.repository.ts). */
+export const recordActivityStatement = (db: Database, row: AuthenticationActivityRecord) =>
+  db.insert(authenticationActivity).values(row);
+
 export class AuthenticationActivityRepository {
   constructor(private readonly db: Database) {}
 
   async insert(row: AuthenticationActivityRecord): Promise<void> {
-    await this.db.insert(authenticationActivity).values(row);
+    await recordActivityStatement(this.db, row);
   }
 
   async list(query: ActivityQuery): Promise<{ rows: AuthenticationActivityRecord[]; total: number }> {

@@ -46,47 +46,82 @@ export interface BookExtras {
   hasCover: boolean;
 }
 
-export class BookExtrasRepository {
-  constructor(private readonly db: Database) {}
+/** The extras of a book as columns of any statement reading `books` (a feed's page reads them with its rows). */
+export const bookExtrasColumns = () => ({
+  authors: books.authors,
+  language: books.language,
+  year: books.year,
+  publisher: books.publisher,
+  isbn: books.isbn,
+  terms: sql<string | null>`(SELECT json_group_array(json_array(t.kind, t.value)) FROM book_terms t
+    WHERE t.book_id = ${books.id} AND t.kind IN ('genre', 'tag'))`,
+  epubLayout: books.epubLayout,
+  hasCover: coverAvailable(books),
+  pageTypes: sql<
+    string | null
+  >`(SELECT group_concat(DISTINCT p.media_type) FROM book_pages p WHERE p.book_id = ${books.id})`,
+});
 
-  /** The extras of the books among `ids` the viewer may see. */
+const extrasQuery = (db: Database) => db.select(bookExtrasColumns()).from(books);
+/** The extras as a statement reads them. */
+export type BookExtrasRow = Awaited<ReturnType<typeof extrasQuery>>[number];
+
+export function toBookExtras({ authors, pageTypes, terms, hasCover, ...row }: BookExtrasRow): BookExtras {
+  const pairs = JSON.parse(terms ?? '[]') as Array<[string, string]>;
+  const of = (kind: string) => pairs.filter(([k]) => k === kind).map(([, value]) => value);
+  return {
+    ...row,
+    authors: parseAuthors(authors),
+    genres: of('genre'),
+    tags: of('tag'),
+    pageTypes: pageTypes ? pageTypes.split(',') : [],
+    hasCover: Boolean(hasCover),
+  };
+}
+
+/**
+ * What this request's lists have already read of their rows for a feed (books.repository.ts and
+ * series.repository.ts, when built with one): an OPDS feed reads its page and what it shows beyond the API's
+ * rows — a book's extras, whether a series has a cover — in one statement (issue 30), and asks here first.
+ */
+export interface FeedExtrasRead {
+  books: Map<string, BookExtras>;
+  seriesWithCover: Map<string, boolean>;
+}
+
+export const feedExtrasRead = (): FeedExtrasRead => ({ books: new Map(), seriesWithCover: new Map() });
+
+/**
+ * Whether a series' cover URL answers an image to this viewer (ThumbnailService#forSeries), as a column of any
+ * statement reading `series`: a stored series cover, else the cover of its first book in reading order when
+ * the viewer sees that book.
+ */
+export const seriesHasCoverColumn = (viewer: Viewer) =>
+  sql<number>`(${series.thumbnailKey} IS NOT NULL OR EXISTS (SELECT 1 FROM ${books} AS ${sql.raw('cover_book')}
+    WHERE ${coverBook.id} = ${firstBookOf(series.id)} AND ${visibleBooks(viewer, coverBook)}
+    AND ${coverAvailable(coverBook)}))`;
+
+export class BookExtrasRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly alreadyRead: FeedExtrasRead = feedExtrasRead(),
+  ) {}
+
+  /** The extras of the books among `ids` the viewer may see: those read with their page, else read now. */
   async forBooks(viewer: Viewer, ids: readonly string[]): Promise<Map<string, BookExtras>> {
-    if (ids.length === 0) return new Map();
+    const found = new Map<string, BookExtras>();
+    for (const id of ids) {
+      const read = this.alreadyRead.books.get(id);
+      if (read) found.set(id, read);
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length === 0) return found;
     const rows = await this.db
-      .select({
-        id: books.id,
-        authors: books.authors,
-        language: books.language,
-        year: books.year,
-        publisher: books.publisher,
-        isbn: books.isbn,
-        terms: sql<string | null>`(SELECT json_group_array(json_array(t.kind, t.value)) FROM book_terms t
-          WHERE t.book_id = ${books.id} AND t.kind IN ('genre', 'tag'))`,
-        epubLayout: books.epubLayout,
-        hasCover: coverAvailable(books),
-        pageTypes: sql<
-          string | null
-        >`(SELECT group_concat(DISTINCT p.media_type) FROM book_pages p WHERE p.book_id = ${books.id})`,
-      })
+      .select({ id: books.id, ...bookExtrasColumns() })
       .from(books)
-      .where(and(inIds(books.id, ids), visibleBooks(viewer, books)));
-    return new Map(
-      rows.map(({ id, authors, pageTypes, terms, hasCover, ...row }) => {
-        const pairs = JSON.parse(terms ?? '[]') as Array<[string, string]>;
-        const of = (kind: string) => pairs.filter(([k]) => k === kind).map(([, value]) => value);
-        return [
-          id,
-          {
-            ...row,
-            authors: parseAuthors(authors),
-            genres: of('genre'),
-            tags: of('tag'),
-            pageTypes: pageTypes ? pageTypes.split(',') : [],
-            hasCover: Boolean(hasCover),
-          },
-        ];
-      }),
-    );
+      .where(and(inIds(books.id, missing), visibleBooks(viewer, books)));
+    for (const { id, ...row } of rows) found.set(id, toBookExtras(row));
+    return found;
   }
 
   /**
@@ -95,18 +130,14 @@ export class BookExtrasRepository {
    * Feeds link covers only for these (issue 22: a link that answers 404 shows as a broken image).
    */
   async seriesWithCovers(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
+    const found = new Set(ids.filter((id) => this.alreadyRead.seriesWithCover.get(id) === true));
+    const missing = ids.filter((id) => !this.alreadyRead.seriesWithCover.has(id));
+    if (missing.length === 0) return found;
     const rows = await this.db
       .select({ id: series.id })
       .from(series)
-      .where(
-        and(
-          inIds(series.id, ids),
-          sql`(${series.thumbnailKey} IS NOT NULL OR EXISTS (SELECT 1 FROM ${books} AS ${sql.raw('cover_book')}
-            WHERE ${coverBook.id} = ${firstBookOf(series.id)} AND ${visibleBooks(viewer, coverBook)}
-            AND ${coverAvailable(coverBook)}))`,
-        ),
-      );
-    return new Set(rows.map((row) => row.id));
+      .where(and(inIds(series.id, missing), seriesHasCoverColumn(viewer)));
+    for (const row of rows) found.add(row.id);
+    return found;
   }
 }

@@ -19,6 +19,7 @@ const bookColumns = {
   fileFormat: books.fileFormat,
   fileSize: books.fileSize,
   etag: books.etag,
+  fileModifiedAt: books.fileModifiedAt,
   pageCount: books.pageCount,
   epubLayout: books.epubLayout,
   analysisError: books.analysisError,
@@ -48,6 +49,7 @@ const coverColumns = {
   libraryId: books.libraryId,
   seriesId: books.seriesId,
   thumbnailKey: books.thumbnailKey,
+  thumbnailUpdatedAt: books.thumbnailUpdatedAt,
   analysisError: books.analysisError,
   deletedAt: books.deletedAt,
   // "books"."id" written out: drizzle leaves a selected column of the query's own table unqualified, which
@@ -71,28 +73,20 @@ const pagesQuery = (db: Database, bookId: string) =>
 
 const seriesColumns = { id: series.id, thumbnailKey: series.thumbnailKey, deletedAt: series.deletedAt };
 
+/**
+ * When the image a series' stored cover key names was last written: a book's generated thumbnail is rewritten
+ * in place under its key (`bookThumbnailsRoot` + the book's id), the book row records when; any other key (an
+ * uploaded cover) names bytes that never change, and the series row records when it was pointed at them.
+ */
+const seriesCoverWrittenAt = (bookThumbnailsRoot: string) =>
+  // "series"."…" written out: drizzle leaves a selected column of the query's own table unqualified, which
+  // inside the subquery would name the book's column of the same name.
+  sql<string | null>`coalesce((SELECT b.thumbnail_updated_at FROM ${books} AS b
+    WHERE b.id = substr("series"."thumbnail_key", ${bookThumbnailsRoot.length + 1})
+      AND "series"."thumbnail_key" = ${bookThumbnailsRoot} || b.id), "series"."thumbnail_updated_at")`;
+
 export class BookMediaRepository {
   constructor(private readonly db: Database) {}
-
-  /**
-   * What serving the original file needs: where it is, its name and format, and the version the scan saw
-   * (size, etag, upload time); not the page index, which a file download never reads.
-   */
-  file(viewer: Viewer, id: string) {
-    return this.db
-      .select({
-        path: books.path,
-        fileName: books.fileName,
-        fileFormat: books.fileFormat,
-        fileSize: books.fileSize,
-        etag: books.etag,
-        fileModifiedAt: books.fileModifiedAt,
-        deletedAt: books.deletedAt,
-      })
-      .from(books)
-      .where(visibleBook(viewer, id))
-      .get();
-  }
 
   /** Whether the viewer may see the book (a cached page table is served only then). */
   async isVisible(viewer: Viewer, id: string): Promise<boolean> {
@@ -135,9 +129,10 @@ export class BookMediaRepository {
     return this.db.select().from(books).where(visibleBook(viewer, id)).get();
   }
 
-  series(viewer: Viewer, id: string) {
+  /** The series and when the image its stored cover key names was written (the cover's version). */
+  series(viewer: Viewer, id: string, bookThumbnailsRoot: string) {
     return this.db
-      .select(seriesColumns)
+      .select({ ...seriesColumns, coverWrittenAt: seriesCoverWrittenAt(bookThumbnailsRoot) })
       .from(series)
       .where(and(eq(series.id, id), visibleSeries(viewer, series)))
       .get();

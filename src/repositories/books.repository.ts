@@ -9,8 +9,17 @@ import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { bookCoverSource } from '../catalog/cover-version';
+import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
-import { type ListSpec, nullsLast, ONE_ROW, type PageWindow, readIds, readList, type SortKey } from './catalog-page';
+import {
+  type ListSpec,
+  nullsLast,
+  ONE_ROW,
+  type PageEnrichment,
+  type PageWindow,
+  readList,
+  type SortKey,
+} from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
@@ -118,7 +127,14 @@ const pagingColumns = {
 };
 
 export class BooksRepository {
-  constructor(private readonly db: Database) {}
+  /**
+   * `extrasRead`: the book lists of an OPDS feed read each row's extras (book-extras.repository.ts) in the same
+   * statement as the page and leave them there, so the feed needs no second round trip for them (issue 30).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly extrasRead: FeedExtrasRead | null = null,
+  ) {}
 
   /**
    * A page of live books. Unfiltered, an index serves the order and the page stops after its rows; the
@@ -130,9 +146,16 @@ export class BooksRepository {
     return this.read(viewer, this.listSpec(viewer, query));
   }
 
-  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
-  async listIds(viewer: Viewer, query: BookListQuery) {
-    return readIds(this.db, this.listSpec(viewer, query));
+  /**
+   * The page `list` reads, its rows selected in a caller's own shape (the Komga API's) in the page's statement:
+   * each row is enriched once, and the page costs no round trip for ids before its rows.
+   */
+  async listAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    query: BookListQuery,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.listSpec(viewer, query), enrich);
   }
 
   private listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
@@ -174,15 +197,15 @@ export class BooksRepository {
     return this.read(viewer, this.progressSpec(viewer, completed, libraryId, limit, offset));
   }
 
-  /** The ids of the page `listByProgress` reads, in its order, and the total: no enrichment. */
-  async idsByProgress(
+  /** The page `listByProgress` reads, in a caller's own shape (listAs). */
+  async byProgressAs<Row extends { pageTotal: number | null }>(
     viewer: Viewer,
     completed: boolean,
-    libraryId: string | undefined,
-    limit: number,
-    offset: number,
+    window: { libraryId: string | undefined; limit: number; offset: number },
+    enrich: PageEnrichment<Row>,
   ) {
-    return readIds(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset));
+    const { libraryId, limit, offset } = window;
+    return readList(this.db, this.progressSpec(viewer, completed, libraryId, limit, offset), enrich);
   }
 
   private progressSpec(
@@ -209,7 +232,8 @@ export class BooksRepository {
 
   /**
    * On deck (API.md §4 Books): per live series where the viewer completed at least one book and has
-   * none in progress (every progress row completed), the first book in reading order without progress;
+   * none in progress (every progress row completed), the first book in reading order without progress
+   * and without an analysis error;
    * series ordered by the viewer's latest activity in them.
    *
    * Starts from the viewer's progress rows (an index-only read) and their books through the covering
@@ -220,9 +244,13 @@ export class BooksRepository {
     return this.read(viewer, this.onDeckSpec(viewer, libraryId, limit, offset));
   }
 
-  /** The ids of the page `listOnDeck` reads, in its order, and the total: no enrichment. */
-  async idsOnDeck(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number) {
-    return readIds(this.db, this.onDeckSpec(viewer, libraryId, limit, offset));
+  /** The page `listOnDeck` reads, in a caller's own shape (listAs). */
+  async onDeckAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    window: { libraryId: string | undefined; limit: number; offset: number },
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.onDeckSpec(viewer, window.libraryId, window.limit, window.offset), enrich);
   }
 
   private onDeckSpec(viewer: Viewer, libraryId: string | undefined, limit: number, offset: number): ListSpec {
@@ -233,9 +261,13 @@ export class BooksRepository {
         WHERE rp.user_id = ${viewer.userId} AND b.deleted_at IS NULL ${library} GROUP BY b.series_id
       ) g CROSS JOIN series s ON s.id = g.series_id WHERE g.finished = 1 AND s.deleted_at IS NULL
         AND ${visibleSeries(viewer, { id: sql.raw('g.series_id'), libraryId: sql.raw('s.library_id') })}`;
+    // A book whose analysis failed (a damaged file) is no suggestion: nobody can read it, so the next
+    // readable one is on deck instead (DECISIONS.md §Books). The error is tested after the progress, so
+    // the walk past read books stays in the reading-order index.
     const nextUnread = firstBookOf(
       sql.raw('f.series_id'),
-      (b) => sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id})`,
+      (b) =>
+        sql`NOT EXISTS (SELECT 1 FROM read_progress p WHERE p.user_id = ${viewer.userId} AND p.book_id = ${b.id}) AND ${b.analysisError} IS NULL`,
     );
     // OFFSET 0 keeps SQLite from flattening this into the outer query, which would run the next-unread
     // subquery twice per series (once for the IS NOT NULL test, once for the value).
@@ -255,8 +287,22 @@ export class BooksRepository {
    * RELEASE_ORDER for an unordered list), narrowed by a checked filter when given.
    */
   async listInReadList(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode) {
+    return this.read(viewer, this.readListSpec(viewer, readListId, window, filter));
+  }
+
+  /** The page `listInReadList` reads, in a caller's own shape (listAs). */
+  async listInReadListAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    readListId: string,
+    window: PageWindow,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.readListSpec(viewer, readListId, window), enrich);
+  }
+
+  private readListSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, BOOK_FILTER_FIELDS, viewer) : undefined;
-    return this.read(viewer, {
+    return {
       id: books.id,
       from: readListBooks,
       // RELEASE_ORDER sorts by the series' title.
@@ -264,7 +310,7 @@ export class BooksRepository {
       where: and(eq(readListBooks.readListId, readListId), liveVisibleBooks(viewer), compiled?.where),
       window,
       countInPage: false,
-    });
+    };
   }
 
   /** Book responses of the given ids the viewer may see (live ones), in no particular order. */
@@ -323,12 +369,13 @@ export class BooksRepository {
       .get();
   }
 
-  /** Book responses of the page's rows, with the names and the viewer's data joined. */
-  private read(viewer: Viewer, spec: ListSpec) {
-    return readList(this.db, spec, ({ cte, id, total, order }) =>
+  /** Book responses of the page's rows, with the names and the viewer's data joined (and their extras, when kept). */
+  private async read(viewer: Viewer, spec: ListSpec) {
+    const { extrasRead } = this;
+    const read = await readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...bookColumns(viewer), pageTotal: total })
+        .select({ ...bookColumns(viewer), pageTotal: total, ...(extrasRead ? { extras: bookExtrasColumns() } : {}) })
         .from(cte)
         .innerJoin(books, sql`${books.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -336,6 +383,12 @@ export class BooksRepository {
         .leftJoin(readProgress, progressOf(viewer, books.id))
         .orderBy(...order),
     );
+    if (!extrasRead) return read;
+    const rows = read.rows.map(({ extras, ...row }: (typeof read.rows)[number] & { extras?: BookExtrasRow }) => {
+      if (extras) extrasRead.books.set(row.id, toBookExtras(extras));
+      return row;
+    });
+    return { rows, total: read.total };
   }
 }
 

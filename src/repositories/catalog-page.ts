@@ -181,6 +181,12 @@ export interface PageRows {
 }
 
 /**
+ * What the outer query of a page selects for the CTE's ids, in a caller's shape (the API's responses, the
+ * Komga API's own rows): it selects `total` as `pageTotal` and orders by `order`.
+ */
+export type PageEnrichment<Row extends { pageTotal: number | null }> = (page: PageRows) => PromiseLike<Row[]>;
+
+/**
  * Reads the page `spec` asks for with the rows `enrich` selects for the CTE's ids (selecting `total` as `pageTotal`, in
  * `order`) and finds the list's total: from the rows when the page counted itself, except for a page
  * past the end, which has no row to carry it; otherwise from the count statement, run alongside.
@@ -192,7 +198,7 @@ export interface PageRows {
 export async function readList<Row extends { pageTotal: number | null }>(
   db: Database,
   spec: ListSpec,
-  enrich: (page: PageRows) => PromiseLike<Row[]>,
+  enrich: PageEnrichment<Row>,
 ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
   const page = listPage(db, spec);
   const order = [...page.keys.map((key, i) => orderBy(CARRIED[i] as SQL, key.direction)), asc(PAGE_ID)];
@@ -207,20 +213,4 @@ export async function readList<Row extends { pageTotal: number | null }>(
     [rows, total] = await Promise.all([read(), countOf()]);
   }
   return { rows: rows.map(({ pageTotal: _, ...row }) => row), total };
-}
-
-/**
- * The ids of the page `spec` asks for, in its order, and the list's total: `readList` without its
- * enrichment, for callers that enrich the rows in a shape of their own (the Komga API), so each row is
- * enriched once.
- */
-export async function readIds(db: Database, spec: ListSpec): Promise<{ ids: string[]; total: number }> {
-  const { rows, total } = await readList(db, spec, ({ cte, id, total, order }) =>
-    db
-      .with(cte)
-      .select({ id: sql<string>`${id}`, pageTotal: total })
-      .from(cte)
-      .orderBy(...order),
-  );
-  return { ids: rows.map((row) => row.id), total };
 }

@@ -21,6 +21,7 @@ import {
   readCountsOf,
   readingOrder,
 } from './catalog-sql';
+import type { PageEnrichment } from './catalog-page';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
 /** The `books b` and `series s` of the raw statements below, for their visibility conditions. */
@@ -182,10 +183,44 @@ export class KomgaCatalogRepository {
     return inOrder(ids, rows);
   }
 
+  /**
+   * The series of a list's page (catalog-page.ts), in Komga's shape: the list service's page and these rows
+   * are one statement.
+   */
+  seriesOfPage(viewer: Viewer): PageEnrichment<KomgaSeriesRow & { pageTotal: number | null }> {
+    return ({ cte, id, total, order }) =>
+      this.db
+        .with(cte)
+        .select({ ...seriesColumns(viewer), pageTotal: total })
+        .from(cte)
+        .innerJoin(series, sql`${series.id} = ${id}`)
+        .innerJoin(libraries, eq(libraries.id, series.libraryId))
+        .orderBy(...order);
+  }
+
   /** Books by id, in the order given, with their 1-based place among their series' live books. */
   async books(viewer: Viewer, ids: readonly string[]) {
     const scope = sql`${ordered.seriesId} IN (SELECT ${books.seriesId} FROM ${books} WHERE ${inIds(books.id, ids)})`;
     return inOrder(ids, await this.bookRows(viewer, inIds(books.id, ids), scope));
+  }
+
+  /** The books of a list's page (catalog-page.ts), in Komga's shape (`books`): one statement with the page. */
+  booksOfPage(viewer: Viewer): PageEnrichment<KomgaBookRow & { pageTotal: number | null }> {
+    return async ({ cte, id, total, order }) => {
+      const positions = this.positions(
+        sql`${ordered.seriesId} IN (SELECT ${books.seriesId} FROM ${books} WHERE ${books.id} IN (SELECT "page"."id" FROM "page"))`,
+      );
+      const rows = await this.db
+        .with(cte, positions)
+        .select({ ...bookColumns(), position: sql<number | null>`"pos"."position"`, pageTotal: total })
+        .from(cte)
+        .innerJoin(books, sql`${books.id} = ${id}`)
+        .innerJoin(series, eq(series.id, books.seriesId))
+        .leftJoin(positions, sql`"pos"."book_id" = ${books.id}`)
+        .leftJoin(readProgress, progressOf(viewer, books.id))
+        .orderBy(...order);
+      return rows.map((row) => ({ ...row, position: row.position === null ? null : Number(row.position) }));
+    };
   }
 
   /** Every live book of a series in reading order (the tracker works on the whole series). */
@@ -214,16 +249,7 @@ export class KomgaCatalogRepository {
    * order (one window over each series, null for a deleted book).
    */
   private async bookRows(viewer: Viewer, where: SQL, positionScope: SQL) {
-    const positions = this.db.$with('pos').as(
-      this.db
-        .select({
-          id: sql<string>`${ordered.id}`.as('book_id'),
-          position: sql<number>`row_number() OVER (PARTITION BY ${ordered.seriesId}
-            ORDER BY ${sql.join(readingOrder(ordered), sql`, `)})`.as('position'),
-        })
-        .from(ordered)
-        .where(and(sql`${ordered.deletedAt} IS NULL`, positionScope)),
-    );
+    const positions = this.positions(positionScope);
     const rows = await this.db
       .with(positions)
       .select({ ...bookColumns(), position: sql<number | null>`"pos"."position"` })
@@ -233,6 +259,20 @@ export class KomgaCatalogRepository {
       .leftJoin(readProgress, progressOf(viewer, books.id))
       .where(and(where, visibleBooks(viewer, books)));
     return rows.map((row) => ({ ...row, position: row.position === null ? null : Number(row.position) }));
+  }
+
+  /** `pos`: the 1-based place of each live book of the series `scope` names, in reading order. */
+  private positions(scope: SQL) {
+    return this.db.$with('pos').as(
+      this.db
+        .select({
+          id: sql<string>`${ordered.id}`.as('book_id'),
+          position: sql<number>`row_number() OVER (PARTITION BY ${ordered.seriesId}
+            ORDER BY ${sql.join(readingOrder(ordered), sql`, `)})`.as('position'),
+        })
+        .from(ordered)
+        .where(and(sql`${ordered.deletedAt} IS NULL`, scope)),
+    );
   }
 
   /** Distinct genre or tag values of the live series and books the viewer sees, sorted case-insensitively. */

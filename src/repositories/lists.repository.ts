@@ -7,7 +7,8 @@
  *
  * What a viewer sees of a list: its live members it may see, counted; a list whose members are all hidden from
  * the viewer is not listed and not found, like a missing one. An empty list is always shown (and a smart
- * collection, through `alwaysShown`).
+ * collection, through `alwaysShown`). A list with an owner (one a migration from Kavita brought) is its owner's
+ * alone: to anyone else it is missing, on reads and writes alike.
  */
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -30,6 +31,7 @@ import type { Viewer } from './visibility';
 type ListTable = SQLiteTable & {
   id: SQLiteColumn;
   name: SQLiteColumn;
+  ownerUserId: SQLiteColumn;
   ordered: SQLiteColumn;
   createdAt: SQLiteColumn;
   updatedAt: SQLiteColumn;
@@ -148,15 +150,30 @@ export class ListsRepository<T extends ListTable, Sort extends string = 'name'> 
     return byList;
   }
 
-  /** The list named `name` whatever its case (names are unique that way), any viewer's. */
+  /** The shared list named `name` whatever its case (names are unique that way), any viewer's. */
   async idByName(name: string): Promise<string | undefined> {
     const { table } = this.kind;
     const row = await this.db
       .select({ id: sql<string>`${table.id}` })
       .from(table as SQLiteTable)
-      .where(sql`lower(${table.name}) = lower(${name})`)
+      .where(sql`lower(${table.name}) = lower(${name}) AND ${table.ownerUserId} IS NULL`)
       .get();
     return row?.id;
+  }
+
+  /**
+   * The names among these that a list of the same owner (or, for null, a shared list) already has, as
+   * `<owner or ''>/<lower-case name>` (how the unique index tells them apart).
+   */
+  async namesTaken(names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const { table } = this.kind;
+    const lower = JSON.stringify(names.map((name) => name.toLowerCase()));
+    const rows = await this.db
+      .select({ key: sql<string>`coalesce(${table.ownerUserId}, '') || '/' || lower(${table.name})` })
+      .from(table as SQLiteTable)
+      .where(sql`lower(${table.name}) IN (SELECT value FROM json_each(${lower}))`);
+    return new Set(rows.map((row) => row.key));
   }
 
   /** Whether the list exists at all (a writer's edit of a list it cannot see is a 404 still). */
@@ -191,11 +208,17 @@ export class ListsRepository<T extends ListTable, Sort extends string = 'name'> 
     if (first) await this.db.batch([first, ...rest]);
   }
 
-  /** What the viewer may see of a list: a visible member, no member at all, or a list always shown. */
+  /**
+   * What the viewer may see of a list: a shared one or their own, with a visible member, no member at all, or
+   * always shown.
+   */
   private shownTo(viewer: Viewer): SQL {
-    const { alwaysShown, members } = this.kind;
+    const { alwaysShown, members, table } = this.kind;
+    const whose = sql`(${table.ownerUserId} IS NULL OR ${table.ownerUserId} = ${viewer.userId})`;
     const visibleOrEmpty = sql`${hasMember(members, viewer)} OR NOT ${hasMember(members)}`;
-    return alwaysShown ? sql`(${alwaysShown} OR ${visibleOrEmpty})` : sql`(${visibleOrEmpty})`;
+    return alwaysShown
+      ? sql`${whose} AND (${alwaysShown} OR ${visibleOrEmpty})`
+      : sql`${whose} AND (${visibleOrEmpty})`;
   }
 
   private columns(viewer: Viewer) {

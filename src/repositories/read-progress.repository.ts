@@ -6,7 +6,7 @@ import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-or
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
 import { progressOf } from './catalog-sql';
-import { recountSeriesProgress, seriesOfBooks } from './series-read-progress';
+import { recountSeriesProgress, seriesIdList, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
@@ -24,6 +24,23 @@ export interface ProgressWrite {
   /** undefined: an existing row keeps its locator; null clears it. */
   locator?: string | null;
   now: string;
+}
+
+/** A progress row a migration brings from another server (docs/DECISIONS.md §Coming from Komga or Kavita). */
+export interface ImportedProgress {
+  userId: string;
+  bookId: string;
+  seriesId: string;
+  currentPage: number;
+  completed: boolean;
+  completedAt: string | null;
+  progressPercentage: number;
+  locator: string | null;
+  deviceId: string;
+  deviceName: string;
+  readerDevice: { id: string; name: string } | null;
+  startedAt: string;
+  updatedAt: string;
 }
 
 /** A UUID v4 made by SQLite, for rows inserted by INSERT … SELECT. */
@@ -69,6 +86,66 @@ export class ReadProgressRepository {
       ),
       ...this.recount(write.userId, [write.bookId], startedOrCompleted),
     ]);
+  }
+
+  /**
+   * Progress brought from another server, in one batch: each row is written unless the user's progress on the
+   * book is as recent or more (so running a migration again changes nothing, and reading done in Longbox since
+   * is kept), then every user's counts are recounted for the series the batch touched, as every progress write
+   * does (docs/ARCHITECTURE.md §Series read state). Returns how many rows were written.
+   */
+  async importRows(rows: readonly ImportedProgress[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const values = JSON.stringify(
+      rows.map((r) => [
+        r.userId,
+        r.bookId,
+        r.currentPage,
+        r.completed ? 1 : 0,
+        r.completedAt,
+        r.progressPercentage,
+        r.locator,
+        r.deviceId,
+        r.deviceName,
+        r.readerDevice?.id ?? null,
+        r.readerDevice?.name ?? null,
+        r.startedAt,
+        r.updatedAt,
+      ]),
+    );
+    // Every column in table order (an INSERT … SELECT through the builder, so it can join the batch).
+    const upsert = this.db
+      .insert(readProgress)
+      .select(
+        sql`SELECT ${SQL_UUID_V4}, r.value ->> 0, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4,
+          r.value ->> 5, r.value ->> 6, r.value ->> 7, r.value ->> 8, r.value ->> 9, r.value ->> 10, r.value ->> 11,
+          r.value ->> 12 FROM json_each(${values}) r WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: [readProgress.userId, readProgress.bookId],
+        set: {
+          currentPage: sql`excluded.current_page`,
+          completed: sql`excluded.completed`,
+          completedAt: sql`excluded.completed_at`,
+          progressPercentage: sql`excluded.progress_percentage`,
+          locator: sql`excluded.locator`,
+          deviceId: sql`excluded.device_id`,
+          deviceName: sql`excluded.device_name`,
+          readerDeviceId: sql`excluded.reader_device_id`,
+          readerDeviceName: sql`excluded.reader_device_name`,
+          startedAt: sql`min(${readProgress.startedAt}, excluded.started_at)`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+        setWhere: sql`${readProgress.updatedAt} < excluded.updated_at`,
+      })
+      .returning({ id: readProgress.id });
+    const seriesByUser = new Map<string, Set<string>>();
+    for (const row of rows) seriesByUser.set(row.userId, (seriesByUser.get(row.userId) ?? new Set()).add(row.seriesId));
+    const recounts = [...seriesByUser].flatMap(([userId, seriesIds]) =>
+      recountSeriesProgress(this.db, seriesIdList([...seriesIds]), userId),
+    );
+    const [written] = await this.db.batch([upsert, ...recounts]);
+    return written.length;
   }
 
   /** The statements that recount the user's progress in the series of these books, after a write. */

@@ -3,7 +3,7 @@
  * recount a user's (or every user's) progress in some series over their live books. Every write that changes
  * what the counts depend on adds them to its own batch (one transaction), so no reader ever sees the counts
  * disagree with the progress rows (docs/ARCHITECTURE.md §Series read state):
- * - progress written, completed, un-completed or deleted (read-progress.repository.ts);
+ * - progress written, completed, un-completed or deleted, or imported by a migration (read-progress.repository.ts);
  * - books soft-deleted, restored or moved, which always ends in `CatalogWriter.refreshSeries`;
  * - a library, a trashed series or a user removed (their rows go with them).
  * The counts are over live books only, as `series.book_count` is, so "read" is `read_count = book_count`.

@@ -8,6 +8,7 @@ import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { seriesCoverSource } from '../catalog/cover-version';
+import { type FeedExtrasRead, seriesHasCoverColumn } from './book-extras.repository';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import {
   type ListSpec,
@@ -15,7 +16,7 @@ import {
   ONE_ROW,
   type PageWindow,
   pageIdsQuery,
-  readIds,
+  type PageEnrichment,
   readList,
   type SortKey,
 } from './catalog-page';
@@ -147,7 +148,11 @@ export interface SeriesListQuery extends PageWindow {
 }
 
 export class SeriesRepository {
-  constructor(private readonly db: Database) {}
+  /** `extrasRead`: the series lists of an OPDS feed read whether each row has a cover in the same statement. */
+  constructor(
+    private readonly db: Database,
+    private readonly extrasRead: FeedExtrasRead | null = null,
+  ) {}
 
   /**
    * A page of live series. When a search or a condition narrowing to id lists drives it, the page
@@ -157,9 +162,16 @@ export class SeriesRepository {
     return this.read(viewer, this.listSpec(viewer, query));
   }
 
-  /** The ids of the page `list` reads, in its order, and the list's total: no enrichment. */
-  async listIds(viewer: Viewer, query: SeriesListQuery) {
-    return readIds(this.db, this.listSpec(viewer, query));
+  /**
+   * The page `list` reads, its rows selected in a caller's own shape (the Komga API's) in the page's statement:
+   * each row is enriched once, and the page costs no round trip for ids before its rows.
+   */
+  async listAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    query: SeriesListQuery,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.listSpec(viewer, query), enrich);
   }
 
   /**
@@ -234,15 +246,29 @@ export class SeriesRepository {
    * order is `collection_series.position`: COLLECTION_ORDER), narrowed by a checked filter when given.
    */
   async listInCollection(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode) {
+    return this.read(viewer, this.collectionSpec(viewer, collectionId, window, filter));
+  }
+
+  /** The page `listInCollection` reads, in a caller's own shape (listAs). */
+  async listInCollectionAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    collectionId: string,
+    window: PageWindow,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.collectionSpec(viewer, collectionId, window), enrich);
+  }
+
+  private collectionSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, SERIES_FILTER_FIELDS, viewer) : undefined;
-    return this.read(viewer, {
+    return {
       id: series.id,
       from: collectionSeries,
       joins: [{ table: series, on: eq(series.id, collectionSeries.seriesId) }],
       where: and(eq(collectionSeries.collectionId, collectionId), liveVisibleSeries(viewer), compiled?.where),
       window,
       countInPage: false,
-    });
+    };
   }
 
   /** Series responses of the given ids the viewer may see (live ones), in no particular order. */
@@ -276,16 +302,27 @@ export class SeriesRepository {
   }
 
   /** Series responses of the page's rows, with the library name, tracking and the viewer's data joined. */
-  private read(viewer: Viewer, spec: ListSpec, detail = false) {
-    return readList(this.db, spec, ({ cte, id, total, order }) =>
+  private async read(viewer: Viewer, spec: ListSpec, detail = false) {
+    const { extrasRead } = this;
+    const read = await readList(this.db, spec, ({ cte, id, total, order }) =>
       this.db
         .with(cte)
-        .select({ ...seriesColumns(viewer, detail), pageTotal: total })
+        .select({
+          ...seriesColumns(viewer, detail),
+          pageTotal: total,
+          ...(extrasRead ? { hasCover: seriesHasCoverColumn(viewer) } : {}),
+        })
         .from(cte)
         .innerJoin(series, sql`${series.id} = ${id}`)
         .innerJoin(libraries, eq(libraries.id, series.libraryId))
         .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
         .orderBy(...order),
     );
+    if (!extrasRead) return read;
+    const rows = read.rows.map(({ hasCover, ...row }: (typeof read.rows)[number] & { hasCover?: number }) => {
+      if (hasCover !== undefined) extrasRead.seriesWithCover.set(row.id, Boolean(hasCover));
+      return row;
+    });
+    return { rows, total: read.total };
   }
 }

@@ -37,11 +37,14 @@ const reusableSession = preparedPerDatabase((db) =>
     .prepare(),
 );
 
+/** The statement creating a session row, for a sign-in that writes it with its bookkeeping (sign-in.repository.ts). */
+export const createSessionStatement = (db: Database, session: SessionRecord) => db.insert(sessions).values(session);
+
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
 
   async create(session: SessionRecord): Promise<void> {
-    await this.db.insert(sessions).values(session);
+    await createSessionStatement(this.db, session);
   }
 
   /**

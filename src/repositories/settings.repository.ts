@@ -17,11 +17,14 @@ export interface SettingChange {
   at: string;
 }
 
+/** Every stored setting, as a statement not yet run (a sign-in reads them with the account: sign-in.repository.ts). */
+export const allSettingsQuery = (db: Database) => db.select().from(settings);
+
 export class SettingsRepository {
   constructor(private readonly db: Database) {}
 
   async all(): Promise<SettingRow[]> {
-    return this.db.select().from(settings);
+    return allSettingsQuery(this.db);
   }
 
   async get(key: string): Promise<SettingRow | undefined> {

@@ -1,14 +1,18 @@
 /**
  * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
- * preferences, progress).
+ * preferences, progress, their own lists).
  */
 import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeyLibraries,
   apiKeys,
+  collectionSeries,
+  collections,
   emailVerificationTokens,
   oidcIdentities,
+  readListBooks,
+  readLists,
   readProgress,
   sessions,
   userLibraryAccess,
@@ -47,6 +51,41 @@ const userWithGrantsById = preparedPerDatabase((db) =>
     .prepare(),
 );
 
+/**
+ * The statement behind `getForSignIn`, not yet run, for a sign-in that reads the account in the same round
+ * trip as it counts the attempt (sign-in.repository.ts); `signInUserOf` reads its rows.
+ */
+export function signInQuery(db: Database, name: string, orEmail: boolean) {
+  const byName = sql`lower(${users.username}) = ${name.toLowerCase()}`;
+  const byEmail = eq(users.email, name.toLowerCase());
+  return (
+    db
+      .select({ user: users, ...userGrantColumns })
+      .from(users)
+      .where(orEmail ? or(byEmail, byName) : byName)
+      // An account whose e-mail address it is wins over one whose username happens to be the same text.
+      .orderBy(sql`${orEmail ? byEmail : byName} DESC`)
+      .limit(1)
+  );
+}
+
+export function signInUserOf(rows: Array<{ user: UserRecord } & GrantedColumns>) {
+  const row = rows[0];
+  return row && { user: row.user, grants: grantsOf(row) };
+}
+
+/** The username of the account a sign-in names (as `signInQuery` finds it), as an SQL expression. */
+export function signInUsername(name: string, orEmail: boolean) {
+  const byName = sql`lower(username) = ${name.toLowerCase()}`;
+  const byEmail = sql`email = ${name.toLowerCase()}`;
+  return sql<string | null>`(SELECT username FROM ${users} WHERE ${orEmail ? sql`${byEmail} OR ${byName}` : byName}
+    ORDER BY (${orEmail ? byEmail : byName}) DESC LIMIT 1)`;
+}
+
+/** The statement recording a sign-in's time on the account. */
+export const touchLastLoginStatement = (db: Database, id: string, at: string) =>
+  db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
+
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
@@ -70,17 +109,7 @@ export class UsersRepository {
    * when `orEmail`, by e-mail address first (Komga's clients sign in with the account's e-mail address).
    */
   async getForSignIn(name: string, orEmail = false) {
-    const byName = sql`lower(${users.username}) = ${name.toLowerCase()}`;
-    const byEmail = eq(users.email, name.toLowerCase());
-    const row: ({ user: UserRecord } & GrantedColumns) | undefined = await this.db
-      .select({ user: users, ...userGrantColumns })
-      .from(users)
-      .where(orEmail ? or(byEmail, byName) : byName)
-      // An account whose e-mail address it is wins over one whose username happens to be the same text.
-      .orderBy(sql`${orEmail ? byEmail : byName} DESC`)
-      .limit(1)
-      .get();
-    return row && { user: row.user, grants: grantsOf(row) };
+    return signInUserOf(await signInQuery(this.db, name, orEmail));
   }
 
   async getByEmail(email: string): Promise<UserRecord | undefined> {
@@ -102,17 +131,21 @@ export class UsersRepository {
    * sees every library, the row's default.
    */
   async create(user: NewUser, access?: AccessWrite): Promise<UserRecord> {
+    const [insert, ...grants] = this.creation(user, access);
+    const [rows] = await this.db.batch([insert.returning(), ...grants]);
+    return rows[0] as UserRecord;
+  }
+
+  /**
+   * The statements that create a user with their access, for a caller's batch (a migration's batch of users):
+   * the row first, then its grant rows.
+   */
+  creation(user: NewUser, access?: AccessWrite) {
     const { columns, statements } = access
       ? accessWrites(this.db, user.id as string, access, user.createdAt)
       : { columns: {}, statements: [] };
-    const [rows] = await this.db.batch([
-      this.db
-        .insert(users)
-        .values({ ...user, ...columns, email: user.email.toLowerCase() })
-        .returning(),
-      ...statements,
-    ]);
-    return rows[0] as UserRecord;
+    const insert = this.db.insert(users).values({ ...user, ...columns, email: user.email.toLowerCase() });
+    return [insert, ...statements] as const;
   }
 
   /**
@@ -175,8 +208,15 @@ export class UsersRepository {
     await this.db.delete(emailVerificationTokens).where(lt(emailVerificationTokens.expiresAt, now));
   }
 
-  async touchLastLogin(id: string, at: string): Promise<void> {
-    await this.db.update(users).set({ lastLoginAt: at }).where(eq(users.id, id));
+  /**
+   * Replaces a password hash by another of the same password (a peer's by Longbox's own), only while the stored
+   * one is still `previous`: a password changed meanwhile is not overwritten.
+   */
+  async replacePasswordHash(id: string, previous: string, next: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ passwordHash: next })
+      .where(and(eq(users.id, id), eq(users.passwordHash, previous)));
   }
 
   /**
@@ -188,6 +228,11 @@ export class UsersRepository {
   async delete(id: string): Promise<boolean> {
     const allowed = anotherAdminRemains(id);
     const ownKeys = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, id));
+    const ownCollections = this.db
+      .select({ id: collections.id })
+      .from(collections)
+      .where(eq(collections.ownerUserId, id));
+    const ownReadLists = this.db.select({ id: readLists.id }).from(readLists).where(eq(readLists.ownerUserId, id));
     const results = await this.db.batch([
       this.db.delete(sessions).where(and(eq(sessions.userId, id), allowed)),
       this.db.delete(apiKeyLibraries).where(and(inArray(apiKeyLibraries.apiKeyId, ownKeys), allowed)),
@@ -196,6 +241,11 @@ export class UsersRepository {
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       forgetUserSeriesProgress(this.db, id, allowed),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
+      // The user's own lists (a migration from Kavita brings them), with their members.
+      this.db.delete(collectionSeries).where(and(inArray(collectionSeries.collectionId, ownCollections), allowed)),
+      this.db.delete(collections).where(and(eq(collections.ownerUserId, id), allowed)),
+      this.db.delete(readListBooks).where(and(inArray(readListBooks.readListId, ownReadLists), allowed)),
+      this.db.delete(readLists).where(and(eq(readLists.ownerUserId, id), allowed)),
       this.db.delete(emailVerificationTokens).where(and(eq(emailVerificationTokens.userId, id), allowed)),
       this.db.delete(oidcIdentities).where(and(eq(oidcIdentities.userId, id), allowed)),
       this.db.delete(userLibraryAccess).where(and(eq(userLibraryAccess.userId, id), allowed)),

@@ -110,6 +110,31 @@ export class WantToReadRepository {
     return inserted.length;
   }
 
+  /**
+   * What users queued on another server (a migration's batch): each item at the end of its user's queue, unless
+   * it is queued already; items whose user, series or book is not here are left out. Returns how many were added.
+   */
+  async importQueued(
+    entries: ReadonlyArray<{ userId: string; seriesId: string | null; bookId: string | null }>,
+    now: string,
+  ): Promise<number> {
+    if (entries.length === 0) return 0;
+    const rows = JSON.stringify(entries.map((e) => [e.userId, e.seriesId, e.bookId]));
+    const next = sql`(SELECT coalesce(max(q.position), -1) + 1 FROM want_to_read q WHERE q.user_id = i.value ->> 0)`;
+    const inserted = await this.db
+      .insert(wantToRead)
+      .select(
+        sql`SELECT i.value ->> 0, i.value ->> 2, i.value ->> 1, ${now}, ${next} + i.key FROM json_each(${rows}) i
+          WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = i.value ->> 0)
+            AND (i.value ->> 1 IS NULL) <> (i.value ->> 2 IS NULL)
+            AND (EXISTS (SELECT 1 FROM series s WHERE s.id = i.value ->> 1)
+              OR EXISTS (SELECT 1 FROM books b WHERE b.id = i.value ->> 2))`,
+      )
+      .onConflictDoNothing()
+      .returning({ userId: wantToRead.userId });
+    return inserted.length;
+  }
+
   async remove(userId: string, item: QueuedItem): Promise<boolean> {
     const removed = await this.db
       .delete(wantToRead)

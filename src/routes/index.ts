@@ -23,6 +23,7 @@ import { thumbnailsRouter } from './thumbnails';
 import { metadataRouter } from './metadata';
 import { bookCoversRouter, seriesCoversRouter } from './covers';
 import { listsRouter } from './lists';
+import { importRouter } from './import';
 
 export const apiRouters: Router[] = [
   healthRouter,
@@ -51,4 +52,5 @@ export const apiRouters: Router[] = [
   pagesRouter,
   thumbnailsRouter,
   listsRouter,
+  importRouter,
 ];

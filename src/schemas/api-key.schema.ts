@@ -59,7 +59,11 @@ export const ApiKeySchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    key_prefix: z.string().openapi({ example: 'lbx_a1b2c3d4' }),
+    key_prefix: z.string().openapi({
+      example: 'lbx_a1b2c3d4',
+      description:
+        'lbx_<prefix>; a key imported from Komga shows komga_ and the start of its hash (it works on /komga only)',
+    }),
     permissions: z.array(PermissionSchema),
     library_ids: LibraryIdsAnswerSchema,
     last_used_at: z.string().nullable(),

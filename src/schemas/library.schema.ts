@@ -64,7 +64,11 @@ const ImportStoryArcsSchema = z.boolean().openapi({
 export const CreateLibraryBodySchema = acceptTwins(
   z.strictObject({
     name: LibraryNameSchema,
-    path: LibraryPathSchema,
+    // Without one, a folder named after the library (DECISIONS.md §Storage); '' or '/' is the whole bucket.
+    path: LibraryPathSchema.optional().openapi({
+      description:
+        "Key prefix in the library bucket, e.g. comics/manga. Left out: a folder named after the library. '' or '/': the whole bucket",
+    }),
     scanning_config: ScanningConfigInputSchema.optional(),
     defaultReadingDirection: ReadingDirectionSchema.optional(),
     importStoryArcReadLists: ImportStoryArcsSchema.optional(),

@@ -76,6 +76,7 @@ export class ApiKeysService {
             userId: owner.user.id,
             name: input.name,
             prefix,
+            format: 'longbox',
             secretHash: await hashApiKeySecret(secret, serverSecret),
             permissions,
             allLibraries: libraryIds === null,

@@ -43,7 +43,12 @@ export class AuthenticationActivityService {
    * error, or hide the real reason of a refused one.
    */
   async record(attempt: SignInAttempt): Promise<void> {
-    const row: AuthenticationActivityRecord = {
+    await this.activity.insert(this.rowOf(attempt)).catch(() => undefined);
+  }
+
+  /** The row recording an attempt, for a sign-in that writes it with its other rows in one batch. */
+  rowOf(attempt: SignInAttempt): AuthenticationActivityRecord {
+    return {
       id: newId(),
       userId: attempt.user?.id ?? null,
       email: attempt.user?.email ?? attempt.name?.slice(0, 254) ?? null,
@@ -56,7 +61,6 @@ export class AuthenticationActivityService {
       source: attempt.source,
       dateTime: nowIso(),
     };
-    await this.activity.insert(row).catch(() => undefined);
   }
 
   list(query: ActivityQuery) {

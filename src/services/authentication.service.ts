@@ -5,8 +5,14 @@
  * Komga's cookie session). Creating and changing accounts is accounts.service.ts.
  */
 import { accessOf, type UserGrants } from '../auth/access';
-import { hashApiKeySecret, looksLikeApiKey, parseApiKey } from '../auth/api-key-format';
-import { decoyPasswordHash, hasPassword, verifyPassword } from '../auth/password';
+import {
+  hashApiKeySecret,
+  komgaApiKeyHash,
+  looksLikeApiKey,
+  looksLikeKomgaApiKey,
+  parseApiKey,
+} from '../auth/api-key-format';
+import { decoyPasswordHash, hashPassword, hasPassword, needsRehash, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { signSessionToken, verifySessionToken } from '../auth/session-token';
@@ -15,7 +21,9 @@ import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository';
-import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { SessionRecord, SessionsRepository } from '../repositories/sessions.repository';
+import type { CounterRelease, SignInRepository } from '../repositories/sign-in.repository';
+import { withRetries } from '../lib/retry';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import {
@@ -29,6 +37,11 @@ import type { SettingsService } from './settings.service';
 
 /** A user as a password sign-in reads them: the row and its grants, in one statement. */
 type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']>>>;
+
+/** What a sign-in writes beside its session: the throttle counters its right password gives back. */
+interface SignInBookkeeping {
+  counters?: CounterRelease;
+}
 
 /** Basic checks under way in this isolate, by keyed credential hash. */
 const basicChecksInFlight = new Map<string, Promise<SignInUser>>();
@@ -56,12 +69,20 @@ export interface ClientInfo {
 
 const UNKNOWN_CLIENT: ClientInfo = { address: null, userAgent: null };
 
+/** What a reader protocol accepts beyond the API's credentials (`authenticate`). */
+export interface AuthenticateOptions {
+  basicByEmail?: boolean;
+  komgaKeys?: boolean;
+}
+
 export interface AuthenticationDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
   settings: SettingsService;
   throttle: LoginThrottle;
+  /** A sign-in's writes in one batch. */
+  signIns: SignInRepository;
   /** Where sign-ins and failed sign-ins are recorded. */
   activity: AuthenticationActivityService;
   secret: () => Promise<string>;
@@ -76,53 +97,80 @@ export class AuthenticationService {
 
   // ---- signing in -------------------------------------------------------------------------
 
+  /**
+   * Two round trips (issue 30): the attempt counted with the account and the settings read, then, after the
+   * hash, one batch writing the throttle's release, the session, the last sign-in and the activity row.
+   * A user name cannot contain `@` (UsernameSchema), so a name with one may be the account's e-mail address,
+   * throttled as the account it names (issue 31 point 2).
+   */
   async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-    const { throttle } = this.deps;
-    await throttle.reserve(username, client.address);
-    const { user } = await this.checkPassword(
-      await this.deps.users.getForSignIn(username),
-      username,
-      password,
-      'Password',
-      client,
-    );
-    await throttle.recordSuccess(username, client.address);
-    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user));
-    return this.signIn(user, client, 'Password');
+    const byEmail = username.includes('@');
+    const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail, withSettings: true });
+    if (attempt.settings) this.deps.settings.prime(attempt.settings);
+    const { user } = await this.checkPassword(attempt.found, username, password, 'Password', client);
+    const counters = this.deps.throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user), counters);
+    return this.signIn(user, client, 'Password', { counters });
   }
 
   /**
    * Signs in a user who has proven who they are (a password here; single sign-on beside it): an inactive
-   * account is refused, then the session is issued and the sign-in recorded.
+   * account is refused, then the session is issued and the sign-in recorded, in one batch.
    */
-  async signIn(user: UserRecord, client: ClientInfo, source: SignInSource): Promise<LoginResponse> {
-    await this.refuseUnless({ source, client, user }, () => this.assertActive(user));
-    const response = await this.createSession(user, client);
-    this.deps.defer(this.deps.users.touchLastLogin(user.id, nowIso()));
-    await this.deps.activity.record({ source, client, user });
+  async signIn(
+    user: UserRecord,
+    client: ClientInfo,
+    source: SignInSource,
+    bookkeeping: SignInBookkeeping = {},
+  ): Promise<LoginResponse> {
+    await this.refuseUnless({ source, client, user }, () => this.assertActive(user), bookkeeping.counters);
+    const { session, response } = await this.issueSession(user, client);
+    const writes = { counters: bookkeeping.counters, session, lastLogin: { userId: user.id, at: session.createdAt } };
+    try {
+      await this.deps.signIns.record({ ...writes, activity: this.deps.activity.rowOf({ source, client, user }) });
+    } catch {
+      // The activity log must never turn a good sign-in into an error: the sign-in is written without it.
+      await this.deps.signIns.record(writes);
+    }
     return response;
   }
 
   /** Issues a session to the user: its row (lifetime from the settings) and the signed token that names it. */
   async createSession(user: UserRecord, client: ClientInfo): Promise<LoginResponse> {
+    const { session, response } = await this.issueSession(user, client);
+    await this.deps.sessions.create(session);
+    return response;
+  }
+
+  /** A new session's row, not yet written, and the token naming it. */
+  private async issueSession(
+    user: UserRecord,
+    client: ClientInfo,
+  ): Promise<{ session: SessionRecord; response: LoginResponse }> {
     const hours = await this.deps.settings.value('auth.session_lifetime_hours');
     const lifetimeSeconds = hours * 3600;
     const sessionId = newId();
     const now = new Date();
-    await this.deps.sessions.create({
+    const session: SessionRecord = {
       id: sessionId,
       userId: user.id,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
       clientAddress: client.address,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
-    });
+    };
     const token = await signSessionToken(
       { userId: user.id, sessionId, role: user.role },
       await this.deps.secret(),
       lifetimeSeconds,
     );
-    return { access_token: token, token_type: 'Bearer', expires_in: lifetimeSeconds, user: toLoginUser(user) };
+    const response = {
+      access_token: token,
+      token_type: 'Bearer' as const,
+      expires_in: lifetimeSeconds,
+      user: toLoginUser(user),
+    };
+    return { session, response };
   }
 
   /**
@@ -181,20 +229,39 @@ export class AuthenticationService {
     const user = found?.user;
     const hash = user && hasPassword(user) ? user.passwordHash : await decoyPasswordHash();
     const ok = await verifyPassword(password, hash);
-    if (ok && found && hash === found.user.passwordHash) return found;
+    if (ok && found && hash === found.user.passwordHash) {
+      if (needsRehash(hash)) await this.rehash(found.user, password);
+      return found;
+    }
     const error = 'Invalid username or password';
     await this.deps.activity.record({ source, client, user: user ?? null, name, error });
     throw unauthorized(error);
   }
 
-  /** Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. */
+  /**
+   * A password imported from Komga or Kavita has just been checked: it is stored again as Longbox's own hash
+   * (docs/DECISIONS.md §Imported credentials), before the answer, so the peer's hash is gone after the first
+   * sign-in. The password is the same, so sessions and cached Basic checks stay valid.
+   */
+  private async rehash(user: UserRecord, password: string): Promise<void> {
+    const next = await hashPassword(password);
+    await this.deps.users.replacePasswordHash(user.id, user.passwordHash, next);
+    user.passwordHash = next;
+  }
+
+  /**
+   * Runs a check of a sign-in; a refusal is recorded as a failed sign-in before it is thrown. `counters`: the
+   * throttle counters a right password gives back, given back before a refusal too (the password was right).
+   */
   private async refuseUnless(
     attempt: { source: SignInSource; client: ClientInfo; user: UserRecord; apiKey?: { id: string; name: string } },
     check: () => void,
+    counters?: CounterRelease,
   ): Promise<void> {
     try {
       check();
     } catch (error) {
+      if (counters) await this.deps.signIns.record({ counters });
       await this.deps.activity.record({ ...attempt, error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
@@ -220,14 +287,15 @@ export class AuthenticationService {
   /**
    * Resolves the request's credentials; null when none were sent. Throws 401 for bad ones. `basicByEmail`:
    * a Basic name with an `@` may be the account's e-mail address (Komga's clients: Mihon asks for "the
-   * user account email"); the password check and its throttling are the same.
+   * user account email"); the password check and its throttling are the same. `komgaKeys`: an API key in
+   * Komga's format is one imported from Komga (`/komga` and KOReader sync; elsewhere it is malformed).
    */
   async authenticate(
     headers: { authorization?: string; apiKey?: string },
     client: ClientInfo = UNKNOWN_CLIENT,
-    options: { basicByEmail?: boolean } = {},
+    options: AuthenticateOptions = {},
   ): Promise<Principal | null> {
-    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client);
+    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client, options);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -235,9 +303,11 @@ export class AuthenticationService {
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'bearer') {
       if (!value) throw unauthorized('Empty bearer token');
-      return looksLikeApiKey(value) ? this.fromApiKey(value, client) : this.fromSessionToken(value);
+      // A Komga key sent where only Longbox keys count is still a key, of a format not accepted there.
+      const isKey = looksLikeApiKey(value) || looksLikeKomgaApiKey(value);
+      return isKey ? this.fromApiKey(value, client, options) : this.fromSessionToken(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, client, options.basicByEmail ?? false);
+    if (scheme === 'basic') return this.fromBasic(value, client, options);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
@@ -257,13 +327,14 @@ export class AuthenticationService {
     };
   }
 
-  private async fromApiKey(key: string, client: ClientInfo): Promise<Principal> {
-    const parsed = parseApiKey(key);
-    if (!parsed) throw unauthorized('Invalid API key format');
-    const found = await this.deps.apiKeys.getWithOwnerByPrefix(parsed.prefix);
+  private async fromApiKey(key: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+    const lookup = await this.keyLookup(key, options);
+    const stored = await this.deps.apiKeys.getWithOwnerByPrefix(lookup.prefix);
+    // A Komga key is found by its whole hash, never by a Longbox prefix, nor the other way round.
+    const found = stored?.key.format === lookup.format ? stored : undefined;
     // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
-    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(64));
-    const actual = utf8(await hashApiKeySecret(parsed.secret, await this.deps.secret()));
+    const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(lookup.secretHash.length));
+    const actual = utf8(lookup.secretHash);
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
@@ -298,7 +369,23 @@ export class AuthenticationService {
     };
   }
 
-  private async fromBasic(encoded: string, client: ClientInfo, byEmail: boolean): Promise<Principal> {
+  /**
+   * How a key is looked up and checked: a Longbox key by its prefix, then the keyed hash of its secret; a Komga
+   * key (where allowed) by its SHA-512, as Komga stores it, which is then also what is compared.
+   */
+  private async keyLookup(key: string, options: AuthenticateOptions) {
+    if (options.komgaKeys && looksLikeKomgaApiKey(key)) {
+      const hash = await komgaApiKeyHash(key);
+      return { format: 'komga' as const, prefix: hash, secretHash: hash };
+    }
+    const parsed = parseApiKey(key);
+    if (!parsed) throw unauthorized('Invalid API key format');
+    const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
+    return { format: 'longbox' as const, prefix: parsed.prefix, secretHash };
+  }
+
+  private async fromBasic(encoded: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+    const byEmail = options.basicByEmail ?? false;
     let decoded: string;
     try {
       decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded));
@@ -310,7 +397,7 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client);
+    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client, options);
     const orEmail = byEmail && username.includes('@');
 
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
@@ -373,6 +460,12 @@ export class AuthenticationService {
     return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
   }
 
+  /**
+   * A Basic password not yet checked in this isolate: the attempt counted with the account read (one round
+   * trip), the hash, and the answer. The bookkeeping of a right password (the throttle counters given back,
+   * the activity row) does not shape the answer: it is written after it, retried, and logged if it still fails
+   * (a lost release would leave this success counted as a failure).
+   */
   private async checkBasic(
     name: string,
     password: string,
@@ -380,29 +473,25 @@ export class AuthenticationService {
     client: ClientInfo,
     cacheKey: string,
   ): Promise<SignInUser> {
-    const { throttle, users } = this.deps;
-    // Throttled under the account's username whichever name was typed (an e-mail address is looked up
-    // first, then throttled as that account), as a sign-in with the username would be.
-    let found: SignInUser | undefined;
-    let throttled = name;
-    if (orEmail) {
-      found = await users.getForSignIn(name, true);
-      throttled = found?.user.username ?? name;
-      await throttle.reserve(throttled, client.address);
-    } else {
-      await throttle.reserve(name, client.address);
-      found = await users.getForSignIn(name);
-    }
-    const checked = await this.checkPassword(found, name, password, 'Basic', client);
+    const { throttle } = this.deps;
+    // Throttled under the account's username whichever name was typed (an e-mail address is throttled as the
+    // account it names), as a sign-in with the username would be.
+    const attempt = await throttle.attempt(name, client.address, { byEmail: orEmail, withSettings: false });
+    const checked = await this.checkPassword(attempt.found, name, password, 'Basic', client);
     const user = checked.user;
-    await throttle.recordSuccess(throttled, client.address);
-    await this.refuseUnless({ source: 'Basic', client, user }, () => {
-      this.assertActive(user);
-      this.assertPasswordSignIn(user);
-    });
+    const counters = throttle.success(attempt.throttledName, client.address);
+    await this.refuseUnless(
+      { source: 'Basic', client, user },
+      () => {
+        this.assertActive(user);
+        this.assertPasswordSignIn(user);
+      },
+      counters,
+    );
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     // Recorded when the password is really checked, not on each request the cache then lets through.
-    await this.deps.activity.record({ source: 'Basic', client, user });
+    const activity = this.deps.activity.rowOf({ source: 'Basic', client, user });
+    this.deps.defer(withRetries(() => this.deps.signIns.record({ counters, activity })));
     return checked;
   }
 }

@@ -3,17 +3,20 @@
  * attachment, with its R2 ETag, Last-Modified and byte ranges, so reader apps can read an EPUB or
  * resume a download without the server ever holding the file.
  *
- * The web EPUB reader makes one Range request after another, so each costs one D1 read and one R2 read:
- * the answer is worked out from the version the scan recorded (size, etag, upload time), and the bytes
- * are read pinned to that etag. R2 returns the version it holds with the read, so an object replaced since
- * the scan is noticed and the request answered again from the real version (a second read, rarely).
+ * The web EPUB reader makes one Range request after another, so each costs one R2 read (issue 30): the book's
+ * storage columns come from the page-table cache (pages/page-table-cache.ts: the isolate, then the data
+ * center), the viewer's access to a kept book is checked while the bytes are read, and the answer is worked
+ * out from the version the scan recorded (size, etag, upload time), with the bytes read pinned to that etag.
+ * R2 returns the version it holds with the read, so an object replaced since the scan is noticed and the
+ * request answered again from the real version (a second read, rarely).
  */
 import { AppError, notFound } from '../lib/errors';
 import type { BookFormat } from '../media/container';
 import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range';
 import { attachmentDisposition } from '../pages/content-disposition';
 import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
-import type { BookMediaRepository } from '../repositories/book-media.repository';
+import { pageTable, type PageTableStore } from '../pages/page-table-cache';
+import type { BookMediaRepository, MediaBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { BookFileStore, FileSpan, FileVersion } from '../storage/book-file-store';
 
@@ -26,6 +29,8 @@ export const BOOK_FILE_MEDIA_TYPES: Record<BookFormat, string> = {
 
 export interface FileRequest {
   method: string;
+  /** Where the data center's cache keeps book tables (the request's origin). */
+  origin: string;
   range?: string | undefined;
   ifRange?: string | undefined;
   ifNoneMatch?: string | undefined;
@@ -57,11 +62,17 @@ interface ServedFile {
   mediaType: string;
 }
 
+export interface BookFileServiceDeps {
+  repo: BookMediaRepository;
+  files: BookFileStore;
+  /** The data center's cache of book tables for a request's origin; null where there is none. */
+  tableStore: (origin: string) => PageTableStore | null;
+  /** Runs work after the response (ctx.waitUntil). */
+  defer: (work: Promise<unknown>) => void;
+}
+
 export class BookFileService {
-  constructor(
-    private readonly repo: BookMediaRepository,
-    private readonly files: BookFileStore,
-  ) {}
+  constructor(private readonly deps: BookFileServiceDeps) {}
 
   /** `mediaTypes`: how the file is typed per format (the Komga API types it as Komga does). */
   async download(
@@ -70,8 +81,28 @@ export class BookFileService {
     request: FileRequest,
     mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
   ): Promise<MediaResponse> {
-    const book = await this.repo.file(viewer, bookId);
-    if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
+    const { repo, tableStore, defer } = this.deps;
+    const table = await pageTable(repo, viewer, bookId, { store: tableStore(request.origin), defer });
+    if (!table) throw notFound(`Book ${bookId}`);
+    // The bytes are read while a kept book's visibility is checked, and handed out only once it says yes.
+    const [visible, answer] = await Promise.allSettled([table.visible, this.answer(table.book, request, mediaTypes)]);
+    if (visible.status === 'rejected' || !visible.value) {
+      if (answer.status === 'fulfilled' && answer.value.body instanceof ReadableStream) {
+        await answer.value.body.cancel().catch(() => {});
+      }
+      if (visible.status === 'rejected') throw visible.reason;
+      throw notFound(`Book ${bookId}`);
+    }
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value;
+  }
+
+  private async answer(
+    book: MediaBook,
+    request: FileRequest,
+    mediaTypes: Record<BookFormat, string>,
+  ): Promise<MediaResponse> {
+    if (book.deletedAt) throw notFound(`Book ${book.id}`);
     const served: ServedFile = { path: book.path, fileName: book.fileName, mediaType: mediaTypes[book.fileFormat] };
     if (request.method !== 'HEAD') {
       const scanned: FileVersion = {
@@ -82,7 +113,7 @@ export class BookFileService {
       };
       const expected = answerFor(request, scanned);
       if (expected.kind === 'bytes') {
-        const read = await this.files.read(book.path, expected.span, book.etag);
+        const read = await this.deps.files.read(book.path, expected.span, book.etag);
         if (!read) throw fileGone();
         if (read.body && sameAnswer(expected, answerFor(request, read.version))) {
           return this.respond(served, request, expected, read.version, read.body);
@@ -92,7 +123,7 @@ export class BookFileService {
       }
     }
     // HEAD, 304 and 416 need no bytes: the object's version alone answers them.
-    const version = await this.files.version(book.path);
+    const version = await this.deps.files.version(book.path);
     if (!version) throw fileGone();
     return this.answerFrom(served, request, version);
   }
@@ -103,7 +134,7 @@ export class BookFileService {
     if (answer.kind !== 'bytes' || request.method === 'HEAD') {
       return this.respond(book, request, answer, version, null);
     }
-    const read = await this.files.read(book.path, answer.span, version.etag);
+    const read = await this.deps.files.read(book.path, answer.span, version.etag);
     if (!read) throw fileGone();
     if (!read.body) throw new AppError('Conflict', 'The book file changed while it was being read; try again');
     return this.respond(book, request, answer, read.version, read.body);

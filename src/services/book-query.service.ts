@@ -16,7 +16,7 @@ import {
   positionInReadListKeys,
 } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS } from '../repositories/catalog-filters';
-import { RELEVANCE } from '../repositories/catalog-page';
+import { type PageEnrichment, RELEVANCE } from '../repositories/catalog-page';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { BookDto } from '../schemas/book.schema';
@@ -53,15 +53,19 @@ export class BookQueryService {
     return query === null ? { data: [], total: 0 } : toPage(await this.books.list(viewer, query));
   }
 
-  /** The ids of the page `list` returns, in its order, and the total: for callers with their own book shape. */
-  async listIds(
+  /**
+   * The page `list` returns, its rows in a caller's own book shape (`enrich`, the Komga API's), read in the
+   * page's statement, and the total.
+   */
+  async listAs<Row extends { pageTotal: number | null }>(
     viewer: Viewer,
     params: SortParams & { libraryId?: string; seriesId?: string },
     page: PageRequest,
-    filter: ListFilter = {},
-  ): Promise<{ ids: string[]; total: number }> {
+    filter: ListFilter,
+    enrich: PageEnrichment<Row>,
+  ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
     const query = this.listQuery(params, page, filter);
-    return query === null ? { ids: [], total: 0 } : this.books.listIds(viewer, query);
+    return query === null ? { rows: [], total: 0 } : this.books.listAs(viewer, query, enrich);
   }
 
   /** The order, condition and search of a list request, checked (400s); null when nothing can match. */
@@ -122,13 +126,29 @@ export class BookQueryService {
     return toPage(await this.books.listOnDeck(viewer, scope.libraryId, page.pageSize, page.offset));
   }
 
-  /** The ids and total of `inProgress` (`completed` false) or `recentlyRead` (true): for callers with their own book shape. */
-  progressIds(viewer: Viewer, completed: boolean, scope: LibraryScope, page: PageRequest) {
-    return this.books.idsByProgress(viewer, completed, scope.libraryId, page.pageSize, page.offset);
+  /** `inProgress` (`completed` false) or `recentlyRead` (true) in a caller's own book shape (listAs). */
+  progressAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    completed: boolean,
+    scope: LibraryScope,
+    page: PageRequest,
+    enrich: PageEnrichment<Row>,
+  ) {
+    const window = { libraryId: scope.libraryId, limit: page.pageSize, offset: page.offset };
+    return this.books.byProgressAs(viewer, completed, window, enrich);
   }
 
-  /** The ids and total of `onDeck`: for callers with their own book shape. */
-  onDeckIds(viewer: Viewer, scope: LibraryScope, page: PageRequest) {
-    return this.books.idsOnDeck(viewer, scope.libraryId, page.pageSize, page.offset);
+  /** `onDeck` in a caller's own book shape (listAs). */
+  onDeckAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    scope: LibraryScope,
+    page: PageRequest,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return this.books.onDeckAs(
+      viewer,
+      { libraryId: scope.libraryId, limit: page.pageSize, offset: page.offset },
+      enrich,
+    );
   }
 }

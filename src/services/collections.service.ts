@@ -13,6 +13,7 @@ import { toCollectionDto } from '../mappers/lists.mapper';
 import { toSeriesDto } from '../mappers/series.mapper';
 import { BOOK_SORT_FIELDS } from '../repositories/books.repository';
 import { BOOK_FILTER_FIELDS, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
+import type { PageEnrichment } from '../repositories/catalog-page';
 import type {
   CollectionChanges,
   CollectionListQuery,
@@ -99,6 +100,28 @@ export class CollectionsService extends MemberListService<Collection> {
       offset: page.offset,
     });
     return { data: rows.map(toSeriesDto), total };
+  }
+
+  /**
+   * The page `series` returns, its rows in a caller's own series shape (`enrich`, the Komga API's) read in the
+   * page's statement; a smart collection of books has none.
+   */
+  async seriesAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    id: string,
+    page: PageRequest,
+    enrich: PageEnrichment<Row>,
+  ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
+    const collection = await this.record(viewer, id);
+    const { rule } = collection;
+    if (rule?.target === 'books') return { rows: [], total: 0 };
+    if (rule) {
+      const filter = { condition: rule.condition ?? undefined, fullTextSearch: rule.fullTextSearch ?? undefined };
+      return this.deps.seriesQuery.listAs(viewer, { sort: rule.sort ?? undefined }, page, filter, enrich);
+    }
+    const keys = collection.ordered ? COLLECTION_ORDER : seriesSortKeys('name', 'asc', viewer);
+    const window = { keys, limit: page.pageSize, offset: page.offset };
+    return this.deps.series.listInCollectionAs(viewer, collection.id, window, enrich);
   }
 
   /** A smart collection of books: its rule's book list for the viewer. */

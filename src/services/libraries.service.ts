@@ -15,7 +15,7 @@ import type {
 } from '../repositories/libraries.repository';
 import { assertSeesAllContent, assertSeesEverything, type Viewer } from '../repositories/visibility';
 import type { CreateLibraryBody, LibraryDto, ScanningConfigInput, UpdateLibraryBody } from '../schemas/library.schema';
-import { keyPathsOverlap } from '../storage/key-paths';
+import { keyPathsOverlap, libraryFolderFor } from '../storage/key-paths';
 
 const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
   enabled: false,
@@ -55,14 +55,15 @@ export class LibrariesService {
   /** A library is a prefix of the whole bucket: only a viewer who sees every library may place one. */
   async create(viewer: Viewer, body: CreateLibraryBody): Promise<LibraryDto> {
     assertSeesEverything(viewer, 'create a library');
-    await this.assertAvailable({ name: body.name, path: body.path });
+    const path = body.path ?? libraryFolderFor(body.name);
+    await this.assertAvailable({ name: body.name, path });
     const now = nowIso();
     const id = newId();
     await this.libraries
       .create({
         id,
         name: body.name,
-        path: body.path,
+        path,
         defaultReadingDirection: body.defaultReadingDirection ?? 'ltr',
         scanningConfig: mergeScanningConfig(DEFAULT_SCANNING_CONFIG, body.scanning_config),
         importStoryArcReadLists: body.importStoryArcReadLists ?? false,
@@ -120,7 +121,14 @@ export class LibrariesService {
     if (path !== undefined) {
       const overlapping = others.find((library) => keyPathsOverlap(library.path, path));
       if (overlapping) {
-        throw conflict(`Path "${path || '/'}" overlaps library "${overlapping.name}" at "${overlapping.path || '/'}"`, [
+        // A library over the whole bucket leaves no room for another: say which one and what to do.
+        const why =
+          overlapping.path === ''
+            ? `library "${overlapping.name}" uses the whole storage ("/"): give it a folder of its own first`
+            : path === ''
+              ? `the whole storage ("/") would include library "${overlapping.name}" at "${overlapping.path}"`
+              : `it overlaps library "${overlapping.name}" at "${overlapping.path}"`;
+        throw conflict(`Folder "${path || '/'}" cannot be used: ${why}`, [
           { path: 'path', message: `overlaps library ${overlapping.id}` },
         ]);
       }

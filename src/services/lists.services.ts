@@ -1,5 +1,6 @@
 /** Collections, read lists, CBL import and want-to-read (docs/DECISIONS.md §Organise and share) for the service graph. */
 import type { Database } from '../db/client';
+import type { FeedExtrasRead } from '../repositories/book-extras.repository';
 import type { EventPublisher } from '../events/events';
 import { BooksRepository } from '../repositories/books.repository';
 import { CollectionsRepository } from '../repositories/collections.repository';
@@ -13,12 +14,14 @@ import { ReadListsService } from './read-lists.service';
 import type { SeriesQueryService } from './series-query.service';
 import { WantToReadService } from './want-to-read.service';
 
+/** `extrasRead`: as createCatalogReadServices'. */
 export function createListServices(
   db: Database,
   deps: { seriesQuery: SeriesQueryService; bookQuery: BookQueryService; events: EventPublisher },
+  extrasRead: FeedExtrasRead | null = null,
 ) {
-  const series = new SeriesRepository(db);
-  const books = new BooksRepository(db);
+  const series = new SeriesRepository(db, extrasRead);
+  const books = new BooksRepository(db, extrasRead);
   const readListRows = new ReadListsRepository(db);
   const readLists = new ReadListsService({ readLists: readListRows, books, events: deps.events });
   return {

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
 import { createRendererClient, type RendererClient } from '../media/image-renderer';
 import { edgePageCache } from '../pages/edge-page-cache';
+import { pageTableStore } from '../pages/page-table-cache';
 import { BookMediaRepository } from '../repositories/book-media.repository';
 import { MetadataRepository } from '../repositories/metadata.repository';
 import { r2BookFileStore } from '../storage/book-file-store';
@@ -27,17 +28,16 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
   // Deployments without the renderer worker still serve originals; image work answers 503.
   const renderer: RendererClient | null = env.RENDERER ? createRendererClient(env.RENDERER) : null;
   const covers = new UploadedCoversRepository(db);
+  const edgeCache = readConfig(env).LONGBOX_PAGES__EDGE_CACHE ? edgePageCache() : null;
   return {
-    pages: new PageService({
+    pages: new PageService({ repo, library: env.LIBRARY, cache: env.CACHE, renderer, edgeCache, defer }),
+    bookFiles: new BookFileService({
       repo,
-      library: env.LIBRARY,
-      cache: env.CACHE,
-      renderer,
-      edgeCache: readConfig(env).LONGBOX_PAGES__EDGE_CACHE ? edgePageCache() : null,
+      files: r2BookFileStore(env.LIBRARY),
+      tableStore: (origin) => (edgeCache ? pageTableStore(origin) : null),
       defer,
     }),
-    bookFiles: new BookFileService(repo, r2BookFileStore(env.LIBRARY)),
-    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events }),
+    thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events, edgeCache, defer }),
     covers: new CoversService({
       db,
       metadata: new MetadataRepository(db),

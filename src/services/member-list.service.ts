@@ -104,7 +104,8 @@ export interface ListTypes {
 }
 
 /** A new list's own fields. */
-type NewList<Row> = Omit<Row, 'id' | keyof MemberCounts | 'createdAt' | 'updatedAt'>;
+/** A list as a create body makes it: shared (an owner is set only by a migration from Kavita). */
+type NewList<Row> = Omit<Row, 'id' | keyof MemberCounts | 'createdAt' | 'updatedAt' | 'ownerUserId'>;
 
 export abstract class MemberListService<T extends ListTypes> {
   constructor(
@@ -147,7 +148,7 @@ export abstract class MemberListService<T extends ListTypes> {
   /** What the list's cover shows; null when the viewer sees no member. */
   abstract cover(viewer: Viewer, id: string): Promise<ListCover | null>;
 
-  /** The list of that name whatever its case, if any (any viewer's: names are unique for everyone). */
+  /** The shared list of that name whatever its case, if any (any viewer's: shared names are unique for everyone). */
   idOfName(name: string): Promise<string | undefined> {
     return this.lists.idByName(name);
   }

@@ -3,15 +3,24 @@
  * bytes, streamed from one R2 range read. With width/height/format it is resized or transcoded by the
  * renderer, once: the result is kept in the CACHE bucket under the book's etag, so the next request
  * costs no image work and a replaced file never gets an old rendering. A request the original already
- * satisfies (no smaller bound, same format) is answered with the original. The book's page table
- * comes from a short-lived isolate cache (pages/page-table-cache.ts), so reading a book page by page
- * costs one D1 round trip for the book, not one per page.
+ * satisfies (no smaller bound, same format) is answered with the original. Originals and renditions are
+ * also kept in the data center's cache (pages/edge-page-cache.ts), so a page seen again makes no trip to R2.
+ *
+ * Round trips (issue 30): the book's page table comes from a short-lived cache (pages/page-table-cache.ts),
+ * so reading a book page by page costs one D1 round trip for the book, not one per page; a viewer's access to
+ * a kept table is checked at the same time as the bytes are read, and the bytes wait for it. Storing a new
+ * rendition in the CACHE bucket and the edge cache happens after the answer.
  */
 import { AppError, notFound } from '../lib/errors';
 import type { PageLocator } from '../media/container';
 import { BookAnalysisError } from '../media/errors';
 import { ImageRenderError, type RendererClient, toAppError } from '../media/image-renderer';
-import { type EdgePageCache, MAX_EDGE_CACHED_PAGE_BYTES, originalPageCacheKey } from '../pages/edge-page-cache';
+import {
+  type EdgePageCache,
+  MAX_EDGE_CACHED_PAGE_BYTES,
+  originalPageCacheKey,
+  renditionEdgeCacheKey,
+} from '../pages/edge-page-cache';
 import { type MediaResponse, notModified, ifNoneMatchHits, PAGE_CACHE_CONTROL } from '../pages/media-response';
 import {
   FileChangedSinceScan,
@@ -21,7 +30,7 @@ import {
   renderPage,
   type StoredPage,
 } from '../storage/page-source';
-import { type PageTable, pageTable } from '../pages/page-table-cache';
+import { type PageTable, pageTable, pageTableStore } from '../pages/page-table-cache';
 import {
   isOriginalRequest,
   needsRendering,
@@ -30,6 +39,7 @@ import {
   pageEtag,
   type PageVariant,
   renditionCacheKey,
+  renditionName,
 } from '../pages/page-variant';
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
 import type { BookPaging } from '../repositories/books.repository';
@@ -93,8 +103,15 @@ export class PageService {
     return book;
   }
 
-  async list(viewer: Viewer, bookId: string): Promise<BookPageEntry[]> {
-    const table = await pageTable(this.deps.repo, viewer, bookId);
+  /** The book's page table: kept near the reader, kept in the data center's cache too when the edge cache is on. */
+  private table(viewer: Viewer, bookId: string, origin: string, fresh = false) {
+    const store = this.deps.edgeCache ? pageTableStore(origin) : null;
+    return pageTable(this.deps.repo, viewer, bookId, { fresh, store, defer: this.deps.defer });
+  }
+
+  async list(viewer: Viewer, bookId: string, origin: string): Promise<BookPageEntry[]> {
+    const table = await this.table(viewer, bookId, origin);
+    if (table && !(await table.visible)) throw notFound(`Book ${bookId}`);
     const book = this.servableBook(table?.book, bookId);
     // A reflowable EPUB has no page images: its pageCount counts reading positions (DECISIONS.md §Books).
     if (book.epubLayout === 'reflowable' || !table) return [];
@@ -112,34 +129,57 @@ export class PageService {
   }
 
   async image(viewer: Viewer, ask: PageAsk): Promise<MediaResponse> {
-    return this.imageFrom(await pageTable(this.deps.repo, viewer, ask.bookId), viewer, ask);
+    return this.imageFrom(await this.table(viewer, ask.bookId, ask.request.origin), viewer, ask);
   }
 
   /**
    * A page once `accept` has seen the book's paging facts (OPDS-PSE refuses a page past the end before
    * serving it, and moves progress with them): one page-table read for both. 404 when the viewer cannot
-   * see the book.
+   * see the book, whatever `accept` says.
    */
   async imageWithPaging(
     viewer: Viewer,
     ask: PageAsk,
     accept: (paging: BookPaging) => void,
   ): Promise<{ media: MediaResponse; paging: BookPaging }> {
-    const table = await pageTable(this.deps.repo, viewer, ask.bookId);
+    const table = await this.table(viewer, ask.bookId, ask.request.origin);
     if (!table) throw notFound(`Book ${ask.bookId}`);
     const { id, pageCount, fileFormat, epubLayout } = table.book;
     const paging: BookPaging = { id, pageCount, fileFormat, epubLayout };
-    accept(paging);
+    try {
+      accept(paging);
+    } catch (error) {
+      if (!(await table.visible)) throw notFound(`Book ${ask.bookId}`);
+      throw error;
+    }
     return { media: await this.imageFrom(table, viewer, ask), paging };
   }
 
+  /**
+   * The page, read while the viewer's access to a kept table is checked: handed out only once the check says
+   * yes; otherwise whatever was read is dropped unsent and the answer is the 404 of a book that is not there.
+   */
   private async imageFrom(table: PageTable | null, viewer: Viewer, ask: PageAsk): Promise<MediaResponse> {
+    const [visible, answer] = await Promise.allSettled([
+      table?.visible ?? Promise.resolve(true),
+      this.servedFrom(table, viewer, ask),
+    ]);
+    if (visible.status === 'rejected' || !visible.value) {
+      if (answer.status === 'fulfilled') await discard(answer.value);
+      if (visible.status === 'rejected') throw visible.reason;
+      throw notFound(`Book ${ask.bookId}`);
+    }
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value;
+  }
+
+  private async servedFrom(table: PageTable | null, viewer: Viewer, ask: PageAsk): Promise<MediaResponse> {
     try {
       return await this.serve(table, ask);
     } catch (error) {
-      // The cached book is older than its file: read it again, a rescan may have caught up since.
+      // The kept book is older than its file: read it again, a rescan may have caught up since.
       if (!(table?.cached && error instanceof FileChangedSinceScan)) throw error;
-      return this.serve(await pageTable(this.deps.repo, viewer, ask.bookId, { fresh: true }), ask);
+      return this.serve(await this.table(viewer, ask.bookId, ask.request.origin, true), ask);
     }
   }
 
@@ -172,7 +212,7 @@ export class PageService {
     try {
       if (await this.isOriginal(stored, page, variant))
         return await this.original(book, stored, headers, request.origin);
-      return await this.rendition(book, stored, variant, headers);
+      return await this.rendition(book, stored, variant, headers, request.origin);
     } catch (error) {
       if (error instanceof BookAnalysisError) throw fromAnalysisError(error);
       if (error instanceof ImageRenderError) throw toAppError(error);
@@ -234,19 +274,45 @@ export class PageService {
     stored: StoredPage,
     variant: PageVariant,
     headers: Record<string, string>,
+    origin: string,
   ): Promise<MediaResponse> {
-    const key = renditionCacheKey(book.id, book.etag, stored.pageNumber, variant);
-    const cached = await this.deps.cache.get(key);
-    if (cached) {
+    const { edgeCache, defer } = this.deps;
+    const edgeKey =
+      edgeCache && book.etag
+        ? renditionEdgeCacheKey(origin, book.id, book.etag, stored.pageNumber, renditionName(variant))
+        : null;
+    const near = edgeKey && edgeCache ? await edgeCache.match(edgeKey) : null;
+    if (near) {
       return {
         status: 200,
         headers: {
           ...headers,
-          'Content-Type': cached.httpMetadata?.contentType ?? 'application/octet-stream',
+          'Content-Type': near.mediaType,
+          'Content-Length': String(near.size),
+          'X-Longbox-Cache': 'hit',
+        },
+        body: near.body,
+      };
+    }
+    const key = renditionCacheKey(book.id, book.etag, stored.pageNumber, variant);
+    const cached = await this.deps.cache.get(key);
+    if (cached) {
+      const mediaType = cached.httpMetadata?.contentType ?? 'application/octet-stream';
+      let body: ReadableStream<Uint8Array> = cached.body;
+      if (edgeKey && edgeCache && cached.size <= MAX_EDGE_CACHED_PAGE_BYTES) {
+        const [served, kept] = cached.body.tee();
+        body = served;
+        defer(edgeCache.put(edgeKey, { body: kept, size: cached.size, mediaType }));
+      }
+      return {
+        status: 200,
+        headers: {
+          ...headers,
+          'Content-Type': mediaType,
           'Content-Length': String(cached.size),
           'X-Longbox-Cache': 'hit',
         },
-        body: cached.body,
+        body,
       };
     }
     if (!this.deps.renderer) {
@@ -258,17 +324,27 @@ export class PageService {
       format: outputFormatFor(stored.mediaType, variant),
     };
     const image = await renderPage(this.deps.library, this.deps.renderer, stored, options);
-    // Stored before answering, so the next request (often the reader's prefetch) is a hit.
-    await this.deps.cache.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+    const bytes = new Uint8Array(image.bytes);
+    // Kept after the answer (issue 30): a put that fails costs the next request a new rendering, never a wrong
+    // page; the failure is logged.
+    defer(this.deps.cache.put(key, bytes, { httpMetadata: { contentType: image.mediaType } }));
+    if (edgeKey && edgeCache && bytes.byteLength <= MAX_EDGE_CACHED_PAGE_BYTES) {
+      defer(edgeCache.put(edgeKey, { body: bytes, size: bytes.byteLength, mediaType: image.mediaType }));
+    }
     return {
       status: 200,
       headers: {
         ...headers,
         'Content-Type': image.mediaType,
-        'Content-Length': String(image.bytes.byteLength),
+        'Content-Length': String(bytes.byteLength),
         'X-Longbox-Cache': 'miss',
       },
       body: image.bytes,
     };
   }
+}
+
+/** Drops an answer that will not be sent: its body, if it streams, is cancelled unread. */
+async function discard(media: MediaResponse): Promise<void> {
+  if (media.body instanceof ReadableStream) await media.body.cancel().catch(() => {});
 }

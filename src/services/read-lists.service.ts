@@ -11,6 +11,7 @@ import { toBookDto } from '../mappers/book.mapper';
 import { toReadListDto } from '../mappers/lists.mapper';
 import { type BooksRepository, READ_LIST_ORDER, RELEASE_ORDER } from '../repositories/books.repository';
 import type { FilterNode } from '../repositories/catalog-filters';
+import type { PageEnrichment } from '../repositories/catalog-page';
 import type { ReadListListQuery, ReadListRow, ReadListsRepository } from '../repositories/read-lists.repository';
 import type { Viewer } from '../repositories/visibility';
 import type { BookDto } from '../schemas/book.schema';
@@ -51,6 +52,18 @@ export class ReadListsService extends MemberListService<ReadList> {
       filter,
     );
     return { data: rows.map(toBookDto), total };
+  }
+
+  /** The page `books` returns (unfiltered), its rows in a caller's own book shape (`enrich`) read in the page's statement. */
+  async booksAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    id: string,
+    page: PageRequest,
+    enrich: PageEnrichment<Row>,
+  ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
+    const list = await this.record(viewer, id);
+    const keys = list.ordered ? READ_LIST_ORDER : RELEASE_ORDER;
+    return this.deps.books.listInReadListAs(viewer, id, { keys, limit: page.pageSize, offset: page.offset }, enrich);
   }
 
   /** The book after (`step` 1) or before (-1) `bookId` in the list, as the viewer sees it; 404 at either end. */

@@ -7,7 +7,7 @@ import { notFound } from '../lib/errors';
 import type { PageRequest } from '../lib/pagination';
 import { toSeriesDto } from '../mappers/series.mapper';
 import { type FilterNode, SERIES_FILTER_FIELDS } from '../repositories/catalog-filters';
-import { RELEVANCE, type SortKey } from '../repositories/catalog-page';
+import { type PageEnrichment, RELEVANCE, type SortKey } from '../repositories/catalog-page';
 import { toMatchExpression } from '../repositories/search-index';
 import {
   SERIES_SORT_FIELDS,
@@ -40,21 +40,21 @@ export class SeriesQueryService {
     return this.run(viewer, page, keys, { libraryId: params.libraryId, ...scope });
   }
 
-  /** The ids of the page `list` returns, in its order, and the total: for callers with their own series shape. */
-  async listIds(
+  /**
+   * The page `list` returns, its rows in a caller's own series shape (`enrich`, the Komga API's), read in the
+   * page's statement, and the total.
+   */
+  async listAs<Row extends { pageTotal: number | null }>(
     viewer: Viewer,
     params: SortParams & { libraryId?: string },
     page: PageRequest,
-    filter: ListFilter = {},
-  ): Promise<{ ids: string[]; total: number }> {
+    filter: ListFilter,
+    enrich: PageEnrichment<Row>,
+  ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
     const query = this.listQuery(viewer, params, filter);
-    if (query === null) return { ids: [], total: 0 };
-    return this.series.listIds(viewer, {
-      libraryId: params.libraryId,
-      ...query,
-      limit: page.pageSize,
-      offset: page.offset,
-    });
+    if (query === null) return { rows: [], total: 0 };
+    const window = { libraryId: params.libraryId, ...query, limit: page.pageSize, offset: page.offset };
+    return this.series.listAs(viewer, window, enrich);
   }
 
   /**

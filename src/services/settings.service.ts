@@ -7,7 +7,7 @@ import type { z } from '@hono/zod-openapi';
 import { badRequest, issuesToDetails, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { parseTypedValue } from '../lib/string-values';
-import type { SettingChange, SettingsRepository } from '../repositories/settings.repository';
+import type { SettingChange, SettingRow, SettingsRepository } from '../repositories/settings.repository';
 import {
   SETTING_DEFINITIONS,
   type SettingInput,
@@ -27,6 +27,9 @@ export interface SettingView {
   updatedBy: string | null;
 }
 
+const byKey = (rows: SettingRow[]) =>
+  new Map(rows.map((r) => [r.key, { value: r.value as unknown, updatedAt: r.updatedAt, updatedBy: r.updatedBy }]));
+
 const isKey = (key: string): key is SettingKey => Object.hasOwn(SETTING_DEFINITIONS, key);
 
 export class SettingsService {
@@ -35,13 +38,16 @@ export class SettingsService {
   constructor(private readonly repo: SettingsRepository) {}
 
   private async stored() {
-    if (!this.cache) {
-      const rows = await this.repo.all();
-      this.cache = new Map(
-        rows.map((r) => [r.key, { value: r.value, updatedAt: r.updatedAt, updatedBy: r.updatedBy }]),
-      );
-    }
+    this.cache ??= byKey(await this.repo.all());
     return this.cache;
+  }
+
+  /**
+   * The stored settings as a statement read with others just now (a login reads them with the account,
+   * sign-in.repository.ts): this request then reads them no more.
+   */
+  prime(rows: SettingRow[]): void {
+    this.cache ??= byKey(rows);
   }
 
   async value<K extends SettingKey>(key: K): Promise<SettingValue<K>> {

@@ -7,11 +7,23 @@
  * shows its first series' by title. Anything without an image gets the placeholder cover on /api/v1;
  * reader apps (Komga's clients, OPDS) get a 404 instead, as Komga answers, and show their own placeholder
  * rather than a broken tile (many cannot decode SVG).
+ *
+ * Round trips (issue 30): a cover's bytes are kept in the data center's cache (pages/edge-page-cache.ts), in
+ * one entry per book or series that records which version of the cover it holds — the catalog's: an uploaded
+ * cover's id (its image never changes), or when the generated thumbnail under the key was last written. The
+ * entry is looked up while the row is read, and counts only when the row names the same version, so a cover
+ * seen again costs the row alone, no R2 read. A book's generated thumbnail lives under a key known before the
+ * row (`thumbnails/books/{id}`): when the data center has nothing, it is read from R2 at the same time as the
+ * row, which only overrides it when an uploaded cover is selected; a series' key is known from its row only, so
+ * the key this isolate last saw for it is read the same way. Bytes read that way are kept in the data
+ * center only once a second look (an R2 head, after the answer) shows they are still the object under the
+ * key, since the row read beside them may already name a newer version.
  */
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type { RendererClient } from '../media/image-renderer';
+import { coverEdgeCacheKey, type EdgeCachedPage, type EdgePageCache } from '../pages/edge-page-cache';
 import {
   ifNoneMatchHits,
   type MediaResponse,
@@ -22,7 +34,7 @@ import {
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, CoverBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import { bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
+import { BOOK_THUMBNAILS_ROOT, bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
@@ -34,9 +46,31 @@ export interface ThumbnailServiceDeps {
   renderer: RendererClient | null;
   settings: SettingsService;
   events: EventPublisher;
+  /** Covers near the reader (Workers Cache API); null where the runtime has none or it is turned off. */
+  edgeCache: EdgePageCache | null;
+  /** Runs work after the response (ctx.waitUntil). */
+  defer: (work: Promise<unknown>) => void;
 }
 
-type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null };
+type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null; coverWrittenAt?: string | null };
+
+/** What a cover request brings: its validator, and the origin the edge-cache keys live under. */
+export interface CoverRequest {
+  ifNoneMatch?: string | undefined;
+  origin?: string;
+}
+
+/** Where a cover's bytes are in the CACHE bucket, and which version of the cover they are (null: unknown). */
+interface CoverSource {
+  storageKey: string;
+  version: string | null;
+}
+
+/** The data center's entry for one cover, as looked up beside the row. */
+interface NearCover {
+  key: string;
+  hit: EdgeCachedPage | null;
+}
 
 /** What is served for something with no cover image: the API's SVG placeholder, or a 404. */
 export type MissingCover = 'placeholder' | 'notFound';
@@ -47,72 +81,151 @@ export class ThumbnailService {
   async forBook(
     viewer: Viewer,
     bookId: string,
-    ifNoneMatch?: string,
+    request: CoverRequest = {},
     missing: MissingCover = 'placeholder',
   ): Promise<MediaResponse> {
-    const book = await this.deps.repo.coverBook(viewer, bookId);
-    if (!book || book.deletedAt) throw notFound(`Book ${bookId}`);
-    return (await this.bookCover(viewer, book, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
+    const row = settled(this.deps.repo.coverBook(viewer, bookId));
+    const near = await this.near('books', bookId, request);
+    // The generated thumbnail's key needs no row: read it now unless the data center may already hold the cover.
+    const ahead = near?.hit ? null : this.read(bookThumbnailKey(bookId), request.ifNoneMatch);
+    const book = await row.catch(async (error) => {
+      await dropAll(near, ahead);
+      throw error;
+    });
+    if (!book || book.deletedAt) {
+      await dropAll(near, ahead);
+      throw notFound(`Book ${bookId}`);
+    }
+    return (await this.bookCover(viewer, book, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
   }
 
   async forSeries(
     viewer: Viewer,
     seriesId: string,
-    ifNoneMatch?: string,
+    request: CoverRequest = {},
     missing: MissingCover = 'placeholder',
   ): Promise<MediaResponse> {
-    const series = await this.deps.repo.series(viewer, seriesId);
-    if (!series || series.deletedAt) throw notFound(`Series ${seriesId}`);
-    return (await this.seriesCover(viewer, series, ifNoneMatch)) ?? noCover(missing, ifNoneMatch);
+    const row = settled(this.deps.repo.series(viewer, seriesId, BOOK_THUMBNAILS_ROOT));
+    const near = await this.near('series', seriesId, request);
+    // A series' cover key is known only from its row; the one this isolate last saw is read beside the row.
+    const lastKey = seriesCoverKeys.get(seriesId);
+    const ahead = near?.hit || !lastKey ? null : { key: lastKey, read: this.read(lastKey, request.ifNoneMatch) };
+    const series = await row.catch(async (error) => {
+      await dropAll(near, ahead?.read ?? null);
+      throw error;
+    });
+    if (!series || series.deletedAt) {
+      await dropAll(near, ahead?.read ?? null);
+      throw notFound(`Series ${seriesId}`);
+    }
+    rememberSeriesCoverKey(seriesId, series.thumbnailKey);
+    return (await this.seriesCover(viewer, series, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
   }
 
   async forLibrary(
     viewer: Viewer,
     libraryId: string,
-    ifNoneMatch?: string,
+    request: CoverRequest = {},
     missing: MissingCover = 'placeholder',
   ): Promise<MediaResponse> {
     if (!(await this.deps.repo.library(viewer, libraryId))) throw notFound(`Library ${libraryId}`);
     // Followed on every request rather than read from libraries.thumbnail_key, which keeps whichever
     // series a thumbnail task happened to finish first, even after that series is gone.
     const first = await this.deps.repo.firstSeriesOfLibrary(viewer, libraryId);
-    return (first && (await this.seriesCover(viewer, first, ifNoneMatch))) ?? noCover(missing, ifNoneMatch);
+    return (first && (await this.seriesCover(viewer, first, request, null))) ?? noCover(missing, request.ifNoneMatch);
   }
 
   /** A collection's or read list's cover: its first member the viewer sees (found by the list), or the placeholder. */
   async forListMember(
     viewer: Viewer,
     member: { kind: 'series' | 'book'; id: string } | null,
-    ifNoneMatch?: string,
+    request: CoverRequest = {},
   ): Promise<MediaResponse> {
-    if (!member) return placeholder(ifNoneMatch);
+    if (!member) return placeholder(request.ifNoneMatch);
     return member.kind === 'series'
-      ? this.forSeries(viewer, member.id, ifNoneMatch)
-      : this.forBook(viewer, member.id, ifNoneMatch);
+      ? this.forSeries(viewer, member.id, request)
+      : this.forBook(viewer, member.id, request);
+  }
+
+  /** The data center's entry for this cover, when the edge cache is on and the request names its origin. */
+  private async near(kind: 'books' | 'series', id: string, request: CoverRequest): Promise<NearCover | null> {
+    const { edgeCache } = this.deps;
+    if (!edgeCache || !request.origin) return null;
+    const key = coverEdgeCacheKey(request.origin, kind, id);
+    return { key, hit: await edgeCache.match(key) };
   }
 
   /** The series' cover image; null when it has none. */
-  private async seriesCover(viewer: Viewer, series: SeriesRef, ifNoneMatch: string | undefined) {
-    const stored = series.thumbnailKey ? await this.stored(series.thumbnailKey, ifNoneMatch) : null;
+  /** `ahead`: the stored cover under the key this isolate last saw for the series, read beside the row. */
+  private async seriesCover(
+    viewer: Viewer,
+    series: SeriesRef,
+    request: CoverRequest,
+    near: NearCover | null,
+    ahead: { key: string; read: Promise<R2Read> } | null = null,
+  ) {
+    const source = series.thumbnailKey
+      ? { storageKey: series.thumbnailKey, version: versionOf(series.thumbnailKey, series.coverWrittenAt) }
+      : null;
+    const fromNear = source && answerFromNear(near, source, request.ifNoneMatch);
+    if (fromNear) {
+      await dropRead(ahead?.read ?? null);
+      return fromNear;
+    }
+    await dropNear(near);
+    const nearKey = near?.key ?? null;
+    let stored: MediaResponse | null = null;
+    if (source && ahead?.key === source.storageKey) {
+      stored = this.storedFrom(await ahead.read, source, nearKey, true);
+    } else {
+      await dropRead(ahead?.read ?? null);
+      if (source) stored = await this.stored(source, request.ifNoneMatch, nearKey);
+    }
     if (stored) return stored;
     const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
-    return first ? this.bookCover(viewer, first, ifNoneMatch) : null;
+    return first ? this.bookCover(viewer, first, { ifNoneMatch: request.ifNoneMatch }, null, null) : null;
   }
 
-  /** The book's cover image (an uploaded, selected one first), rendered now if it was not yet; null when it has none. */
+  /**
+   * The book's cover image (an uploaded, selected one first), rendered now if it was not yet; null when it has
+   * none. `near`: the data center's entry; `ahead`: the generated thumbnail, read beside the row.
+   */
   private async bookCover(
     viewer: Viewer,
     book: CoverBook,
-    ifNoneMatch: string | undefined,
+    request: CoverRequest,
+    near: NearCover | null,
+    ahead: Promise<R2Read> | null,
   ): Promise<MediaResponse | null> {
+    const { ifNoneMatch } = request;
+    const generated = bookThumbnailKey(book.id);
     // A cover a user uploaded and selected shows instead of the generated one (issue 18).
-    const custom = book.selectedCoverId
-      ? await this.stored(coverThumbnailKey(book.selectedCoverId), ifNoneMatch)
-      : null;
-    if (custom) return custom;
-    const stored = book.thumbnailKey ? await this.stored(book.thumbnailKey, ifNoneMatch) : null;
-    if (stored) return stored;
-    if (await this.generate(viewer, book)) return this.stored(bookThumbnailKey(book.id), ifNoneMatch);
+    const sources: CoverSource[] = [
+      ...(book.selectedCoverId ? [{ storageKey: coverThumbnailKey(book.selectedCoverId), version: null }] : []),
+      ...(book.thumbnailKey ? [{ storageKey: book.thumbnailKey, version: null }] : []),
+    ].map((source) => ({ ...source, version: versionOf(source.storageKey, book.thumbnailUpdatedAt) }));
+    const fromNear = sources[0] && answerFromNear(near, sources[0], ifNoneMatch);
+    if (fromNear) {
+      await dropRead(ahead);
+      return fromNear;
+    }
+    await dropNear(near);
+    let readAhead = ahead;
+    for (const source of sources) {
+      const stored =
+        readAhead && source.storageKey === generated
+          ? await this.storedFrom(await readAhead, source, near?.key ?? null, true)
+          : await this.stored(source, ifNoneMatch, near?.key ?? null);
+      if (source.storageKey === generated) readAhead = null;
+      if (stored) {
+        await dropRead(readAhead);
+        return stored;
+      }
+    }
+    await dropRead(readAhead);
+    if (await this.generate(viewer, book)) {
+      return this.stored({ storageKey: generated, version: null }, ifNoneMatch, null);
+    }
     return null;
   }
 
@@ -136,25 +249,123 @@ export class ThumbnailService {
     return true;
   }
 
-  /** The stored thumbnail (or a 304 for it); null when the object is gone from the CACHE bucket. */
-  private async stored(key: string, ifNoneMatch: string | undefined): Promise<MediaResponse | null> {
-    const object = await this.deps.cache.get(
-      key,
-      ifNoneMatch ? { onlyIf: new Headers({ 'If-None-Match': ifNoneMatch }) } : {},
+  /** Reads a stored thumbnail (a 304 when `ifNoneMatch` names it); null when it is gone. */
+  private read(key: string, ifNoneMatch: string | undefined): Promise<R2Read> {
+    return settled(
+      this.deps.cache.get(key, ifNoneMatch ? { onlyIf: new Headers({ 'If-None-Match': ifNoneMatch }) } : {}),
     );
+  }
+
+  /** The stored thumbnail (or a 304 for it); null when the object is gone from the CACHE bucket. */
+  private async stored(source: CoverSource, ifNoneMatch: string | undefined, nearKey: string | null) {
+    return this.storedFrom(await this.read(source.storageKey, ifNoneMatch), source, nearKey, false);
+  }
+
+  /**
+   * The answer from a stored thumbnail, kept in the data center under `nearKey` after the answer. `readAhead`:
+   * read beside the row that names the version, so it may be older than that version — kept only once an R2
+   * head shows the object under the key is still the one read.
+   */
+  private storedFrom(
+    object: R2Object | null,
+    source: CoverSource,
+    nearKey: string | null,
+    readAhead: boolean,
+  ): MediaResponse | null {
     if (!object) return null;
     const headers = { ETag: object.httpEtag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL };
     if (!('body' in object)) return notModified(headers);
+    const { edgeCache, defer, cache } = this.deps;
+    const mediaType = object.httpMetadata?.contentType ?? 'image/jpeg';
+    let body = (object as R2ObjectBody).body;
+    const version = source.version;
+    if (edgeCache && nearKey && version !== null) {
+      const [served, kept] = body.tee();
+      body = served;
+      const fill = { body: kept, size: object.size, mediaType, etag: object.httpEtag, version };
+      defer(
+        (async () => {
+          if (readAhead && (await cache.head(source.storageKey))?.etag !== object.etag) {
+            await kept.cancel();
+            return;
+          }
+          await edgeCache.put(nearKey, fill);
+        })(),
+      );
+    }
     return {
       status: 200,
-      headers: {
-        ...headers,
-        'Content-Type': object.httpMetadata?.contentType ?? 'image/jpeg',
-        'Content-Length': String(object.size),
-      },
-      body: object.body,
+      headers: { ...headers, 'Content-Type': mediaType, 'Content-Length': String(object.size) },
+      body,
     };
   }
+}
+
+/**
+ * The cover key each series had when this isolate last read its row (bounded): its next cover request reads the
+ * bytes under it beside the row, which confirms the key or names another.
+ */
+const seriesCoverKeys = new Map<string, string>();
+const MAX_SERIES_COVER_KEYS = 2000;
+
+function rememberSeriesCoverKey(seriesId: string, key: string | null): void {
+  seriesCoverKeys.delete(seriesId);
+  if (!key) return;
+  if (seriesCoverKeys.size >= MAX_SERIES_COVER_KEYS)
+    seriesCoverKeys.delete(seriesCoverKeys.keys().next().value as string);
+  seriesCoverKeys.set(seriesId, key);
+}
+
+/** A stored thumbnail as read: the object, a 304's metadata, or null when it is gone. */
+type R2Read = R2Object | null;
+
+/**
+ * The version of the cover under `storageKey`: an uploaded cover's key names bytes that never change; a
+ * generated thumbnail is rewritten under its key, at the time the catalog records (`writtenAt`, null when it
+ * does not: then there is no version to keep it by).
+ */
+function versionOf(storageKey: string, writtenAt: string | null | undefined): string | null {
+  if (!storageKey.startsWith(BOOK_THUMBNAILS_ROOT)) return storageKey;
+  return writtenAt ? `${storageKey}@${writtenAt}` : null;
+}
+
+/** The data center's copy when it holds the version the catalog names (a 304 when `ifNoneMatch` names it). */
+function answerFromNear(
+  near: NearCover | null,
+  source: CoverSource,
+  ifNoneMatch: string | undefined,
+): MediaResponse | null {
+  const hit = near?.hit;
+  if (!hit || source.version === null || hit.version !== source.version || !hit.etag) return null;
+  const headers = { ETag: hit.etag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL, 'X-Longbox-Cache': 'hit' };
+  if (ifNoneMatchHits(ifNoneMatch, hit.etag)) {
+    void hit.body.cancel().catch(() => {});
+    return notModified(headers);
+  }
+  return {
+    status: 200,
+    headers: { ...headers, 'Content-Type': hit.mediaType, 'Content-Length': String(hit.size) },
+    body: hit.body,
+  };
+}
+
+/** A promise with a handler from the start: awaited later, its failure is not reported as unhandled meanwhile. */
+function settled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+async function dropNear(near: NearCover | null): Promise<void> {
+  await near?.hit?.body.cancel().catch(() => {});
+}
+
+async function dropRead(read: Promise<R2Read> | null): Promise<void> {
+  const object = await read?.catch(() => null);
+  if (object && 'body' in object) await (object as R2ObjectBody).body.cancel().catch(() => {});
+}
+
+async function dropAll(near: NearCover | null, read: Promise<R2Read> | null): Promise<void> {
+  await Promise.all([dropNear(near), dropRead(read)]);
 }
 
 function noCover(missing: MissingCover, ifNoneMatch: string | undefined): MediaResponse {

@@ -36,6 +36,24 @@ export function normalizeKeyPath(input: string): KeyPathResult {
   return { ok: true, path };
 }
 
+/**
+ * The folder a library gets when it is created without one (DECISIONS.md §Storage): its name as one
+ * key segment — `/` and `\` become `-`, control characters go, surrounding spaces and dots are trimmed —
+ * so "Comics" keeps its books under `Comics/`, beside every other library's folder, instead of owning the
+ * whole bucket. A name with nothing usable left gets `library`.
+ */
+export function libraryFolderFor(name: string): string {
+  const segment = name
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is dropped
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[/\\]+/g, '-')
+    .replace(/^[\s.]+|[\s.]+$/g, '');
+  const folder = segment === '' ? 'library' : segment;
+  // Names are at most 200 characters; a key prefix is bounded in bytes.
+  const bytes = new TextEncoder().encode(folder);
+  return bytes.length <= 200 ? folder : new TextDecoder().decode(bytes.slice(0, 200)).replace(/\uFFFD$/, '');
+}
+
 /** Segment-wise: `comics` overlaps `comics` and `comics/manga` but not `comics2`; '' overlaps all. */
 export function keyPathsOverlap(a: string, b: string): boolean {
   if (a === '' || b === '' || a === b) return true;

@@ -68,7 +68,8 @@ type Entry =
 type ListEntry = Extract<Entry, { list: string }>;
 
 const NOT_CATALOG = 'no catalog rows: the caller’s own account, keys, settings or sign-in';
-const ADMIN_ONLY = 'admin only (users, settings, SSO): a maintainer gets 403 before any read';
+const ADMIN_ONLY =
+  'admin only (users, settings, SSO, imports from Komga or Kavita): a maintainer gets 403 before any read';
 const OWN_OR_ADMIN = 'no catalog rows: the caller’s own account, or (admin only) another user’s';
 const SSE = 'an event stream: test/api/access-events.test.ts';
 const NO_SCAN = 'no scan runs during the check (what a running scan shows: access-events.test.ts)';
@@ -124,6 +125,14 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/admin/settings/{key}/reset': { none: ADMIN_ONLY },
   'POST /api/v1/admin/settings/bulk': { none: ADMIN_ONLY },
   'GET /api/v1/admin/sso': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/books/match': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/users': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/progress': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/want-to-read': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/lists': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/metadata': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/api-keys': { none: ADMIN_ONLY },
+  'POST /api/v1/admin/import/covers': { none: ADMIN_ONLY },
   'GET /api/v1/health': { none: 'liveness, no catalog rows' },
   'GET /api/v1/api-keys': { none: NOT_CATALOG },
   'POST /api/v1/api-keys': { none: 'the caller’s keys; the libraries a key may name: api-keys.test.ts' },
@@ -392,7 +401,12 @@ const ENTRIES: Record<string, Entry> = {
   'GET /opds/v1.2/keep-reading': { list: '/opds/v1.2/keep-reading' },
   'GET /opds/v1.2/on-deck': { list: '/opds/v1.2/on-deck' },
   'GET /opds/v1.2/recently-added': { list: '/opds/v1.2/recently-added?pageSize=100' },
-  'GET /opds/v1.2/search': { list: '/opds/v1.2/search?query=zork&pageSize=100' },
+  'GET /opds/v1.2/search': {
+    list: '/opds/v1.2/search?query=zork',
+    adminShowsNothing: 'one entry per kind of match, with its count; the items are in …/search/series, …/search/books',
+  },
+  'GET /opds/v1.2/search/series': { list: '/opds/v1.2/search/series?query=zork&pageSize=100' },
+  'GET /opds/v1.2/search/books': { list: '/opds/v1.2/search/books?query=zork&pageSize=100' },
   'GET /opds/v1.2/books/{id}/thumbnail': { hides: 'book' },
   'GET /opds/v1.2/books/{id}/pages/{pageNumber}': { hides: 'book' },
   'GET /opds/v1.2/collections': { list: '/opds/v1.2/collections' },
@@ -418,6 +432,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   'GET /opds/v2.0/want-to-read': { list: '/opds/v2.0/want-to-read' },
   'GET /opds/v2.0/auth': { none: 'the authentication document, no catalog rows' },
+  'GET /opds/v2.0/placeholders/{format}': { none: 'a generated cover, the same for every book of a kind' },
   'GET /opds/v2.0/catalog': { list: '/opds/v2.0/catalog', adminShowsNothing: NAVIGATION },
   'GET /opds/v2.0/libraries': { list: '/opds/v2.0/libraries' },
   'GET /opds/v2.0/libraries/{id}': { hides: 'library' },

@@ -59,7 +59,7 @@ async function seen(auth: Credentials): Promise<string[]> {
     (komgaSeries.body.content as Array<{ name: string }>).map((s) => s.name.replace('Zork ', '').toLowerCase()).sort(),
   ).toEqual(markers);
   expect(komgaSeries.body.totalElements).toBe(markers.length);
-  const search = await fetchAs('/opds/v1.2/search?query=zork&pageSize=100', auth);
+  const search = await fetchAs('/opds/v1.2/search/series?query=zork&pageSize=100', auth);
   expect(ALL.filter((m) => search.text.toLowerCase().includes(m))).toEqual(markers);
   return markers;
 }

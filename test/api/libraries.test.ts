@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_HUB_NAME } from '../../src/events/publisher';
 import { createApiKey, createUser, login, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
+import { makeCbz } from '../support/library-files';
 
 let admin: Credentials;
 let adminId: string;
@@ -96,10 +97,49 @@ describe('creating and reading libraries (API.md §2 Library, DECISIONS.md §Nam
     expect((await createLibrary({ name: 'B', path: 'Ebooks/Français ①' })).path).toBe('Ebooks/Français ①');
   });
 
-  it('takes "/" as the whole bucket, which then overlaps everything', async () => {
+  it('takes "/" as the whole bucket, which then overlaps everything, and says what to do', async () => {
     const whole = await createLibrary({ name: 'Everything', path: '/' });
     expect(whole.path).toBe('');
-    expectError(await api('/libraries', { auth: admin, json: { name: 'X', path: 'anything' } }), 409, 'Conflict');
+    const error = expectError(
+      await api('/libraries', { auth: admin, json: { name: 'X', path: 'anything' } }),
+      409,
+      'Conflict',
+    );
+    expect(error.message).toBe(
+      'Folder "anything" cannot be used: library "Everything" uses the whole storage ("/"): give it a folder of its own first',
+    );
+    // Once it has a folder, the next library fits beside it.
+    expect(
+      (await api(`/libraries/${whole.id}`, { method: 'PUT', auth: admin, json: { path: 'everything' } })).status,
+    ).toBe(200);
+    expect((await createLibrary({ name: 'X', path: 'anything' })).path).toBe('anything');
+  });
+
+  it('gives a library created without a folder one named after it, so the next library fits beside it (issue 31 point 5)', async () => {
+    const comics = await api('/libraries', { auth: admin, json: { name: 'Comics' } });
+    expect(comics.status).toBe(201);
+    expect(comics.body.path).toBe('Comics');
+    const manga = await api('/libraries', { auth: admin, json: { name: ' Manga / Webtoons ' } });
+    expect(manga.status).toBe(201);
+    expect(manga.body.path).toBe('Manga - Webtoons');
+    expect((await api('/libraries', { auth: admin, json: { name: '..' } })).body.path).toBe('library');
+    // An upload lands in the library's own folder.
+    const cbz = await makeCbz(1);
+    const put = await api(`/libraries/${comics.body.id}/files/Saga/Saga%201.cbz`, {
+      method: 'PUT',
+      auth: admin,
+      body: cbz,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(put.status).toBe(201);
+    expect((await env.LIBRARY.head('Comics/Saga/Saga 1.cbz'))?.size).toBe(cbz.length);
+    // The same name's folder taken by another library: the usual 409, naming it.
+    const clash = expectError(
+      await api('/libraries', { auth: admin, json: { name: 'comics/x', path: 'Comics/x' } }),
+      409,
+      'Conflict',
+    );
+    expect(clash.message).toBe('Folder "Comics/x" cannot be used: it overlaps library "Comics" at "Comics"');
   });
 
   it.each([
@@ -121,7 +161,6 @@ describe('creating and reading libraries (API.md §2 Library, DECISIONS.md §Nam
   it('rejects bad bodies with field details', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ path: 'x' }, 'name'],
-      [{ name: 'X' }, 'path'],
       [{ name: '  ', path: 'x' }, 'name'],
       [{ name: 'X', path: 'x', defaultReadingDirection: 'sideways' }, 'defaultReadingDirection'],
       [{ name: 'X', path: 'x', scanning_config: { default_mode: 'quick' } }, 'scanning_config.default_mode'],

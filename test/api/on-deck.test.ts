@@ -12,8 +12,14 @@ import {
   softDeleteBook,
   softDeleteSeries,
 } from '../support/catalog-factory';
-import { createUser, login, setupAdmin } from '../support/factories';
+import { writeRar5 } from '../fixtures/rar-writer';
+import { ADMIN, createUser, login, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
+import { komga } from '../support/komga';
+import { makeCbz, pngPage, putObject } from '../support/library-files';
+import { booksByFileName } from '../support/media';
+import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
 
 const titles = (body: { data: Array<{ title: string }> }) => body.data.map((b) => b.title);
 const at = (day: number) => `2026-09-${String(day).padStart(2, '0')}T00:00:00.000Z`;
@@ -95,5 +101,41 @@ describe('on deck (API.md §4 Books)', () => {
     expect(page.body).toMatchObject({ total: 3, totalPages: 2, page: 2 });
     expect(titles(page.body)).toEqual(['Order 2']);
     expect(titles((await api('/books/on-deck?pageSize=2', { auth: admin.auth })).body)).toEqual(['Y 2', 'X 2']);
+  });
+
+  it('never suggests a book whose analysis failed: the next readable one instead, in every protocol', async () => {
+    const admin = await setupAdmin();
+    const libraryId = await createLibrary(admin.auth);
+    // Issue 31 point 19: a damaged RAR (cut short after its first header) between two good books.
+    const rar = writeRar5([
+      { name: '01.png', data: await pngPage(60, 90) },
+      { name: '02.png', data: await pngPage(60, 90, [20, 40, 200]) },
+    ]);
+    await putObject('comics/Saga/Saga 1.cbz', await makeCbz(2));
+    await putObject('comics/Saga/Saga 2.cbr', rar.subarray(0, 40));
+    await putObject('comics/Saga/Saga 3.cbz', await makeCbz(2));
+    await putObject('comics/Broken End/Broken End 1.cbz', await makeCbz(2));
+    await putObject('comics/Broken End/Broken End 2.cbr', rar.subarray(0, 40));
+    const scanned = await scan(admin.auth, libraryId);
+    await waitForTasks(admin.auth, libraryId, { since: scanned.completedAt });
+    const books = await booksByFileName(admin.auth, libraryId);
+    expect(books['Saga 2.cbr'].analysisError).toEqual(expect.any(String));
+    expect(books['Broken End 2.cbr'].analysisError).toEqual(expect.any(String));
+    for (const name of ['Saga 1.cbz', 'Broken End 1.cbz']) {
+      expect((await api(`/books/${books[name].id}/read`, { method: 'POST', auth: admin.auth })).status).toBe(200);
+    }
+
+    // The damaged book is passed over: Saga 3 is next; Broken End has nothing readable left to suggest.
+    const deck = await api('/books/on-deck', { auth: admin.auth });
+    expect(titles(deck.body)).toEqual(['Saga 3']);
+    expect(deck.body.total).toBe(1);
+    const komgaDeck = await komga('/api/v1/books/ondeck', { auth: admin.auth });
+    expect(komgaDeck.body.content.map((b: { name: string }) => b.name)).toEqual(['Saga 3']);
+    const opds1 = await api('/opds/v1.2/on-deck', {
+      auth: { basic: { username: ADMIN.username, password: ADMIN.password } },
+    });
+    expect([...opds1.text.matchAll(/<entry>[\s\S]*?<title>([^<]*)<\/title>/g)].map((m) => m[1])).toEqual(['Saga 3']);
+    const opds2 = await api('/opds/v2.0/on-deck', { auth: admin.auth });
+    expect(opds2.body.publications.map((p: { metadata: { title: string } }) => p.metadata.title)).toEqual(['Saga 3']);
   });
 });

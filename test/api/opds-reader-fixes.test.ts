@@ -9,12 +9,13 @@ import { buildEpub } from '../fixtures/epub-writer';
 import { setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
-import { entries, entryTitled, feedHead, fetchAs, links, textOf } from '../support/opds';
+import { entries, entryTitled, feedHead, fetchAs, links, PSE_REL, streamUrl, textOf } from '../support/opds';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
 import { jpeg } from '../fixtures/images';
 import { buildZip } from '../fixtures/zip-writer';
 import { buildPdf } from '../fixtures/pdf-writer';
+import { writeRar5 } from '../fixtures/rar-writer';
 import { imageSize } from '../support/media';
 
 const MANIFEST_TYPES = new Set([
@@ -146,12 +147,22 @@ describe('OPDS fixes of issue 22', () => {
     );
   });
 
-  it('a book without a cover has no cover link (its URL answers 404); a book with one keeps it', async () => {
+  it('a book without a cover: no cover link in OPDS 1.2 (its URL answers 404), a generated PNG in OPDS 2.0', async () => {
     const { auth, books } = await seed();
     const plain = books['Plain Text'];
     expect((await fetchAs(`/opds/v2.0/books/${plain.id}/thumbnail`, auth)).status).toBe(404);
+    // Issue 31 point 14: OPDS 2 parsers in use reject a publication without images.
     const publication = await json(`/opds/v2.0/books/${plain.id}`, auth);
-    expect(publication.images).toBeUndefined();
+    expect(publication.images).toEqual([
+      { href: 'http://longbox.test/opds/v2.0/placeholders/epub', type: 'image/png', width: 400, height: 600 },
+    ]);
+    const placeholder = await fetchAs(publication.images[0].href, auth);
+    expect([placeholder.status, placeholder.headers.get('Content-Type')]).toEqual([200, 'image/png']);
+    expect(imageSize(placeholder.bytes)).toEqual({ width: 400, height: 600 });
+    const etag = placeholder.headers.get('ETag') as string;
+    const again = await fetchAs(publication.images[0].href, auth, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect((await fetchAs('/opds/v2.0/placeholders/mobi', auth)).status).toBe(404);
     const v1 = await fetchAs(`/opds/v1.2/series/${plain.seriesId}`, auth);
     expect(links(entries(v1.text)[0] ?? '').map((l) => l.rel)).not.toContain('http://opds-spec.org/image');
     const comic = await json(`/opds/v2.0/books/${books['Issue 2'].id}`, auth);
@@ -181,8 +192,8 @@ describe('OPDS fixes of issue 22', () => {
     for (const path of [
       `libraries/${libraryId}`,
       'series',
-      'search?query=Plain',
-      'search?query=Saga',
+      'search/series?query=Plain',
+      'search/series?query=Saga',
       `collections/${collection.body.id}`,
       'want-to-read',
     ]) {
@@ -283,11 +294,14 @@ describe('OPDS fixes of issue 22', () => {
     const second = await fetchAs(`/api/v1/books/${odd.id}/pages/2`, auth);
     expect(second.headers.get('Content-Type')).toBe('image/x-portable-pixmap');
     const manifest = await json(`/opds/v2.0/books/${odd.id}/manifest`, auth);
-    // Not every page is a type OPDS readers decode: the links ask for JPEG and say so, except for a page
-    // the renderer cannot convert either, which is linked as stored with its own type (not a 422).
-    expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/x-portable-pixmap']);
-    expect(manifest.readingOrder[0].href).toContain('format=jpeg');
-    expect(manifest.readingOrder[1].href).not.toContain('format=');
+    // Not every page is a type OPDS readers decode: the links ask for JPEG and say so; the renderer
+    // converts the PPM too (issue 31 point 16).
+    expect(manifest.readingOrder.map((l: any) => l.type)).toEqual(['image/jpeg', 'image/jpeg']);
+    for (const link of manifest.readingOrder) {
+      expect(link.href).toContain('format=jpeg');
+      const page = await fetchAs(link.href, auth);
+      expect([page.status, page.headers.get('Content-Type')]).toEqual([200, 'image/jpeg']);
+    }
   });
 
   it('a rendered PDF page is served at the size its page list, DiViNa manifest and OPDS 2 link declare', async () => {
@@ -301,5 +315,65 @@ describe('OPDS fixes of issue 22', () => {
     const served = await fetchAs(`/api/v1/books/${report.id}/pages/1`, auth);
     expect(served.status).toBe(200);
     expect(imageSize(served.bytes)).toEqual({ width: 1414, height: 2000 });
+  });
+});
+
+describe('a comic of Netpbm pages (issue 31 point 16)', () => {
+  /** A P6 page: the top half one colour, the bottom another. */
+  const ppm = (width: number, height: number, top: number[], bottom: number[]) => {
+    const head = new TextEncoder().encode(`P6\n# scanned\n${width} ${height}\n255\n`);
+    const pixels = Array.from({ length: width * height }, (_, i) => (i < (width * height) / 2 ? top : bottom)).flat();
+    return new Uint8Array([...head, ...pixels]);
+  };
+
+  it('streams through OPDS-PSE, the DiViNa manifest and the API as JPEG, and has a cover', async () => {
+    const { auth } = await setupAdmin();
+    const libraryId = await createLibrary(auth, { name: 'Scans', path: 'scans' });
+    // A CBR as an old scanning tool wrote it: PPM pages, one of them named .jpg.
+    await putObject(
+      'scans/Old Scans/Old Scans 1.cbr',
+      writeRar5([
+        { name: '01.ppm', data: ppm(40, 60, [200, 30, 30], [30, 30, 200]) },
+        { name: '02.ppm', data: ppm(40, 60, [30, 200, 30], [250, 250, 250]) },
+        { name: '03.jpg', data: ppm(60, 40, [10, 10, 10], [240, 240, 240]) },
+      ]),
+    );
+    const done = await scan(auth, libraryId);
+    await waitForTasks(auth, libraryId, { since: done.completedAt ?? '' });
+    const [book] = (await api(`/books?library_id=${libraryId}`, { auth })).body.data as any[];
+    expect(book).toMatchObject({ fileFormat: 'cbr', pageCount: 3, analysisError: null });
+    const pages = (await api(`/books/${book.id}/pages`, { auth })).body;
+    expect(pages.map((p: any) => [p.mediaType, p.width, p.height])).toEqual([
+      ['image/x-portable-pixmap', 40, 60],
+      ['image/x-portable-pixmap', 40, 60],
+      ['image/x-portable-pixmap', 60, 40],
+    ]);
+
+    // OPDS 1.2: the stream link asks for JPEG and every page answers one, at the width asked for.
+    const feed = await fetchAs(`/opds/v1.2/series/${book.seriesId}`, auth);
+    const stream = links(entries(feed.text)[0]!).find((l) => l.rel === PSE_REL)!;
+    expect(stream.type).toBe('image/jpeg');
+    expect(stream.href).toContain('format=jpeg');
+    for (const [index, size] of [
+      [0, { width: 20, height: 30 }],
+      [1, { width: 20, height: 30 }],
+      [2, { width: 20, height: 13 }],
+    ] as const) {
+      const page = await fetchAs(streamUrl(stream.href, index, 20), auth);
+      expect([index, page.status, page.headers.get('Content-Type')]).toEqual([index, 200, 'image/jpeg']);
+      expect(imageSize(page.bytes)).toEqual(size);
+    }
+    // OPDS 2: every reading-order link answers the JPEG it declares.
+    const manifest = await json(`/opds/v2.0/books/${book.id}/manifest`, auth);
+    for (const link of manifest.readingOrder) {
+      expect(link.type).toBe('image/jpeg');
+      const page = await fetchAs(link.href, auth);
+      expect([page.status, page.headers.get('Content-Type')]).toEqual([200, 'image/jpeg']);
+    }
+    // The web reader asks for a width: a JPEG it can draw. The cover is made from the first page.
+    const sized = await fetchAs(`/api/v1/books/${book.id}/pages/1?width=20`, auth);
+    expect([sized.status, sized.headers.get('Content-Type')]).toEqual([200, 'image/jpeg']);
+    const cover = await fetchAs(`/api/v1/books/${book.id}/thumbnail`, auth);
+    expect([cover.status, cover.headers.get('Content-Type')]).toEqual([200, 'image/jpeg']);
   });
 });

@@ -7,8 +7,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { readProgress } from '../../src/db/schema';
 import { buildEpub } from '../fixtures/epub-writer';
-import { db } from '../support/catalog-factory';
-import { createApiKey, createUser, setupAdmin } from '../support/factories';
+import { db, seedLibrary, seedSeriesWithBooks } from '../support/catalog-factory';
+import { eventually } from '../support/eventually';
+import { ADMIN, createApiKey, createUser, setupAdmin } from '../support/factories';
+import { faultyWorker } from '../support/faults';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { imageSize } from '../support/media';
@@ -131,14 +133,16 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     expect(page.headers.get('Content-Type')).toBe('image/png');
     expect(imageSize(page.bytes)).toEqual({ width: 600, height: 900 });
 
+    // Written after the page is sent, once the app's burst of fetches is over (DECISIONS.md §Reader apps).
+    const progress = await eventually(
+      () => api(`/books/${books['Chapter 1'].id}/progress`, { auth: keyAuth() }),
+      (res) => res.status === 200,
+    );
+    expect(progress.body).toMatchObject({ currentPage: 2, completed: false });
     const again = await feed(sagaLink.href, keyAuth());
     const updated = linkWithRel(entryTitled(again.text, 'Chapter 1'), PSE_REL);
     expect(updated['pse:lastRead']).toBe('2');
     expect(Date.parse(updated['pse:lastReadDate'] as string)).not.toBeNaN();
-
-    const progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth: keyAuth() });
-    expect(progress.status).toBe(200);
-    expect(progress.body).toMatchObject({ currentPage: 2, completed: false });
 
     // The same page at the same width again is a cached rendition: no image work.
     const cached = await fetchAs(streamUrl(stream.href, 1, 600), keyAuth());
@@ -151,23 +155,30 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     const auth = { basic: user };
     const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
     const stream = linkWithRel(entryTitled(series.text, 'Chapter 1'), PSE_REL);
-    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
-    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
-    let progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body.currentPage).toBe(2);
+    // One page turn at a time, each settled before the next (an app that fetches only the page it shows).
+    const app = faultyWorker({});
+    const turn = async (index: number) => {
+      const url = new URL(streamUrl(stream.href, index, 600));
+      expect((await app.fetch(`${url.pathname}${url.search}`, { auth })).status).toBe(200);
+      await app.settle();
+    };
+    const progress = async () => (await api(`/books/${books['Chapter 1'].id}/progress`, { auth })).body;
+    await turn(1);
+    await turn(0);
+    expect((await progress()).currentPage).toBe(2);
     // The last page, fetched a moment after the book was opened (an app prefetching ahead), is not a read book.
-    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: false });
+    await turn(2);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: false });
     // Opened a minute ago: the last page fetched again now completes it.
     const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
-    await db.update(readProgress).set({ startedAt: aMinuteAgo }).where(eq(readProgress.id, progress.body.id));
-    expect((await fetchAs(streamUrl(stream.href, 2, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
-    expect((await fetchAs(streamUrl(stream.href, 0, 600), auth)).status).toBe(200);
-    progress = await api(`/books/${books['Chapter 1'].id}/progress`, { auth });
-    expect(progress.body).toMatchObject({ currentPage: 3, completed: true });
+    await db
+      .update(readProgress)
+      .set({ startedAt: aMinuteAgo })
+      .where(eq(readProgress.id, (await progress()).id));
+    await turn(2);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: true });
+    await turn(0);
+    expect(await progress()).toMatchObject({ currentPage: 3, completed: true });
   });
 
   it('opds.pse_progress = false: streamed pages do not move progress (apps that prefetch)', async () => {
@@ -176,9 +187,9 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     const auth = { basic: user };
     const set = await api('/user/preferences/opds.pse_progress', { method: 'PUT', auth, json: { value: false } });
     expect(set.status).toBe(200);
-    const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
-    const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
-    expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
+    const app = faultyWorker({});
+    expect((await app.fetch(`/opds/v1.2/books/${books['Chapter 2'].id}/pages/1`, { auth })).status).toBe(200);
+    await app.settle();
     expect((await api(`/books/${books['Chapter 2'].id}/progress`, { auth })).status).toBe(404);
   });
 
@@ -190,6 +201,7 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
       { name: 'read only', permissions: ['BooksRead', 'PagesRead', 'SeriesRead', 'ProgressRead'] },
     );
     const auth: Credentials = { apiKey: key.key, via: 'basic' };
+    // Nothing is deferred for a caller who may not write progress: the answer is all there is.
     const series = await feed(`/opds/v1.2/series/${sagaId}`, auth);
     const stream = linkWithRel(entryTitled(series.text, 'Chapter 2'), PSE_REL);
     expect((await fetchAs(streamUrl(stream.href, 1, 600), auth)).status).toBe(200);
@@ -246,11 +258,68 @@ describe('OPDS 1.2 feeds as an app walks them (DECISIONS.md §Reader apps)', () 
     const description = await feed(linkWithRel(feedHead(root.text), 'search').href);
     expect(description.headers.get('Content-Type')).toContain('application/opensearchdescription+xml');
     const template = description.text.match(/<Url [^>]*template="([^"]+)"/)?.[1] as string;
-    expect(description.text).toMatch(/type="application\/atom\+xml;profile=opds-catalog;kind=acquisition"/);
+    expect(description.text).toMatch(/type="application\/atom\+xml;profile=opds-catalog;kind=navigation"/);
+    // The result leads to a feed per kind of match (issue 31 point 18): "dune" matches a book only.
     const results = await feed(template.replace('{searchTerms}', encodeURIComponent('dune')));
-    expect(entries(results.text).map((e) => textOf(e, 'title'))).toContain('Dune');
-    const series = await feed(template.replace('{searchTerms}', 'saga'));
+    expect(results.headers.get('Content-Type')).toContain(NAV);
+    expect(entries(results.text).map((e) => textOf(e, 'title'))).toEqual(['Books matching “dune” (1)']);
+    const bookSection = linkWithRel(entries(results.text)[0]!, 'subsection');
+    expect(bookSection.type).toBe(ACQ);
+    const found = await feed(bookSection.href);
+    expect(found.headers.get('Content-Type')).toContain(ACQ);
+    expect(entries(found.text).map((e) => textOf(e, 'title'))).toEqual(['Dune']);
+    // "saga" matches a series and its books (their summaries say Saga).
+    const saga = await feed(template.replace('{searchTerms}', 'saga'));
+    expect(entries(saga.text).map((e) => textOf(e, 'title'))).toEqual([
+      'Series matching “saga” (1)',
+      'Books matching “saga” (2)',
+    ]);
+    const seriesSection = linkWithRel(entryTitled(saga.text, 'Series matching “saga” (1)'), 'subsection');
+    expect(seriesSection.type).toBe(NAV);
+    const series = await feed(seriesSection.href);
     expect(linkWithRel(entryTitled(series.text, 'Saga'), 'subsection').href).toContain(`/series/${sagaId}`);
+    // Nothing matched: an empty navigation feed, no entry leading nowhere.
+    expect(entries((await feed('/opds/v1.2/search?query=zzyzx')).text)).toEqual([]);
+  });
+
+  it('a search’s series and books are each their own paged feed: books past 100, series past 20 (issue 31 point 18)', async () => {
+    await setupAdmin();
+    const auth: Credentials = { basic: { username: ADMIN.username, password: ADMIN.password } };
+    const library = await seedLibrary();
+    for (let n = 1; n <= 25; n++) await seedSeriesWithBooks(library, 5, { title: `Nebula ${n}` });
+
+    const result = await feed('/opds/v1.2/search?query=nebula', auth);
+    expect(entries(result.text).map((e) => textOf(e, 'title'))).toEqual([
+      'Series matching “nebula” (25)',
+      'Books matching “nebula” (125)',
+    ]);
+
+    /** Walks a feed's `next` links from its first page, as an app pages a section. */
+    const walk = async (href: string) => {
+      const pages: string[][] = [];
+      let next: string | undefined = href;
+      while (next) {
+        const page = await feed(next, auth);
+        pages.push(entries(page.text).map((e) => textOf(e, 'title') as string));
+        next = links(feedHead(page.text)).find((l) => l.rel === 'next')?.href;
+      }
+      return pages;
+    };
+    const booksHref = linkWithRel(entryTitled(result.text, 'Books matching “nebula” (125)'), 'subsection').href;
+    const firstBooks = await feed(booksHref, auth);
+    expect(textOf(feedHead(firstBooks.text), 'opensearch:totalResults')).toBe('125');
+    const bookPages = await walk(booksHref);
+    expect(bookPages.map((page) => page.length)).toEqual([100, 25]);
+    expect(new Set(bookPages.flat()).size).toBe(125);
+
+    const seriesHref = linkWithRel(entryTitled(result.text, 'Series matching “nebula” (25)'), 'subsection').href;
+    const seriesPages = await walk(seriesHref);
+    expect(seriesPages.map((page) => page.length)).toEqual([25]);
+    expect(new Set(seriesPages.flat())).toEqual(new Set(Array.from({ length: 25 }, (_, i) => `Nebula ${i + 1}`)));
+    // Paged smaller, the series feed pages too, keeping the query on its links.
+    const smaller = await walk(`${seriesHref}&pageSize=10`);
+    expect(smaller.map((page) => page.length)).toEqual([10, 10, 5]);
+    expect(new Set(smaller.flat()).size).toBe(25);
   });
 });
 

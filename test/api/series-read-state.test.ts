@@ -1,7 +1,7 @@
 /**
  * A series' read state (`readStatus` read / in_progress / unread, DECISIONS.md §Lists) follows every change it
  * depends on: progress written, completed, cleared or streamed page by page; books added, removed and back by
- * a scan; Komga's tracker; a user or library deleted. The filter reads per-series counts the app keeps beside
+ * a scan; Komga's tracker; progress imported by a migration; a user or library deleted. The filter reads per-series counts the app keeps beside
  * the progress rows (docs/ARCHITECTURE.md §Series read state); after each step the series a reader sees in
  * each state are checked through `POST /series/list`, and the counts against a recount from the rows.
  */
@@ -11,6 +11,7 @@ import { createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
+import { faultyWorker } from '../support/faults';
 
 type State = 'read' | 'in_progress' | 'unread';
 
@@ -47,6 +48,8 @@ async function bookIdsOf(auth: Credentials, seriesId: string): Promise<string[]>
   expect(res.status).toBe(200);
   return res.body.data.map((b: { id: string }) => b.id);
 }
+
+const responseOf = async (res: Response) => ({ status: res.status, text: await res.text() });
 
 /** The response has this status; else the failure shows what the server said. */
 function expectStatus(res: { status: number; text: string }, status: number) {
@@ -92,9 +95,15 @@ describe('series read state (DECISIONS.md §Lists: readStatus)', () => {
     await expectStates({ read: [], in_progress: [], unread: ['Alpha', 'Beta'] });
 
     // A page streamed through OPDS-PSE (0-indexed) starts the book and its series; the next changes nothing.
-    expectStatus(await api(`/opds/v1.2/books/${beta[0]}/pages/0`, { auth }), 200);
+    // Streamed progress is written after the page (DECISIONS.md §Reader apps): each step waits for it.
+    const app = faultyWorker({});
+    const stream = async (index: number) => {
+      expectStatus(await responseOf(await app.fetch(`/opds/v1.2/books/${beta[0]}/pages/${index}`, { auth })), 200);
+      await app.settle();
+    };
+    await stream(0);
     await expectStates({ read: [], in_progress: ['Beta'], unread: ['Alpha'] });
-    expectStatus(await api(`/opds/v1.2/books/${beta[0]}/pages/1`, { auth }), 200);
+    await stream(1);
     await expectStates({ read: [], in_progress: ['Beta'], unread: ['Alpha'] });
 
     // Komga's tracker (Mihon) catches up to book 2 of Alpha: read.
@@ -104,6 +113,32 @@ describe('series read state (DECISIONS.md §Lists: readStatus)', () => {
       json: { lastBookNumberSortRead: 2 },
     });
     expect(tracker.status).toBe(204);
+    await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
+
+    // A migration from Komga (the admin import API) brings Beta's second book completed: Beta read too; the
+    // same batch again changes nothing.
+    const imported = {
+      source: 'komga:series-read-state',
+      entries: [
+        {
+          userId: reader.id,
+          bookId: beta[1],
+          page: 2,
+          completed: true,
+          startedAt: '2030-01-01T00:00:00Z',
+          updatedAt: '2030-01-01T00:00:00Z',
+          completedAt: '2030-01-01T00:00:00Z',
+          percentage: null,
+          locator: null,
+          epubSpineIndex: null,
+          device: null,
+        },
+      ],
+    };
+    const importAuth = admin.auth;
+    expect((await api('/admin/import/progress', { auth: importAuth, json: imported })).body.written).toBe(1);
+    await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
+    expect((await api('/admin/import/progress', { auth: importAuth, json: imported })).body.written).toBe(0);
     await expectStates({ read: ['Alpha'], in_progress: ['Beta'], unread: [] });
 
     // A scan finds a third Alpha book: the series is no longer read; the file goes again: read again.

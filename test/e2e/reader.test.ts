@@ -6,7 +6,7 @@
  * progress synced when the network returns.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import {
@@ -350,5 +350,70 @@ describeWithChromium('the readers', () => {
     // The book came from the kept copy: no Range request went out.
     expect(fileRequests).toEqual([]);
     await context.setOffline(false);
+  });
+
+  /**
+   * Issue 31 point 1: pressing Read on a finished book to look at it must not mark it unread. The reader
+   * opens it at the start and records nothing until a page is turned (DECISIONS.md §Web app).
+   */
+  describe('a finished book opened and closed without turning a page stays read', () => {
+    const readState = async (bookId: string, seriesId: string) => {
+      const progress = await serverProgress(server, session, bookId);
+      const series = await call(server.url, 'GET', `/series/${seriesId}`, { token: session.token });
+      return { completed: progress?.completed, unreadCount: series.unreadCount };
+    };
+    /** Longer than the saver's debounce (800 ms): a position recorded on opening would have gone out. */
+    const linger = (page: Page) => page.waitForTimeout(2_000);
+
+    for (const viewport of ['phone', 'desktop'] as const) {
+      it(`a comic, on a ${viewport}`, async () => {
+        const { book2, book1 } = library;
+        await call(server.url, 'POST', `/books/${book2.id}/read`, { token: session.token });
+        const before = await readState(book2.id, book1.seriesId);
+        expect(before.completed).toBe(true);
+
+        const page = await signedInPage(viewport);
+        await openReader(page, `${server.url}/read/${book2.id}`);
+        expect(await pagesShown(page)).toEqual(['1']);
+        await linger(page);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe(`/books/${book2.id}`);
+        await linger(page);
+        expect(await page.evaluate(() => localStorage.getItem('longbox.progress.pending') ?? '{}')).toBe('{}');
+        expect(await readState(book2.id, book1.seriesId)).toEqual(before);
+
+        if (viewport === 'desktop') {
+          // Turning a page starts reading it again, as in Komga: the book is in progress at that page.
+          await openReader(page, `${server.url}/read/${book2.id}`);
+          await page.keyboard.press('ArrowRight');
+          await expect
+            .poll(async () => (await serverProgress(server, session, book2.id))?.currentPage, { timeout: 10_000 })
+            .toBe(2);
+          expect((await serverProgress(server, session, book2.id))?.completed).toBe(false);
+        }
+      });
+    }
+
+    it('an EPUB', async () => {
+      const { novel } = library;
+      await call(server.url, 'POST', `/books/${novel.id}/read`, { token: session.token });
+      const seriesId = (await call(server.url, 'GET', `/books/${novel.id}`, { token: session.token })).seriesId;
+      const before = await readState(novel.id, seriesId);
+      expect(before.completed).toBe(true);
+
+      const page = await signedInPage('desktop');
+      await page.goto(`${server.url}/read/${novel.id}`);
+      await page.locator('.rd-epub[data-ready="true"]').waitFor();
+      const opened = await page.locator('.rd-epub').getAttribute('data-cfi');
+      // The window changes size (a tablet turned): the book is laid out again, which moves nobody.
+      await page.setViewportSize({ width: 760, height: 1000 });
+      await expect.poll(() => page.locator('.rd-epub').getAttribute('data-cfi'), WAIT).not.toBe('');
+      await linger(page);
+      expect(opened).toMatch(/^epubcfi\(/);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe(`/books/${novel.id}`);
+      await linger(page);
+      expect(await readState(novel.id, seriesId)).toEqual(before);
+    });
   });
 });

@@ -42,7 +42,7 @@ describe('RENDERER service binding (issue 4: native-image worker behind the API 
     expect(failure).toMatchObject({ code: 'unsupported_input' });
     expect(toAppError(failure as ImageRenderError).toBody()).toEqual({
       error: 'UnprocessableEntity',
-      message: 'Not an image the renderer can read (it reads JPEG, PNG, WebP and GIF)',
+      message: 'Not an image the renderer can read (it reads JPEG, PNG, WebP, GIF and Netpbm)',
       details: null,
     });
     const missing = await renderer()

@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LongboxServer, startServer } from '../support/dev-server';
 import { buildEpub } from '../fixtures/epub-writer';
+import { eventually } from '../support/eventually';
 
 const require = createRequire(import.meta.url);
 /** The grammars, vendored with their origin and licence (test/vendor/opds/README.md). */
@@ -34,11 +35,15 @@ const ids: Record<string, string> = {};
 
 async function call(method: string, route: string, body?: BodyInit | object, headers: Record<string, string> = {}) {
   const isJson = body !== undefined && !(body instanceof Uint8Array) && typeof body === 'object';
-  const response = await fetch(`${server.url}${route}`, {
-    method,
-    headers: { Authorization: auth, ...(isJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
-  });
+  const send = () =>
+    fetch(`${server.url}${route}`, {
+      method,
+      headers: { Authorization: auth, ...(isJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
+    });
+  // A kept-alive connection the server closed while the test waited (the Palace parser's install) fails
+  // the first request sent on it; a GET is sent again on a new one.
+  const response = await send().catch((error) => (method === 'GET' ? send() : Promise.reject(error)));
   const text = await response.text();
   return { status: response.status, type: response.headers.get('Content-Type') ?? '', text };
 }
@@ -111,27 +116,56 @@ beforeAll(async () => {
   });
   await made('/api/v1/want-to-read', { seriesId: ids.series });
   await made('/api/v1/want-to-read', { bookId: ids['Chapter 2'] });
-  // A reflowable EPUB without a cover, in a library of its own (the feeds above keep their one series).
+  // Reflowable EPUBs without a cover, in a library of their own (the feeds above keep their one series):
+  // Plain Text comes after Plain Text Again (read), so it is on deck; Prose is being read.
   const novels = JSON.parse((await call('POST', '/api/v1/libraries', { name: 'Novels', path: 'novels' })).text);
-  const epub = buildEpub({
-    spine: [{ kind: 'text', bytes: 2000 }],
-    coverStyle: 'none',
-    metadataXml: '<dc:title>Plain Text</dc:title>',
-  });
-  const putEpub = await call('PUT', `/api/v1/libraries/${novels.id}/files/Plain/Plain%20Text.epub`, epub, {
-    'Content-Type': 'application/octet-stream',
-  });
-  if (putEpub.status !== 201) throw new Error(`upload Plain Text.epub: ${putEpub.status} ${putEpub.text}`);
+  for (const [file, title] of [
+    ['Plain/Plain%20Text.epub', 'Plain Text'],
+    ['Plain/Plain%20Text%20Again.epub', 'Plain Text Again'],
+    ['Prose/Prose.epub', 'Prose'],
+  ]) {
+    const epub = buildEpub({
+      spine: [{ kind: 'text', bytes: 2000 }],
+      coverStyle: 'none',
+      metadataXml: `<dc:title>${title}</dc:title>`,
+    });
+    const putEpub = await call('PUT', `/api/v1/libraries/${novels.id}/files/${file}`, epub, {
+      'Content-Type': 'application/octet-stream',
+    });
+    if (putEpub.status !== 201) throw new Error(`upload ${file}: ${putEpub.status} ${putEpub.text}`);
+  }
   await call('POST', `/api/v1/libraries/${novels.id}/scan?mode=normal`);
-  for (let i = 0; i < 400 && !ids['Plain Text']; i++) {
+  for (let i = 0; i < 400; i++) {
     const found = JSON.parse((await call('GET', `/api/v1/books?library_id=${novels.id}`)).text).data;
-    if (found[0]?.analyzed) ids['Plain Text'] = found[0].id;
-    else await new Promise((resolve) => setTimeout(resolve, 100));
+    if (found.length === 3 && found.every((b: { analyzed: boolean }) => b.analyzed)) {
+      for (const book of found) ids[book.title] = book.id;
+      ids.plainSeries = found.find((b: { title: string }) => b.title === 'Plain Text').seriesId;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   ids.novels = novels.id;
+  expect((await call('POST', `/api/v1/books/${ids['Plain Text Again']}/read`)).status).toBe(200);
+  const reading = await call('PUT', `/api/v1/books/${ids.Prose}/progress`, {
+    current_page: 1,
+    progress_percentage: 0.4,
+  });
+  expect(reading.status).toBe(200);
+  ids.coverless = await made('/api/v1/collections', {
+    name: 'Plain books',
+    target: 'books',
+    condition: { title: { operator: 'beginsWith', value: 'Plain' } },
+  });
+  ids.mixedList = await made('/api/v1/readlists', { name: 'Mixed', bookIds: [ids['Plain Text'], ids['Chapter 1']] });
+  await made('/api/v1/want-to-read', { bookId: ids['Plain Text'] });
   // A page read through streaming, so pse:lastRead and the keep-reading feed have something to show.
   const page = await call('GET', `/opds/v1.2/books/${ids['Chapter 1']}/pages/1?width=600`);
   expect(page.status).toBe(200);
+  // Written after the page, once the app's burst of fetches is over (DECISIONS.md §Reader apps).
+  await eventually(
+    () => call('GET', `/api/v1/books/${ids['Chapter 1']}/progress`),
+    (progress) => progress.status === 200 && JSON.parse(progress.text).currentPage === 2,
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -152,6 +186,8 @@ function atomFeeds() {
     'keep reading': '/opds/v1.2/keep-reading',
     'on deck': '/opds/v1.2/on-deck',
     search: '/opds/v1.2/search?query=saga',
+    'search: series': '/opds/v1.2/search/series?query=saga',
+    'search: books, paged': '/opds/v1.2/search/books?query=saga&pageSize=1',
     'want to read': '/opds/v1.2/want-to-read',
     collections: '/opds/v1.2/collections',
     collection: `/opds/v1.2/collections/${ids.collection}`,
@@ -159,6 +195,24 @@ function atomFeeds() {
     'read lists': '/opds/v1.2/readlists',
     'read list': `/opds/v1.2/readlists/${ids.readList}`,
     'not found': '/opds/v1.2/series/00000000-0000-4000-8000-000000000000',
+  };
+}
+
+/**
+ * Every OPDS 2.0 feed kind that lists publications, each holding at least one book without a cover
+ * (issue 31 point 14: deployed parsers reject such a publication unless it has a raster image).
+ */
+function coverlessFeeds() {
+  return {
+    'library books': `/opds/v2.0/libraries/${ids.novels}/books`,
+    series: `/opds/v2.0/series/${ids.plainSeries}`,
+    'recently added': '/opds/v2.0/recently-added',
+    'keep reading': '/opds/v2.0/keep-reading',
+    'on deck': '/opds/v2.0/on-deck',
+    search: '/opds/v2.0/search?query=plain',
+    'want to read': '/opds/v2.0/want-to-read',
+    'smart collection of books': `/opds/v2.0/collections/${ids.coverless}`,
+    'read list': `/opds/v2.0/readlists/${ids.mixedList}`,
   };
 }
 
@@ -236,11 +290,12 @@ describe('the OPDS 2.0 JSON Schema (test/vendor/opds2/README.md)', () => {
     return JSON.parse(response.text);
   };
 
-  it('every feed kind validates, and every publication, a book without a cover included (no images)', async () => {
+  it('every feed kind validates, and every publication, a book without a cover included (its placeholder image)', async () => {
     const feeds = Object.entries(atomFeeds())
-      .filter(([name]) => name !== 'not found')
+      // A search's own feeds of series and of books are OPDS 1.2's (its one document pages one list).
+      .filter(([name]) => name !== 'not found' && !name.startsWith('search: '))
       .map(([name, route]) => [name, route.replace('/opds/v1.2/', '/opds/v2.0/')]);
-    feeds.push(['novels', `/opds/v2.0/libraries/${ids.novels}/books`]);
+    feeds.push(...Object.entries(coverlessFeeds()).map(([name, route]) => [`coverless ${name}`, route]));
     for (const [name, route] of feeds) {
       const feed = await json(route as string);
       // The schema has no valid empty feed (publications, navigation or groups, each with at least one item);
@@ -253,7 +308,7 @@ describe('the OPDS 2.0 JSON Schema (test/vendor/opds2/README.md)', () => {
     for (const title of ['Chapter 1', 'Chapter 2', 'Plain Text']) {
       const publication = await json(`/opds/v2.0/books/${ids[title]}`);
       expect(schema.publication(publication), title).toEqual([]);
-      expect('images' in publication, title).toBe(title !== 'Plain Text');
+      expect(publication.images[0].type, title).toBe(title === 'Plain Text' ? 'image/png' : 'image/jpeg');
     }
   });
 
@@ -312,7 +367,7 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
       expect.arrayContaining(['Want to read', 'Collections', 'Read lists']),
     );
     const lists = parseOpds1((await call('GET', '/opds/v1.2/readlists')).text);
-    expect(lists.Entries.map((e: any) => e.Title)).toEqual(['Backwards']);
+    expect(lists.Entries.map((e: any) => e.Title)).toEqual(['Backwards', 'Mixed']);
     const list = parseOpds1((await call('GET', `/opds/v1.2/readlists/${ids.readList}`)).text);
     expect(list.Entries.map((e: any) => e.Title)).toEqual(['Chapter 2', 'Chapter 1']);
     const converted = convertOpds1ToOpds2(list);
@@ -320,7 +375,7 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
     const collection = parseOpds1((await call('GET', `/opds/v1.2/collections/${ids.collection}`)).text);
     expect(collection.Entries.map((e: any) => e.Title)).toEqual(['Saga']);
     const queue = parseOpds1((await call('GET', '/opds/v1.2/want-to-read')).text);
-    expect(queue.Entries.map((e: any) => e.Title)).toEqual(['Saga', 'Chapter 2']);
+    expect(queue.Entries.map((e: any) => e.Title)).toEqual(['Saga', 'Chapter 2', 'Plain Text']);
 
     const feed2 = TaJsonDeserialize(
       JSON.parse((await call('GET', `/opds/v2.0/readlists/${ids.readList}`)).text),
@@ -328,7 +383,7 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
     );
     expect(feed2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2', 'Chapter 1']);
     const collections2 = TaJsonDeserialize(JSON.parse((await call('GET', '/opds/v2.0/collections')).text), OPDSFeed);
-    expect(collections2.Navigation.map((n: any) => n.Title)).toEqual(['Space operas', 'Vaughan books']);
+    expect(collections2.Navigation.map((n: any) => n.Title)).toEqual(['Plain books', 'Space operas', 'Vaughan books']);
     const smart2 = TaJsonDeserialize(
       JSON.parse((await call('GET', `/opds/v2.0/collections/${ids.smart}`)).text),
       OPDSFeed,
@@ -336,7 +391,45 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
     expect(smart2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 1', 'Chapter 2']);
     const queue2 = TaJsonDeserialize(JSON.parse((await call('GET', '/opds/v2.0/want-to-read')).text), OPDSFeed);
     expect(queue2.Navigation.map((n: any) => n.Title)).toEqual(['Saga']);
-    expect(queue2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2']);
+    expect(queue2.Publications.map((p: any) => p.Metadata.Title)).toEqual(['Chapter 2', 'Plain Text']);
+  });
+
+  it('OPDS 2.0: every feed kind with a book without a cover reads whole, each publication with a raster image (issue 31 point 14)', async () => {
+    const RASTER = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif']);
+    const images = new Map<string, string>();
+    for (const [name, route] of Object.entries(coverlessFeeds())) {
+      const body = JSON.parse((await call('GET', route)).text);
+      // r2-opds-js reports a publication without images on the console (what Thorium then drops).
+      const said: string[] = [];
+      const log = console.log;
+      console.log = (...args: unknown[]) => said.push(args.join(' '));
+      let feed: any;
+      try {
+        feed = TaJsonDeserialize(body, OPDSFeed);
+      } finally {
+        console.log = log;
+      }
+      expect(
+        said.filter((line) => line.includes('is not set')),
+        name,
+      ).toEqual([]);
+      expect(feed.Publications.length, name).toBeGreaterThan(0);
+      for (const publication of feed.Publications) {
+        const [image] = publication.Images ?? [];
+        expect(RASTER.has(image?.TypeLink), `${name}: ${publication.Metadata.Title}`).toBe(true);
+        images.set(image.Href, image.TypeLink);
+      }
+      const coverless = feed.Publications.filter((p: any) => p.Images[0].Href.includes('/placeholders/'));
+      expect(coverless.length, `${name} has a book without a cover`).toBeGreaterThan(0);
+    }
+    // Every image answers what it declares, and decodes.
+    for (const [href, type] of images) {
+      const response = await fetch(href, { headers: { Authorization: auth } });
+      expect([href, response.status, response.headers.get('Content-Type')]).toEqual([href, 200, type]);
+      const decoded = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect(decoded.width, href).toBeGreaterThan(0);
+    }
+    expect([...images.keys()].filter((href) => href.endsWith('/placeholders/epub'))).toHaveLength(1);
   });
 
   it('OPDS-PSE attributes through opds-ts: pse:count, pse:lastRead (from 1), pse:lastReadDate', async () => {
@@ -414,5 +507,73 @@ describe('Readium r2-opds-js (Thorium) and opds-ts read the catalog', () => {
         expect(page.headers.get('Content-Type')).toBe(link.TypeLink);
       }
     }
+  });
+});
+
+/**
+ * The Palace Project's parser (PyPI `palace-webpub-manifest-parser`, what the Palace apps' server side runs),
+ * installed from PyPI into a virtual environment under this test's temporary directory. It requires
+ * `images` on every publication (issue 31 point 14).
+ */
+const PALACE_PARSER = 'palace-webpub-manifest-parser==4.1.0';
+const venv = path.join(work, 'palace-venv');
+const python = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
+const HAS_PYTHON = python.error === undefined && python.status === 0;
+if (!HAS_PYTHON) {
+  console.warn(
+    `python3 with venv and pip is not installed: the Palace parser check is skipped (apt-get install python3 python3-venv, then the test runs pip install ${PALACE_PARSER})`,
+  );
+}
+
+describe.skipIf(!HAS_PYTHON)('the Palace parser (palace-webpub-manifest-parser) reads the OPDS 2.0 feeds', () => {
+  beforeAll(() => {
+    const made = spawnSync('python3', ['-m', 'venv', venv], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`python3 -m venv failed: ${made.stderr}`);
+    const pip = spawnSync(
+      path.join(venv, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', PALACE_PARSER],
+      {
+        encoding: 'utf8',
+        timeout: 170_000,
+      },
+    );
+    if (pip.status !== 0) throw new Error(`pip install ${PALACE_PARSER} failed: ${pip.stderr || pip.error}`);
+  }, 180_000);
+
+  /** Parses the files with OPDS2FeedParserFactory and answers each file's errors. */
+  function palaceErrors(files: string[]): Record<string, string[]> {
+    const script = [
+      'import json, sys',
+      'from webpub_manifest_parser.opds2 import OPDS2FeedParserFactory',
+      'out = {}',
+      'for name in sys.argv[1:]:',
+      '    result = OPDS2FeedParserFactory().create().parse_file(name)',
+      '    out[name] = [str(error) for error in result.errors]',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const run = spawnSync(path.join(venv, 'bin', 'python'), ['-c', script, ...files], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`the Palace parser failed: ${run.stderr}`);
+    return JSON.parse(run.stdout);
+  }
+
+  it('every feed kind with a book without a cover parses without an error', async () => {
+    const files: Record<string, string> = {};
+    for (const [name, route] of Object.entries(coverlessFeeds())) {
+      const response = await call('GET', route);
+      expect(response.status, route).toBe(200);
+      const file = path.join(work, `palace-${name.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, response.text);
+      files[file] = name;
+    }
+    const errors = palaceErrors(Object.keys(files));
+    for (const [file, name] of Object.entries(files)) expect(errors[file], name).toEqual([]);
+  });
+
+  it('the check can fail: the same feed with a publication stripped of its images is refused', async () => {
+    const feed = JSON.parse((await call('GET', coverlessFeeds()['library books'])).text);
+    delete feed.publications[0].images;
+    const file = path.join(work, 'palace-no-images.json');
+    writeFileSync(file, JSON.stringify(feed));
+    expect(palaceErrors([file])[file]?.join('\n')).toContain('images');
   });
 });

@@ -5,6 +5,9 @@
  *   library, and both processes write the one local D1 without losing or refusing anything;
  * - stopping everything mid-ingest (the local queue forgets its messages) and starting again finishes every
  *   book once the cron re-queues the lost work.
+ * - (issue 31 point 13) `npm start` says it is ready only once an upload is analysed at once: a book
+ *   uploaded the moment the API answers is analysed within seconds (not at the cron's re-queue), and the
+ *   output is a few lines, then "Longbox is ready at …".
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,9 +19,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/dev-server';
 
 const ROOT = path.resolve(__dirname, '../..');
-const state = mkdtempSync(path.join(tmpdir(), 'longbox-start-'));
+const states: string[] = [];
+const newState = () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'longbox-start-'));
+  states.push(folder);
+  return folder;
+};
+const state = newState();
 let server: ChildProcess | undefined;
 let output = '';
+/** Every line `npm start` printed, as it printed them (request logs included). */
+let printed: string[] = [];
 /** The consumers' per-batch lines ("batch done"): what each delivery did, across restarts. */
 const batches: Array<{ details: number; thumbnails: number }> = [];
 let base = '';
@@ -26,9 +37,15 @@ let token = '';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `npm start` as a user runs it (the script npm runs), in its own process group so stop() ends it all. */
-async function start(): Promise<void> {
+/**
+ * `npm start` as a user runs it (the script npm runs), in its own process group so stop() ends it all.
+ * Ready when both processes answer, or (`untilApiAnswers`) as soon as the API does, as a user would go.
+ */
+async function start(
+  options: { stateDir?: string; untilApiAnswers?: boolean; env?: Record<string, string> } = {},
+): Promise<void> {
   const [port, jobsPort] = [await freePort(), await freePort()];
+  printed = [];
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
@@ -38,12 +55,13 @@ async function start(): Promise<void> {
       ...process.env,
       PORT: String(port),
       JOBS_PORT: String(jobsPort),
-      PERSIST_TO: state,
+      PERSIST_TO: options.stateDir ?? state,
       CI: 'true',
       WRANGLER_SEND_METRICS: 'false',
       // Lost book work is re-queued at the next cron tick instead of ten minutes later.
       LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: '0',
       LONGBOX_LOG__LEVEL: 'info',
+      ...options.env,
     },
   });
   const reader = () => {
@@ -52,6 +70,7 @@ async function start(): Promise<void> {
       const lines = (partial + chunk.toString()).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {
+        printed.push(line);
         if (line.includes('"batch done"')) batches.push(JSON.parse(line.slice(line.indexOf('{'))));
         else if (!line.includes('"msg":"request"')) output = `${output}${line}\n`.slice(-30_000);
       }
@@ -72,7 +91,7 @@ async function start(): Promise<void> {
         () => false,
       ),
     ]);
-    if (up.every(Boolean)) return;
+    if (options.untilApiAnswers ? up[0] : up.every(Boolean)) return;
     if (server.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not start:\n${output}`);
     await sleep(500);
   }
@@ -93,7 +112,7 @@ async function stop(): Promise<void> {
 
 afterAll(async () => {
   await stop();
-  rmSync(state, { recursive: true, force: true });
+  for (const folder of states) rmSync(folder, { recursive: true, force: true });
 });
 
 async function call(method: string, route: string, json?: unknown) {
@@ -236,4 +255,44 @@ describe('npm start while a library is ingested (issue 11 point 3)', () => {
     expect(details).toBeLessThanOrEqual(110);
     expect(thumbnails).toBeLessThanOrEqual(110);
   }, 600_000);
+});
+
+describe('npm start is ready when it says so (issue 31 point 13)', () => {
+  it('analyses a book uploaded the moment the API answers within seconds, and says little before "ready"', async () => {
+    // The re-queue of lost work at its real delay (ten minutes): only the queue itself can finish the book.
+    await start({ stateDir: newState(), untilApiAnswers: true, env: { LONGBOX_INGEST__REQUEUE_AFTER_MINUTES: '10' } });
+    const answeredAt = Date.now();
+    const setup = await fetch(`${base}/api/v1/setup/initialize`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', email: 'admin@example.com', password: 'admin-password-1' }),
+    });
+    expect(setup.status).toBe(201);
+    token = ((await setup.json()) as { access_token: string }).access_token;
+    const library = await call('POST', '/libraries', { name: 'Comics', path: 'comics' });
+    const libraryId = library.body.id as string;
+    await upload(libraryId, 'comics/First/First 1.cbz', await comic(3, 7));
+    expect((await call('POST', `/libraries/${libraryId}/scan`)).status).toBe(202);
+    const [book] = await untilComplete(libraryId, 1, 60_000);
+    console.log(
+      `a book uploaded as the API answered was analysed ${Math.round((Date.now() - answeredAt) / 1000)} s later`,
+    );
+    expect(book.pageCount).toBe(3);
+    expect((await call('GET', `/books/${book.id}/thumbnail`)).status).toBe(200);
+
+    // The output: a few lines, each migration at most once, no wrangler banner, then where to go.
+    const ready = printed.findIndex((line) => line.startsWith('Longbox is ready at '));
+    expect(ready, printed.slice(0, 40).join('\n')).toBeGreaterThan(-1);
+    expect(printed[ready]).toBe(`Longbox is ready at ${base}`);
+    expect(printed.filter((line) => line.startsWith('Longbox is ready'))).toHaveLength(1);
+    const before = printed.slice(0, ready);
+    expect(before.length, before.join('\n')).toBeLessThanOrEqual(6);
+    expect(before).toContainEqual(
+      expect.stringMatching(/^Database: \d+ migrations applied \(0000_foundation … \d{4}_\w+\)\.$/),
+    );
+    expect(printed.join('\n')).not.toMatch(
+      /⛅️|has access to the following bindings|Request\.cf|Your types might be out of date/,
+    );
+    await stop();
+  }, 300_000);
 });

@@ -1,11 +1,12 @@
 /**
  * Image jobs: bytes in, resized/re-encoded bytes out. JPEG sources are decoded at the smallest DCT scale
- * that still covers the target (k/8), then triangle-resized to the exact size; PNG, WebP and GIF sources
- * are decoded whole. Decode, resize and encode run synchronously after the codecs are loaded, and the
+ * that still covers the target (k/8), then triangle-resized to the exact size; PNG, WebP, GIF and Netpbm
+ * sources are decoded whole. Decode, resize and encode run synchronously after the codecs are loaded, and the
  * decoded JPEG is read straight out of the decoder's heap, so a job holds at most one full-size raster.
  */
 import type { RenderedImage, TransformOptions } from '../../../src/media/image-renderer';
 import { decodeGif } from '../codecs/gif';
+import { decodeNetpbm } from '../codecs/netpbm';
 import { withDecodedJpeg } from '../codecs/jpeg-decoder';
 import { decodePng } from '../codecs/png';
 import { decodeWebp, prepareWebpDecoder } from '../codecs/webp';
@@ -39,7 +40,8 @@ function decodeWhole(bytes: Uint8Array, probe: Probe): Raster {
   checkBudget(MAX_OTHER_DECODED_BYTES)(probe.width, probe.height, 4);
   if (probe.format === 'png') return decodePng(bytes);
   if (probe.format === 'webp') return decodeWebp(bytes);
-  return decodeGif(bytes);
+  if (probe.format === 'gif') return decodeGif(bytes);
+  return decodeNetpbm(bytes);
 }
 
 export function checkTransformOptions(options: TransformOptions): void {

@@ -118,6 +118,9 @@ export const books = sqliteTable(
     index('books_file_hash_idx').on(t.fileHash),
     // KOReader sync finds a book by its document hash (DECISIONS.md §Reader apps).
     index('books_reader_hash_idx').on(t.readerHash),
+    // A migration from another server matches a book by its file's size and name when neither its path nor
+    // its KOReader hash found it (docs/DECISIONS.md §Coming from Komga or Kavita).
+    index('books_file_size_name_idx').on(t.fileSize, t.fileName),
     // Filtered lists, full-text results and on-deck look live books up by id by the thousand: every column
     // their conditions and the default sort read is here, so a lookup never reaches the (wide) table row.
     // Queries name it with INDEXED BY: without statistics SQLite prefers the primary-key index plus a row

@@ -9,6 +9,7 @@ import { index, integer, primaryKey, type SQLiteColumn, sqliteTable, text, uniqu
 import { books } from './books';
 import { cascadingReference, createdAt, id, updatedAt } from './columns';
 import { series } from './series';
+import { users } from './users';
 
 /** A smart collection's rule: a saved `POST /series/list` or `POST /books/list` request. */
 export interface SmartRule {
@@ -21,11 +22,23 @@ export interface SmartRule {
   sort: string | null;
 }
 
-/** The columns every list opens with: its id and its name. */
-const listHead = () => ({ id: id(), name: text('name').notNull() });
+/**
+ * The columns every list opens with: its id, its name, and whose it is. A list without an owner is shared by
+ * everyone (every list made in Longbox); one with an owner is that user's alone, as Kavita's are (what a
+ * migration from Kavita brings: docs/DECISIONS.md §Coming from Komga or Kavita), and goes with the user.
+ */
+const listHead = () => ({
+  id: id(),
+  name: text('name').notNull(),
+  ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+});
 
-/** Names are unique regardless of case (Komga), and looked up with the same expression. */
-const uniqueName = (table: string, name: SQLiteColumn) => uniqueIndex(`${table}_name_unique`).on(sql`lower(${name})`);
+/**
+ * Names are unique regardless of case (Komga) among the shared lists and among each user's own, and looked up
+ * with the same expressions.
+ */
+const uniqueName = (table: string, owner: SQLiteColumn, name: SQLiteColumn) =>
+  uniqueIndex(`${table}_name_unique`).on(sql`coalesce(${owner}, '')`, sql`lower(${name})`);
 
 /**
  * A member table's keys: a member is in a list once; a list's members in order (the member list's page walks
@@ -55,7 +68,7 @@ export const collections = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueName('collections', t.name)],
+  (t) => [uniqueName('collections', t.ownerUserId, t.name)],
 );
 
 /** A series in a collection at a position (ascending; gaps allowed). */
@@ -79,7 +92,7 @@ export const readLists = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueName('read_lists', t.name)],
+  (t) => [uniqueName('read_lists', t.ownerUserId, t.name)],
 );
 
 /**

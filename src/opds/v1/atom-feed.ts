@@ -94,7 +94,7 @@ export class AtomFeedWriter extends CatalogLinks {
       text('id', item.id),
       text('updated', item.updated),
       text('content', item.summary ?? item.title, { type: 'text' }),
-      link('subsection', this.url(item.path), feedType(item.target)),
+      link('subsection', this.url(item.path, item.query), feedType(item.target)),
       cover ? link('http://opds-spec.org/image', cover, 'image/jpeg') : '',
       cover ? link('http://opds-spec.org/image/thumbnail', cover, 'image/jpeg') : '',
     );
@@ -160,9 +160,10 @@ export class AtomFeedWriter extends CatalogLinks {
         text('Description', 'Search series and books in Longbox'),
         text('InputEncoding', 'UTF-8'),
         text('OutputEncoding', 'UTF-8'),
-        // `{searchTerms}` is the OpenSearch template variable: it must stay unescaped.
+        // `{searchTerms}` is the OpenSearch template variable: it must stay unescaped. The result is a
+        // navigation feed: one entry per kind of match, each its own paged feed.
         element('Url', {
-          type: ACQUISITION_TYPE,
+          type: NAVIGATION_TYPE,
           template: `${this.url('search')}?query={searchTerms}`,
         }),
       )

@@ -12,9 +12,9 @@ import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor } from '../../http/progress-actor';
 import { sendMedia } from '../../http/send-media';
-import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
+import { CATALOG_FEED_ROUTES, OPDS1_SEARCH_ROUTES } from '../catalog-feed-routes';
 import type { CatalogFeed } from '../catalog-model';
-import { advanceStreamedProgress } from '../streamed-progress';
+import { recordStreamedPage } from '../streamed-progress';
 import { idParam, isReaderMediaPath, mountReaderMedia, serveStreamedPage } from '../reader-media';
 import { ACQUISITION_TYPE, AtomFeedWriter, NAVIGATION_TYPE, OPENSEARCH_TYPE } from './atom-feed';
 
@@ -35,7 +35,7 @@ opds1Router.onError((error, c) => {
   });
 });
 
-for (const route of CATALOG_FEED_ROUTES) {
+for (const route of [...CATALOG_FEED_ROUTES, ...OPDS1_SEARCH_ROUTES]) {
   opds1Router.get(route.path, readerAppAuth(route.need), async (c) => atom(c, await route.build(c)));
 }
 
@@ -45,8 +45,8 @@ opds1Router.get('/opensearch.xml', readerAppAuth(), (c) =>
 
 /**
  * OPDS-PSE page: `{pageNumber}` counts from 0 (page n+1 of the book), `{maxWidth}` arrives as `width`.
- * A page past the end is a 400 (the link told the app how many there are). A served page moves the
- * user's progress forward (streamed-progress.ts).
+ * A page past the end is a 400 (the link told the app how many there are). A served page may move the
+ * user's progress, after it is sent (streamed-progress.ts).
  */
 opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), async (c) => {
   const bookId = idParam(c);
@@ -65,7 +65,7 @@ opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), asyn
       ]);
     }
   });
-  await advanceStreamedProgress(c.get('services'), c.get('principal'), progressActor(c), paging, index + 1);
+  recordStreamedPage(c.get('services'), c.get('principal'), progressActor(c), paging, index + 1);
   return sendMedia(c, media);
 });
 

@@ -11,6 +11,7 @@ import { CONTRIBUTOR_KEY, contributorsByRole } from '../../mappers/contributor-r
 import type { BookPageEntry } from '../../schemas/page.schema';
 import { bookFileUrl, type CatalogFeed, CatalogLinks, type NavigationItem, type Publication } from '../catalog-model';
 import { hasImagePages, isConvertiblePage, streamedPageType } from '../page-streaming';
+import { PLACEHOLDER_PNG_HEIGHT, PLACEHOLDER_PNG_WIDTH } from '../../pages/placeholder-png';
 
 export const OPDS2_BASE = '/opds/v2.0';
 export const OPDS2_TYPE = 'application/opds+json';
@@ -76,7 +77,7 @@ export class Opds2Writer extends CatalogLinks {
   }
 
   private navigationLink(item: NavigationItem): Opds2Link {
-    return { href: this.url(item.path), title: item.title, type: OPDS2_TYPE, rel: 'subsection' };
+    return { href: this.url(item.path, item.query), title: item.title, type: OPDS2_TYPE, rel: 'subsection' };
   }
 
   publication({ book, extras }: Publication) {
@@ -120,18 +121,27 @@ export class Opds2Writer extends CatalogLinks {
           progression,
         ]
       : [acquisition, self, progression];
-    // No cover, no image: its URL would answer 404.
-    const images = extras.hasCover
-      ? [{ href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }]
-      : [];
-    return { metadata, links, ...(images.length > 0 ? { images } : {}) };
+    // Every publication has a raster image (DECISIONS.md §Reader apps): Readium's parser (Thorium) and
+    // the Palace parser reject one without `images`. A book without a cover gets the generated
+    // placeholder of its kind; its own thumbnail URL would answer 404.
+    const images = [
+      extras.hasCover
+        ? { href: this.url(`books/${book.id}/thumbnail`), type: 'image/jpeg', rel: 'cover' }
+        : {
+            href: this.url(`placeholders/${book.fileFormat}`),
+            type: 'image/png',
+            width: PLACEHOLDER_PNG_WIDTH,
+            height: PLACEHOLDER_PNG_HEIGHT,
+          },
+    ];
+    return { metadata, links, images };
   }
 
   /** A DiViNa manifest: the book as a sequence of images, in reading order. */
   divina({ book, extras }: Publication, pages: BookPageEntry[]) {
     const { type, convert } = streamedPageType(extras);
     const pageLink = (page: BookPageEntry): Opds2Link => {
-      // A page the renderer cannot decode (a PPM) is linked as it is stored, with its own type: asking for a
+      // A page the renderer cannot decode (AVIF, JPEG XL, BMP) is linked as it is stored, with its own type: asking for a
       // JPEG of it would answer 422 (issue 22: every link answers with the type it declares).
       const asStored = (!convert && page.mediaType === type) || !isConvertiblePage(page.mediaType);
       return {

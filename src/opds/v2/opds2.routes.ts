@@ -9,12 +9,12 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PROGRESS_READ, PROGRESS_WRITE } from '../../auth/permissions';
 import type { AppEnv } from '../../env';
-import { AppError, badRequest, issuesToDetails } from '../../lib/errors';
+import { AppError, badRequest, issuesToDetails, notFound } from '../../lib/errors';
 import { handleError } from '../../middleware/error-handler';
 import { readerAppAuth } from '../../middleware/reader-app-auth';
 import { progressActor, requestViewer } from '../../http/progress-actor';
 import { sendMedia } from '../../http/send-media';
-import { CATALOG_FEED_ROUTES } from '../catalog-feed-routes';
+import { CATALOG_FEED_ROUTES, OPDS2_SEARCH_ROUTES } from '../catalog-feed-routes';
 import { hasImagePages } from '../page-streaming';
 import { idParam, isReaderMediaPath, mountReaderMedia, servePage } from '../reader-media';
 import {
@@ -28,6 +28,7 @@ import {
 } from './opds2-documents';
 import { ProgressionBodySchema } from './progression.schema';
 import { putProgression } from './progression.service';
+import { isPlaceholderFormat, placeholderEtag, placeholderPng } from '../../pages/placeholder-png';
 
 const MAX_PROGRESSION_BYTES = 64 * 1024;
 
@@ -58,7 +59,20 @@ opds2Router.onError((error, c) => {
 // Public: an app reads it to learn how to sign in.
 opds2Router.get('/auth', (c) => json(c, writer(c).authDocument(), AUTH_DOCUMENT_TYPE));
 
-for (const route of CATALOG_FEED_ROUTES) {
+/**
+ * The cover of a publication without one (DECISIONS.md §Reader apps): a generated PNG, the same for every
+ * book of a kind, so it is cached for a day and revalidated by its ETag.
+ */
+opds2Router.get('/placeholders/:format', readerAppAuth(), async (c) => {
+  const format = c.req.param('format');
+  if (!isPlaceholderFormat(format)) throw notFound(`Placeholder ${format}`);
+  const etag = placeholderEtag(format);
+  const headers = { ETag: etag, 'Cache-Control': 'private, max-age=86400' };
+  if (c.req.header('If-None-Match') === etag) return c.body(null, 304, headers);
+  return c.body(await placeholderPng(format), 200, { ...headers, 'Content-Type': 'image/png' });
+});
+
+for (const route of [...CATALOG_FEED_ROUTES, ...OPDS2_SEARCH_ROUTES]) {
   opds2Router.get(route.path, readerAppAuth(route.need), async (c) =>
     json(c, writer(c).feed(await route.build(c)), OPDS2_TYPE),
   );
@@ -69,15 +83,22 @@ opds2Router.get('/books/:id', readerAppAuth('BooksRead'), async (c) =>
 );
 
 opds2Router.get('/books/:id/manifest', readerAppAuth('PagesRead'), async (c) => {
-  const publication = await catalog(c).publication(requestViewer(c), idParam(c));
-  if (!hasImagePages(publication.book, publication.extras)) {
+  const id = idParam(c);
+  // The page list is read beside the publication (one round trip): it answers only once the book is known to
+  // have page images, so its own errors never stand in for the publication's.
+  const [publication, pages] = await Promise.allSettled([
+    catalog(c).publication(requestViewer(c), id),
+    c.get('services').pages.list(requestViewer(c), id, new URL(c.req.url).origin),
+  ]);
+  if (publication.status === 'rejected') throw publication.reason;
+  if (!hasImagePages(publication.value.book, publication.value.extras)) {
     throw new AppError(
       'UnprocessableEntity',
       'This book has no page images (a reflowable EPUB, or its analysis failed): open its file instead',
     );
   }
-  const pages = await c.get('services').pages.list(requestViewer(c), publication.book.id);
-  return json(c, writer(c).divina(publication, pages), DIVINA_TYPE);
+  if (pages.status === 'rejected') throw pages.reason;
+  return json(c, writer(c).divina(publication.value, pages.value), DIVINA_TYPE);
 });
 
 /** A page of a DiViNa manifest (1-based, like the API): reading it does not move progress, the app PUTs progression. */

@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env';
 import { readUploadedFile } from '../../http/uploaded-file';
 import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
-import { sendMedia } from '../../http/send-media';
+import { mediaRequestOf, sendMedia } from '../../http/send-media';
 import { coverCaching } from '../../pages/media-response';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
 import type { ListEdit, ListTypes, MemberListService } from '../../services/member-list.service';
@@ -22,7 +22,7 @@ const listOf = (id: string | undefined) => (id ? [id] : undefined);
 /** A list's cover: the thumbnail of its first member the viewer may see, revalidated as that member changes. */
 async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, viewer: Viewer, id: string) {
   const first = await lists.cover(viewer, id);
-  const result = await services(c).thumbnails.forListMember(viewer, first, c.req.header('If-None-Match'));
+  const result = await services(c).thumbnails.forListMember(viewer, first, mediaRequestOf(c));
   return sendMedia(c, coverCaching(result, 'derived'));
 }
 

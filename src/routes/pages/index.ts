@@ -6,7 +6,10 @@ import { mediaRequestOf, sendMedia } from '../../http/send-media';
 
 export const pagesRouter = createRouter()
   .openapi(routes.listPages, async (c) =>
-    c.json(await c.get('services').pages.list(requestViewer(c), c.req.valid('param').id), 200),
+    c.json(
+      await c.get('services').pages.list(requestViewer(c), c.req.valid('param').id, new URL(c.req.url).origin),
+      200,
+    ),
   )
   .openapi(routes.getPage, async (c) => {
     const { book_id, page_number } = c.req.valid('param');
@@ -16,6 +19,7 @@ export const pagesRouter = createRouter()
   .openapi(routes.getBookFile, async (c) => {
     const result = await c.get('services').bookFiles.download(requestViewer(c), c.req.valid('param').id, {
       method: c.req.method,
+      origin: new URL(c.req.url).origin,
       range: c.req.header('Range'),
       ifRange: c.req.header('If-Range'),
       ifNoneMatch: c.req.header('If-None-Match'),

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { createRouter } from '../../http/router';
 import type { ThumbnailService } from '../../services/thumbnail.service';
-import { sendMedia } from '../../http/send-media';
+import { mediaRequestOf, sendMedia } from '../../http/send-media';
 import { coverCaching } from '../../pages/media-response';
 import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './thumbnails.routes';
@@ -16,7 +16,7 @@ type Cover = 'forBook' | 'forSeries' | 'forLibrary';
 /** The handler of a cover route: the cover of `{id}` as the thumbnail service finds it for the caller. */
 const cover = (kind: Cover) => async (c: Context<AppEnv>) => {
   const thumbnails: ThumbnailService = c.get('services').thumbnails;
-  const result = await thumbnails[kind](requestViewer(c), c.req.param('id') ?? '', c.req.header('If-None-Match'));
+  const result = await thumbnails[kind](requestViewer(c), c.req.param('id') ?? '', mediaRequestOf(c));
   const caching = kind === 'forLibrary' ? 'derived' : c.req.query('v') ? 'versioned' : 'plain';
   return sendMedia(c, coverCaching(result, caching));
 };

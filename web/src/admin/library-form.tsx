@@ -5,6 +5,7 @@ import type { Library } from '../api/types';
 import { ErrorMessage } from '../components/async';
 import { Field } from '../components/field';
 import { t } from '../i18n';
+import { libraryFolderFor } from '../../../src/storage/key-paths';
 import { StorageBrowser } from './storage-browser';
 
 const DIRECTIONS = ['ltr', 'rtl', 'ttb', 'webtoon'] as const;
@@ -19,7 +20,8 @@ export function LibraryForm({
   onCancel?: () => void;
 }) {
   const [name, setName] = useState(library?.name ?? '');
-  const [path, setPath] = useState(library?.path ?? '');
+  // A library over the whole storage shows "/", so an empty field always means "a folder named after it".
+  const [path, setPath] = useState(library ? library.path || '/' : '');
   const [direction, setDirection] = useState<string>(library?.defaultReadingDirection ?? 'ltr');
   const [browsing, setBrowsing] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -30,7 +32,9 @@ export function LibraryForm({
     setBusy(true);
     setError(null);
     try {
-      const body = { name: name.trim(), path: path.trim(), defaultReadingDirection: direction };
+      // No folder typed: the server gives a new library one named after it (DECISIONS.md §Storage).
+      const folder = path.trim();
+      const body = { name: name.trim(), ...(folder ? { path: folder } : {}), defaultReadingDirection: direction };
       const saved = library
         ? await put<Library>(`/libraries/${library.id}`, body)
         : await post<Library>('/libraries', body);
@@ -48,10 +52,10 @@ export function LibraryForm({
       <div class="field">
         <Field
           label={t('admin.libraryPath')}
-          hint={t('admin.libraryPathHint')}
+          hint={t(library ? 'admin.libraryPathHintEdit' : 'admin.libraryPathHint')}
           value={path}
           onInput={(e) => setPath(e.currentTarget.value)}
-          placeholder="comics"
+          placeholder={library ? undefined : libraryFolderFor(name.trim() || 'Comics')}
         />
         <button type="button" class="button button--small" onClick={() => setBrowsing(!browsing)}>
           {t('admin.browse')}

@@ -119,6 +119,8 @@ export const en = {
   'home.scrollOn': 'Scroll {row} on',
   'home.empty': 'Your libraries are empty. An administrator can add books under Admin → Libraries.',
   'home.noLibraries': 'There is no library yet.',
+  'home.createFirstLibrary': 'Create your first library',
+  'home.emptyAdmin': 'Your libraries are empty: upload books or scan them under',
 
   'library.all': 'All libraries',
   'library.series': '{count} series',
@@ -466,7 +468,9 @@ export const en = {
   'admin.createLibrary': 'Create library',
   'admin.libraryName': 'Name',
   'admin.libraryPath': 'Folder',
-  'admin.libraryPathHint': 'A folder of the storage; empty means all of it.',
+  'admin.libraryPathHint':
+    'A folder of the storage. Left empty, the library gets a folder named after it; / means all of the storage.',
+  'admin.libraryPathHintEdit': 'A folder of the storage; / means all of it.',
   'admin.browse': 'Browse storage',
   'admin.readingDirection': 'Default reading direction',
 

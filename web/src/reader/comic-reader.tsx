@@ -62,8 +62,12 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   // Key presses can come faster than renders: turns count from the latest position, not the rendered one.
   const indexRef = useRef(index);
   indexRef.current = index;
+  // Opening a book records no position, only turning a page does (DECISIONS.md §Web app): a finished
+  // book opened to look at stays read.
+  const turned = useRef(false);
   const goToIndex = (target: number) => {
     const clamped = Math.max(0, Math.min(views.length - 1, target));
+    if (clamped !== indexRef.current) turned.current = true;
     indexRef.current = clamped;
     const slot = views[clamped]?.slots[0];
     if (slot) setPosition({ page: slot.page, part: slot.part });
@@ -109,10 +113,10 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
     act(action);
   });
 
-  // Progress: recorded on every page change, sent later by the saver (never in the way of a page load).
+  // Progress: recorded on every page turn, sent later by the saver (never in the way of a page load).
   const lastView = index === views.length - 1;
   useEffect(() => {
-    if (!view || mode === 'webtoon') return;
+    if (!view || mode === 'webtoon' || !turned.current) return;
     const page = lastView ? lastPage(book.pageCount) : progressPageOf(view);
     const completed = completesAtPage(page, book.pageCount);
     progressSaver.save(book.id, { currentPage: page, completed }, { incognito: settings.incognito });

@@ -29,6 +29,13 @@ export interface EpubSettings {
 }
 
 const SETTINGS_KEY = 'longbox.reader.epub';
+/**
+ * foliate-js's reasons for a relocation (its paginator's `#afterScroll`) that only the reader's own hand
+ * causes inside the book: a swipe, a scroll. Turns and chapters asked for through this reader's keys, tap
+ * zones and contents are known without one (a turn into the next chapter is reported as `anchor`, as a
+ * resize is).
+ */
+const READER_MOVES = new Set(['page', 'snap', 'scroll']);
 /** foliate-js reports where the last screen starts, which never reaches 1: within this of the end is the end. */
 const END_SLACK = 0.005;
 const DEFAULTS: EpubSettings = { flow: 'paginated', font: 'publisher', size: 100, theme: 'light', incognito: false };
@@ -71,6 +78,8 @@ function bookCss(settings: EpubSettings): string {
 
 interface FoliateView extends HTMLElement {
   book: FoliateBook;
+  /** The place of the last relocation. */
+  lastLocation?: RelocateDetail;
   renderer: HTMLElement & {
     setStyles?(css: string): void;
     next(): Promise<void>;
@@ -117,11 +126,21 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   const [scriptsRemoved, setScriptsRemoved] = useState<'no' | 'shown' | 'dismissed'>('no');
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
+  /** Set when the reader asked to move (a key, a tap zone, the contents): from then on places are saved. */
+  const readerAsked = useRef(false);
+  const move = (go: (view: FoliateView) => Promise<unknown>) => {
+    const view = viewRef.current;
+    if (!view) return;
+    readerAsked.current = true;
+    void go(view);
+  };
 
   useEffect(() => {
     let cancelled = false;
     let view: FoliateView | null = null;
     let restored = false;
+    let openedAt: string | null = null;
+    let moved = false;
     (async () => {
       const [{ EPUB }] = await Promise.all([import('foliate-js/epub.js'), import('foliate-js/view.js')]);
       const offline = await offlineFile(bookFileUrl(book.id));
@@ -140,11 +159,21 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       await view.open(parsed);
       applySettings(view, settingsRef.current);
       setToc(parsed.toc ?? []);
-      view.addEventListener('relocate', (event) => {
-        const detail = (event as CustomEvent<RelocateDetail>).detail;
-        setLocation(detail);
-        // The first relocations come from opening the book: saving them would overwrite the saved place.
-        if (!restored) return;
+      view.addEventListener('relocate', (event) => setLocation((event as CustomEvent<RelocateDetail>).detail));
+      // The renderer's own event says why the place changed, and comes after the view's (whose listener
+      // open() added first, so `lastLocation` is already the new place). Opening the book records nothing:
+      // restoring the saved place, a resize or a font change moves nobody; a page turned, a swipe, a scroll
+      // or a chapter chosen does, away from where the book opened (DECISIONS.md §Web app: a finished book
+      // opened to look at stays read).
+      view.renderer.addEventListener('relocate', (event) => {
+        const detail = view?.lastLocation;
+        if (!restored || !detail) return;
+        if (!moved) {
+          const reason = (event as CustomEvent<{ reason?: string }>).detail?.reason ?? '';
+          const byReader = readerAsked.current || READER_MOVES.has(reason);
+          if (!byReader || detail.cfi === openedAt) return;
+          moved = true;
+        }
         const fraction = Math.min(1, Math.max(0, detail.fraction ?? 0));
         progressSaver.save(
           book.id,
@@ -180,6 +209,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       if (start.locator) await view.init({ lastLocation: start.locator });
       else if (start.percentage) await view.goToFraction(start.percentage);
       else await view.init({ showTextStart: false });
+      openedAt = view.lastLocation?.cfi ?? null;
       restored = true;
       setReady(true);
     })().catch((reason: Error) => {
@@ -199,11 +229,10 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   }, [settings]);
 
   const act = (action: EpubAction) => {
-    const view = viewRef.current;
-    if (action === 'right') void view?.goRight();
-    else if (action === 'left') void view?.goLeft();
-    else if (action === 'next') void view?.next();
-    else if (action === 'previous') void view?.prev();
+    if (action === 'right') move((view) => view.goRight());
+    else if (action === 'left') move((view) => view.goLeft());
+    else if (action === 'next') move((view) => view.next());
+    else if (action === 'previous') move((view) => view.prev());
     else if (action === 'toggleMenu') setPanel(panel === 'none' ? 'menu' : 'none');
     else if (action === 'contents') setPanel(panel === 'toc' ? 'none' : 'toc');
     else if (action === 'toggleHelp') setPanel(panel === 'help' ? 'none' : 'help');
@@ -281,6 +310,8 @@ export function EpubReader({ book, start }: EpubReaderProps) {
             // The zone lies over the text: a tap on a link of the book follows it, any other tap is the menu's.
             const view = viewRef.current;
             if (!view || !followLinkAt(view, event.clientX, event.clientY)) act('toggleMenu');
+            // A link followed moves the reader, as a turn does: from then on places are saved.
+            else readerAsked.current = true;
           })}
         />
         <button type="button" class="rd-zone rd-zone-right" aria-label="→" onClick={onTap(() => act('right'))} />
@@ -378,7 +409,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
           <TocList
             items={toc}
             onPick={(href) => {
-              void viewRef.current?.goTo(href);
+              move((view) => view.goTo(href));
               setPanel('none');
             }}
           />

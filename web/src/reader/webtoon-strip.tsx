@@ -40,6 +40,16 @@ export function WebtoonStrip(props: WebtoonStripProps) {
   const [current, setCurrent] = useState({ bookId: props.book.id, page: props.startPage });
   const scroller = useRef<HTMLDivElement>(null);
   const appending = useRef(false);
+  // Opening the strip (and scrolling it to the starting page) records nothing: the reader's own scroll
+  // does (DECISIONS.md §Web app). A wheel, a touch, a key or a pointer on the scrollbar comes first.
+  const scrolledByReader = useRef(false);
+  useEffect(() => {
+    const byReader = () => {
+      scrolledByReader.current = true;
+    };
+    addEventListener('keydown', byReader);
+    return () => removeEventListener('keydown', byReader);
+  }, []);
 
   // Open at the starting page.
   useEffect(() => {
@@ -85,14 +95,16 @@ export function WebtoonStrip(props: WebtoonStripProps) {
     const segmentIndex = segments.findIndex((s) => s.book.id === current.bookId);
     const segment = segments[segmentIndex];
     if (!segment) return;
-    progressSaver.save(
-      segment.book.id,
-      {
-        currentPage: Math.min(current.page, segment.book.pageCount),
-        completed: completesAtPage(current.page, segment.book.pageCount),
-      },
-      { incognito: props.incognito },
-    );
+    if (scrolledByReader.current) {
+      progressSaver.save(
+        segment.book.id,
+        {
+          currentPage: Math.min(current.page, segment.book.pageCount),
+          completed: completesAtPage(current.page, segment.book.pageCount),
+        },
+        { incognito: props.incognito },
+      );
+    }
     if (segmentIndex > 0) {
       const previous = segments[segmentIndex - 1]!.book;
       progressSaver.save(
@@ -114,6 +126,15 @@ export function WebtoonStrip(props: WebtoonStripProps) {
       ref={scroller}
       class="rd-webtoon"
       onScroll={onScroll}
+      onWheel={() => {
+        scrolledByReader.current = true;
+      }}
+      onTouchMove={() => {
+        scrolledByReader.current = true;
+      }}
+      onPointerDown={() => {
+        scrolledByReader.current = true;
+      }}
       onClick={(event) => props.onTap({ x: event.clientX, y: event.clientY })}
     >
       {segments.map((segment) => (

@@ -6,12 +6,13 @@
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api/client';
-import type { Book, Collection, Page, Series, WantToReadEntry } from '../api/types';
+import type { Book, Collection, Library, Page, Series, WantToReadEntry } from '../api/types';
 import { Main } from '../components/page-main';
 import { Async, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, SeriesCard } from '../components/cards';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
+import { isAdmin } from '../state/session';
 
 const ROW_SIZE = 20;
 
@@ -36,7 +37,7 @@ export function HomeScreen() {
   return (
     <Main title={t('home.title')}>
       <h1 class="visually-hidden">{t('home.title')}</h1>
-      {empty && <p class="notice">{t('home.empty')}</p>}
+      {empty && (isAdmin.value ? <AdminEmptyNotice /> : <p class="notice">{t('home.empty')}</p>)}
       <Row title={t('home.keepReading')} id="keep-reading" state={keepReading} hideWhenEmpty>
         {(page) => page.data.map((book) => <BookCard key={book.id} book={book} showSeries />)}
       </Row>
@@ -70,6 +71,24 @@ export function HomeScreen() {
         {(page) => page.data.map((series) => <SeriesCard key={series.id} series={series} />)}
       </Row>
     </Main>
+  );
+}
+
+/**
+ * An administrator with nothing to read: without a library, the first-run wizard's library step (the
+ * server's state decides it: a reload or a later visit still offers it); with empty ones, where to add books.
+ */
+function AdminEmptyNotice() {
+  const libraries = useAsync((signal) => get<Library[]>('/libraries', { signal }), []);
+  if (!libraries.data) return null;
+  return libraries.data.length === 0 ? (
+    <p class="notice" data-first-library>
+      {t('home.noLibraries')} <a href="/setup">{t('home.createFirstLibrary')}</a>
+    </p>
+  ) : (
+    <p class="notice">
+      {t('home.emptyAdmin')} <a href="/admin/libraries">{t('admin.libraries')}</a>
+    </p>
   );
 }
 

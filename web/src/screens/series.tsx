@@ -62,7 +62,9 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
     }
   }
 
-  const next = books.data?.data.find((book) => !book.readProgress?.completed);
+  // The book the Read button opens: the first not finished, passing over one nobody can open (its
+  // analysis failed), as on deck does (DECISIONS.md §Books).
+  const next = books.data?.data.find((book) => !book.readProgress?.completed && !book.analysisError);
   const missing = notFoundFor(series.error, 'app.seriesNotFound');
   if (missing) return missing;
   return (

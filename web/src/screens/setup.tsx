@@ -1,10 +1,12 @@
 /**
  * First run: create the administrator (POST /setup/initialize, which also signs them in), then the
- * first library. Afterwards the admin lands on the libraries admin page to upload books and scan.
+ * first library. Afterwards the admin lands on the libraries admin page to upload books and scan. The
+ * library step follows the server's state, not this page's: an administrator without a library who
+ * reloads, or comes back later, is still offered it (state/setup.ts `setupStepAfterAdmin`).
  */
-import { useState } from 'preact/hooks';
-import { post } from '../api/client';
-import type { LoginResponse } from '../api/types';
+import { useEffect, useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import type { Library, LoginResponse } from '../api/types';
 import { LibraryForm } from '../admin/library-form';
 import { Main } from '../components/page-main';
 import { ErrorMessage } from '../components/async';
@@ -12,11 +14,30 @@ import { checkRepeat, NewAccountFields, NewPasswordFields } from '../components/
 import { useFormAction } from '../components/form-action';
 import { t } from '../i18n';
 import { navigate } from '../state/navigation';
-import { session, signIn } from '../state/session';
-import { setupStatus } from '../state/setup';
+import { isAdmin, session, signIn } from '../state/session';
+import { setupStatus, setupStepAfterAdmin } from '../state/setup';
 
 export function SetupScreen() {
-  const [step, setStep] = useState<'admin' | 'library'>(setupStatus.value?.setupRequired ? 'admin' : 'library');
+  const [step, setStep] = useState<'admin' | 'library' | 'checking'>(
+    setupStatus.value?.setupRequired ? 'admin' : 'checking',
+  );
+
+  // An administrator exists: the library step if this user is one and no library exists yet, else home.
+  useEffect(() => {
+    if (step !== 'checking') return;
+    let cancelled = false;
+    const libraries = isAdmin.value ? get<Library[]>('/libraries') : Promise.resolve([]);
+    libraries
+      .then((list) => {
+        if (cancelled) return;
+        if (setupStepAfterAdmin(isAdmin.value, list.length) === 'library') setStep('library');
+        else navigate('/', { replace: true });
+      })
+      .catch(() => !cancelled && navigate('/', { replace: true }));
+    return () => {
+      cancelled = true;
+    };
+  }, [step]);
 
   function finish(to: string) {
     navigate(to, { replace: true });
@@ -45,7 +66,9 @@ export function SetupScreen() {
           <li aria-current={step === 'admin' ? 'step' : undefined}>{t('setup.stepAdmin')}</li>
           <li aria-current={step === 'library' ? 'step' : undefined}>{t('setup.stepLibrary')}</li>
         </ol>
-        {step === 'admin' ? (
+        {step === 'checking' ? (
+          <p aria-busy="true">{t('app.loading')}</p>
+        ) : step === 'admin' ? (
           <form class="form" onSubmit={admin.onSubmit}>
             <NewAccountFields />
             <NewPasswordFields />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstRunRedirect } from './setup';
+import { firstRunRedirect, setupStepAfterAdmin } from './setup';
 
 const FRESH = { setupRequired: true, hasUsers: false, registrationEnabled: false };
 const DONE = { setupRequired: false, hasUsers: true, registrationEnabled: true };
@@ -18,6 +18,13 @@ describe('where the first-run state sends a visitor (decided before drawing any 
     expect(firstRunRedirect(DONE, '/register', false)).toBeNull();
     expect(firstRunRedirect(DONE, '/login', false)).toBeNull();
     expect(firstRunRedirect(DONE, '/setup', false)).toBe('/login');
-    expect(firstRunRedirect(DONE, '/setup', true)).toBe('/');
+    // A signed-in user at /setup: the wizard decides from the server's state (setupStepAfterAdmin).
+    expect(firstRunRedirect(DONE, '/setup', true)).toBeNull();
+  });
+
+  it('keeps the first-library step for an administrator without a library, whoever reloads (issue 31 point 5)', () => {
+    expect(setupStepAfterAdmin(true, 0)).toBe('library');
+    expect(setupStepAfterAdmin(true, 1)).toBe('home');
+    expect(setupStepAfterAdmin(false, 0)).toBe('home');
   });
 });

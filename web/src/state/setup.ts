@@ -30,12 +30,19 @@ export function loadSetupStatus(): Promise<void> {
 
 /**
  * Where the first-run state sends a visitor, decided before anything is drawn (not in an effect after a
- * render): a server with no administrator opens the wizard whatever the address, and a signed-in user has
- * nothing to do at /setup once it is done (a visitor without one logs in instead). A screen drawn and then swapped for the wizard would take what
- * a fast typist put in its first field with it.
+ * render): a server with no administrator opens the wizard whatever the address, and a visitor without a
+ * session has nothing to do at /setup once it is done (they log in instead). A signed-in user at /setup
+ * is the wizard's to place: its first-library step stays while an administrator has no library (the
+ * server's state, so a reload keeps it), anyone else goes home. A screen drawn and then swapped for the
+ * wizard would take what a fast typist put in its first field with it.
  */
 export function firstRunRedirect(status: SetupStatus, path: string, signedIn: boolean): string | null {
   if (status.setupRequired) return path === '/setup' ? null : '/setup';
   if (path !== '/setup') return null;
-  return signedIn ? '/' : '/login';
+  return signedIn ? null : '/login';
+}
+
+/** The wizard's step for a signed-in user once an administrator exists: `home` when there is nothing left. */
+export function setupStepAfterAdmin(isAdmin: boolean, libraryCount: number): 'library' | 'home' {
+  return isAdmin && libraryCount === 0 ? 'library' : 'home';
 }

@@ -1,0 +1,245 @@
+/**
+ * The far-readers benchmark's library and callers, made through the API of a running Longbox (each server gets
+ * its own, made by its own code): generated CBZs with ComicInfo in three series, scanned and complete (page
+ * sizes, hashes, covers); an admin with an API key, a session token and its cookie; a reader with an age
+ * restriction and a key of their own; users whose password no isolate has checked yet; reading progress so the
+ * home screen's rows, on-deck and keep-reading are not empty.
+ */
+import { zipSync } from 'fflate';
+import sharp from 'sharp';
+import { mapLimited } from '../longbox-stack.mjs';
+import { listBooks } from '../seed-library.mjs';
+
+export interface BookRef {
+  id: string;
+  seriesId: string;
+  readerHash: string;
+}
+
+export interface Library {
+  url: string;
+  api: string;
+  admin: {
+    username: string;
+    password: string;
+    /** `X-API-Key` */
+    key: string;
+    /** A session token from POST /auth/login (Bearer) and the `longbox_session` cookie it set. */
+    token: string;
+    cookie: string;
+  };
+  /**
+   * A reader with an age restriction (EXCLUDE 18): every page read re-checks what they may see. Their
+   * want-to-read list holds a series.
+   */
+  kid: { key: string };
+  /** The book most rows read (page table cached after a row's warm-up), its series. */
+  book: BookRef;
+  series: { id: string };
+  /** Books no request has read a page of yet, one per "first page of a book" call. */
+  freshBooks: BookRef[];
+  /** Users whose password no isolate has checked yet, one per cold Basic call. */
+  coldUsers: Array<{ username: string; password: string }>;
+  /** The pages' width: a rendition asks for less. */
+  pageWidth: number;
+  /** The KOMGA-SESSION cookie a password sign-in on /komga sets. */
+  komgaCookie: string;
+}
+
+export interface LibrarySize {
+  /** Books beyond the fixed ones (at least `fresh`). */
+  fresh: number;
+  coldUsers: number;
+  pagesPerBook: number;
+  pageWidth: number;
+}
+
+export const ADMIN = { username: 'far-admin', email: 'far-admin@example.com', password: 'far-readers-admin-42' };
+const COLD_PASSWORD = 'far-readers-cold-42';
+const PUBLISHER = 'Far Comics';
+const SERIES = ['Far Series 1', 'Far Series 2', 'Far Series 3'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function page(n: number, width: number): Promise<Uint8Array> {
+  const height = Math.round(width * 1.5);
+  const hue = (n * 67) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="#fbf8f0"/>
+    <rect x="4%" y="3%" width="92%" height="45%" fill="hsl(${hue},55%,70%)" stroke="#111" stroke-width="6"/>
+    <rect x="4%" y="51%" width="44%" height="46%" fill="hsl(${(hue + 120) % 360},45%,60%)" stroke="#111" stroke-width="6"/>
+    <rect x="52%" y="51%" width="44%" height="46%" fill="hsl(${(hue + 240) % 360},45%,65%)" stroke="#111" stroke-width="6"/>
+    <circle cx="${20 + (n % 7) * 9}%" cy="22%" r="${width / 9}" fill="#fff8d0" stroke="#222" stroke-width="4"/>
+    <text x="50%" y="14%" font-family="sans-serif" font-size="${width / 14}">PAGE ${n}</text>
+  </svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer());
+}
+
+function comicInfo(series: string, number: number, pages: number): Uint8Array {
+  return new TextEncoder().encode(`<?xml version="1.0" encoding="utf-8"?>
+<ComicInfo>
+  <Series>${series}</Series>
+  <Number>${number}</Number>
+  <Title>${series} issue ${number}</Title>
+  <Summary>Issue ${number} of ${series}, generated for the far-readers benchmark.</Summary>
+  <Writer>Writer ${number % 3}</Writer>
+  <Publisher>${PUBLISHER}</Publisher>
+  <Year>2001</Year>
+  <PageCount>${pages}</PageCount>
+</ComicInfo>
+`);
+}
+
+interface Caller {
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
+}
+
+function caller(api: string, headers: Record<string, string>): Caller {
+  return {
+    async call(method, path, body, extra = {}) {
+      const res = await fetch(`${api}${path}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...extra },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
+      return text ? JSON.parse(text) : null;
+    },
+  };
+}
+
+async function login(api: string, username: string, password: string) {
+  const res = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw new Error(`login of ${username} → ${res.status}: ${await res.text()}`);
+  const cookie = /longbox_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  const body = (await res.json()) as { access_token: string };
+  return { token: body.access_token, cookie: cookie ? `longbox_session=${cookie}` : '' };
+}
+
+export async function seedLibrary(url: string, size: LibrarySize): Promise<Library> {
+  const api = `${url}/api/v1`;
+  const setup = await fetch(`${api}/setup/initialize`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${await setup.text()}`);
+  const session = await login(api, ADMIN.username, ADMIN.password);
+  const admin = caller(api, { Authorization: `Bearer ${session.token}` });
+  const key = (await admin.call('POST', '/api-keys', { name: 'far-readers' })).key as string;
+
+  // Books: three fixed ones (the rows' book, an on-deck pair) and one per fresh call, over three series.
+  const books = 3 + size.fresh;
+  const perSeries = Math.ceil(books / SERIES.length);
+  const pages = await Promise.all(
+    Array.from({ length: Math.min(size.pagesPerBook, 4) }, (_, n) => page(n + 1, size.pageWidth)),
+  );
+  const library = await admin.call('POST', '/libraries', { name: 'Far comics', path: 'far' });
+  await mapLimited(books, 4, async (i: number) => {
+    const series = SERIES[Math.floor(i / perSeries)]!;
+    const number = (i % perSeries) + 1;
+    const files: Record<string, [Uint8Array, { level: 0 | 6 }]> = {
+      'ComicInfo.xml': [comicInfo(series, number, size.pagesPerBook), { level: 6 }],
+    };
+    for (let p = 0; p < size.pagesPerBook; p++) {
+      files[`${String(p + 1).padStart(3, '0')}.jpg`] = [pages[(i + p) % pages.length]!, { level: 0 }];
+    }
+    const path = `${series}/${series} #${String(number).padStart(2, '0')}.cbz`;
+    const res = await fetch(
+      `${api}/libraries/${library.id}/files/${path.split('/').map(encodeURIComponent).join('/')}`,
+      {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${session.token}`, 'Content-Type': 'application/octet-stream' },
+        body: zipSync(files),
+      },
+    );
+    if (res.status !== 201) throw new Error(`upload of ${path} failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  await admin.call('POST', `/libraries/${library.id}/scan`);
+  type Listed = BookRef & { fileHash: string | null; analyzed: boolean; title: string; number: number | null };
+  let listed: Listed[] = [];
+  for (const deadline = Date.now() + 10 * 60_000; ; ) {
+    listed = (await listBooks(
+      (method: string, path: string) => admin.call(method, path).then((body) => ({ status: 200, body })),
+      library.id,
+    )) as Listed[];
+    const complete = listed.filter((b) => /^[0-9a-f]{64}$/.test(b.fileHash ?? '') && b.analyzed && b.readerHash);
+    if (complete.length === books) break;
+    if (Date.now() > deadline) throw new Error(`${complete.length} of ${books} books complete after 10 minutes`);
+    await sleep(500);
+  }
+  const byTitle = (series: string, number: number) => {
+    const found = listed.find((b) => b.title === `${series} issue ${number}`);
+    if (!found) throw new Error(`no book "${series} issue ${number}"`);
+    return { id: found.id, seriesId: found.seriesId, readerHash: found.readerHash };
+  };
+  const book = byTitle(SERIES[0]!, 1);
+  const read = byTitle(SERIES[1]!, 1);
+  const onDeck = byTitle(SERIES[1]!, 2);
+  const fixed = new Set([book.id, read.id, onDeck.id]);
+  const freshBooks = listed
+    .filter((b) => !fixed.has(b.id))
+    .map((b) => ({ id: b.id, seriesId: b.seriesId, readerHash: b.readerHash }));
+
+  // Every cover exists before anything is measured (the consumers make them; a cover still missing would be
+  // rendered by the first request that asks, which is not what a cover read costs).
+  await mapLimited(listed.length, 4, async (i: number) => {
+    const res = await fetch(`${api}/books/${listed[i]!.id}/thumbnail`, { headers: { 'X-API-Key': key } });
+    await res.arrayBuffer();
+  });
+
+  // Reading state: the rows' book in progress (keep reading), series 2's first book read (its second on deck).
+  await admin.call('PUT', `/books/${book.id}/progress`, { current_page: 2, is_completed: false });
+  await admin.call('POST', `/books/${read.id}/read`);
+
+  await admin.call('POST', '/users', {
+    username: 'far-kid',
+    email: 'far-kid@example.com',
+    password: ADMIN.password,
+    role: 'reader',
+    ageRestriction: { age: 18, restriction: 'EXCLUDE' },
+  });
+  const kidSession = await login(api, 'far-kid', ADMIN.password);
+  const kid = caller(api, { Authorization: `Bearer ${kidSession.token}` });
+  const kidKey = (await kid.call('POST', '/api-keys', { name: 'kid' })).key as string;
+  // The kid's want-to-read list holds a series (the admin's stays empty: on the admin's home screen a card of
+  // it would show a cover another row already asked for, and the browser would not ask again — a race that
+  // would make the screen's critical path 5 or 6 by timing; the list's own row measures it with an entry).
+  await kid.call('POST', '/want-to-read', { seriesId: onDeck.seriesId });
+  const coldUsers = [];
+  for (let i = 0; i < size.coldUsers; i++) {
+    const username = `far-cold-${i}`;
+    await admin.call('POST', '/users', {
+      username,
+      email: `${username}@example.com`,
+      password: COLD_PASSWORD,
+      role: 'reader',
+    });
+    coldUsers.push({ username, password: COLD_PASSWORD });
+  }
+
+  const basic = Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64');
+  const komga = await fetch(`${url}/komga/api/v1/series`, { headers: { Authorization: `Basic ${basic}` } });
+  await komga.arrayBuffer();
+  const komgaCookie = /KOMGA-SESSION=([^;]+)/.exec(komga.headers.get('set-cookie') ?? '')?.[1];
+  if (!komga.ok || !komgaCookie) throw new Error(`no KOMGA-SESSION cookie from /komga (${komga.status})`);
+
+  return {
+    url,
+    api,
+    admin: { username: ADMIN.username, password: ADMIN.password, key, token: session.token, cookie: session.cookie },
+    kid: { key: kidKey },
+    book,
+    series: { id: book.seriesId },
+    freshBooks,
+    coldUsers,
+    pageWidth: size.pageWidth,
+    komgaCookie: `KOMGA-SESSION=${komgaCookie}`,
+  };
+}

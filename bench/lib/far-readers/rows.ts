@@ -1,0 +1,567 @@
+/**
+ * The rows of `npm run bench -- far-readers` (issue 30): one entry per request a far reader makes. Every route
+ * added to Longbox gets a row here in the same commit (bench/README.md, "Far readers").
+ *
+ * A row says how to make its request (`call`, given the seeded library and `n`, this row's call number on the
+ * server: rows that need something new each time — a book never read, a width never rendered, a user never
+ * checked — take the n-th), what depth it must reach (`target`; `replicaTarget` with read replicas on a warm
+ * colo) and what that depth means. `note`: the depth measured at 140f3ba in the far-readers note (a scratch
+ * shim), for comparison only. While issue 30 is in progress a row may also have a ceiling (ISSUE_30_CEILINGS
+ * below): the bench fails above the ceiling instead of the target.
+ */
+import type { Library } from './library';
+
+export interface Call {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON body. */
+  json?: unknown;
+  /** Statuses that mean the request did what the row measures (default: 200). */
+  expect?: number[];
+  /** Time until the response headers, then stop reading (an event stream). */
+  untilHeaders?: boolean;
+}
+
+export interface Row {
+  /** Short handle for `--rows=`. */
+  id: string;
+  /** The table's `request` column. */
+  request: string;
+  /** What the depth is made of today, and what the target asks. */
+  means: string;
+  target: number;
+  replicaTarget: number;
+  /** Depth in the far-readers note (140f3ba, scratch shim). */
+  note?: number;
+  /** Measured with the edge page cache on (LONGBOX_PAGES__EDGE_CACHE=true) also without read replicas. */
+  edgeCache?: boolean;
+  /** Needs a new book, user or width on every call (the library is sized from it). */
+  fresh?: 'book' | 'user' | 'width';
+  /** The request; absent for the home screen, which Chromium measures (home-screen.ts). */
+  call?: (library: Library, n: number) => Call;
+}
+
+const key = (l: Library) => ({ 'X-API-Key': l.admin.key });
+const bearer = (l: Library) => ({ Authorization: `Bearer ${l.admin.token}` });
+const basic = (user: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
+const page = (l: Library, bookId = l.book.id, query = '') => `/api/v1/books/${bookId}/pages/1${query}`;
+const KOREADER = { Accept: 'application/vnd.koreader.v1+json' };
+
+export const ROWS: Row[] = [
+  // Pages ---------------------------------------------------------------------------------------------------
+  {
+    id: 'page-key',
+    request: 'original page from R2, `X-API-Key`',
+    means: 'credential check → ranged `LIBRARY.get`; target: the R2 read starts with the check',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: page(l), headers: key(l) }),
+  },
+  {
+    id: 'page-bearer',
+    request: 'original page, Bearer session token',
+    means: 'session check → `LIBRARY.get`',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: page(l), headers: bearer(l) }),
+  },
+  {
+    id: 'page-cookie',
+    request: 'original page, session cookie (web reader)',
+    means: 'session check → `LIBRARY.get`',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: page(l), headers: { Cookie: l.admin.cookie } }),
+  },
+  {
+    id: 'page-basic-key',
+    request: 'original page, Basic `api:<key>`',
+    means: 'key check → `LIBRARY.get`',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: page(l), headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'page-restricted',
+    request: 'original page, reader with an age restriction',
+    means: 'key check → visibility of the book ∥ `LIBRARY.get` (the bytes wait for it); target: the check beside them',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: page(l), headers: { 'X-API-Key': l.kid.key } }),
+  },
+  {
+    id: 'page-edge-cached',
+    request: 'original page already in the edge cache (edge cache on)',
+    means: 'key check → `caches.default` hit (near)',
+    target: 1,
+    replicaTarget: 0,
+    note: 1,
+    edgeCache: true,
+    call: (l) => ({ path: `/api/v1/books/${l.book.id}/pages/2`, headers: key(l) }),
+  },
+  {
+    id: 'page-first',
+    request: 'first page of a book (page table not cached)',
+    means:
+      'key check → book + pages → `LIBRARY.get`: the range needs the page’s place, which only D1 knows (kept a minute in the isolate and the colo); with replicas the bytes are not in the colo yet: one R2 read',
+    target: 1,
+    replicaTarget: 1,
+    note: 3,
+    fresh: 'book',
+    call: (l, n) => ({ path: page(l, l.freshBooks[n]!.id), headers: key(l) }),
+  },
+  {
+    id: 'rendition-made',
+    request: '`?width=` page, rendition already made',
+    means: 'key check → `CACHE.get` (the colo’s cache first: a hit there makes no R2 read)',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: page(l, l.book.id, `?width=${Math.round(l.pageWidth / 2)}`), headers: key(l) }),
+  },
+  {
+    id: 'rendition-first',
+    request: '`?width=` page, first time',
+    means: 'key check → `CACHE.get` miss → `LIBRARY.get` → render (near); `CACHE.put` after the answer',
+    target: 2,
+    replicaTarget: 2,
+    note: 4,
+    fresh: 'width',
+    call: (l, n) => ({ path: page(l, l.book.id, `?width=${renditionWidth(l, n)}`), headers: key(l) }),
+  },
+  {
+    id: 'page-basic-cold',
+    request: 'original page, Basic user:password not yet checked in this isolate',
+    means: 'throttle reserve + user (one batch) → argon2 → `LIBRARY.get`; throttle reset and activity after the answer',
+    target: 2,
+    replicaTarget: 2,
+    note: 5,
+    fresh: 'user',
+    call: (l, n) => ({ path: page(l), headers: basic(l.coldUsers[n]!.username, l.coldUsers[n]!.password) }),
+  },
+  {
+    id: 'file-range',
+    request: '`GET /books/{id}/file`, `Range: bytes=0-65535` (EPUB reader)',
+    means: 'key check → ranged `LIBRARY.get` (storage columns kept with the page table)',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({
+      path: `/api/v1/books/${l.book.id}/file`,
+      headers: { ...key(l), Range: 'bytes=0-65535' },
+      expect: [206],
+    }),
+  },
+  // Covers --------------------------------------------------------------------------------------------------
+  {
+    id: 'thumbnail-book',
+    request: 'book thumbnail',
+    means: 'key check → cover row ∥ `CACHE.get` of the generated thumbnail’s key (the colo’s cache first)',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/api/v1/books/${l.book.id}/thumbnail`, headers: key(l) }),
+  },
+  {
+    id: 'thumbnail-series',
+    request: 'series thumbnail',
+    means: 'key check → series row ∥ `CACHE.get` of the key the isolate last saw (first time: row → `CACHE.get`)',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/api/v1/series/${l.series.id}/thumbnail`, headers: key(l) }),
+  },
+  // Catalog -------------------------------------------------------------------------------------------------
+  {
+    id: 'series-list',
+    request: '`GET /series`',
+    means: 'key check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/series', headers: key(l) }),
+  },
+  {
+    id: 'book-detail',
+    request: '`GET /books/{id}`',
+    means: 'key check → one statement',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: `/api/v1/books/${l.book.id}`, headers: key(l) }),
+  },
+  {
+    id: 'on-deck',
+    request: '`GET /books/on-deck`',
+    means: 'key check → one statement',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/books/on-deck', headers: key(l) }),
+  },
+  {
+    id: 'search',
+    request: '`POST /series/search`',
+    means: 'key check → one full-text statement',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ method: 'POST', path: '/api/v1/series/search', headers: key(l), json: { query: 'far' } }),
+  },
+  {
+    id: 'series-filter',
+    request: '`POST /series/list` (`publisher is …`)',
+    means: 'key check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/series/list',
+      headers: key(l),
+      json: { condition: { publisher: { operator: 'is', value: 'Far Comics' } } },
+    }),
+  },
+  {
+    id: 'books-filter',
+    request: '`POST /books/list` (`seriesId is …`)',
+    means: 'key check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/books/list',
+      headers: key(l),
+      json: { condition: { seriesId: { operator: 'is', value: l.series.id } } },
+    }),
+  },
+  // The web app home screen's JSON calls (Bearer, as the web app sends them), each also a catalog list.
+  {
+    id: 'currently-reading',
+    request: '`GET /progress/currently-reading` (home, Bearer)',
+    means: 'session check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/progress/currently-reading?pageSize=20', headers: bearer(l) }),
+  },
+  {
+    id: 'recently-added',
+    request: '`GET /books/recently-added` (home, Bearer)',
+    means: 'session check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/books/recently-added?pageSize=20', headers: bearer(l) }),
+  },
+  {
+    id: 'recently-updated',
+    request: '`GET /series/recently-updated` (home, Bearer)',
+    means: 'session check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/series/recently-updated?pageSize=20', headers: bearer(l) }),
+  },
+  {
+    id: 'want-to-read',
+    request: "`GET /want-to-read`, a list with an entry (the restricted reader's key)",
+    means: 'key check → entries ∥ count → their series and books',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/api/v1/want-to-read?pageSize=20', headers: { 'X-API-Key': l.kid.key } }),
+  },
+  {
+    id: 'pinned-collections',
+    request: '`GET /collections?pinned=true` (home, Bearer)',
+    means: 'session check → count ∥ page',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/collections?pinned=true&pageSize=20', headers: bearer(l) }),
+  },
+  // Progress and sync ---------------------------------------------------------------------------------------
+  {
+    id: 'progress-get',
+    request: '`GET /books/{id}/progress`',
+    means: 'key check → book paging facts → progress row; target: one statement for both',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/api/v1/books/${l.book.id}/progress`, headers: key(l) }),
+  },
+  {
+    id: 'progress-put',
+    request: '`PUT /books/{id}/progress`',
+    means: 'key check → book paging facts → write batch; a write: the primary, with replicas too',
+    target: 1,
+    replicaTarget: 1,
+    note: 3,
+    call: (l) => ({
+      method: 'PUT',
+      path: `/api/v1/books/${l.book.id}/progress`,
+      headers: key(l),
+      json: { current_page: 2, is_completed: false },
+      expect: [200, 204],
+    }),
+  },
+  {
+    id: 'koreader-get',
+    request: 'KOReader `GET /koreader/syncs/progress/{document}`',
+    means: 'key check → book by reader hash → progress row',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({
+      path: `/koreader/syncs/progress/${l.book.readerHash}`,
+      headers: { ...KOREADER, 'x-auth-user': l.admin.key, 'x-auth-key': 'unused' },
+    }),
+  },
+  {
+    id: 'koreader-put',
+    request: 'KOReader `PUT /koreader/syncs/progress`',
+    means: 'key check → book by reader hash → write batch',
+    target: 1,
+    replicaTarget: 1,
+    note: 3,
+    call: (l) => ({
+      method: 'PUT',
+      path: '/koreader/syncs/progress',
+      headers: { ...KOREADER, 'x-auth-user': l.admin.key, 'x-auth-key': 'unused' },
+      json: { document: l.book.readerHash, progress: '2', percentage: 0.25, device: 'far-bench', device_id: 'far' },
+    }),
+  },
+  // Reader apps ---------------------------------------------------------------------------------------------
+  {
+    id: 'opds1-feed',
+    request: 'OPDS 1.2 acquisition feed `/opds/v1.2/series/{id}` (Basic `api:<key>`)',
+    means: 'key check → series ∥ count ∥ page of books with their extras (one statement)',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/opds/v1.2/series/${l.series.id}`, headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds2-feed',
+    request: 'OPDS 2.0 acquisition feed `/opds/v2.0/series/{id}`',
+    means: 'as the OPDS 1.2 feed',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/opds/v2.0/series/${l.series.id}`, headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds2-manifest',
+    request: 'OPDS 2 manifest `/opds/v2.0/books/{id}/manifest`',
+    means: 'key check → book with its extras ∥ page list',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: `/opds/v2.0/books/${l.book.id}/manifest`, headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds-pse',
+    request: 'OPDS-PSE page `/opds/v1.2/books/{id}/pages/1`',
+    means: 'key check → `LIBRARY.get`; preference read and progress write after the page',
+    target: 1,
+    replicaTarget: 0,
+    note: 4,
+    call: (l) => ({ path: `/opds/v1.2/books/${l.book.id}/pages/1`, headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds1-search',
+    request: 'OPDS 1.2 search `/opds/v1.2/search?query=` (one entry per kind of match, with its count)',
+    means: 'key check → the series count ∥ the books count',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/opds/v1.2/search?query=far', headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds1-search-series',
+    request: 'OPDS 1.2 series matching a search `/opds/v1.2/search/series?query=`',
+    means: 'key check → a page of matching series ∥ their count',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/opds/v1.2/search/series?query=far', headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds1-search-books',
+    request: 'OPDS 1.2 books matching a search `/opds/v1.2/search/books?query=`',
+    means: 'key check → a page of matching books with their extras ∥ their count',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/opds/v1.2/search/books?query=far', headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'opds2-placeholder',
+    request: 'OPDS 2.0 cover of a publication without one `/opds/v2.0/placeholders/{format}`',
+    means: 'key check; the PNG is generated in the isolate',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/opds/v2.0/placeholders/cbz', headers: basic('api', l.admin.key) }),
+  },
+  {
+    id: 'import-match',
+    request: "`POST /admin/import/books/match` (`npm run migrate` matching a peer's books; reads only)",
+    means: "admin key check → the candidates' books by path ∥ KOReader hash ∥ size and name",
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/books/match',
+      headers: key(l),
+      json: {
+        books: [
+          { ref: '1', libraryId: null, path: null, readerHash: l.book.readerHash, fileSize: null, fileName: null },
+        ],
+      },
+    }),
+  },
+  {
+    id: 'komga-password',
+    request: 'Komga `GET /komga/api/v1/series`, Basic user:password (checked before in the isolate)',
+    means: 'cached Basic check → session lookup for the cookie ∥ count ∥ page with its Komga rows',
+    target: 1,
+    replicaTarget: 0,
+    note: 4,
+    call: (l) => ({ path: '/komga/api/v1/series', headers: basic(l.admin.username, l.admin.password) }),
+  },
+  {
+    id: 'komga-key',
+    request: 'Komga `GET /komga/api/v1/series`, `X-API-Key`',
+    means: 'key check → count ∥ page with its Komga rows',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: '/komga/api/v1/series', headers: key(l) }),
+  },
+  {
+    id: 'komga-cookie',
+    request: 'Komga `GET /komga/api/v1/series`, `KOMGA-SESSION` cookie',
+    means: 'session check → count ∥ page with its Komga rows',
+    target: 1,
+    replicaTarget: 0,
+    note: 3,
+    call: (l) => ({ path: '/komga/api/v1/series', headers: { Cookie: l.komgaCookie } }),
+  },
+  // Signing in, the web app ---------------------------------------------------------------------------------
+  {
+    id: 'login',
+    request: '`POST /auth/login`',
+    means:
+      'throttle + user + settings (one batch) → argon2 → throttle, session, last login, activity (one batch); writes: the primary',
+    target: 2,
+    replicaTarget: 2,
+    note: 6,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      json: { username: l.admin.username, password: l.admin.password },
+    }),
+  },
+  {
+    id: 'me',
+    request: '`GET /auth/me`, Bearer',
+    means: 'session check → the user with their access (re-read)',
+    target: 1,
+    replicaTarget: 0,
+    note: 2,
+    call: (l) => ({ path: '/api/v1/auth/me', headers: bearer(l) }),
+  },
+  {
+    id: 'sse',
+    request: '`GET /events/stream` (cookie), time to headers',
+    means: 'session check → `EVENT_HUB.subscribe` (a Durable Object: far, with replicas too)',
+    target: 1,
+    replicaTarget: 1,
+    note: 2,
+    call: (l) => ({
+      path: '/api/v1/events/stream',
+      headers: { Cookie: l.admin.cookie, Accept: 'text/event-stream' },
+      untilHeaders: true,
+    }),
+  },
+  {
+    id: 'home',
+    request: 'web app home screen, critical path after the shell (cold browser cache, warm server)',
+    means: 'JSON calls (each: check → one wave), then the cover `<img>`s (each: check → cover row → `CACHE.get`)',
+    target: 2,
+    replicaTarget: 0,
+    note: 5,
+  },
+];
+
+/**
+ * The n-th width never asked for on this server: odd (the made rendition's is even), below the page's width
+ * (never enlarged), none repeated for the first (pageWidth − 200) / 2 calls.
+ */
+export function renditionWidth(l: Library, n: number): number {
+  return 101 + 2 * (n % Math.max(1, Math.floor((l.pageWidth - 202) / 2)));
+}
+
+/**
+ * **Issue 30 in progress.** Today's measured depth of every row still above its target (`depth`: the primary;
+ * `replicas`: with read replicas): the most the bench accepts until the cut that brings the row to its target
+ * lands. Whoever lands a cut lowers or deletes the row's entry in the same commit (the bench prints a hint when
+ * a row measures below its ceiling); once the table is empty, delete it and `ceilingOf`.
+ */
+export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: number }> = {
+  'page-key': { depth: 2, replicas: 1 },
+  'page-bearer': { depth: 2, replicas: 1 },
+  'page-cookie': { depth: 2, replicas: 1 },
+  'page-basic-key': { depth: 2, replicas: 1 },
+  'page-restricted': { depth: 2, replicas: 2 },
+  'page-edge-cached': { replicas: 1 },
+  'page-first': { depth: 3, replicas: 3 },
+  'rendition-made': { depth: 2, replicas: 2 },
+  'rendition-first': { depth: 3, replicas: 4 },
+  'page-basic-cold': { replicas: 4 },
+  'file-range': { depth: 2, replicas: 3 },
+  'thumbnail-book': { depth: 2, replicas: 3 },
+  'thumbnail-series': { depth: 2, replicas: 3 },
+  'series-list': { depth: 2, replicas: 2 },
+  'book-detail': { depth: 2, replicas: 2 },
+  'on-deck': { depth: 2, replicas: 2 },
+  search: { depth: 2, replicas: 2 },
+  'series-filter': { depth: 2, replicas: 2 },
+  'books-filter': { depth: 2, replicas: 2 },
+  'currently-reading': { depth: 2, replicas: 2 },
+  'recently-added': { depth: 2, replicas: 2 },
+  'recently-updated': { depth: 2, replicas: 2 },
+  'want-to-read': { depth: 3, replicas: 3 },
+  'pinned-collections': { depth: 2, replicas: 2 },
+  'progress-get': { depth: 3, replicas: 3 },
+  'progress-put': { depth: 3, replicas: 3 },
+  'koreader-get': { depth: 3, replicas: 3 },
+  'koreader-put': { depth: 3, replicas: 3 },
+  'opds1-feed': { depth: 2, replicas: 3 },
+  'opds2-feed': { depth: 2, replicas: 3 },
+  'opds2-manifest': { depth: 2, replicas: 3 },
+  'opds-pse': { depth: 2, replicas: 3 },
+  'opds1-search': { depth: 2, replicas: 2 },
+  'opds1-search-series': { depth: 2, replicas: 2 },
+  'opds1-search-books': { depth: 2, replicas: 2 },
+  'opds2-placeholder': { replicas: 1 },
+  'import-match': { depth: 2, replicas: 2 },
+  'komga-password': { depth: 2, replicas: 4 },
+  'komga-key': { depth: 2, replicas: 3 },
+  'komga-cookie': { depth: 2, replicas: 3 },
+  login: { replicas: 6 },
+  me: { depth: 2, replicas: 2 },
+  sse: { depth: 2, replicas: 2 },
+  home: { depth: 5, replicas: 5 },
+};
+
+/** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */
+export function ceilingOf(row: Row, replicas: boolean): { limit: number; ceiling: number | undefined } {
+  const ceiling = replicas ? ISSUE_30_CEILINGS[row.id]?.replicas : ISSUE_30_CEILINGS[row.id]?.depth;
+  return { limit: ceiling ?? (replicas ? row.replicaTarget : row.target), ceiling };
+}

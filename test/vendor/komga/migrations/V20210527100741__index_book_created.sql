@@ -1,0 +1,2 @@
+create index idx__book__created_date    on BOOK (CREATED_DATE);
+

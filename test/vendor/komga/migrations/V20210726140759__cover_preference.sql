@@ -1,0 +1,2 @@
+alter table library
+    add column SERIES_COVER varchar NOT NULL DEFAULT 'FIRST';

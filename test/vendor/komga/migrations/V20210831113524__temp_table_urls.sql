@@ -1,0 +1,4 @@
+CREATE TABLE TEMP_URL_LIST
+(
+    URL varchar NOT NULL
+);

@@ -1,0 +1,2 @@
+update SERIES_METADATA
+set language = lower(language);

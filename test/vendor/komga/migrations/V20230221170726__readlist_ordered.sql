@@ -1,0 +1,2 @@
+alter table READLIST
+    add column ORDERED boolean NOT NULL DEFAULT 1;

@@ -1,0 +1,2 @@
+create index if not exists idx__series_metadata__title
+    on SERIES_METADATA (TITLE);

@@ -1,0 +1,4 @@
+delete
+from THUMBNAIL_BOOK
+where TYPE = 'GENERATED'
+  and THUMBNAIL is null;
