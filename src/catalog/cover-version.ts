@@ -8,30 +8,15 @@
  * (its bytes never change), or a generated thumbnail's key with the time it was last written (scans write
  * it again under the same key); `none` while there is no image (the placeholder, or a thumbnail not made
  * yet, whose making then writes a time). The same notion keys the data-center cover cache (branch
- * farpaths' `versionOf`), so both agree on when a cover is new.
+ * farpaths' `versionOf`), so both agree on when a cover is new. The SQL that reads a cover's source is
+ * repositories/cover-source.ts.
  */
-import { sql } from 'drizzle-orm';
-import { books, covers, series } from '../db/schema';
-import { BOOK_THUMBNAILS_ROOT } from '../storage/cache-keys';
-
-/** What a book's cover is now, as SQL over the books row of the query (see the module comment). */
-export const bookCoverSource = sql<string>`coalesce(
-  (SELECT 'custom:' || c.id FROM ${covers} AS c WHERE c.book_id = ${books.id} AND c.selected = 1 LIMIT 1),
-  ${books.thumbnailKey} || '@' || ${books.thumbnailUpdatedAt},
-  'none')`;
-
 /**
- * What a series' cover is now: its stored key (an uploaded cover's, or its first book's thumbnail) with when
- * the image under it was written — the book row's time for a book's thumbnail, rewritten in place, the
- * series row's otherwise. The book is found by primary key from the key's tail.
+ * Book thumbnails' keys in the CACHE bucket: this root, then the book's id. Defined here, on the floor of the
+ * repositories, because a series' cover source recognises a book's thumbnail by it in SQL; storage/cache-keys
+ * builds every key from it.
  */
-export const seriesCoverSource = sql<string>`coalesce(
-  ${series.thumbnailKey} || '@' || coalesce(
-    (SELECT b.thumbnail_updated_at FROM ${books} AS b
-      WHERE b.id = substr(${series.thumbnailKey}, ${BOOK_THUMBNAILS_ROOT.length + 1})
-        AND ${series.thumbnailKey} = ${BOOK_THUMBNAILS_ROOT} || b.id),
-    ${series.thumbnailUpdatedAt}, ''),
-  'none')`;
+export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
 
 /** The token sent for a cover source: two 32-bit FNV-1a digests in base 36 (an address part, not a secret). */
 export function coverVersion(source: string): string {
