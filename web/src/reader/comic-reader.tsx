@@ -149,7 +149,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const currentPage = view ? progressPageOf(view) : 1;
 
   return (
-    <div class={`rd rd-mode-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
+    <main class={`rd rd-mode-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
       {mode === 'webtoon' ? (
         <WebtoonStrip
           book={book}
@@ -207,7 +207,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
         />
       )}
       {help && <HelpSheet shortcuts={SHORTCUTS} touch="reader.help.touch" onClose={() => setHelp(false)} />}
-    </div>
+    </main>
   );
 }
 

@@ -279,7 +279,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   const percent = Math.round((location?.fraction ?? start.percentage ?? 0) * 100);
 
   return (
-    <div
+    <main
       class={`rd rd-epub rd-theme-${settings.theme}`}
       data-flow={settings.flow}
       data-cfi={location?.cfi ?? ''}
@@ -421,7 +421,7 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       {panel === 'help' && (
         <HelpSheet shortcuts={EPUB_SHORTCUTS} touch="reader.help.epubTouch" onClose={() => setPanel('none')} />
       )}
-    </div>
+    </main>
   );
 }
 
