@@ -69,6 +69,8 @@ import { SeriesTrackingRepository } from './repositories/series-tracking.reposit
 import { ReleaseSourcesService } from './services/release-sources.service';
 import { ReleasesService } from './services/releases.service';
 import { TrackingService } from './services/tracking.service';
+import { DeletableFilesRepository } from './repositories/deletable-files.repository';
+import { FileDeletionService } from './services/file-deletion.service';
 import { createPeerImportServices } from './services/peer-import';
 
 export interface ServiceDeps {
@@ -215,6 +217,13 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
     tracking: new TrackingService(new SeriesTrackingRepository(db), events, pollSeries),
     releases: new ReleasesService(new ReleaseLedgerRepository(db), events),
     releaseSources: new ReleaseSourcesService(new ReleaseSourcesRepository(db), pollDue, defer),
+    fileDeletion: new FileDeletionService({
+      files: new DeletableFilesRepository(db),
+      writer: catalogWriter,
+      library: env.LIBRARY,
+      cache: env.CACHE,
+      events,
+    }),
     ...media,
     peerImport: createPeerImportServices(db, {
       users: repositories.users,

@@ -8,6 +8,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import { bookCoverSource } from './cover-source';
 import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import {
@@ -91,6 +92,7 @@ function bookColumns(viewer: Viewer) {
     deletedAt: books.deletedAt,
     createdAt: books.createdAt,
     updatedAt: books.updatedAt,
+    coverSource: bookCoverSource,
     progress: progressColumns,
     wantToRead:
       sql<boolean>`EXISTS (SELECT 1 FROM want_to_read w WHERE w.user_id = ${viewer.userId} AND w.book_id = ${books.id})`.mapWith(

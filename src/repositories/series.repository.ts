@@ -7,6 +7,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
+import { seriesCoverSource } from './cover-source';
 import { type FeedExtrasRead, seriesHasCoverColumn } from './book-extras.repository';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import {
@@ -99,6 +100,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
     bookCount: series.bookCount,
     hasCustomCover: series.hasCustomCover,
     selectedCoverSource: series.selectedCoverSource,
+    coverSource: seriesCoverSource,
     localMaxChapter: series.localMaxChapter,
     localMaxVolume: series.localMaxVolume,
     volumesOwned: series.volumesOwned,

@@ -4,8 +4,10 @@
  * (cached-images.ts).
  */
 
-/** Book thumbnails: the rest of the key is the book's id. */
-export const BOOK_THUMBNAILS_ROOT = 'thumbnails/books/';
+/** Book thumbnails: the rest of the key is the book's id (the root is the cover versions', which read it in SQL). */
+import { BOOK_THUMBNAILS_ROOT } from '../catalog/cover-version';
+
+export { BOOK_THUMBNAILS_ROOT };
 export const bookThumbnailKey = (bookId: string) => `${BOOK_THUMBNAILS_ROOT}${bookId}`;
 
 /** Page renditions; the next path segment is the book's id. */

@@ -200,6 +200,8 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/books/{id}/read': { hides: 'book' },
   'POST /api/v1/books/{id}/unread': { hides: 'book' },
   'POST /api/v1/books/{id}/analyze': { hides: 'book' },
+  // Deleting files is an administrator's (SystemAdmin): the maintainer is refused before any read.
+  'DELETE /api/v1/books/{id}/file': { hides: 'book', forbidden: true, query: '?confirm=true' },
   'GET /api/v1/progress': { list: v1('/progress?pageSize=100') },
   'GET /api/v1/progress/currently-reading': { list: v1('/progress/currently-reading') },
   'GET /api/v1/duplicates': { list: v1('/duplicates') },
@@ -222,6 +224,7 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/series/{id}/read': { hides: 'series' },
   'POST /api/v1/series/{id}/unread': { hides: 'series' },
   'POST /api/v1/series/{id}/analyze': { hides: 'series' },
+  'DELETE /api/v1/series/{id}/file': { hides: 'series', forbidden: true, query: '?confirm=true' },
   'GET /api/v1/series/{id}/sharing-tags': { hides: 'series' },
   // Tagging a series is user administration (UsersWrite): the maintainer is refused before any read.
   'PUT /api/v1/series/{id}/sharing-tags': { hides: 'series', forbidden: true, json: { sharingTagIds: [] } },

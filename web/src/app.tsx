@@ -72,9 +72,12 @@ function Shell() {
 
   return (
     <>
-      <a class="skip-link" href="#main">
-        {t('app.skipToContent')}
-      </a>
+      {/* The readers are one landmark with nothing before it to skip. */}
+      {!path.startsWith('/read/') && (
+        <a class="skip-link" href="#main">
+          {t('app.skipToContent')}
+        </a>
+      )}
       {signedIn && !path.startsWith('/read/') && path !== '/setup' && <Header />}
       <Router>
         <Route path="/setup" component={SetupScreen} />
