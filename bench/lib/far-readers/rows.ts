@@ -615,6 +615,14 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'file-range': { replicas: 1 },
   // The covers of the home screen come from R2 the first time a colo sees them.
   home: { replicas: 1 },
+  // The Kobo app (src/kobo) checks the key in its path before its handler runs: not yet beside the request
+  // (docs/ARCHITECTURE.md, "The credential check beside the request"), so each row pays the check first.
+  'kobo-sync': { depth: 3 },
+  'kobo-metadata': { depth: 2 },
+  'kobo-state-get': { depth: 2 },
+  'kobo-download': { depth: 2 },
+  'kobo-cover': { depth: 2, replicas: 1 },
+  'kobo-state-put': { depth: 3 },
 };
 
 /** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */
