@@ -45,8 +45,8 @@ export function resolveExternalId(input: ExternalIdInput): ResolvedExternalId {
   }
   const externalId = idOf(provider, input.externalId);
   if (!externalId) {
-    throw badRequest(`"${input.externalId}" is not a ${provider.displayName} id`, [
-      { path: 'externalId', message: `must be a ${provider.displayName} series id or page address` },
+    throw badRequest(`"${input.externalId}" is not a series id at ${provider.displayName}`, [
+      { path: 'externalId', message: `must be a series id or page address at ${provider.displayName}` },
     ]);
   }
   return { provider, externalId, externalUrl: input.externalUrl?.trim() || provider.seriesUrl(externalId) };

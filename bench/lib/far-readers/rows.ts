@@ -36,6 +36,8 @@ export interface Row {
   note?: number;
   /** Measured with the edge page cache on (LONGBOX_PAGES__EDGE_CACHE=true) also without read replicas. */
   edgeCache?: boolean;
+  /** The route came after the "before" commit (far-readers.bench.ts BEFORE_COMMIT): "—" there, not measured. */
+  newRoute?: boolean;
   /** Needs a new book, user or width on every call (the library is sized from it). */
   fresh?: 'book' | 'user' | 'width';
   /** The request; absent for the home screen, which Chromium measures (home-screen.ts). */
@@ -191,6 +193,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'releases',
+    newRoute: true,
     request: '`GET /releases` (the release inbox, issue 32)',
     means: 'key check → one batch (page ∥ count)',
     target: 1,
@@ -199,6 +202,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'series-tracking',
+    newRoute: true,
     request: '`GET /series/{id}/tracking` (issue 32)',
     means: 'key check → one batch (the series with its tracking ∥ aliases ∥ ids ∥ polls)',
     target: 1,
@@ -207,6 +211,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'series-releases',
+    newRoute: true,
     request: "`GET /series/{id}/releases` (a series' ledger on its page, issue 32)",
     means: 'key check → one batch (the series ∥ page ∥ count)',
     target: 1,
@@ -412,6 +417,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'opds1-search-series',
+    newRoute: true,
     request: 'OPDS 1.2 series matching a search `/opds/v1.2/search/series?query=`',
     means: 'key check ∥ a page of matching series ∥ their count',
     target: 1,
@@ -420,6 +426,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'opds1-search-books',
+    newRoute: true,
     request: 'OPDS 1.2 books matching a search `/opds/v1.2/search/books?query=`',
     means: 'key check ∥ a page of matching books with their extras ∥ their count',
     target: 1,
@@ -428,6 +435,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'opds2-placeholder',
+    newRoute: true,
     request: 'OPDS 2.0 cover of a publication without one `/opds/v2.0/placeholders/{format}`',
     means: 'key check; the PNG is generated in the isolate',
     target: 1,
@@ -436,6 +444,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'import-match',
+    newRoute: true,
     request: "`POST /admin/import/books/match` (`npm run migrate` matching a peer's books; reads only)",
     means: "admin key check ∥ the candidates' books by path ∥ KOReader hash ∥ size and name",
     target: 1,
@@ -481,6 +490,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-sync',
+    newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/sync` (a full sync: no token)',
     means:
       'key check → the diff (one batch of reads) → what the page sent (one batch of writes, before the answer: the device’s next page reads it); a write: the primary, with replicas too',
@@ -490,6 +500,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-metadata',
+    newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/{id}/metadata`',
     means: 'key check → the book as the device gets it (one statement)',
     target: 1,
@@ -498,6 +509,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-state-get',
+    newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/{id}/state`',
     means: 'key check → the book with its progress (one statement)',
     target: 1,
@@ -506,6 +518,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-download',
+    newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/books/{id}/file/epub` (a CBZ as a fixed-layout EPUB), `Range: bytes=0-65535`',
     means:
       'key check → the book, its file and pages (one batch); the EPUB’s headers are written from them, the archive’s ranged `LIBRARY.get` streams after the answer starts',
@@ -519,6 +532,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-cover',
+    newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/books/{id}/thumbnail/{w}/{h}/false/image.jpg` (a size made before)',
     means:
       'key check → the cover (as `thumbnail-book`) ∥ `CACHE.get` of the sized cover under the key this isolate last made (its name holds the cover’s version)',
@@ -528,6 +542,7 @@ export const ROWS: Row[] = [
   },
   {
     id: 'kobo-state-put',
+    newRoute: true,
     request: 'Kobo `PUT /kobo/{key}/v1/library/{id}/state`',
     means: 'key check → the book → write batch (progress, series counts, reading time, sent to the device)',
     target: 1,
