@@ -5,6 +5,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
+import { providerFakesWorker } from './test/support/provider-fakes/examples.mjs';
 
 /**
  * The real-archive corpus (../shared/corpus, beside the clone) as bindings for the workers tests, which
@@ -57,9 +58,21 @@ export default defineConfig(async () => {
                   LONGBOX_LOG__LEVEL: 'warn',
                   LONGBOX_EVENTS__KEEP_ALIVE_MS: '200',
                   LONGBOX_INGEST__RETRY_DELAY_SECONDS: '0',
+                  // Release tracking asks the fake providers (test/support/provider-fakes), at full speed, and
+                  // gives a slow one half a second.
+                  LONGBOX_RELEASES__MANGAUPDATES_URL: 'http://mangaupdates.fake/v1',
+                  LONGBOX_RELEASES__ANILIST_URL: 'http://anilist.fake/graphql',
+                  LONGBOX_RELEASES__MANGAUPDATES_MIN_INTERVAL_MS: '0',
+                  LONGBOX_RELEASES__ANILIST_MIN_INTERVAL_MS: '0',
+                  LONGBOX_RELEASES__TIMEOUT_MS: '500',
                   ...corpusBindings(import.meta.dirname),
                 },
-                workers: [renderer],
+                // A second database standing in for a D1 read replica that lags (src/fault-injection: LaggingReplica).
+                d1Databases: { REPLICA_SIM: 'replica-sim' },
+                workers: [renderer, providerFakesWorker(import.meta.dirname)],
+                // The worker's own outbound requests go through the fake providers, which answer for the
+                // `*.fake` hosts and pass everything else on: Longbox's real HTTP client meets a real server.
+                outboundService: 'release-provider-fakes',
                 // The test worker consumes the book-work queues itself (production: consumers/wrangler.toml),
                 // with the production batch size and a short batch wait so tests need not sit out 1 s per batch.
                 queueConsumers: {
@@ -70,6 +83,8 @@ export default defineConfig(async () => {
                     deadLetterQueue: 'longbox-book-work-dlq',
                   },
                   'longbox-book-work-dlq': { maxBatchSize: 10, maxBatchTimeout: 0.05, maxRetries: 1 },
+                  // As consumers/wrangler.toml (4 messages of up to 25 series), without its 5 s batch wait.
+                  'longbox-release-poll': { maxBatchSize: 4, maxBatchTimeout: 0.05, maxRetries: 2 },
                 },
               },
             }),

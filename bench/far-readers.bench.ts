@@ -94,7 +94,14 @@ function varsFor(pass: Pass, row: Row): Record<string, string> {
   };
 }
 
-async function send(server: FarServer, call: Call): Promise<{ ms: number; depth: number; report: FarReport }> {
+/**
+ * Sends one row's request and reads what the far-calls entry recorded of it; `absent` when the "before" server
+ * has no such route (a route added since): its row shows "—" there instead of stopping the run.
+ */
+async function send(
+  server: FarServer,
+  call: Call,
+): Promise<{ ms: number; depth: number; report: FarReport } | 'absent'> {
   const headers: Record<string, string> = { ...call.headers };
   if (call.json !== undefined) headers['Content-Type'] = 'application/json';
   const aborter = new AbortController();
@@ -115,6 +122,7 @@ async function send(server: FarServer, call: Call): Promise<{ ms: number; depth:
     ms = performance.now() - started;
     if (!res.ok) text = new TextDecoder().decode(body.slice(0, 300));
   }
+  if (res.status === 404 && server.label === 'before' && !(call.expect ?? [200]).includes(404)) return 'absent';
   if (!(call.expect ?? [200]).includes(res.status)) {
     throw new Error(`${call.method ?? 'GET'} ${call.path} answered ${res.status}: ${text}`);
   }
@@ -139,6 +147,10 @@ async function measureServer(
     for (const row of rows) {
       await server.settings({ delayMs: pass.delayMs, replicas: pass.replicas, vars: varsFor(pass, row) });
       const measured: Measured = { depths: [], ms: [] };
+      if (row.newRoute && server.label === 'before') {
+        byRow.set(row.id, measured);
+        continue;
+      }
       // One warm-up call first (isolate caches, the edge cache, a made rendition), except for the home screen in
       // a smoke run: the rows before it have warmed the server, and a browser load is the smoke run's dearest call.
       const first = !row.call && SMOKE ? 1 : 0;
@@ -148,6 +160,7 @@ async function measureServer(
           const n = calls.get(row.id) ?? 0;
           calls.set(row.id, n + 1);
           const sample = await send(server, row.call(library, n));
+          if (sample === 'absent') break;
           if (warmUp) continue;
           measured.depths.push(sample.depth);
           measured.ms.push(sample.ms);
@@ -162,7 +175,10 @@ async function measureServer(
       }
       byRow.set(row.id, measured);
       const near = nearText(measured.last);
-      const chain = (measured.chain?.join(' → ') ?? levelsText(measured.last)) + (near ? `  (near: ${near})` : '');
+      const chain =
+        row.call && measured.depths.length === 0
+          ? '(no such route in this version)'
+          : (measured.chain?.join(' → ') ?? levelsText(measured.last)) + (near ? `  (near: ${near})` : '');
       console.log(
         `${server.label.padEnd(6)} ${pass.key.padEnd(11)} ${row.id.padEnd(18)} depth ${depthText(measured)}  ${ms(median(measured.ms))} ms  ${chain}`,
       );

@@ -13,7 +13,7 @@ import {
   completeBookWorkBatch,
   recordAbandonedBookWork,
 } from '../src/ingest/book-completion';
-import { BOOK_WORK_DEAD_LETTER_QUEUE, type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
+import { type BookWorkMessage, BookWorkMessageSchema } from '../src/ingest/book-work';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { createRendererClient, type ImageRendererRpc } from '../src/media/image-renderer';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
@@ -37,7 +37,7 @@ function parse(message: Message<unknown>): BookWorkMessage | null {
 export async function consumeBookWork(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const config = readConfig(env);
   const db = await defaultDatabaseFactory(env);
-  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work()));
   const binding = (env as Partial<{ RENDERER: ImageRendererRpc }>).RENDERER;
   const deps: BookWorkDeps = {
     db,
@@ -104,7 +104,7 @@ export async function consumeAbandonedBookWork(
   ctx: ExecutionContext,
 ): Promise<void> {
   const db = await defaultDatabaseFactory(env);
-  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work));
+  const events = createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work()));
   const libraries = new Set<string>();
   for (const message of batch.messages) {
     const body = parse(message);
@@ -115,10 +115,4 @@ export async function consumeAbandonedBookWork(
     message.ack();
   }
   if (libraries.size > 0) await refreshIngestTasks(db, events, [...libraries]);
-}
-
-/** The queue handler of any worker that consumes these queues, routed by queue name. */
-export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
-  if (batch.queue === BOOK_WORK_DEAD_LETTER_QUEUE) return consumeAbandonedBookWork(batch, env, ctx);
-  return consumeBookWork(batch, env, ctx);
 }

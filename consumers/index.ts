@@ -4,7 +4,7 @@
  * `npm start`, runs in its own workerd process, on its own core, while the API stays responsive.
  */
 import { withInjectedFaults } from '../src/fault-injection/platform-faults';
-import { consumeQueue } from './book-work.consumer';
+import { consumeQueue } from './queues';
 
 export default {
   async fetch() {

@@ -86,7 +86,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
       bucket: this.env.LIBRARY,
       cache: this.env.CACHE,
       store: this.store,
-      events: createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
+      events: createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work())),
       report: (state) => this.report(state),
       queueBookWork: async (state, books) => {
         const messages = books.map((book) => ({
@@ -143,7 +143,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
   private async queueFollowUps(state: ScanState): Promise<void> {
     await openIngestTasks(
       await defaultDatabaseFactory(this.env),
-      createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)),
+      createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work())),
       {
         libraryId: state.libraryId,
         booksQueued: state.booksQueued ?? 0,
@@ -189,7 +189,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
         ...skipped,
       },
     });
-    createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work)).publish(
+    createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work())).publish(
       {
         type: 'scan_progress',
         library_id: state.libraryId,

@@ -29,7 +29,7 @@ export class TaskRunner extends DurableObject<Env> implements TaskRunnerRpc {
   override async alarm(): Promise<void> {
     const db = await defaultDatabaseFactory(this.env);
     const repo = new TasksRepository(db);
-    const events = createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work));
+    const events = createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work()));
     const deadline = Date.now() + readConfig(this.env).LONGBOX_TASKS__SLICE_MS;
     const context: TaskContext = {
       db,

@@ -6,6 +6,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_COVER_BYTES } from './services/covers.service';
 import { mountKomgaApi } from './komga/komga.app';
+import { mountKoboApi } from './kobo/kobo.app';
 import type { AppEnv } from './env';
 import { AppError, badRequest } from './lib/errors';
 import { defaultDatabaseFactory, type DatabaseFactory, requestContext } from './middleware/request-context';
@@ -35,10 +36,15 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
   app.use('*', securityHeaders());
   // Then: /komga requests go to the Komga-compatible API before the API's own middleware runs.
   mountKomgaApi(app, databaseFactory);
+  // Kobo e-readers: the API key is in the path, and the device's own conventions apply (src/kobo/kobo.app.ts).
+  mountKoboApi(app, databaseFactory);
   app.onError(handleError);
   // Anything no route answers: the web app's files and pages, or the JSON 404 (src/web/web-app.ts).
   app.notFound(serveWebApp);
-  app.use('*', requestContext(databaseFactory));
+  app.use(
+    '*',
+    requestContext(databaseFactory, (request, env, ctx) => app.fetch(request, env, ctx)),
+  );
   const jsonLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: () => {

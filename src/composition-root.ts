@@ -6,6 +6,7 @@
 import type { Role } from './auth/permissions';
 import type { Config } from './config/config';
 import type { Database } from './db/client';
+import type { Defer } from './lib/deferred-work';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { DuplicatesRepository } from './repositories/duplicates.repository';
 import { EmailOutboxRepository } from './repositories/email-outbox.repository';
@@ -47,6 +48,10 @@ import { readingStatsService } from './services/reading-stats.service';
 import { OpdsCatalogService } from './opds/opds-catalog.service';
 import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras.repository';
 import { KosyncService } from './koreader/kosync.service';
+import { KoboSyncService, pageDrawer, pageFitOf } from './kobo/kobo-sync.service';
+import { KoboSyncRepository } from './repositories/kobo-sync.repository';
+import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
+import { ComicEpubService } from './services/comic-epub.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
 import { OidcPendingLoginsRepository } from './repositories/oidc-pending-logins.repository';
@@ -57,17 +62,33 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
+import { dispatchDuePolls, dispatchSeriesPolls } from './releases/poll-dispatch';
+import { createLogger } from './lib/logger';
+import { ReleaseLedgerRepository } from './repositories/release-ledger.repository';
+import { ReleaseSourcesRepository } from './repositories/release-sources.repository';
+import { SeriesTrackingRepository } from './repositories/series-tracking.repository';
+import { ReleaseSourcesService } from './services/release-sources.service';
+import { ReleasesService } from './services/releases.service';
+import { TrackingService } from './services/tracking.service';
+import { DeletableFilesRepository } from './repositories/deletable-files.repository';
+import { FileDeletionService } from './services/file-deletion.service';
 import { createPeerImportServices } from './services/peer-import';
 
 export interface ServiceDeps {
+  /** The request's database: the primary, or its read session (db/read-session.ts). */
   db: Database;
+  /** The primary itself (the same object without read replicas). */
+  primary: Database;
   config: Config;
   /** The object identifying this deployment's bindings (caches keyed per env). */
   env: Env;
-  defer: (work: Promise<unknown>) => void;
+  /** Work for after the answer, held while the answer is made before the credential check (lib/deferred-work.ts). */
+  defer: Defer;
+  /** Work for after the answer that belongs to the credential check itself: never held. */
+  deferUnheld: Defer;
 }
 
-export function createServices({ db, config, env, defer }: ServiceDeps) {
+export function createServices({ db, primary, config, env, defer, deferUnheld }: ServiceDeps) {
   const repositories = {
     users: new UsersRepository(db),
     sessions: new SessionsRepository(db),
@@ -93,7 +114,16 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     activity: authenticationActivity,
     secret,
     passwordSignIn,
-    defer,
+    defer: deferUnheld,
+    // With read replicas a credential is checked on the replica, and on the primary at least once a minute.
+    primary:
+      primary === db
+        ? null
+        : {
+            users: new UsersRepository(primary),
+            sessions: new SessionsRepository(primary),
+            apiKeys: new ApiKeysRepository(primary),
+          },
   });
   const accounts = new AccountsService({
     users: repositories.users,
@@ -119,11 +149,33 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
   const catalogWriter = new CatalogWriter(db);
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
+  // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
+  const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
+  const pollDue = async () => {
+    // As a cron tick does: the rest of what poll-now made due follows at the next ticks, at the providers' pace.
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), {
+      limit: config.LONGBOX_RELEASES__POLLS_PER_TICK,
+      env,
+    });
+    if (queued.polls > 0)
+      createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
+    return queued.polls;
+  };
   const metadata = new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags);
   const media = createMediaServices({ db, env, settings, events, defer });
   return {
     db,
     repositories,
+    kobo: new KoboSyncService({
+      fit: pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE),
+      drawPage: pageDrawer(media.pages),
+      repo: new KoboSyncRepository(db),
+      statistics: new ReadingStatisticsRepository(db),
+      progress: catalogRead.readProgress,
+      comicEpub: new ComicEpubService(env.LIBRARY),
+      files: media.bookFiles,
+      limit: config.LONGBOX_KOBO__SYNC_ITEM_LIMIT,
+    }),
     settings,
     auth,
     authenticationActivity,
@@ -164,6 +216,16 @@ export function createServices({ db, config, env, defer }: ServiceDeps) {
     kosync: new KosyncService(catalogRead.readProgress),
     readingStats: readingStatsService(db),
     metadata,
+    tracking: new TrackingService(new SeriesTrackingRepository(db), events, pollSeries),
+    releases: new ReleasesService(new ReleaseLedgerRepository(db), events),
+    releaseSources: new ReleaseSourcesService(new ReleaseSourcesRepository(db), pollDue, defer),
+    fileDeletion: new FileDeletionService({
+      files: new DeletableFilesRepository(db),
+      writer: catalogWriter,
+      library: env.LIBRARY,
+      cache: env.CACHE,
+      events,
+    }),
     ...media,
     peerImport: createPeerImportServices(db, {
       users: repositories.users,

@@ -1,15 +1,16 @@
 /**
- * The API worker's entry: the HTTP app, the cron trigger, the book-work queue handler and the Durable
+ * The API worker's entry: the HTTP app, the cron trigger, the queue handler and the Durable
  * Object classes. No logic lives here. It sits outside src/ because it imports durable-objects/ and
  * consumers/, which use src/ — never the reverse (issue 11 point 4).
  */
-import { consumeQueue } from '../consumers/book-work.consumer';
+import { consumeQueue } from '../consumers/queues';
 import { createApp } from '../src/app';
 import { readConfig } from '../src/config/config';
 import { createEventPublisher } from '../src/events/publisher';
 import { withInjectedFaults } from '../src/fault-injection/platform-faults';
 import { refreshIngestTasks } from '../src/ingest/ingest-tasks';
 import { requeueLostBookWork } from '../src/ingest/requeue';
+import { dispatchDuePolls } from '../src/releases/poll-dispatch';
 import { createLogger } from '../src/lib/logger';
 import { defaultDatabaseFactory } from '../src/middleware/request-context';
 import { runScheduledScans, runStartupScans } from '../src/services/scheduled-scans';
@@ -64,8 +65,15 @@ export default {
       createLogger({ job: 'ingest' }, config.LONGBOX_LOG__LEVEL).info('re-queued book work', { requeued });
     await refreshIngestTasks(
       db,
-      createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work)),
+      createEventPublisher(env.EVENT_HUB, (work) => ctx.waitUntil(work())),
     );
+    // Tracked series due at a release source go to the release-poll queue, as many as each provider's pace allows.
+    const queued = await dispatchDuePolls(db, env.RELEASE_POLL, at, {
+      limit: config.LONGBOX_RELEASES__POLLS_PER_TICK,
+      env,
+    });
+    if (queued.polls > 0)
+      createLogger({ job: 'release poll' }, config.LONGBOX_LOG__LEVEL).info('queued polls', { ...queued });
     if (at.getUTCMinutes() === 0) {
       await pruneExpired(db, at);
       const sweep = await sweepCachedImages(db, env.CACHE, at);

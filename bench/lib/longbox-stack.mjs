@@ -21,8 +21,8 @@ export async function mapLimited(count, limit, fn) {
 
 /**
  * Starts scripts/start.mjs of `sources` (snapshotSources) over the local state in `data`; resolves once
- * both processes answer. Lines other than access logs are kept (tail) and the consumers' "batch done"
- * lines are parsed into `batches`. `vars` become LONGBOX_* environment variables (both workers get them).
+ * both processes answer. Lines other than access logs are kept (tail), the consumers' "batch done"
+ * lines are parsed into `batches` and the release-poll dispatcher's "queued polls" lines into `queued`. `vars` become LONGBOX_* environment variables (both workers get them).
  */
 export async function startLongbox(options) {
   try {
@@ -63,15 +63,18 @@ async function startOnce({ sources, data, env = {}, readyTimeoutMs = 180_000 }) 
   // start.mjs runs in its own process group with its two wranglers: an interrupted bench ends them all.
   child.once('exit', killOnInterrupt(child.pid));
   const batches = [];
+  /** The release-poll dispatcher's "queued polls" lines (issue 32): polls and queue messages sent. */
+  const queued = [];
   let tail = '';
   let partial = '';
   const read = (chunk) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      if (line.includes('"batch done"')) {
+      if (line.includes('"batch done"') || line.includes('"queued polls"')) {
         try {
-          batches.push({ at: Date.now(), ...JSON.parse(line.slice(line.indexOf('{'))) });
+          const entry = { at: Date.now(), ...JSON.parse(line.slice(line.indexOf('{'))) };
+          (entry.msg === 'queued polls' ? queued : batches).push(entry);
         } catch {
           // a line cut by the terminal formatting: not counted
         }
@@ -128,7 +131,7 @@ async function startOnce({ sources, data, env = {}, readyTimeoutMs = 180_000 }) 
     }
     await sleep(500);
   }
-  return { url, jobsUrl, pid: child.pid, inspectorPort, jobsInspectorPort, batches, stop, tail: () => tail };
+  return { url, jobsUrl, pid: child.pid, inspectorPort, jobsInspectorPort, batches, queued, stop, tail: () => tail };
 }
 
 function processTable() {

@@ -53,7 +53,7 @@ const BINDINGS = {
   d1: ['DB'],
   r2: ['LIBRARY', 'CACHE'],
   durableObjects: ['LIBRARY_SCAN', 'TASK_RUNNER', 'EVENT_HUB'],
-  queues: ['BOOK_WORK'],
+  queues: ['BOOK_WORK', 'RELEASE_POLL'],
   /** In the reader's colo: the native-image worker and the static assets. Counted, not delayed. */
   nearServices: ['RENDERER', 'ASSETS'],
   /** Not something one calls. */

@@ -9,10 +9,13 @@ import type { UserRecord } from '../repositories/users.repository';
 import type { ContentRestrictions, ViewerAccess } from '../repositories/visibility';
 import { userPermissions } from './permissions';
 
-/** A user's grants beside their row: libraries (null: every library) and label grants. */
+/**
+ * A user's grants beside their row: libraries (null: every library) and label grants (as read with the
+ * credentials, with the label's name and when it was granted).
+ */
 export interface UserGrants {
   libraryIds: readonly string[] | null;
-  labels: ReadonlyArray<{ labelId: string; mode: 'allow' | 'deny' }>;
+  labels: ReadonlyArray<{ labelId: string; mode: 'allow' | 'deny'; name?: string; createdAt?: string }>;
 }
 
 /** The user holds SystemAdmin (their role or a custom permission): nothing in the catalog is hidden from them. */

@@ -12,6 +12,7 @@ export type EntityEventType =
   | 'library_created'
   | 'library_updated'
   | 'cover_updated'
+  | 'release_announced'
   | ListEventType;
 
 /** A collection's or a read list's life (docs/DECISIONS.md §Organise and share): its members as they are now. */
@@ -35,6 +36,23 @@ export type DomainEvent =
       series_ids: string[];
     }
   | { type: 'read_list_created' | 'read_list_updated' | 'read_list_deleted'; read_list_id: string; book_ids: string[] }
+  /**
+   * A poll recorded a new release of a tracked series (docs/DECISIONS.md §Release tracking; Codex-rs's
+   * `ReleaseAnnounced`, in Longbox's snake_case): streams that see the series get it.
+   */
+  | {
+      type: 'release_announced';
+      ledger_id: string;
+      series_id: string;
+      series_title: string;
+      library_id: string;
+      source_id: string;
+      /** The source's provider key (Codex's `pluginId`). */
+      provider: string;
+      chapter: number | null;
+      volume: number | null;
+      language: string | null;
+    }
   /**
    * Someone else ended all of the user's sessions (an admin set their password, deactivated or deleted them):
    * only that user's own streams get it, whatever their credentials are worth now (Komga's `SessionExpired`).

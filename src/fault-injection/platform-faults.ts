@@ -11,7 +11,7 @@
  * which call fails and how; the wrappers only make that failure look like the platform's.
  */
 
-import { aroundD1Calls } from '../db/d1-calls';
+import { aroundD1Calls, routedSession, type StatementTarget } from '../db/d1-calls';
 
 /** How one R2 `get` misbehaves. */
 export type R2GetFault =
@@ -43,6 +43,21 @@ export interface RendererCall {
   method: string;
 }
 
+/**
+ * A D1 read replica that lags behind the primary (read replicas: DECISIONS.md §Far readers), as a test sets it
+ * up: a second local database holding a copy of the primary taken when the primary's bookmark was
+ * `caughtUpTo`. A session started anywhere (`first-unconstrained`), or from a bookmark no newer than that,
+ * reads the copy; one started on the primary or from a newer bookmark reads the primary (D1 makes a replica
+ * wait until it has caught up with the bookmark; the primary is always that new). A session's writes go to
+ * the primary, and its later reads then do too, as D1's sequential consistency requires.
+ */
+export interface LaggingReplica {
+  database: D1Database;
+  caughtUpTo: string;
+  /** Where each session started reads: for tests to see which did. */
+  sessions: Array<{ constraint: string; reads: 'replica' | 'primary' }>;
+}
+
 /** What a test decides, call by call; `undefined` lets the call through unchanged. */
 export interface FaultInjector {
   r2Get?(call: R2GetCall): R2GetFault | undefined;
@@ -54,6 +69,8 @@ export interface FaultInjector {
   d1?(call: D1Call): Error | undefined;
   /** An error to reject the renderer RPC call with, as an unreachable service binding does. */
   renderer?(call: RendererCall): Error | undefined;
+  /** Sessions (`withSession`) read from this replica where D1 would let a replica serve them. */
+  replica?: LaggingReplica;
 }
 
 interface FaultBindings {
@@ -193,8 +210,9 @@ function faultyBody(
 }
 
 function faultyDatabase(database: D1Database, injector: FaultInjector): D1Database {
+  const sessions = withLaggingReplica(database, injector);
   // Refused before the call reaches the database: nothing of it is written, as when D1 refuses it.
-  return aroundD1Calls(database, (call, sql) => {
+  return aroundD1Calls(sessions, (call, sql) => {
     const error = injector.d1?.({ sql });
     return error ? Promise.reject(error) : call();
   });
@@ -213,4 +231,31 @@ function faultyService<T extends object>(service: T, injector: FaultInjector): T
       };
     },
   });
+}
+
+const WRITE = /^\s*(insert|update|delete|replace|create|drop|alter|pragma)\b/i;
+
+/**
+ * `database` whose sessions read the test's replica, once it has set one up, where D1 could serve them from a
+ * lagging replica (LaggingReplica).
+ */
+function withLaggingReplica(database: D1Database, injector: FaultInjector): D1Database {
+  const withSession = (constraint = 'first-unconstrained') => {
+    const replica = injector.replica;
+    if (!replica) return database.withSession(constraint);
+    const fromReplica =
+      constraint === 'first-unconstrained' || (constraint !== 'first-primary' && constraint <= replica.caughtUpTo);
+    replica.sessions.push({ constraint, reads: fromReplica ? 'replica' : 'primary' });
+    const primary = database.withSession(fromReplica ? 'first-primary' : constraint);
+    if (!fromReplica) return primary;
+    let wrote = false;
+    return routedSession<D1DatabaseSession>(
+      (sql) => {
+        if (sql.some((statement) => WRITE.test(statement))) wrote = true;
+        return (wrote ? primary : replica.database) as unknown as StatementTarget;
+      },
+      () => (wrote ? primary.getBookmark() : replica.caughtUpTo),
+    );
+  };
+  return overriding(database, { withSession });
 }

@@ -11,14 +11,17 @@ export function requestViewer(c: Context<AppEnv>): Viewer {
 }
 
 /**
- * The caller as a progress writer: viewer, API key used (device attribution), User-Agent, and the device id
- * a client that measures its own reading sends with its writes (src/reading/devices.ts).
+ * The caller as a progress writer: viewer, API key used (device attribution), User-Agent, the device id a
+ * client that measures its own reading sends with its writes (src/reading/devices.ts), and the principal a
+ * write reading its book in its own statement tests the credential against.
  */
 export function progressActor(c: Context<AppEnv>): ProgressActor {
+  const principal = c.get('principal');
   return {
     viewer: requestViewer(c),
-    apiKey: c.get('principal').apiKey,
+    apiKey: principal.apiKey,
     userAgent: clientInfo(c).userAgent,
     clientDeviceId: c.req.header(DEVICE_ID_HEADER) ?? null,
+    caller: principal,
   };
 }

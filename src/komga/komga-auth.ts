@@ -10,14 +10,15 @@
  * or disabling the user ends it) for a password sign-in, or the API key itself for a key sign-in, so the
  * key's narrower permissions keep applying. Permissions are the API's own, checked per route.
  */
-import type { Context } from 'hono';
+import type { Context, Next } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { Principal } from '../auth/principal';
 import { looksLikeJwt } from '../auth/session-token';
 import { describeRequirement, type Requirement, satisfies } from '../auth/permissions';
 import type { AppEnv } from '../env';
-import { forbidden, unauthorized } from '../lib/errors';
+import { AppError, forbidden, unauthorized } from '../lib/errors';
+import { asCaller, type Speculation, whenChecked } from '../middleware/caller';
 import { clientInfo } from '../http/client-info';
 
 export const KOMGA_PREFIX = '/komga';
@@ -93,7 +94,7 @@ function cookieCredential(
   if (principal.method === 'session' && bearer) return { value: bearer };
   return c
     .get('services')
-    .auth.sessionForClient(principal.user, clientInfo(c))
+    .auth.sessionForClient(principal.user, clientInfo(c), () => whenChecked(c))
     .then((session) => ({ value: session.access_token, maxAge: session.expires_in }));
 }
 
@@ -104,64 +105,100 @@ function cookieCredential(
  */
 const isMediaRequest = (path: string) => /\/(pages\/[^/]+|thumbnail|file)$/.test(path);
 
-/** Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. */
+/**
+ * An event stream answers as the caller for as long as it is open: it always waits for the check (the API's
+ * streams subscribe beside it instead: routes/events).
+ */
+const isEventStream = (path: string) => /\/sse\//.test(path);
+
+/**
+ * Resolves the caller; sets `principal`. Unauthenticated → 401 with the Basic challenge. A credential the
+ * isolate checked before lets a GET start beside its check, as the API's guard does (middleware/caller.ts;
+ * docs/ARCHITECTURE.md, "The credential check beside the request"); the route's permission is `komgaRequire`'s.
+ */
 export function komgaAuthenticate() {
   return createMiddleware<AppEnv>(async function komgaAuthenticate(c, next) {
     const services = c.get('services');
     const apiKey = c.req.header('X-API-Key');
     const authorization = c.req.header('Authorization');
-    let principal: Principal | null = null;
-    let pendingCookie: Promise<{ value: string; maxAge?: number }> | null = null;
+    const speculation: Speculation = isEventStream(c.req.path) ? 'never' : 'reads';
     if (apiKey !== undefined || authorization !== undefined) {
       // Komga accounts are e-mail addresses, and Mihon's settings ask for "the user account email": a
       // Basic name may be a Longbox user's e-mail address (looked up in the same statement as a username).
       // An API key imported from Komga, in Komga's format, signs in here (docs/DECISIONS.md §Imported credentials).
-      principal = await services.auth.authenticate({ authorization, apiKey }, clientInfo(c), {
-        basicByEmail: true,
-        komgaKeys: true,
+      return asCaller(c, () => withSessionCookie(c, next), {
+        check: () =>
+          services.auth.check({ authorization, apiKey }, clientInfo(c), { basicByEmail: true, komgaKeys: true }),
+        admit: () => undefined,
+        speculation,
       });
-      if (principal && !isMediaRequest(c.req.path)) {
-        const cookie = getCookie(c, SESSION_COOKIE);
-        if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {
-          rememberCredential(c, cookie);
-        } else {
-          const credential = cookieCredential(c, principal);
-          if (credential instanceof Promise) {
-            pendingCookie = credential;
-            pendingCookie.catch(() => {});
-          } else {
-            setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
-            rememberCredential(c, credential.value);
-          }
-        }
-      }
-    } else {
-      principal = await fromCookie(c, SESSION_COOKIE);
-      if (principal) rememberCredential(c, getCookie(c, SESSION_COOKIE) ?? null);
-      if (!principal) {
-        principal = await fromCookie(c, REMEMBER_ME_COOKIE);
-        const remembered = getCookie(c, REMEMBER_ME_COOKIE);
-        if (principal && remembered) {
-          setCookie(c, SESSION_COOKIE, remembered, cookieOptions(c));
-          rememberCredential(c, remembered);
-        }
+    }
+    const sessionCookie = getCookie(c, SESSION_COOKIE);
+    if (sessionCookie) {
+      try {
+        return await asCaller(
+          c,
+          () => {
+            rememberCredential(c, sessionCookie);
+            return next();
+          },
+          {
+            check: () =>
+              services.auth.check({ authorization: `Bearer ${sessionCookie}` }, clientInfo(c), { komgaKeys: true }),
+            admit: () => undefined,
+            speculation,
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof AppError && error.kind === 'Unauthorized')) throw error;
+        // A stale cookie is not an error: the remember-me cookie may still sign in, else the client is asked to.
+        deleteCookie(c, SESSION_COOKIE, { path: KOMGA_PREFIX });
       }
     }
-    if (!principal) throw unauthorized('Authentication required');
+    const principal = await fromCookie(c, REMEMBER_ME_COOKIE);
+    const remembered = getCookie(c, REMEMBER_ME_COOKIE);
+    if (!principal || !remembered) throw unauthorized('Authentication required');
+    setCookie(c, SESSION_COOKIE, remembered, cookieOptions(c));
+    rememberCredential(c, remembered);
     c.set('principal', principal);
     await next();
-    // The session a password sign-in is given as a cookie was looked up beside the handler's reads (issue 30):
-    // it only sets the cookie, so a failure to find or make one is logged and the answer goes without it (the
-    // client's next call, which sends its credentials again, gets one).
-    if (pendingCookie) {
-      try {
-        const credential = await pendingCookie;
+  });
+}
+
+/**
+ * The rest of a request signed in by header, with the KOMGA-SESSION cookie its client keeps from then on.
+ * The session a password sign-in is given as a cookie is looked up beside the handler's reads (issue 30): it
+ * only sets the cookie, so a failure to find or make one is logged and the answer goes without it (the
+ * client's next call, which sends its credentials again, gets one). A new session row waits for the
+ * credential check (`whenChecked`): nothing is written for a caller the check refuses.
+ */
+async function withSessionCookie(c: Context<AppEnv>, next: Next): Promise<void> {
+  const principal = c.get('principal');
+  let pendingCookie: Promise<{ value: string; maxAge?: number }> | null = null;
+  if (!isMediaRequest(c.req.path)) {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie && (await cookieIsPrincipals(c, principal, cookie))) {
+      rememberCredential(c, cookie);
+    } else {
+      const credential = cookieCredential(c, principal);
+      if (credential instanceof Promise) {
+        pendingCookie = credential;
+        pendingCookie.catch(() => {});
+      } else {
         setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
-      } catch (error) {
-        c.get('logger').warn('no KOMGA-SESSION cookie for this answer', { error: String(error) });
+        rememberCredential(c, credential.value);
       }
     }
-  });
+  }
+  await next();
+  if (pendingCookie) {
+    try {
+      const credential = await pendingCookie;
+      setCookie(c, SESSION_COOKIE, credential.value, cookieOptions(c, credential.maxAge));
+    } catch (error) {
+      c.get('logger').warn('no KOMGA-SESSION cookie for this answer', { error: String(error) });
+    }
+  }
 }
 
 /** The route's permission, as the API's own route for the same data requires it. */
@@ -182,6 +219,8 @@ export async function setRememberMe(c: Context<AppEnv>): Promise<void> {
     if (key) setCookie(c, REMEMBER_ME_COOKIE, key, cookieOptions(c, REMEMBER_API_KEY_SECONDS));
     return;
   }
+  // A GET may run beside its credential check: the session row waits for it.
+  await whenChecked(c);
   const session = await c.get('services').auth.createSession(principal.user, clientInfo(c));
   setCookie(c, REMEMBER_ME_COOKIE, session.access_token, cookieOptions(c, session.expires_in));
 }

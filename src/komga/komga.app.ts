@@ -5,12 +5,12 @@
  * the data, permissions and services are the API's. app.ts hands /komga requests to it unless
  * `LONGBOX_KOMGA__ENABLED` is false.
  */
-import { type ExecutionContext, Hono } from 'hono';
+import { Hono } from 'hono';
 import { readConfig } from '../config/config';
 import type { AppEnv } from '../env';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../lib/errors';
-import { type DatabaseFactory, requestContext } from '../middleware/request-context';
+import { type DatabaseFactory, executionContextOf, requestContext } from '../middleware/request-context';
 import { KOMGA_PREFIX, komgaAuthenticate } from './komga-auth';
 import { handleKomgaError, komgaErrorResponse } from './komga-errors';
 import { registerCatalogRoutes } from './komga-catalog.routes';
@@ -28,7 +28,10 @@ export function createKomgaApp(databaseFactory: DatabaseFactory) {
   const app: KomgaApp = new Hono<AppEnv>({ strict: false }).basePath(KOMGA_PREFIX);
   app.onError(handleKomgaError);
   app.notFound((c) => komgaErrorResponse(c, 404, `No endpoint ${c.req.method} ${c.req.path}`));
-  app.use('*', requestContext(databaseFactory));
+  app.use(
+    '*',
+    requestContext(databaseFactory, (request, env, ctx) => app.fetch(request, env, ctx)),
+  );
   const limit = (maxSize: number) =>
     bodyLimit({
       maxSize,
@@ -60,13 +63,4 @@ export function mountKomgaApi(app: Hono<AppEnv>, databaseFactory: DatabaseFactor
   app.all(`${KOMGA_PREFIX}/*`, (c, next) =>
     readConfig(c.env).LONGBOX_KOMGA__ENABLED ? komga.fetch(c.req.raw, c.env, executionContextOf(c)) : next(),
   );
-}
-
-/** In-process callers may have no execution context; the Komga app then runs without one too. */
-function executionContextOf(c: { executionCtx: unknown }): ExecutionContext | undefined {
-  try {
-    return c.executionCtx as ExecutionContext;
-  } catch {
-    return undefined;
-  }
 }

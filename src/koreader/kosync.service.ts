@@ -5,14 +5,7 @@
  * the progress locator and returned to the next device as sent, with the percentage KOReader computed.
  * Progress pushed here is the same record the API and the OPDS catalogs read.
  */
-import {
-  completesAtFraction,
-  completesAtPage,
-  fractionAtPage,
-  isPageInRange,
-  lastPage,
-  pageAtFraction,
-} from '../progress/rules';
+import { fractionAtPage, lastPage } from '../progress/rules';
 import { readerFacingDevice } from '../mappers/book.mapper';
 import type { Viewer } from '../repositories/visibility';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
@@ -64,44 +57,32 @@ export class KosyncService {
       throw kosyncErrors.invalid(`device and device_id must be at most ${DEVICE_MAX} characters`);
     const device = { id: body.device_id ?? '', name: body.device };
 
-    const book = await this.progress.bookWithReaderHash(actor.viewer, document);
-    if (!book) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
-    const pageCount = lastPage(book.pageCount);
-    let record: Awaited<ReturnType<ReadProgressService['record']>>;
-    if (book.fileFormat === 'epub') {
+    // One statement finds the book by its hash, checks the position against it and writes it (writeInBook).
+    const fitsLocator = new TextEncoder().encode(progress).length <= MAX_LOCATOR_BYTES;
+    const result = await this.progress.writeInBook(
+      actor,
+      { readerHash: document },
+      { kind: 'kosync', progress, fraction: percentage, fitsLocator },
+      device,
+    );
+    if (!result.written) {
+      if (!result.book) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);
       // KOReader reads every EPUB reflowed: its progress is an xpointer, kept as the locator.
-      if (new TextEncoder().encode(progress).length > MAX_LOCATOR_BYTES) {
+      if (result.book.fileFormat === 'epub') {
         throw kosyncErrors.invalid(`progress must be at most ${MAX_LOCATOR_BYTES} bytes`);
       }
-      record = await this.progress.record(actor, book, {
-        currentPage: pageAtFraction(percentage, pageCount),
-        completed: completesAtFraction(percentage),
-        percentage,
-        locator: progress,
-        device,
-        deviceIsKoreader: true,
-      });
-    } else {
-      if (!/^[0-9]+$/.test(progress) || !isPageInRange(Number(progress), pageCount)) {
-        throw kosyncErrors.invalid(`progress must be a page number from 1 to ${pageCount}`);
-      }
-      const page = Number(progress);
-      record = await this.progress.record(actor, book, {
-        currentPage: page,
-        completed: completesAtPage(page, pageCount),
-        device,
-        deviceIsKoreader: true,
-      });
+      throw kosyncErrors.invalid(`progress must be a page number from 1 to ${lastPage(result.book.pageCount)}`);
     }
+    const record = result.written;
     return { document, timestamp: epochSeconds(record.updatedAt) };
   }
 
   /** The stored progress of a document, or `{}` when the book or its progress is unknown (reference server). */
   async pull(viewer: Viewer, document: string): Promise<KosyncPull> {
-    const book = await this.progress.bookWithReaderHash(viewer, document);
-    if (!book) return {};
-    const record = await this.progress.find(viewer, book);
-    if (!record) return {};
+    // The book and the progress in it, in one read.
+    const found = await this.progress.inReaderHashBook(viewer, document);
+    if (!found?.progress) return {};
+    const { book, progress: record } = found;
     const percentage = record.progressPercentage ?? fractionAtPage(record.currentPage, book.pageCount);
     // An EPUB position set elsewhere (the web reader, Thorium) has no xpointer: KOReader then gets the
     // percentage alone rather than a place it cannot open.

@@ -59,6 +59,19 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A write that tests the caller's credential in its own statements (docs/ARCHITECTURE.md, "The credential
+ * check beside the request") found it no longer granting what the request assumed, and wrote nothing.
+ * Made before the check, the request is made again as the checked caller; made after it (the change fell
+ * between the check and the write), the caller is asked to send it again.
+ */
+export class CredentialChangedError extends AppError {
+  constructor() {
+    super('Conflict', 'Your access changed while this request was made; nothing was written. Send it again.');
+    this.name = 'CredentialChangedError';
+  }
+}
+
 export const badRequest = (message: string, details?: FieldIssue[]) =>
   new AppError('BadRequest', message, { details: details ?? null });
 export const unauthorized = (message = 'Authentication required') => new AppError('Unauthorized', message);

@@ -9,12 +9,21 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * An API key's secret part, wherever it shows in a line (a Kobo's key is in every path it calls): logs keep
+ * the key's public prefix, never the secret.
+ */
+const API_KEY_SECRET = /(lbx_[a-z0-9]{8}_)[A-Za-z0-9]+/g;
+
 export function createLogger(base: Record<string, unknown>, minimum: Level = 'info'): Logger {
   const write =
     (level: Level) =>
     (msg: string, fields: Record<string, unknown> = {}) => {
       if (ORDER[level] < ORDER[minimum]) return;
-      const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields });
+      const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields }).replace(
+        API_KEY_SECRET,
+        '$1***',
+      );
       if (level === 'error') console.error(line);
       else if (level === 'warn') console.warn(line);
       else console.log(line);

@@ -1,4 +1,5 @@
 /** Book and ReadProgress responses (API.md §2) from repository rows. */
+import { coverVersion } from '../catalog/cover-version';
 import type { BookRow } from '../repositories/books.repository';
 import type { ReadProgressRecord } from '../repositories/read-progress.repository';
 import type { BookDto } from '../schemas/book.schema';
@@ -61,6 +62,7 @@ export function toBookDto(row: BookRow): BookDto {
     ...(progress ? { readProgress: toReadProgressDto({ ...progress, bookId: row.id }) } : {}),
     wantToRead: row.wantToRead,
     deleted: row.deletedAt !== null,
+    coverVersion: coverVersion(row.coverSource),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

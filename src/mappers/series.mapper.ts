@@ -3,6 +3,7 @@
  * tracked, that kind of tracking is on, the provider's count is known and the gap is positive; the
  * chapter gap is rounded to one decimal; the provider name accompanies any gap.
  */
+import { coverVersion } from '../catalog/cover-version';
 import type { SeriesRow } from '../repositories/series.repository';
 import type { SeriesDto } from '../schemas/series.schema';
 
@@ -14,7 +15,8 @@ function positiveGap(enabled: boolean, upstream: number | null, local: number | 
 }
 
 export function toSeriesDto(row: SeriesRow): SeriesDto {
-  const tracking = row.tracking;
+  // A tracking row with tracking off keeps its settings for when it is turned on again: no gaps meanwhile.
+  const tracking = row.tracking?.tracked ? row.tracking : null;
   const chapterGap = tracking
     ? positiveGap(tracking.chapterTracking, tracking.providerChapterCount, row.localMaxChapter, 1)
     : null;
@@ -36,6 +38,7 @@ export function toSeriesDto(row: SeriesRow): SeriesDto {
     bookCount: row.bookCount,
     hasCustomCover: row.hasCustomCover,
     selectedCoverSource: row.selectedCoverSource,
+    coverVersion: coverVersion(row.coverSource),
     tracked: tracking !== null,
     // Not completed by the user: in progress counts as unread here (API.md §2 Series).
     unreadCount: row.readCounts.books - row.readCounts.read,

@@ -1,3 +1,4 @@
+import type { UserGrants } from '../auth/access';
 import { userPermissions, type Permission } from '../auth/permissions';
 import type { UserAccessRecord } from '../repositories/user-access.repository';
 import type { UserRecord } from '../repositories/users.repository';
@@ -7,6 +8,29 @@ import type { UserDto } from '../schemas/user.schema';
 export interface UserWithAccess {
   user: UserRecord;
   access: UserAccessRecord;
+}
+
+/** ASCII letters folded, as SQLite's NOCASE compares (the order user administration lists labels in). */
+const nocase = (name: string) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+/**
+ * A user's access from the grants read with their credentials (`Principal.grants`), as user administration
+ * shows it (`UserAccessRepository.forUsers`): what `/auth/me` answers without reading the grants again.
+ */
+export function accessFromGrants(user: UserRecord, grants: UserGrants): UserAccessRecord {
+  const byName = (a: { name: string }, b: { name: string }) =>
+    nocase(a.name) < nocase(b.name) ? -1 : nocase(a.name) > nocase(b.name) ? 1 : 0;
+  return {
+    sharedAllLibraries: user.sharedAllLibraries,
+    libraryIds: user.sharedAllLibraries ? [] : [...(grants.libraryIds ?? [])].sort(),
+    ageRestriction:
+      user.ageRestrictionMode && user.ageRestrictionAge !== null
+        ? { age: user.ageRestrictionAge, mode: user.ageRestrictionMode }
+        : null,
+    labels: grants.labels
+      .map(({ labelId, name, mode, createdAt }) => ({ labelId, name: name ?? '', mode, createdAt: createdAt ?? '' }))
+      .sort(byName),
+  };
 }
 
 export function toUserDto({ user, access }: UserWithAccess): UserDto {

@@ -8,7 +8,8 @@ import { describeRequirement, type Requirement, satisfies } from '../auth/permis
 import type { AppEnv } from '../env';
 import { isInPageRequest } from '../http/browser-request';
 import { clientInfo } from '../http/client-info';
-import { AppError, forbidden, unauthorized } from '../lib/errors';
+import { AppError, forbidden } from '../lib/errors';
+import { asCaller, type Speculation } from './caller';
 import { cookieAuthorization } from '../auth/session-cookie';
 
 /**
@@ -30,28 +31,38 @@ export type Challenge = (c: Context<AppEnv>) => Record<string, string>;
 const apiChallenge: Challenge = (c) => (isInPageRequest(c) ? IN_PAGE_CHALLENGE : API_CHALLENGE);
 
 /** `need` omitted: any signed-in caller (e.g. /auth/me). */
-export function authenticate(need?: Requirement) {
-  return guard(need, apiChallenge);
+export function authenticate(need?: Requirement, options?: GuardOptions) {
+  return guard(need, apiChallenge, options);
+}
+
+export interface GuardOptions {
+  /**
+   * What of the route may run before the credential check returns (middleware/caller.ts); default `reads`:
+   * a GET or HEAD handler, which must then write nothing before it answers.
+   */
+  speculation?: Speculation;
 }
 
 /** The guard with the challenge a 401 carries (reader apps need their own: reader-app-auth.ts). */
-export function guard(need: Requirement | undefined, challenge: Challenge) {
+export function guard(need: Requirement | undefined, challenge: Challenge, options: GuardOptions = {}) {
+  const speculation = options.speculation ?? 'reads';
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
+    const services = c.get('services');
     try {
-      const services = c.get('services');
-      const principal =
-        (await services.auth.authenticate(credentials(c), clientInfo(c))) ??
-        (await services.singleSignOn.accessPrincipal(c.req));
-      if (!principal) throw unauthorized('Authentication required');
-      if (need && !satisfies(principal.permissions, need)) {
-        throw forbidden(`Missing permission: ${describeRequirement(need)}`);
-      }
-      c.set('principal', principal);
+      return await asCaller(c, next, {
+        check: () => services.auth.check(credentials(c), clientInfo(c)),
+        fallback: () => services.singleSignOn.accessPrincipal(c.req),
+        admit: (principal) => {
+          if (need && !satisfies(principal.permissions, need)) {
+            throw forbidden(`Missing permission: ${describeRequirement(need)}`);
+          }
+        },
+        speculation,
+      });
     } catch (error) {
       if (error instanceof AppError && error.kind === 'Unauthorized') Object.assign(error.headers, challenge(c));
       throw error;
     }
-    await next();
   });
 }
 

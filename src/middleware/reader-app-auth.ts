@@ -7,7 +7,7 @@
  */
 import type { Requirement } from '../auth/permissions';
 import { isFromThisOrigin, isInPageRequest } from '../http/browser-request';
-import { guard, IN_PAGE_CHALLENGE, REALM } from './authenticate';
+import { type GuardOptions, guard, IN_PAGE_CHALLENGE, REALM } from './authenticate';
 
 export const READER_APP_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
 
@@ -15,6 +15,10 @@ export const READER_APP_CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}
  * `need` omitted: any signed-in caller. An image or fetch made by one of Longbox's own pages is the one
  * exception to the Basic challenge: the browser would put its password dialog over the app.
  */
-export function readerAppAuth(need?: Requirement) {
-  return guard(need, (c) => (isInPageRequest(c) && isFromThisOrigin(c) ? IN_PAGE_CHALLENGE : READER_APP_CHALLENGE));
+export function readerAppAuth(need?: Requirement, options?: GuardOptions) {
+  return guard(
+    need,
+    (c) => (isInPageRequest(c) && isFromThisOrigin(c) ? IN_PAGE_CHALLENGE : READER_APP_CHALLENGE),
+    options,
+  );
 }

@@ -31,16 +31,14 @@ export function recordStreamedPage(
   const fetched = { userId, bookId: book.id, userAgent: actor.userAgent, page, now: Date.now() };
   // All of it after the answer, noting the fetch included: work a request hands over runs only for a caller
   // whose credentials were checked.
-  services.defer(
-    (async () => {
-      const noted = notePageFetched(fetched);
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_MS));
-      const position = noted.settle(Date.now());
-      if (position === null) return;
-      await withRetries(async () => {
-        if ((await services.preferences.value(userId, 'opds.pse_progress')) === false) return;
-        await services.readProgress.advanceTo(actor, book, position);
-      });
-    })(),
-  );
+  services.defer(async () => {
+    const noted = notePageFetched(fetched);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_MS));
+    const position = noted.settle(Date.now());
+    if (position === null) return;
+    await withRetries(async () => {
+      if ((await services.preferences.value(userId, 'opds.pse_progress')) === false) return;
+      await services.readProgress.advanceTo(actor, book, position);
+    });
+  });
 }

@@ -19,6 +19,22 @@ export const PAGE_CACHE_CONTROL = 'private, max-age=86400';
 export const THUMBNAIL_CACHE_CONTROL = 'private, max-age=3600';
 /** Files can be replaced in place and placeholders replaced by real covers: always revalidate (cheap 304s). */
 export const REVALIDATE_CACHE_CONTROL = 'private, no-cache';
+/**
+ * A cover asked for by its version (`?v=<coverVersion>`, src/catalog/cover-version.ts): a new cover has a new
+ * address, so this one never changes (issue 31 point 6: screens kept a replaced cover for up to an hour).
+ */
+export const VERSIONED_COVER_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+
+/**
+ * The caching of a cover answer: immutable when the address names its version; revalidated every time for
+ * covers that follow another's (a library's first series, a list's first member), which have no version of
+ * their own; otherwise as the service set it.
+ */
+export function coverCaching(result: MediaResponse, cover: 'versioned' | 'derived' | 'plain'): MediaResponse {
+  if (cover === 'plain') return result;
+  const cacheControl = cover === 'versioned' ? VERSIONED_COVER_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL;
+  return { ...result, headers: { ...result.headers, 'Cache-Control': cacheControl } };
+}
 
 /**
  * `If-None-Match` per RFC 9110 §13.1.2: `*` or a list of entity tags compared weakly (a `W/` prefix

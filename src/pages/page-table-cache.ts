@@ -19,6 +19,7 @@
  * from D1 on every request — at the same time as the bytes (`visible`), which are handed out only once it says
  * yes: a series hidden a second ago is never served, and the check costs no round trip of its own.
  */
+import type { Defer } from '../lib/deferred-work';
 import type { BookMediaRepository, MediaBook, MediaPage } from '../repositories/book-media.repository';
 import { seesAllContent, seesLibrary, type Viewer } from '../repositories/visibility';
 
@@ -76,7 +77,7 @@ export interface PageTableOptions {
   /** The data center's cache; null: the isolate's only. */
   store?: PageTableStore | null;
   /** Runs work after the response (keeping a table read from D1 in the data center's cache). */
-  defer?: (work: Promise<unknown>) => void;
+  defer?: Defer;
 }
 
 export async function pageTable(
@@ -101,7 +102,8 @@ export async function pageTable(
   if (!loaded.book.analyzed) return table;
   remember(bookId, { book: loaded.book, pages, expiresAt: now + TTL_MS });
   const { store, defer } = options;
-  if (store && defer) defer(keepInDataCenter(store, bookId, { book: loaded.book, pages: loaded.pages, readAt: now }));
+  if (store && defer)
+    defer(() => keepInDataCenter(store, bookId, { book: loaded.book, pages: loaded.pages, readAt: now }));
   return table;
 }
 

@@ -8,6 +8,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
+import { bookCoverSource } from './cover-source';
 import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import {
@@ -22,7 +23,7 @@ import {
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
-import { booksAndSeriesOf, liveVisibleBooks } from './live-visible';
+import { booksAndSeriesOf, type IdsQuery, liveVisibleBooks } from './live-visible';
 
 /**
  * `books` read through the covering live-books index: for filtered lists, whose rows are found by id
@@ -91,6 +92,7 @@ function bookColumns(viewer: Viewer) {
     deletedAt: books.deletedAt,
     createdAt: books.createdAt,
     updatedAt: books.updatedAt,
+    coverSource: bookCoverSource,
     progress: progressColumns,
     wantToRead:
       sql<boolean>`EXISTS (SELECT 1 FROM want_to_read w WHERE w.user_id = ${viewer.userId} AND w.book_id = ${books.id})`.mapWith(
@@ -117,12 +119,15 @@ export interface BookPaging {
 }
 
 /** A book's paging facts (BookPaging). */
-const pagingColumns = {
+export const pagingColumns = {
   id: books.id,
   pageCount: books.pageCount,
   fileFormat: books.fileFormat,
   epubLayout: books.epubLayout,
 };
+
+/** Of the books sharing a KOReader document hash, the one it means comes first: live before trashed, then the oldest. */
+export const READER_HASH_ORDER = [sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id];
 
 export class BooksRepository {
   /**
@@ -311,14 +316,19 @@ export class BooksRepository {
     };
   }
 
-  /** Book responses of the given ids the viewer may see (live ones), in no particular order. */
-  async byIds(viewer: Viewer, ids: readonly string[]) {
-    if (ids.length === 0) return [];
+  /**
+   * Book responses of the given ids the viewer may see (live ones), in no particular order; the ids may be a
+   * subquery read in the same statement (at most `limit` of them).
+   */
+  async byIds(viewer: Viewer, ids: readonly string[] | IdsQuery) {
+    const limit = 'query' in ids ? ids.limit : ids.length;
+    if (limit === 0) return [];
+    const named = 'query' in ids ? ids.query : ids;
     const { rows } = await this.read(viewer, {
       id: books.id,
       from: books,
-      where: liveVisibleBooks(viewer, ids),
-      window: { keys: [], limit: ids.length, offset: 0 },
+      where: liveVisibleBooks(viewer, named),
+      window: { keys: [], limit, offset: 0 },
       countInPage: true,
     });
     return rows;
@@ -362,7 +372,7 @@ export class BooksRepository {
       .select(pagingColumns)
       .from(books)
       .where(and(eq(books.readerHash, hash.toLowerCase()), visibleBooks(viewer, books)))
-      .orderBy(sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id)
+      .orderBy(...READER_HASH_ORDER)
       .limit(1)
       .get();
   }

@@ -37,7 +37,9 @@ import {
   unlessLocked,
 } from './metadata-sql';
 import { bookSearchRowStatements, deleteSearchRow, seriesSearchRowStatements } from './search-index';
+import { ReleaseLedgerRepository } from './release-ledger.repository';
 import { forgetSeriesProgress, recountSeriesProgress, seriesIdList } from './series-read-progress';
+import { forgetTrackingStatements } from './series-tracking.repository';
 
 export type { BookFileMetadata, TermKind };
 export type BookRow = typeof books.$inferSelect;
@@ -514,6 +516,7 @@ export class CatalogWriter {
       .where(and(isNotNull(series.deletedAt), libraryId ? eq(series.libraryId, libraryId) : undefined));
     await this.runAtomically([
       forgetSeriesProgress(this.db, trashed),
+      ...forgetTrackingStatements(this.db, trashed),
       this.db.delete(collectionSeries).where(inArray(collectionSeries.seriesId, trashed)),
       this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, trashed)),
       this.db.delete(seriesSharingLabels).where(inArray(seriesSharingLabels.seriesId, trashed)),
@@ -601,6 +604,8 @@ export class CatalogWriter {
       ...seriesIds.flatMap((id) => seriesSearchRowStatements(this.db, id)),
       // Books gone, back or moved change what each reader has read of these series (and book_count, above).
       ...recountSeriesProgress(this.db, seriesIdList(seriesIds), null),
+      // A release the library now holds (a chapter scanned in) leaves the inbox as acquired.
+      ReleaseLedgerRepository.acquireHeldStatement(this.db, seriesIdList(seriesIds)),
     ];
   }
 

@@ -17,11 +17,11 @@ import {
   seriesAuthors,
   seriesSharingLabels,
   seriesTerms,
-  seriesTracking,
   userLibraryAccess,
   wantToRead,
 } from '../db/schema';
 import { inIds } from './catalog-sql';
+import { forgetTrackingStatements } from './series-tracking.repository';
 import { forgetSeriesProgress } from './series-read-progress';
 import { type Viewer, visibleLibraries } from './visibility';
 import { liveVisibleBooks, liveVisibleSeries } from './live-visible';
@@ -164,7 +164,7 @@ export class LibrariesRepository {
       this.db.delete(wantToRead).where(inArray(wantToRead.seriesId, seriesIds)),
       this.db.delete(seriesTerms).where(inArray(seriesTerms.seriesId, seriesIds)),
       this.db.delete(seriesAuthors).where(inArray(seriesAuthors.seriesId, seriesIds)),
-      this.db.delete(seriesTracking).where(inArray(seriesTracking.seriesId, seriesIds)),
+      ...forgetTrackingStatements(this.db, seriesIds),
       this.db.delete(seriesSharingLabels).where(inArray(seriesSharingLabels.seriesId, seriesIds)),
       this.db.delete(series).where(eq(series.libraryId, id)),
       this.db.delete(catalogSearch).where(eq(catalogSearch.libraryId, id)),

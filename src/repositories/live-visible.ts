@@ -4,16 +4,26 @@
  * `visibleSeries` and `visibleBooks` (visibility.ts) stay the one access rule, this only puts the
  * soft-delete check (and the id) beside it. With them, the join lists use to reach books and their series.
  */
-import { and, eq, isNull, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, is, isNull, SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { books, series } from '../db/schema';
 import { inIds } from './catalog-sql';
 import { type Viewer, visibleBooks, visibleSeries } from './visibility';
 
-type Ids = string | readonly string[];
+/** One id, some ids, or a subquery naming them (read in the same statement). */
+export type Ids = string | readonly string[] | SQL;
 
-const ofIds = (column: SQLWrapper, ids: Ids | undefined) =>
-  ids === undefined ? undefined : typeof ids === 'string' ? eq(column as never, ids) : inIds(column, ids);
+const ofIds = (column: SQLWrapper, ids: Ids | undefined) => {
+  if (ids === undefined) return undefined;
+  if (typeof ids === 'string') return eq(column as never, ids);
+  return is(ids, SQL) ? sql`${column} IN (${ids})` : inIds(column, ids as readonly string[]);
+};
+
+/** Ids named by a subquery, with how many it names at most (a page's size). */
+export interface IdsQuery {
+  query: SQL;
+  limit: number;
+}
 
 /** Live series the viewer may see (of these ids, when given). */
 export const liveVisibleSeries = (viewer: Viewer, ids?: Ids): SQL =>

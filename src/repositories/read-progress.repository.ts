@@ -2,11 +2,14 @@
  * A user's reading progress (API.md §2 ReadProgress): one row per (user, book), written as an upsert
  * so concurrent devices never create duplicates, keeping `startedAt` and the first `completedAt`.
  */
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { books, readProgress } from '../db/schema';
+import { type BookPaging, pagingColumns, READER_HASH_ORDER } from './books.repository';
 import { progressOf } from './catalog-sql';
+import { credentialStillGrants, type GuardedCaller } from './credential-guard';
+import { positionSql, type SentPosition } from './progress-position';
 import { recountSeriesProgress, seriesIdList, seriesOfBooks } from './series-read-progress';
 import { type Viewer, visibleBooks } from './visibility';
 
@@ -17,6 +20,50 @@ export type ReadProgressRecord = typeof readProgress.$inferSelect;
  * `foldStatement`), which reads the position the write moves from. One more statement, no more round trips.
  */
 export type BeforeWrite = BatchItem<'sqlite'>;
+
+/**
+ * What a write that reads its book in its own statement tells the statement it runs first (`BeforeWrite`):
+ * the book it writes (a condition over `books`: the book the viewer sees, the position valid in it and the
+ * credential holding — so a refused write folds nothing either), the position as SQL over the book's row, and
+ * the order that picks one book of a KOReader document hash.
+ */
+export interface InBookFold {
+  where: SQL;
+  bookId: SQL;
+  currentPage: SQL;
+  completed: SQL;
+  order: readonly SQLWrapper[];
+}
+/** What a progress write that reads its book in the same statement records beside the position. */
+export interface InBookWrite {
+  viewer: Viewer;
+  /** Whose credential the write tests (credential-guard.ts); none: the write is not guarded. */
+  caller?: GuardedCaller;
+  deviceId: string;
+  deviceName: string;
+  readerDevice?: { id: string; name: string } | null;
+  now: string;
+}
+
+/**
+ * The row written; or, when nothing was, the book as the viewer sees it (undefined: none) and whether the
+ * credential still held (a book and a credential that held: the position was not one the book has).
+ */
+export type InBookWriteResult =
+  | { written: ReadProgressRecord }
+  | { written: null; book: BookPaging | undefined; credentialHolds: boolean };
+
+/** A book's paging facts and the viewer's progress in it (null: none). */
+export interface BookProgress {
+  book: BookPaging;
+  progress: ReadProgressRecord | null;
+}
+
+/**
+ * A statement another repository made to be written in the same batch (one transaction) as a progress write:
+ * what a reader app records beside the position (a Kobo's reading time).
+ */
+export type AlongsideWrite = BatchItem<'sqlite'>;
 
 export interface ProgressWrite {
   userId: string;
@@ -67,14 +114,46 @@ export class ReadProgressRepository {
     return this.db.select().from(readProgress).where(progressOf(viewer, bookId)).get();
   }
 
-  async upsert(write: ProgressWrite, before?: BeforeWrite): Promise<ReadProgressRecord> {
+  /**
+   * The book's paging facts, when the viewer sees it, with the viewer's progress in it (null: none): one
+   * statement, where a book lookup and then a progress read would be two round trips.
+   */
+  async inBook(viewer: Viewer, bookId: string): Promise<BookProgress | undefined> {
+    return this.bookAndProgress(viewer)
+      .where(and(eq(books.id, bookId), visibleBooks(viewer, books)))
+      .get();
+  }
+
+  /** `inBook` of the book KOReader means by a document hash (BooksRepository.findByReaderHash). */
+  async inReaderHashBook(viewer: Viewer, hash: string): Promise<BookProgress | undefined> {
+    return this.bookAndProgress(viewer)
+      .where(and(eq(books.readerHash, hash.toLowerCase()), visibleBooks(viewer, books)))
+      .orderBy(...READER_HASH_ORDER)
+      .limit(1)
+      .get();
+  }
+
+  private bookAndProgress(viewer: Viewer) {
+    return this.db
+      .select({ book: pagingColumns, progress: readProgress })
+      .from(books)
+      .leftJoin(readProgress, progressOf(viewer, books.id))
+      .$dynamic();
+  }
+
+  /** `before`: the statement run first in the batch (the reading-sessions fold); `alongside` after the write. */
+  async upsert(
+    write: ProgressWrite,
+    alongside: readonly AlongsideWrite[] = [],
+    before?: BeforeWrite,
+  ): Promise<ReadProgressRecord> {
     const written = this.writeStatement(write).returning();
     const recount = this.recount(write.userId, [write.bookId]);
     if (!before) {
-      const [rows] = await this.db.batch([written, ...recount]);
+      const [rows] = await this.db.batch([written, ...recount, ...alongside]);
       return rows[0] as ReadProgressRecord;
     }
-    const [, rows] = await this.db.batch([before, written, ...recount]);
+    const [, rows] = await this.db.batch([before, written, ...recount, ...alongside]);
     return rows[0] as ReadProgressRecord;
   }
 
@@ -95,6 +174,102 @@ export class ReadProgressRepository {
     );
     const recount = this.recount(write.userId, [write.bookId], startedOrCompleted);
     await this.db.batch(before ? [before, written, ...recount] : [written, ...recount]);
+  }
+
+  /**
+   * A progress write that reads its book in the same statement (docs/ARCHITECTURE.md, "The credential check
+   * beside the request"): the book the viewer sees (by id, or KOReader's document hash), the position worked
+   * out from its row (progress-position.ts) and, when `caller` is given, the credential tested too
+   * (credential-guard.ts) — one batch with the series recount and, for when nothing was written, a look at
+   * the book and the credential in the same transaction, so the caller can tell a 404 from a 400 from a
+   * changed credential without another round trip.
+   */
+  async writeInBook(
+    target: { bookId: string } | { readerHash: string },
+    sent: SentPosition,
+    write: InBookWrite,
+    fold?: (inBook: InBookFold) => BeforeWrite,
+  ): Promise<InBookWriteResult> {
+    const { viewer, now } = write;
+    const position = positionSql(sent);
+    const credentialHolds = write.caller ? credentialStillGrants(write.caller, now) : sql`1`;
+    const theBook = and(
+      'bookId' in target ? eq(books.id, target.bookId) : eq(books.readerHash, target.readerHash.toLowerCase()),
+      visibleBooks(viewer, books),
+    );
+    const first = <Q extends { orderBy: (...order: never[]) => Q; limit: (n: number) => Q }>(query: Q) =>
+      'bookId' in target ? query : query.orderBy(...(READER_HASH_ORDER as never[])).limit(1);
+    const row = first(
+      this.db
+        .select({
+          id: sql<string>`${crypto.randomUUID()}`.as('id'),
+          userId: sql<string>`${viewer.userId}`.as('user_id'),
+          bookId: books.id,
+          currentPage: sql<number>`${position.currentPage}`.as('current_page'),
+          completed: sql<boolean>`${position.completed}`.as('completed'),
+          completedAt: sql<string | null>`CASE WHEN ${position.completed} THEN ${now} END`.as('completed_at'),
+          progressPercentage: sql<number>`${position.progressPercentage}`.as('progress_percentage'),
+          locator: sql<string | null>`${position.locator}`.as('locator'),
+          deviceId: sql<string>`${write.deviceId}`.as('device_id'),
+          deviceName: sql<string>`${write.deviceName}`.as('device_name'),
+          readerDeviceId: sql<string | null>`${write.readerDevice?.id ?? null}`.as('reader_device_id'),
+          readerDeviceName: sql<string | null>`${write.readerDevice?.name ?? null}`.as('reader_device_name'),
+          startedAt: sql<string>`${now}`.as('started_at'),
+          updatedAt: sql<string>`${now}`.as('updated_at'),
+        })
+        .from(books)
+        .where(and(theBook, position.valid, credentialHolds))
+        .$dynamic(),
+    );
+    const seriesIds =
+      'bookId' in target
+        ? seriesOfBooks([target.bookId])
+        : sql`SELECT series_id FROM books WHERE reader_hash = ${target.readerHash.toLowerCase()}`;
+    // The fold (when given) runs first, as the write's own guard: the same book, position and credential.
+    const before = fold?.({
+      where: and(theBook, position.valid, credentialHolds) as SQL,
+      bookId: sql`${books.id}`,
+      currentPage: position.currentPage,
+      completed: position.completed,
+      order: 'bookId' in target ? [] : READER_HASH_ORDER,
+    });
+    const insert = this.db
+      .insert(readProgress)
+      .select(row)
+      .onConflictDoUpdate({
+        target: [readProgress.userId, readProgress.bookId],
+        set: {
+          currentPage: sql`excluded.current_page`,
+          completed: sql`excluded.completed`,
+          completedAt: KEEP_FIRST_COMPLETION,
+          progressPercentage: sql`excluded.progress_percentage`,
+          deviceId: sql`excluded.device_id`,
+          deviceName: sql`excluded.device_name`,
+          readerDeviceId: sql`excluded.reader_device_id`,
+          readerDeviceName: sql`excluded.reader_device_name`,
+          // The position replaces the last one: a locator not sent again would point where the reader left.
+          locator: sql`excluded.locator`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      })
+      .returning();
+    const recount = recountSeriesProgress(this.db, seriesIds, viewer.userId, credentialHolds);
+    const look = first(
+      this.db
+        .select({ ...pagingColumns, credentialHolds: sql<number>`${credentialHolds}` })
+        .from(books)
+        .where(theBook)
+        .$dynamic(),
+    );
+    const [, written, , , found] = before
+      ? await this.db.batch([before, insert, ...recount, look])
+      : [null, ...(await this.db.batch([insert, ...recount, look]))];
+    const record = written[0];
+    if (record) return { written: record as ReadProgressRecord };
+    const book = found[0];
+    if (!book) return { written: null, book: undefined, credentialHolds: true };
+    const { credentialHolds: holds, ...paging } = book;
+    return { written: null, book: paging as BookPaging, credentialHolds: Boolean(holds) };
   }
 
   /**
@@ -200,10 +375,11 @@ export class ReadProgressRepository {
       });
   }
 
-  async delete(viewer: Viewer, bookId: string): Promise<void> {
+  async delete(viewer: Viewer, bookId: string, alongside: readonly AlongsideWrite[] = []): Promise<void> {
     await this.db.batch([
       this.db.delete(readProgress).where(progressOf(viewer, bookId)),
       ...this.recount(viewer.userId, [bookId]),
+      ...alongside,
     ]);
   }
 

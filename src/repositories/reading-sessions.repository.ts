@@ -4,9 +4,10 @@
  * (POST /reading-sessions, KOReader statistics), and what the user may do with their own (export, delete,
  * device names). The statistics read model is reading-stats.repository.ts.
  */
-import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { readingDeviceNames, readingSessionReceipts, readingSessions } from '../db/schema';
+import { books, readingDeviceNames, readingSessionReceipts, readingSessions } from '../db/schema';
+import type { InBookFold } from './read-progress.repository';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadingSessionRecord = typeof readingSessions.$inferSelect;
@@ -82,6 +83,17 @@ export interface ExportedSession {
   finished: boolean;
 }
 
+/** A fold's book and position as SQL, and where it reads them (one row: a literal, or the book a write reads). */
+interface FoldSource {
+  userId: string;
+  bookId: SQL;
+  currentPage: SQL;
+  completed: SQL;
+  from: SQL;
+  where: SQL[];
+  order: readonly SQLWrapper[];
+}
+
 /** One session measured by a client spans at most one JSON row per chunk; D1 takes a few MB per statement. */
 const MEASURED_CHUNK = 1000;
 
@@ -112,21 +124,65 @@ export class ReadingSessionsRepository {
    * position (the same rule as read-progress.repository.ts `advance`, read from the position before it).
    */
   foldStatement(write: FoldedWrite, device: SessionDevice, at: string, { forwardOnly = false } = {}) {
+    return this.fold(
+      {
+        userId: write.userId,
+        bookId: sql`${write.bookId}`,
+        currentPage: sql`${write.currentPage}`,
+        completed: sql`${write.completed ? 1 : 0}`,
+        from: sql`(SELECT 1) AS one`,
+        where: [],
+        order: [],
+      },
+      device,
+      at,
+      forwardOnly,
+    );
+  }
+
+  /**
+   * `foldStatement` of a write that reads its book in its own statement (read-progress.repository.ts
+   * `writeInBook`): the book, the position and the credential test are the write's own (`inBook`), so the
+   * sitting is folded exactly when the position is written — a refused credential, an unknown book or a page
+   * the book does not have fold nothing.
+   */
+  foldInBookStatement(userId: string, inBook: InBookFold, device: SessionDevice, at: string) {
+    return this.fold(
+      {
+        userId,
+        bookId: inBook.bookId,
+        currentPage: inBook.currentPage,
+        completed: inBook.completed,
+        from: sql`${books}`,
+        where: [inBook.where],
+        order: inBook.order,
+      },
+      device,
+      at,
+      false,
+    );
+  }
+
+  private fold(write: FoldSource, device: SessionDevice, at: string, forwardOnly: boolean) {
     const { mergeWindowMs, msPerPage } = this.rules;
     const windowStart = new Date(Date.parse(at) - mergeWindowMs).toISOString();
     const windowEnd = new Date(Date.parse(at) + mergeWindowMs).toISOString();
     const open = sql.raw('open');
     const previous = sql.raw('previous');
     const infers = device.infers ? 1 : 0;
+    const { currentPage, completed } = write;
     // Where the forward move starts: the sitting's last page, else the stored position, else the first page.
     const fromPage = sql`coalesce(${open}.last_page, ${previous}.current_page, 1)`;
     const sinceLastWrite = msBetween(sql`coalesce(${open}.ended_at, ${previous}.updated_at, ${at})`, sql`${at}`);
     const pageBudget = sql`min(${mergeWindowMs}, ${sinceLastWrite}) / ${msPerPage}`;
-    const forward = sql`min(max(0, ${write.currentPage} - ${fromPage}), ${pageBudget})`;
+    const forward = sql`min(max(0, ${currentPage} - ${fromPage}), ${pageBudget})`;
     const gap = sql`CASE WHEN ${open}.id IS NULL THEN 0 ELSE ${msBetween(sql`${open}.ended_at`, sql`${at}`)} END`;
     const moves = sql`(${previous}.id IS NULL OR (${previous}.completed = 0
-      AND (${previous}.current_page < ${write.currentPage} OR ${write.completed ? 1 : 0} = 1)))`;
-    const conditions = [sql`NOT ${RECORDING_PAUSED(write.userId)}`, ...(forwardOnly ? [moves] : [])];
+      AND (${previous}.current_page < ${currentPage} OR ${completed} = 1)))`;
+    const conditions = [sql`NOT ${RECORDING_PAUSED(write.userId)}`, ...write.where, ...(forwardOnly ? [moves] : [])];
+    const order = write.order.length ? sql` ORDER BY ${sql.join([...write.order], sql`, `)} LIMIT 1` : sql``;
+    // The open sitting is picked by a scalar subquery in the join's condition: it may then read the book the
+    // statement selects (`bookId` is a column of `books` when the write reads its book).
     return this.db
       .insert(readingSessions)
       .select(
@@ -136,19 +192,19 @@ export class ReadingSessionsRepository {
             ${open}.measured_ms,
             CASE WHEN ${infers} THEN coalesce(${open}.inferred_ms, 0) + ${gap} ELSE ${open}.inferred_ms END,
             CASE WHEN ${infers} THEN coalesce(${open}.pages_read, 0) + ${forward} ELSE ${open}.pages_read END,
-            ${write.currentPage},
-            coalesce(${open}.finished, 0) OR (${write.completed ? 1 : 0} AND coalesce(${previous}.completed, 0) = 0)
-          FROM (SELECT 1) AS one
-          LEFT JOIN (
-            SELECT id, started_at, ended_at, measured_ms, inferred_ms, pages_read, last_page, finished
-            FROM reading_sessions
-            WHERE user_id = ${write.userId} AND book_id = ${write.bookId} AND device_id = ${device.id}
-              AND ended_at >= ${windowStart} AND started_at <= ${windowEnd}
-            ORDER BY ended_at DESC LIMIT 1
-          ) AS ${open} ON TRUE
+            ${currentPage},
+            coalesce(${open}.finished, 0) OR (${completed} AND coalesce(${previous}.completed, 0) = 0)
+          FROM ${write.from}
+          LEFT JOIN reading_sessions AS ${open} ON ${open}.id = (
+            SELECT sitting.id FROM reading_sessions AS sitting
+            WHERE sitting.user_id = ${write.userId} AND sitting.book_id = ${write.bookId}
+              AND sitting.device_id = ${device.id}
+              AND sitting.ended_at >= ${windowStart} AND sitting.started_at <= ${windowEnd}
+            ORDER BY sitting.ended_at DESC LIMIT 1
+          )
           LEFT JOIN read_progress AS ${previous} ON ${previous}.user_id = ${write.userId}
             AND ${previous}.book_id = ${write.bookId}
-          WHERE ${sql.join(conditions, sql` AND `)}`,
+          WHERE ${sql.join(conditions, sql` AND `)}${order}`,
       )
       .onConflictDoUpdate({
         target: readingSessions.id,

@@ -7,6 +7,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
+import { seriesCoverSource } from './cover-source';
 import { type FeedExtrasRead, seriesHasCoverColumn } from './book-extras.repository';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import {
@@ -38,7 +39,7 @@ const countedSeries: CountedRows = {
   libraryId: series.libraryId,
   seriesId: series.id,
 };
-import { booksAndSeriesOf, liveVisibleSeries } from './live-visible';
+import { booksAndSeriesOf, type IdsQuery, liveVisibleSeries } from './live-visible';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -99,6 +100,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
     bookCount: series.bookCount,
     hasCustomCover: series.hasCustomCover,
     selectedCoverSource: series.selectedCoverSource,
+    coverSource: seriesCoverSource,
     localMaxChapter: series.localMaxChapter,
     localMaxVolume: series.localMaxVolume,
     volumesOwned: series.volumesOwned,
@@ -106,6 +108,7 @@ function seriesColumns(viewer: Viewer, detail: boolean) {
     updatedAt: series.updatedAt,
     tracking: {
       seriesId: seriesTracking.seriesId,
+      tracked: seriesTracking.tracked,
       chapterTracking: seriesTracking.chapterTracking,
       volumeTracking: seriesTracking.volumeTracking,
       providerName: seriesTracking.providerName,
@@ -269,16 +272,21 @@ export class SeriesRepository {
     };
   }
 
-  /** Series responses of the given ids the viewer may see (live ones), in no particular order. */
-  async byIds(viewer: Viewer, ids: readonly string[]) {
-    if (ids.length === 0) return [];
+  /**
+   * Series responses of the given ids the viewer may see (live ones), in no particular order; the ids may be a
+   * subquery read in the same statement (at most `limit` of them).
+   */
+  async byIds(viewer: Viewer, ids: readonly string[] | IdsQuery) {
+    const limit = 'query' in ids ? ids.limit : ids.length;
+    if (limit === 0) return [];
+    const named = 'query' in ids ? ids.query : ids;
     const { rows } = await this.read(
       viewer,
       {
         id: series.id,
         from: series,
-        where: liveVisibleSeries(viewer, ids),
-        window: { keys: [], limit: ids.length, offset: 0 },
+        where: liveVisibleSeries(viewer, named),
+        window: { keys: [], limit, offset: 0 },
         countInPage: true,
       },
       true,

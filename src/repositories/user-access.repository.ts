@@ -15,12 +15,20 @@ function idList(value: unknown): string[] {
   return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
 }
 
-function labelGrants(value: unknown): Array<{ labelId: string; mode: 'allow' | 'deny' }> {
+/** A label grant as read with the credentials: the label, the mode, and the label's name and grant date. */
+export interface LabelGrant {
+  labelId: string;
+  mode: 'allow' | 'deny';
+  name: string;
+  createdAt: string;
+}
+
+function labelGrants(value: unknown): LabelGrant[] {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   if (!Array.isArray(parsed)) return [];
-  return parsed.flatMap((pair) =>
-    Array.isArray(pair) && typeof pair[0] === 'string' && (pair[1] === 'allow' || pair[1] === 'deny')
-      ? [{ labelId: pair[0], mode: pair[1] as 'allow' | 'deny' }]
+  return parsed.flatMap((row) =>
+    Array.isArray(row) && typeof row[0] === 'string' && (row[1] === 'allow' || row[1] === 'deny')
+      ? [{ labelId: row[0], mode: row[1] as 'allow' | 'deny', name: String(row[2]), createdAt: String(row[3]) }]
       : [],
   );
 }
@@ -30,15 +38,17 @@ const USER_ID = sql.raw('"users"."id"');
 
 /**
  * The user's grants as columns of any statement reading `users`: their libraries (null when shared with
- * all, without reading a row) and their label grants (an index range of the grants' primary key).
+ * all, without reading a row) and their label grants (an index range of the grants' primary key), with the
+ * labels' names, so that what the caller is shown of their own access (`/auth/me`) needs no second read.
  */
 export const userGrantColumns = {
   grantedLibraries: sql<string[] | null>`CASE WHEN "users"."shared_all_libraries" THEN NULL ELSE
     (SELECT json_group_array(granted.library_id) FROM user_library_access AS granted WHERE granted.user_id = ${USER_ID}) END`.mapWith(
     idList,
   ),
-  grantedLabels: sql<Array<{ labelId: string; mode: 'allow' | 'deny' }>>`(SELECT
-    json_group_array(json_array(grant_row.label_id, grant_row.mode)) FROM user_sharing_labels AS grant_row
+  grantedLabels: sql<LabelGrant[]>`(SELECT
+    json_group_array(json_array(grant_row.label_id, grant_row.mode, granted_label.name, grant_row.created_at))
+    FROM user_sharing_labels AS grant_row JOIN sharing_labels AS granted_label ON granted_label.id = grant_row.label_id
     WHERE grant_row.user_id = ${USER_ID})`.mapWith(labelGrants),
 };
 
@@ -50,7 +60,7 @@ export const keyLibrariesColumn = sql<string[] | null>`CASE WHEN "api_keys"."all
 
 export interface GrantedColumns {
   grantedLibraries: string[] | null;
-  grantedLabels: Array<{ labelId: string; mode: 'allow' | 'deny' }>;
+  grantedLabels: LabelGrant[];
 }
 
 /** The grants of a row read with `userGrantColumns`. */

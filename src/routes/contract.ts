@@ -10,6 +10,7 @@ import type { Requirement } from '../auth/permissions';
 import type { ErrorStatus } from '../lib/errors';
 import { errorResponses, jsonBody, jsonContent, SECURITY } from '../lib/openapi-responses';
 import { authenticate } from '../middleware/authenticate';
+import type { Speculation } from '../middleware/caller';
 
 /** Who may call: a permission (or any of several), any signed-in caller, or anyone. */
 export type Access = Requirement | 'signed-in' | 'public';
@@ -31,6 +32,8 @@ export interface RouteFacts {
   errors?: readonly ErrorStatus[];
   /** Credentials the document lists, when not every kind (API.md §5) is accepted. */
   security?: Array<Record<string, string[]>>;
+  /** What of the handler may run before the credential check returns (middleware/caller.ts); default `reads`. */
+  speculation?: Speculation;
   /** The success (and other non-error) responses by status, e.g. `200: json(Schema, 'description')`. */
   [status: number]: Response;
 }
@@ -75,7 +78,7 @@ function contract<const M extends Method, const P extends string, const F extend
   access: Access,
   facts: F,
 ): ContractOf<M, P, F> {
-  const { summary, description, params, query, headers, body, errors = [], security } = facts;
+  const { summary, description, params, query, headers, body, errors = [], security, speculation } = facts;
   const responses = Object.fromEntries(Object.entries(facts).filter(([key]) => /^\d{3}$/.test(key)));
   const request = {
     ...(params ? { params } : {}),
@@ -92,7 +95,7 @@ function contract<const M extends Method, const P extends string, const F extend
     ...(description ? { description } : {}),
     ...(access === 'public'
       ? {}
-      : { middleware: [authenticate(access === 'signed-in' ? undefined : access)] as const }),
+      : { middleware: [authenticate(access === 'signed-in' ? undefined : access, { speculation })] as const }),
     ...(Object.keys(request).length > 0 ? { request } : {}),
     responses: { ...responses, ...errorResponses(...errors, ...ACCESS_ERRORS(access)) },
   } as RouteConfig;

@@ -23,6 +23,7 @@ import { thumbnailsRouter } from './thumbnails';
 import { metadataRouter } from './metadata';
 import { bookCoversRouter, seriesCoversRouter } from './covers';
 import { listsRouter } from './lists';
+import { releasesRouter } from './releases';
 import { importRouter } from './import';
 import { readingStatsRouter } from './reading-stats';
 
@@ -47,6 +48,8 @@ export const apiRouters: Router[] = [
   metadataRouter,
   seriesCoversRouter,
   bookCoversRouter,
+  // Before series: /series/{id}/tracking and its siblings are matched here.
+  releasesRouter,
   seriesRouter,
   booksRouter,
   progressRouter,

@@ -40,6 +40,9 @@ export const BookSchema = z
     }),
     wantToRead: z.boolean().nullable(),
     deleted: z.boolean(),
+    coverVersion: z.string().openapi({
+      description: 'Changes whenever the cover image changes: `…/thumbnail?v=<coverVersion>` is answered as immutable',
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -83,3 +86,14 @@ export const BookListQuerySchema = LibraryScopedPageQuerySchema.extend({
 export const SeriesBooksQuerySchema = GetPageQuerySchema.extend(sortParams);
 
 export const SortQuerySchema = z.object(sortParams);
+
+/**
+ * `DELETE /books/{id}/file` and `/series/{id}/file` remove what cannot be brought back: the caller says so
+ * (DECISIONS.md §Storage: an admin deletes a book's object after a confirmation).
+ */
+export const FileDeletionQuerySchema = z.object({
+  confirm: z.literal('true', { error: 'must be "true": deleting a book file cannot be undone' }).openapi({
+    param: { name: 'confirm', in: 'query' },
+    description: 'Must be `true`: the deletion cannot be undone',
+  }),
+});

@@ -36,6 +36,20 @@ export const PREFERENCE_DEFINITIONS = {
   'opds.pse_progress': define(z.boolean(), true),
   /** DECISIONS.md §Reading statistics: false pauses recording reading sessions (reading-sessions.repository.ts reads it in SQL). */
   'stats.recording': define(z.boolean(), true),
+  /**
+   * DECISIONS.md §Kobo e-readers: the collections and read lists a Kobo syncs (their books, as shelves); null:
+   * every book the user sees, with every read list and collection as a shelf. Read inside the sync's statement
+   * (src/repositories/kobo-sync.repository.ts KOBO_SHELVES_PREFERENCE names the same key).
+   */
+  'kobo.shelves': define(
+    z
+      .object({
+        collectionIds: z.array(z.string().uuid()).max(500).default([]),
+        readListIds: z.array(z.string().uuid()).max(500).default([]),
+      })
+      .nullable(),
+    null,
+  ),
 } satisfies Record<string, PreferenceDefinition<unknown>>;
 
 export type PreferenceKey = keyof typeof PREFERENCE_DEFINITIONS;

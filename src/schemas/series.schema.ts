@@ -22,6 +22,9 @@ export const SeriesSchema = z
     bookCount: z.number().int(),
     hasCustomCover: z.boolean().nullable(),
     selectedCoverSource: z.string().nullable(),
+    coverVersion: z.string().openapi({
+      description: 'Changes whenever the cover image changes: `…/thumbnail?v=<coverVersion>` is answered as immutable',
+    }),
     tracked: z.boolean().openapi({ description: 'Release tracking enabled; false when no tracking record exists' }),
     unreadCount: z
       .number()

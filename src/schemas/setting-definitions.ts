@@ -32,7 +32,35 @@ export const SETTING_DEFINITIONS = {
     'Reading sessions that started longer ago than this many days are deleted by the hourly housekeeping; 0 keeps them.',
   ),
   'thumbnails.max_size': define(z.number().int().min(100).max(2000), 400, 'Longest side of generated thumbnails, px.'),
+  'releases.default_languages': define(
+    z
+      .array(z.string().regex(/^[a-z]{2,3}$/, 'an ISO 639-1 code such as en'))
+      .min(1)
+      .max(20),
+    ['en'],
+    'Languages of releases announced for tracked series that name none of their own (ISO 639-1 codes).',
+  ),
 } satisfies Record<string, SettingDefinition<unknown>>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;
+
+/**
+ * How a setting's value is chosen, read from its schema, so a client draws a control for it (a switch, a
+ * number within bounds, one of a few words) instead of asking for JSON text (issue 31 point 11).
+ */
+export type SettingInput =
+  | { type: 'boolean' }
+  | { type: 'integer'; minimum: number | null; maximum: number | null }
+  | { type: 'choice'; choices: string[] }
+  | { type: 'json' };
+
+export function settingInputOf(schema: z.ZodType): SettingInput {
+  if (schema instanceof z.ZodBoolean) return { type: 'boolean' };
+  if (schema instanceof z.ZodNumber && schema.isInt) {
+    const bound = (value: number | null) => (value === null || !Number.isFinite(value) ? null : value);
+    return { type: 'integer', minimum: bound(schema.minValue), maximum: bound(schema.maxValue) };
+  }
+  if (schema instanceof z.ZodEnum) return { type: 'choice', choices: schema.options.map(String) };
+  return { type: 'json' };
+}
 export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFINITIONS)[K]['default'];

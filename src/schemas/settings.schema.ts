@@ -13,6 +13,16 @@ export const SettingSchema = z
     defaultValue: z.unknown(),
     isDefault: z.boolean(),
     description: z.string(),
+    input: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('boolean') }),
+        z.object({ type: z.literal('integer'), minimum: z.number().nullable(), maximum: z.number().nullable() }),
+        z.object({ type: z.literal('choice'), choices: z.array(z.string()) }),
+        z.object({ type: z.literal('json') }),
+      ])
+      .openapi('SettingInput', {
+        description: 'How the value is chosen: a switch, a whole number within bounds, one of some words, or JSON',
+      }),
     updatedAt: z.string().nullable(),
     updatedBy: z.string().nullable().openapi({ description: 'Id of the user who last changed it' }),
   })

@@ -43,7 +43,12 @@ export class AuthenticationActivityService {
    * error, or hide the real reason of a refused one.
    */
   async record(attempt: SignInAttempt): Promise<void> {
-    await this.activity.insert(this.rowOf(attempt)).catch(() => undefined);
+    await this.insert(attempt).catch(() => undefined);
+  }
+
+  /** Records one attempt and fails when the row could not be written: for work after the answer, tried again. */
+  async insert(attempt: SignInAttempt): Promise<void> {
+    await this.activity.insert(this.rowOf(attempt));
   }
 
   /** The row recording an attempt, for a sign-in that writes it with its other rows in one batch. */

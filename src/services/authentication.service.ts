@@ -15,15 +15,15 @@ import {
 import { decoyPasswordHash, hashPassword, hasPassword, needsRehash, verifyPassword } from '../auth/password';
 import { effectivePermissions, type Role } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
-import { signSessionToken, verifySessionToken } from '../auth/session-token';
+import { type SessionClaims, signSessionToken, verifySessionToken } from '../auth/session-token';
 import { fromBase64, hmacSha256, timingSafeEqual, toHex, utf8 } from '../lib/encoding';
+import type { Defer } from '../lib/deferred-work';
 import { unauthorized } from '../lib/errors';
 import { newId, nowIso } from '../lib/ids';
 import { toLoginUser } from '../mappers/user.mapper';
 import type { ApiKeysRepository } from '../repositories/api-keys.repository';
 import type { SessionRecord, SessionsRepository } from '../repositories/sessions.repository';
 import type { CounterRelease, SignInRepository } from '../repositories/sign-in.repository';
-import { withRetries } from '../lib/retry';
 import type { UserRecord, UsersRepository } from '../repositories/users.repository';
 import type { LoginResponse } from '../schemas/auth.schema';
 import {
@@ -32,6 +32,7 @@ import {
   type SignInSource,
 } from './authentication-activity.service';
 import { BasicAuthCache } from './basic-auth-cache';
+import { type CheckedCaller, checkedCaller, PrincipalCache } from './principal-cache';
 import type { LoginThrottle } from './login-throttle';
 import type { SettingsService } from './settings.service';
 
@@ -41,6 +42,18 @@ type SignInUser = NonNullable<Awaited<ReturnType<UsersRepository['getForSignIn']
 /** What a sign-in writes beside its session: the throttle counters its right password gives back. */
 interface SignInBookkeeping {
   counters?: CounterRelease;
+  /**
+   * The user's grants as the sign-in just read them: the new session is remembered in the isolate as checked,
+   * so its first requests may start beside their credential check.
+   */
+  grants?: UserGrants;
+}
+
+/** How an API key is found and compared (`keyLookup`). */
+interface KeyLookup {
+  format: 'longbox' | 'komga';
+  prefix: string;
+  secretHash: string;
 }
 
 /** Basic checks under way in this isolate, by keyed credential hash. */
@@ -51,6 +64,16 @@ const clientSessionsInFlight = new Map<string, Promise<ClientSession>>();
 
 /** A session is handed to a client again only while it has at least this long left to live. */
 export const SESSION_REUSE_MARGIN_MS = 3600_000;
+
+/**
+ * A request's credentials once named (the 401s that need no database are behind): what this isolate found
+ * when it last checked the same credential, and the check against the database, under way.
+ */
+export interface CredentialCheck {
+  readonly remembered: CheckedCaller | undefined;
+  /** The caller as the database has them now; rejects with the 401 (or whatever failed). */
+  readonly verified: Promise<CheckedCaller>;
+}
 
 /** A session token for a client's cookie: the token and how many seconds it has left. */
 export interface ClientSession {
@@ -88,9 +111,31 @@ export interface AuthenticationDeps {
   secret: () => Promise<string>;
   /** Whether a password may sign in an account of this role (docs/DECISIONS.md §Password login). */
   passwordSignIn: (role: Role) => boolean;
-  /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  /**
+   * Runs work after the response (ctx.waitUntil). The check's own bookkeeping: never held back with an
+   * answer made before the check (lib/deferred-work.ts).
+   */
+  defer: Defer;
+  /**
+   * The credential statements' repositories on the primary, when `users`, `sessions` and `apiKeys` read a
+   * replica (read replicas: DECISIONS.md §Far readers); null when they read the primary already.
+   */
+  primary: CheckRepositories | null;
 }
+
+/** What a credential check reads. */
+export interface CheckRepositories {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+}
+
+/**
+ * With read replicas, how long a credential checked on the primary is then checked on the replica: a key
+ * revoked (or a session ended) after that check passes a replica's check at most until this has passed
+ * since it — whatever the replica's lag — and then fails on the primary.
+ */
+export const PRIMARY_RECHECK_MS = 60_000;
 
 export class AuthenticationService {
   constructor(private readonly deps: AuthenticationDeps) {}
@@ -107,10 +152,10 @@ export class AuthenticationService {
     const byEmail = username.includes('@');
     const attempt = await this.deps.throttle.attempt(username, client.address, { byEmail, withSettings: true });
     if (attempt.settings) this.deps.settings.prime(attempt.settings);
-    const { user } = await this.checkPassword(attempt.found, username, password, 'Password', client);
+    const { user, grants } = await this.checkPassword(attempt.found, username, password, 'Password', client);
     const counters = this.deps.throttle.success(attempt.throttledName, client.address);
     await this.refuseUnless({ source: 'Password', client, user }, () => this.assertPasswordSignIn(user), counters);
-    return this.signIn(user, client, 'Password', { counters });
+    return this.signIn(user, client, 'Password', { counters, grants });
   }
 
   /**
@@ -131,6 +176,13 @@ export class AuthenticationService {
     } catch {
       // The activity log must never turn a good sign-in into an error: the sign-in is written without it.
       await this.deps.signIns.record(writes);
+    }
+    if (bookkeeping.grants) {
+      // The session's first requests in this isolate may start before their check returns, as if it had been
+      // checked once already (docs/ARCHITECTURE.md, "The credential check beside the request").
+      const signedIn = { ...user, lastLoginAt: session.createdAt };
+      const principal = sessionPrincipal(signedIn, bookkeeping.grants, session.id);
+      PrincipalCache.set(`session:${session.id}`, checkedCaller(principal, Date.now()));
     }
     return response;
   }
@@ -178,25 +230,40 @@ export class AuthenticationService {
    * already holds from this User-Agent when there is one, so a client that sends credentials with every
    * call and keeps no cookies (Paperback, Komf) does not leave a new 24 h row per call; else a new one.
    */
-  async sessionForClient(user: UserRecord, client: ClientInfo): Promise<ClientSession> {
+  async sessionForClient(
+    user: UserRecord,
+    client: ClientInfo,
+    beforeWrite: () => Promise<void> = async () => undefined,
+  ): Promise<ClientSession> {
     const userAgent = client.userAgent?.slice(0, 512) ?? null;
     const key = `${user.id}\n${userAgent ?? ''}`;
     let pending = clientSessionsInFlight.get(key);
     if (!pending) {
-      pending = this.reuseOrCreateSession(user, client, userAgent).finally(() => clientSessionsInFlight.delete(key));
+      pending = this.reuseOrCreateSession(user, client, userAgent, beforeWrite).finally(() =>
+        clientSessionsInFlight.delete(key),
+      );
       clientSessionsInFlight.set(key, pending);
     }
     return pending;
   }
 
-  private async reuseOrCreateSession(user: UserRecord, client: ClientInfo, userAgent: string | null) {
+  /** `beforeWrite`: awaited before a new session is written (the caller's credential check, when under way). */
+  private async reuseOrCreateSession(
+    user: UserRecord,
+    client: ClientInfo,
+    userAgent: string | null,
+    beforeWrite: () => Promise<void>,
+  ) {
     const now = Date.now();
     const live = await this.deps.sessions.findReusable(
       user.id,
       userAgent,
       new Date(now + SESSION_REUSE_MARGIN_MS).toISOString(),
     );
-    if (!live) return this.createSession(user, client);
+    if (!live) {
+      await beforeWrite();
+      return this.createSession(user, client);
+    }
     const lifetimeSeconds = Math.floor((Date.parse(live.expiresAt) - now) / 1000);
     const token = await signSessionToken(
       { userId: user.id, sessionId: live.id, role: user.role },
@@ -295,7 +362,23 @@ export class AuthenticationService {
     client: ClientInfo = UNKNOWN_CLIENT,
     options: AuthenticateOptions = {},
   ): Promise<Principal | null> {
-    if (headers.apiKey !== undefined) return this.fromApiKey(headers.apiKey.trim(), client, options);
+    const check = await this.check(headers, client, options);
+    return check && (await check.verified).principal;
+  }
+
+  /**
+   * `authenticate` in its two phases (docs/ARCHITECTURE.md, "The credential check beside the request"):
+   * what needs no database — the header's form, an API key's keyed hash, a session token's signature —
+   * is done before this returns (a 401 for what fails it), and names the credential; the check against the
+   * database has started but is not awaited (`verified`). `remembered` is what this isolate found the last
+   * time it checked the same credential, which a caller may start working as before `verified` settles.
+   */
+  async check(
+    headers: { authorization?: string; apiKey?: string },
+    client: ClientInfo = UNKNOWN_CLIENT,
+    options: AuthenticateOptions = {},
+  ): Promise<CredentialCheck | null> {
+    if (headers.apiKey !== undefined) return this.apiKeyCheck(headers.apiKey.trim(), client, options);
     const authorization = headers.authorization?.trim();
     if (!authorization) return null;
     const space = authorization.indexOf(' ');
@@ -305,49 +388,81 @@ export class AuthenticationService {
       if (!value) throw unauthorized('Empty bearer token');
       // A Komga key sent where only Longbox keys count is still a key, of a format not accepted there.
       const isKey = looksLikeApiKey(value) || looksLikeKomgaApiKey(value);
-      return isKey ? this.fromApiKey(value, client, options) : this.fromSessionToken(value);
+      return isKey ? this.apiKeyCheck(value, client, options) : this.sessionCheck(value);
     }
-    if (scheme === 'basic') return this.fromBasic(value, client, options);
+    if (scheme === 'basic') return this.basicCheck(value, client, options);
     throw unauthorized(`Unsupported authorization scheme: ${scheme}`);
   }
 
-  private async fromSessionToken(token: string): Promise<Principal> {
+  /**
+   * The check of a credential named by `key`, remembered in the isolate when it succeeds. With read replicas
+   * it reads the replica, except that a credential this isolate has not checked on the primary within
+   * PRIMARY_RECHECK_MS is checked there.
+   */
+  private checking(key: string, verify: (on: CheckRepositories) => Promise<Principal>): CredentialCheck {
+    const remembered = PrincipalCache.get(key);
+    const { primary } = this.deps;
+    const recheck = !remembered || Date.now() - remembered.checkedOnPrimaryAt >= PRIMARY_RECHECK_MS;
+    const onPrimary = primary === null || recheck;
+    const verified = verify(primary && recheck ? primary : this.deps).then(
+      (principal) => {
+        const caller = checkedCaller(principal, onPrimary ? Date.now() : (remembered?.checkedOnPrimaryAt ?? 0));
+        PrincipalCache.set(key, caller);
+        return caller;
+      },
+      (error: unknown) => {
+        PrincipalCache.delete(key);
+        throw error;
+      },
+    );
+    // Whoever asked awaits it; this only keeps a refusal that comes before they do from counting as unhandled.
+    verified.catch(() => undefined);
+    return { remembered, verified };
+  }
+
+  private async sessionCheck(token: string): Promise<CredentialCheck> {
     const claims = await verifySessionToken(token, await this.deps.secret());
     if (!claims) throw unauthorized('Invalid or expired session token');
-    const found = await this.deps.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
+    // The signature proves the token is ours: its session id names the credential.
+    return this.checking(`session:${claims.sessionId}`, (on) => this.fromSession(on, claims));
+  }
+
+  private async fromSession(on: CheckRepositories, claims: SessionClaims): Promise<Principal> {
+    const found = await on.sessions.getLiveWithUser(claims.sessionId, claims.userId, nowIso());
     if (!found) throw unauthorized('Session has ended; log in again');
     const { session, user, grants } = found;
     this.assertActive(user);
-    return {
-      user,
-      method: 'session',
-      sessionId: session.id,
-      permissions: effectivePermissions(user.role, user.customPermissions),
-      access: accessOf(user, grants),
-    };
+    return sessionPrincipal(user, grants, session.id);
   }
 
-  private async fromApiKey(key: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+  private async apiKeyCheck(key: string, client: ClientInfo, options: AuthenticateOptions): Promise<CredentialCheck> {
+    // Computed whether or not the prefix exists, so timing does not tell which prefixes do; it is also
+    // what names the key in the isolate (no second hash).
     const lookup = await this.keyLookup(key, options);
-    const stored = await this.deps.apiKeys.getWithOwnerByPrefix(lookup.prefix);
+    return this.checking(`key:${lookup.format}:${lookup.prefix}:${lookup.secretHash}`, (on) =>
+      this.fromApiKey(on, lookup, client),
+    );
+  }
+
+  private async fromApiKey(on: CheckRepositories, lookup: KeyLookup, client: ClientInfo): Promise<Principal> {
+    const stored = await on.apiKeys.getWithOwnerByPrefix(lookup.prefix);
     // A Komga key is found by its whole hash, never by a Longbox prefix, nor the other way round.
     const found = stored?.key.format === lookup.format ? stored : undefined;
-    // The hash is computed whether or not the prefix exists, so timing does not tell which prefixes do.
     const expected = found ? utf8(found.key.secretHash) : utf8('0'.repeat(lookup.secretHash.length));
-    const actual = utf8(lookup.secretHash);
     // A key nobody holds is not recorded: there is no account to show it to, and anyone could fill the log.
     if (!found) throw unauthorized('Invalid API key');
     const { key: record, owner: user, grants, keyLibraries } = found;
     const attempt = { source: 'ApiKey' as const, client, user, apiKey: { id: record.id, name: record.name } };
     const now = Date.now();
-    const refusal = !timingSafeEqual(actual, expected)
+    const refusal = !timingSafeEqual(utf8(lookup.secretHash), expected)
       ? 'Invalid API key'
       : record.expiresAt && Date.parse(record.expiresAt) <= now
         ? 'API key has expired'
         : undefined;
     if (refusal) {
-      // Recorded after the answer, so a wrong secret is refused as fast whether or not its prefix exists.
-      this.deps.defer(this.deps.activity.record({ ...attempt, error: refusal }));
+      // Recorded after the answer, so a wrong secret is refused as fast whether or not its prefix exists;
+      // tried again if the write fails, since this refusal is what the account's owner would look for.
+      this.deps.defer(() => this.deps.activity.insert({ ...attempt, error: refusal }), { retries: 2 });
       throw unauthorized(refusal);
     }
     await this.refuseUnless(attempt, () => this.assertActive(user));
@@ -358,14 +473,21 @@ export class AuthenticationService {
       // written before the answer, so the key's next request finds it in use and records nothing.
       await Promise.all([this.deps.apiKeys.touchLastUsed(record.id, usedAt), this.deps.activity.record(attempt)]);
     } else if (idle >= LAST_USED_WRITE_INTERVAL_MS) {
-      this.deps.defer(this.deps.apiKeys.touchLastUsed(record.id, usedAt));
+      this.deps.defer(() => this.deps.apiKeys.touchLastUsed(record.id, usedAt));
     }
     return {
       user,
       method: 'api_key',
-      apiKey: { id: record.id, name: record.name, libraryIds: keyLibraries },
+      apiKey: {
+        id: record.id,
+        name: record.name,
+        libraryIds: keyLibraries,
+        permissions: record.permissions,
+        expiresAt: record.expiresAt,
+      },
       permissions: effectivePermissions(user.role, user.customPermissions, record.permissions),
       access: accessOf(user, grants, keyLibraries),
+      grants,
     };
   }
 
@@ -373,18 +495,22 @@ export class AuthenticationService {
    * How a key is looked up and checked: a Longbox key by its prefix, then the keyed hash of its secret; a Komga
    * key (where allowed) by its SHA-512, as Komga stores it, which is then also what is compared.
    */
-  private async keyLookup(key: string, options: AuthenticateOptions) {
+  private async keyLookup(key: string, options: AuthenticateOptions): Promise<KeyLookup> {
     if (options.komgaKeys && looksLikeKomgaApiKey(key)) {
       const hash = await komgaApiKeyHash(key);
-      return { format: 'komga' as const, prefix: hash, secretHash: hash };
+      return { format: 'komga', prefix: hash, secretHash: hash };
     }
     const parsed = parseApiKey(key);
     if (!parsed) throw unauthorized('Invalid API key format');
     const secretHash = await hashApiKeySecret(parsed.secret, await this.deps.secret());
-    return { format: 'longbox' as const, prefix: parsed.prefix, secretHash };
+    return { format: 'longbox', prefix: parsed.prefix, secretHash };
   }
 
-  private async fromBasic(encoded: string, client: ClientInfo, options: AuthenticateOptions): Promise<Principal> {
+  private async basicCheck(
+    encoded: string,
+    client: ClientInfo,
+    options: AuthenticateOptions,
+  ): Promise<CredentialCheck> {
     const byEmail = options.basicByEmail ?? false;
     let decoded: string;
     try {
@@ -397,13 +523,25 @@ export class AuthenticationService {
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     // Reader apps that only speak Basic send `api:<API key>`.
-    if (username.toLowerCase() === 'api') return this.fromApiKey(password, client, options);
-    const orEmail = byEmail && username.includes('@');
-
+    if (username.toLowerCase() === 'api') return this.apiKeyCheck(password, client, options);
     const cacheKey = toHex(await hmacSha256(await this.deps.secret(), `basic:${username}:${password}`));
+    return this.checking(`basic:${cacheKey}`, (on) =>
+      this.fromBasic(on, username, password, byEmail, client, cacheKey),
+    );
+  }
+
+  private async fromBasic(
+    on: CheckRepositories,
+    username: string,
+    password: string,
+    byEmail: boolean,
+    client: ClientInfo,
+    cacheKey: string,
+  ): Promise<Principal> {
+    const orEmail = byEmail && username.includes('@');
     const cached = BasicAuthCache.get(cacheKey);
     if (cached) {
-      const found = await this.deps.users.getWithGrants(cached.userId);
+      const found = await on.users.getWithGrants(cached.userId);
       const user = found?.user;
       // A rename does not bump authVersion, so the name is compared too: the old name must stop working.
       const name = username.toLowerCase();
@@ -439,6 +577,7 @@ export class AuthenticationService {
       method,
       permissions: effectivePermissions(current.role, current.customPermissions),
       access: accessOf(current, grants),
+      grants,
     };
   }
 
@@ -453,11 +592,16 @@ export class AuthenticationService {
       const found = await this.deps.apiKeys.getOwnedWithOwner(principal.apiKey.id, principal.user.id);
       if (!found?.owner.isActive) return null;
       if (found.key.expiresAt && Date.parse(found.key.expiresAt) <= Date.now()) return null;
-      return { ...principal, user: found.owner, access: accessOf(found.owner, found.grants, found.keyLibraries) };
+      return {
+        ...principal,
+        user: found.owner,
+        access: accessOf(found.owner, found.grants, found.keyLibraries),
+        grants: found.grants,
+      };
     }
     const found = await this.deps.users.getWithGrants(principal.user.id);
     if (!found?.user.isActive) return null;
-    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null) };
+    return { ...principal, user: found.user, access: accessOf(found.user, found.grants, null), grants: found.grants };
   }
 
   /**
@@ -491,9 +635,20 @@ export class AuthenticationService {
     BasicAuthCache.set(cacheKey, { userId: user.id, authVersion: user.authVersion });
     // Recorded when the password is really checked, not on each request the cache then lets through.
     const activity = this.deps.activity.rowOf({ source: 'Basic', client, user });
-    this.deps.defer(withRetries(() => this.deps.signIns.record({ counters, activity })));
+    this.deps.defer(() => this.deps.signIns.record({ counters, activity }), { retries: 2 });
     return checked;
   }
+}
+
+function sessionPrincipal(user: UserRecord, grants: UserGrants, sessionId: string): Principal {
+  return {
+    user,
+    method: 'session',
+    sessionId,
+    permissions: effectivePermissions(user.role, user.customPermissions),
+    access: accessOf(user, grants),
+    grants,
+  };
 }
 
 function basicPrincipal({ user, grants }: SignInUser): Principal {
@@ -502,5 +657,6 @@ function basicPrincipal({ user, grants }: SignInUser): Principal {
     method: 'basic',
     permissions: effectivePermissions(user.role, user.customPermissions),
     access: accessOf(user, grants),
+    grants,
   };
 }

@@ -10,6 +10,7 @@
  * R2 returns the version it holds with the read, so an object replaced since the scan is noticed and the
  * request answered again from the real version (a second read, rarely).
  */
+import type { Defer } from '../lib/deferred-work';
 import { AppError, notFound } from '../lib/errors';
 import type { BookFormat } from '../media/container';
 import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range';
@@ -55,6 +56,16 @@ const sameAnswer = (a: FileAnswer, b: FileAnswer) => JSON.stringify(a) === JSON.
 
 const fileGone = () => new AppError('NotFound', 'The book file is no longer in storage; scan the library again');
 
+/** A book's file as the scan recorded it. */
+export interface StoredFile {
+  path: string;
+  fileName: string;
+  fileFormat: BookFormat;
+  fileSize: number;
+  etag: string;
+  fileModifiedAt: string;
+}
+
 /** The file as the response names it. */
 interface ServedFile {
   path: string;
@@ -68,7 +79,7 @@ export interface BookFileServiceDeps {
   /** The data center's cache of book tables for a request's origin; null where there is none. */
   tableStore: (origin: string) => PageTableStore | null;
   /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  defer: Defer;
 }
 
 export class BookFileService {
@@ -103,6 +114,15 @@ export class BookFileService {
     mediaTypes: Record<BookFormat, string>,
   ): Promise<MediaResponse> {
     if (book.deletedAt) throw notFound(`Book ${book.id}`);
+    return this.downloadOf(book, request, mediaTypes);
+  }
+
+  /** The download of a book whose file facts (the scanned version) the caller already read for a viewer. */
+  async downloadOf(
+    book: StoredFile,
+    request: FileRequest,
+    mediaTypes: Record<BookFormat, string> = BOOK_FILE_MEDIA_TYPES,
+  ): Promise<MediaResponse> {
     const served: ServedFile = { path: book.path, fileName: book.fileName, mediaType: mediaTypes[book.fileFormat] };
     if (request.method !== 'HEAD') {
       const scanned: FileVersion = {

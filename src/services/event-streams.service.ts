@@ -3,7 +3,7 @@
  * the hub sends every event to every stream, and the API worker passes on, per subscriber, only those
  * about what the subscriber sees — as the catalog queries would answer them:
  *
- * - book, series and cover events: the library must be one the viewer sees and, under a content
+ * - book, series, cover and release events: the library must be one the viewer sees and, under a content
  *   restriction, the series or book visible (one indexed lookup for all the ids of an event not decided
  *   yet, remembered by the stream until its next access refresh, so a series hidden meanwhile stops
  *   showing within a second);
@@ -98,6 +98,7 @@ export class EventStreamsService {
       case 'book_created':
       case 'book_updated':
       case 'book_deleted':
+      case 'release_announced':
         return (
           seesLibrary(viewer, event.library_id) && (seesAllContent(viewer) || visible('series', [event.series_id]))
         );

@@ -1,4 +1,5 @@
 /** Serving a book's bytes (API.md §4 Pages and thumbnails, DECISIONS.md §Storage download) for the service graph. */
+import type { Defer } from '../lib/deferred-work';
 import { readConfig } from '../config/config';
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
@@ -20,7 +21,7 @@ export interface MediaServiceDeps {
   env: Env;
   settings: SettingsService;
   events: EventPublisher;
-  defer: (work: Promise<unknown>) => void;
+  defer: Defer;
 }
 
 export function createMediaServices({ db, env, settings, events, defer }: MediaServiceDeps) {

@@ -11,6 +11,7 @@
  * a kept table is checked at the same time as the bytes are read, and the bytes wait for it. Storing a new
  * rendition in the CACHE bucket and the edge cache happens after the answer.
  */
+import type { Defer } from '../lib/deferred-work';
 import { AppError, notFound } from '../lib/errors';
 import type { PageLocator } from '../media/container';
 import { BookAnalysisError } from '../media/errors';
@@ -54,7 +55,7 @@ export interface PageServiceDeps {
   /** Original pages near the reader (Workers Cache API); null where the runtime has none. */
   edgeCache: EdgePageCache | null;
   /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  defer: Defer;
 }
 
 /** Pixel size of a rendered PDF page as served without parameters: its page box scaled to the default side. */
@@ -263,7 +264,10 @@ export class PageService {
       // yet is buffered, at most one page.
       const [served, kept] = bytes.stream.tee();
       body = served;
-      this.deps.defer(edgeCache.put(key, { body: kept, size: bytes.size, mediaType: stored.mediaType }));
+      const size = bytes.size;
+      this.deps.defer(() => edgeCache.put(key, { body: kept, size, mediaType: stored.mediaType }), {
+        dropped: () => void kept.cancel(),
+      });
       sized['X-Longbox-Cache'] = 'miss';
     }
     return { status: 200, headers: sized, body };
@@ -302,7 +306,9 @@ export class PageService {
       if (edgeKey && edgeCache && cached.size <= MAX_EDGE_CACHED_PAGE_BYTES) {
         const [served, kept] = cached.body.tee();
         body = served;
-        defer(edgeCache.put(edgeKey, { body: kept, size: cached.size, mediaType }));
+        defer(() => edgeCache.put(edgeKey, { body: kept, size: cached.size, mediaType }), {
+          dropped: () => void kept.cancel(),
+        });
       }
       return {
         status: 200,
@@ -327,9 +333,9 @@ export class PageService {
     const bytes = new Uint8Array(image.bytes);
     // Kept after the answer (issue 30): a put that fails costs the next request a new rendering, never a wrong
     // page; the failure is logged.
-    defer(this.deps.cache.put(key, bytes, { httpMetadata: { contentType: image.mediaType } }));
+    defer(() => this.deps.cache.put(key, bytes, { httpMetadata: { contentType: image.mediaType } }));
     if (edgeKey && edgeCache && bytes.byteLength <= MAX_EDGE_CACHED_PAGE_BYTES) {
-      defer(edgeCache.put(edgeKey, { body: bytes, size: bytes.byteLength, mediaType: image.mediaType }));
+      defer(() => edgeCache.put(edgeKey, { body: bytes, size: bytes.byteLength, mediaType: image.mediaType }));
     }
     return {
       status: 200,

@@ -8,7 +8,7 @@
  * §Reading statistics): one more statement at the head of the write's own batch
  * (reading-sessions.repository.ts `foldStatement`), never another round trip.
  */
-import { badRequest, notFound } from '../lib/errors';
+import { badRequest, CredentialChangedError, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PageRequest } from '../lib/pagination';
 import { toReadProgressDto } from '../mappers/book.mapper';
@@ -22,7 +22,16 @@ import {
 } from '../progress/rules';
 import { type DeviceFacts, readingDeviceOf, userAgentDeviceId } from '../reading/devices';
 import type { BookPaging, BooksRepository } from '../repositories/books.repository';
-import type { ReadProgressRecord, ReadProgressRepository } from '../repositories/read-progress.repository';
+import type { GuardedCaller } from '../repositories/credential-guard';
+import type { SentPosition } from '../repositories/progress-position';
+import type {
+  AlongsideWrite,
+  InBookFold,
+  BookProgress,
+  InBookWriteResult,
+  ReadProgressRecord,
+  ReadProgressRepository,
+} from '../repositories/read-progress.repository';
 import type { ReadingSessionsRepository } from '../repositories/reading-sessions.repository';
 import type { SeriesRepository } from '../repositories/series.repository';
 import type { Viewer } from '../repositories/visibility';
@@ -36,6 +45,11 @@ export interface ProgressActor {
   userAgent: string | null;
   /** `Longbox-Device-Id`: a client that measures its reading and sends it as sessions (src/reading/devices.ts). */
   clientDeviceId?: string | null;
+  /**
+   * The caller as their credential check found them: a write that reads its book in its own statement tests
+   * the credential there too (repositories/credential-guard.ts), so it may be made before the check returns.
+   */
+  caller?: GuardedCaller;
 }
 
 /** Where a reader app says the user is (KOReader sync, Readium progression). */
@@ -63,12 +77,12 @@ async function deviceOf(actor: ProgressActor): Promise<{ deviceId: string; devic
 }
 
 /** What the request says about its device, for the reading statistics. */
-function factsOf(actor: ProgressActor, position?: ReaderPosition): DeviceFacts {
+function factsOf(actor: ProgressActor, koreader?: { id: string; name: string } | null): DeviceFacts {
   return {
     apiKey: actor.apiKey,
     userAgent: actor.userAgent,
     clientDeviceId: actor.clientDeviceId ?? null,
-    koreader: position?.deviceIsKoreader && position.device?.id ? position.device : null,
+    koreader: koreader?.id ? koreader : null,
   };
 }
 
@@ -86,7 +100,8 @@ export class ReadProgressService {
     write: { bookId: string; currentPage: number; completed: boolean; at: string },
     options: { position?: ReaderPosition; forwardOnly?: boolean } = {},
   ) {
-    const device = await readingDeviceOf(factsOf(actor, options.position));
+    const { position } = options;
+    const device = await readingDeviceOf(factsOf(actor, position?.deviceIsKoreader ? position.device : null));
     // Wrapped: a query builder is thenable, and an async function returning it would run it here, alone.
     return {
       statement: this.sessions.foldStatement({ userId: actor.viewer.userId, ...write }, device, write.at, {
@@ -96,32 +111,71 @@ export class ReadProgressService {
   }
 
   async get(viewer: Viewer, bookId: string): Promise<ReadProgressDto> {
-    await this.paging(viewer, bookId);
-    const record = await this.progress.get(viewer, bookId);
-    if (!record) throw notFound('Read progress');
-    return toReadProgressDto(record);
+    const found = await this.progress.inBook(viewer, bookId);
+    if (!found) throw notFound('Book');
+    if (!found.progress) throw notFound('Read progress');
+    return toReadProgressDto(found.progress);
   }
 
   /**
    * PUT /books/{id}/progress. Reflowable EPUBs keep the percentage the reader sends (their pages are
-   * positions, not images); every other book's percentage is currentPage / pageCount.
+   * positions, not images); every other book's percentage is currentPage / pageCount. One round trip: the
+   * book is read, the page checked against it and the progress written in one statement (writeInBook).
    */
   async update(actor: ProgressActor, bookId: string, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    return this.updateOf(actor, await this.paging(actor.viewer, bookId), body);
+    const result = await this.writeInBook(
+      actor,
+      { bookId },
+      {
+        kind: 'page',
+        page: body.current_page,
+        completed: body.is_completed,
+        fraction: body.progress_percentage,
+        // PUT replaces the position: a locator not sent again would point at a place the reader left.
+        locator: body.locator ?? null,
+      },
+    );
+    if (result.written) return toReadProgressDto(result.written);
+    if (!result.book) throw notFound('Book');
+    throw outOfRange(result.book.pageCount);
+  }
+
+  /**
+   * A position written with its book read in the same statement (ReadProgressRepository.writeInBook), tested
+   * against the actor's credential when it carries one: a changed credential writes nothing and throws
+   * CredentialChangedError. Otherwise the row written, or why none was: no such book for the viewer
+   * (`book` undefined), or a position the book does not have. `readerDevice`: KOReader's own device (kosync,
+   * the one caller that sends it), which names the reading-statistics sitting too. The sitting is folded in
+   * the same statement's terms (ReadingSessionsRepository.foldInBookStatement): nothing when nothing is written.
+   */
+  async writeInBook(
+    actor: ProgressActor,
+    target: { bookId: string } | { readerHash: string },
+    sent: SentPosition,
+    readerDevice?: { id: string; name: string },
+  ): Promise<InBookWriteResult> {
+    const now = nowIso();
+    // KOReader's push names its own device: reading statistics name the sitting's device by it.
+    const device = await readingDeviceOf(factsOf(actor, readerDevice));
+    const result = await this.progress.writeInBook(
+      target,
+      sent,
+      {
+        viewer: actor.viewer,
+        caller: actor.caller,
+        ...(await deviceOf(actor)),
+        readerDevice: readerDevice ?? null,
+        now,
+      },
+      (inBook: InBookFold) => this.sessions.foldInBookStatement(actor.viewer.userId, inBook, device, now),
+    );
+    if (!result.written && result.book && !result.credentialHolds) throw new CredentialChangedError();
+    return result;
   }
 
   /** `update` of a book whose page facts the caller already read (`bookPaging`): no second read of the row. */
   async updateOf(actor: ProgressActor, book: BookPaging, body: UpdateProgressBody): Promise<ReadProgressDto> {
-    if (book.pageCount < 1) {
-      throw badRequest('The book has no pages yet (it has not been analyzed)', [
-        { path: 'current_page', message: 'the book has no pages yet' },
-      ]);
-    }
-    if (!isPageInRange(body.current_page, book.pageCount)) {
-      throw badRequest(`current_page must be between 1 and ${book.pageCount}`, [
-        { path: 'current_page', message: `must be between 1 and ${book.pageCount}` },
-      ]);
-    }
+    if (!isPageInRange(body.current_page, book.pageCount)) throw outOfRange(book.pageCount);
     const now = nowIso();
     const position = { bookId: book.id, currentPage: body.current_page, completed: body.is_completed };
     const record = await this.progress.upsert(
@@ -134,16 +188,23 @@ export class ReadProgressService {
         locator: body.locator ?? null,
         now,
       },
+      [],
       (await this.fold(actor, { ...position, at: now })).statement,
     );
     return toReadProgressDto(record);
   }
 
   /**
-   * A reader app's position (KOReader sync, the Readium progression API): the page, completion, the
+   * A reader app's position (KOReader sync, the Readium progression API, a Kobo): the page, completion, the
    * reflowable percentage and the locator, validated against the book like PUT /books/{id}/progress.
+   * `alongside`: what the app records beside it, written in the same batch.
    */
-  async record(actor: ProgressActor, book: PagedBook & { id: string }, position: ReaderPosition) {
+  async record(
+    actor: ProgressActor,
+    book: PagedBook & { id: string },
+    position: ReaderPosition,
+    alongside: readonly AlongsideWrite[] = [],
+  ) {
     const pages = lastPage(book.pageCount);
     if (!isPageInRange(position.currentPage, pages)) {
       throw badRequest(`The page must be between 1 and ${pages}`);
@@ -160,6 +221,7 @@ export class ReadProgressService {
         locator: position.locator ?? null,
         now,
       },
+      alongside,
       (await this.fold(actor, { ...where, at: now }, { position })).statement,
     );
   }
@@ -207,6 +269,11 @@ export class ReadProgressService {
     return this.books.findByReaderHash(viewer, hash);
   }
 
+  /** That book with the viewer's progress in it (null: none), in one read. */
+  async inReaderHashBook(viewer: Viewer, hash: string): Promise<BookProgress | undefined> {
+    return this.progress.inReaderHashBook(viewer, hash);
+  }
+
   /** POST /books/{id}/read: completed on the last page. */
   async markRead(actor: ProgressActor, bookId: string): Promise<ReadProgressDto> {
     const book = await this.paging(actor.viewer, bookId);
@@ -214,6 +281,7 @@ export class ReadProgressService {
     const position = { bookId, currentPage: lastPage(book.pageCount), completed: true };
     const record = await this.progress.upsert(
       { userId: actor.viewer.userId, ...position, progressPercentage: 1, ...(await deviceOf(actor)), now },
+      [],
       // A book marked read finishes the sitting it is in (or one of its own); its pages count only as far as
       // the time since the last write allows (reading-sessions.repository.ts `foldStatement`).
       (await this.fold(actor, { ...position, at: now })).statement,
@@ -225,6 +293,11 @@ export class ReadProgressService {
   async clear(viewer: Viewer, bookId: string): Promise<void> {
     await this.paging(viewer, bookId);
     await this.progress.delete(viewer, bookId);
+  }
+
+  /** A reader app marked a book it has (the caller read it, visible to the viewer) unread; `alongside` as record's. */
+  async clearOf(viewer: Viewer, book: { id: string }, alongside: readonly AlongsideWrite[] = []): Promise<void> {
+    await this.progress.delete(viewer, book.id, alongside);
   }
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<ReadProgressDto>> {
@@ -265,4 +338,16 @@ export class ReadProgressService {
     if (!book) throw notFound('Book');
     return book;
   }
+}
+
+/** The 400 of a page the book does not have (a book not analysed yet has none). */
+function outOfRange(pageCount: number) {
+  if (pageCount < 1) {
+    return badRequest('The book has no pages yet (it has not been analyzed)', [
+      { path: 'current_page', message: 'the book has no pages yet' },
+    ]);
+  }
+  return badRequest(`current_page must be between 1 and ${pageCount}`, [
+    { path: 'current_page', message: `must be between 1 and ${pageCount}` },
+  ]);
 }

@@ -8,7 +8,13 @@ import { badRequest, issuesToDetails, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import { parseTypedValue } from '../lib/string-values';
 import type { SettingChange, SettingRow, SettingsRepository } from '../repositories/settings.repository';
-import { SETTING_DEFINITIONS, type SettingKey, type SettingValue } from '../schemas/setting-definitions';
+import {
+  SETTING_DEFINITIONS,
+  type SettingInput,
+  type SettingKey,
+  type SettingValue,
+  settingInputOf,
+} from '../schemas/setting-definitions';
 
 export interface SettingView {
   key: SettingKey;
@@ -16,6 +22,7 @@ export interface SettingView {
   defaultValue: unknown;
   isDefault: boolean;
   description: string;
+  input: SettingInput;
   updatedAt: string | null;
   updatedBy: string | null;
 }
@@ -117,6 +124,7 @@ export class SettingsService {
       defaultValue: definition.default,
       isDefault: !row,
       description: definition.description,
+      input: settingInputOf(definition.schema),
       updatedAt: row?.updatedAt ?? null,
       updatedBy: row?.updatedBy ?? null,
     };

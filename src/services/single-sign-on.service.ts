@@ -35,7 +35,7 @@ const ACCESS_NAME = 'Cloudflare Access';
  * Reader apps keep API keys and Basic (DECISIONS.md §Organise and share): an Access assertion never signs
  * in on their paths, which an Access bypass rule leaves unguarded anyway.
  */
-const READER_APP_PREFIXES = ['/opds', '/komga', '/koreader'];
+const READER_APP_PREFIXES = ['/opds', '/komga', '/koreader', '/kobo'];
 /** Like the session cookie, an Access identity signs in read requests only; writes carry the bearer token. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

@@ -20,6 +20,7 @@
  * key, since the row read beside them may already name a newer version.
  */
 import type { Database } from '../db/client';
+import type { Defer } from '../lib/deferred-work';
 import type { EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type { RendererClient } from '../media/image-renderer';
@@ -34,7 +35,7 @@ import {
 import { PLACEHOLDER_ETAG, PLACEHOLDER_MEDIA_TYPE, PLACEHOLDER_SVG } from '../pages/placeholder-cover';
 import type { BookMediaRepository, CoverBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
-import { BOOK_THUMBNAILS_ROOT, bookThumbnailKey, coverThumbnailKey } from '../storage/cache-keys';
+import { BOOK_THUMBNAILS_ROOT, bookThumbnailKey, coverThumbnailKey, sizedCoverKey } from '../storage/cache-keys';
 import { generateBookThumbnail, refreshSeriesThumbnail } from '../thumbnails/thumbnail-generator';
 import type { SettingsService } from './settings.service';
 
@@ -49,7 +50,8 @@ export interface ThumbnailServiceDeps {
   /** Covers near the reader (Workers Cache API); null where the runtime has none or it is turned off. */
   edgeCache: EdgePageCache | null;
   /** Runs work after the response (ctx.waitUntil). */
-  defer: (work: Promise<unknown>) => void;
+  /** Work for after the answer, held while the answer is made before the credential check. */
+  defer: Defer;
 }
 
 type SeriesRef = { id: string; thumbnailKey: string | null; deletedAt: string | null; coverWrittenAt?: string | null };
@@ -97,6 +99,54 @@ export class ThumbnailService {
       throw notFound(`Book ${bookId}`);
     }
     return (await this.bookCover(viewer, book, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
+  }
+
+  /**
+   * The book's cover within `box`, as JPEG (a Kobo asks for its grid and full-screen sizes: its image URL
+   * template). Made once per cover version and size by the renderer from the cover the API serves (never
+   * enlarged: a larger box gets the cover at its own size), and kept beside the book's page renditions.
+   */
+  async forBookWithin(
+    viewer: Viewer,
+    bookId: string,
+    box: { width: number; height: number },
+    ifNoneMatch?: string,
+  ): Promise<MediaResponse> {
+    const { cache, renderer } = this.deps;
+    // The sized cover's key names the cover's version, known only from the cover: the key this isolate last
+    // made for the book and size is read beside it (a device asks for the same sizes on every sync).
+    const sized = `${bookId}/${box.width}x${box.height}`;
+    const lastKey = sizedCoverKeys.get(sized);
+    const ahead = lastKey ? settled(cache.get(lastKey)) : null;
+    const cover = await this.forBook(viewer, bookId, undefined, 'notFound').catch(async (error) => {
+      await dropRead(ahead);
+      throw error;
+    });
+    const coverEtag = cover.headers.ETag ?? '';
+    const etag = `"${coverEtag.replace(/"/g, '')}-${box.width}x${box.height}"`;
+    const headers = { ETag: etag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL };
+    const key = sizedCoverKey(bookId, coverEtag, box.width, box.height);
+    rememberSizedCoverKey(sized, key);
+    const useAhead = lastKey === key && !ifNoneMatchHits(ifNoneMatch, etag);
+    if (!useAhead) await dropRead(ahead);
+    const stored = ifNoneMatchHits(ifNoneMatch, etag) ? null : await (useAhead && ahead ? ahead : cache.get(key));
+    if (ifNoneMatchHits(ifNoneMatch, etag) || stored) {
+      if (cover.body instanceof ReadableStream) await cover.body.cancel();
+      if (!stored) return notModified(headers);
+      const length = { 'Content-Length': String(stored.size) };
+      return { status: 200, headers: { ...headers, 'Content-Type': 'image/jpeg', ...length }, body: stored.body };
+    }
+    if (!renderer || !(cover.body instanceof ReadableStream)) return cover;
+    const image = await renderer.transform(cover.body, cover.headers['Content-Type'] ?? null, {
+      ...box,
+      format: 'jpeg',
+    });
+    await cache.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
+    return {
+      status: 200,
+      headers: { ...headers, 'Content-Type': image.mediaType, 'Content-Length': String(image.bytes.byteLength) },
+      body: image.bytes,
+    };
   }
 
   async forSeries(
@@ -284,13 +334,15 @@ export class ThumbnailService {
       body = served;
       const fill = { body: kept, size: object.size, mediaType, etag: object.httpEtag, version };
       defer(
-        (async () => {
+        async () => {
           if (readAhead && (await cache.head(source.storageKey))?.etag !== object.etag) {
             await kept.cancel();
             return;
           }
           await edgeCache.put(nearKey, fill);
-        })(),
+        },
+        // A caller refused by the check keeps nothing near the reader: the copy is cancelled unread.
+        { dropped: () => void kept.cancel() },
       );
     }
     return {
@@ -314,6 +366,15 @@ function rememberSeriesCoverKey(seriesId: string, key: string | null): void {
   if (seriesCoverKeys.size >= MAX_SERIES_COVER_KEYS)
     seriesCoverKeys.delete(seriesCoverKeys.keys().next().value as string);
   seriesCoverKeys.set(seriesId, key);
+}
+
+/** The sized-cover key this isolate last made per book and size (`{bookId}/{w}x{h}`), oldest dropped first. */
+const sizedCoverKeys = new Map<string, string>();
+
+function rememberSizedCoverKey(sized: string, key: string): void {
+  sizedCoverKeys.delete(sized);
+  if (sizedCoverKeys.size >= MAX_SERIES_COVER_KEYS) sizedCoverKeys.delete(sizedCoverKeys.keys().next().value as string);
+  sizedCoverKeys.set(sized, key);
 }
 
 /** A stored thumbnail as read: the object, a 304's metadata, or null when it is gone. */

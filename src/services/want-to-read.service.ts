@@ -24,11 +24,15 @@ export class WantToReadService {
   ) {}
 
   async list(viewer: Viewer, page: PageRequest): Promise<ListResult<WantToReadEntryDto>> {
-    const { rows, total } = await this.queue.page(viewer, page.pageSize, page.offset);
-    const ids = (kind: QueuedItem['kind']) => rows.filter((row) => row.kind === kind).map((row) => row.id);
-    const [series, books] = await Promise.all([
-      this.series.byIds(viewer, ids('series')),
-      this.books.byIds(viewer, ids('book')),
+    // The page and the rows it names at once: the rows are read by a subquery of the same page.
+    const named = (kind: QueuedItem['kind']) => ({
+      query: this.queue.pageIds(viewer, kind, page.pageSize, page.offset),
+      limit: page.pageSize,
+    });
+    const [{ rows, total }, series, books] = await Promise.all([
+      this.queue.page(viewer, page.pageSize, page.offset),
+      this.series.byIds(viewer, named('series')),
+      this.books.byIds(viewer, named('book')),
     ]);
     const seriesById = new Map(series.map((row) => [row.id, toSeriesDto(row)]));
     const booksById = new Map(books.map((row) => [row.id, toBookDto(row)]));

@@ -55,7 +55,15 @@ function pinnedTo(bucket: R2Bucket, etag: string): R2Bucket {
 }
 
 function readerFor(bucket: R2Bucket, page: StoredPage) {
-  return r2RangeReader(page.etag ? pinnedTo(bucket, page.etag) : bucket, page.bookPath, page.fileSize);
+  return storedBookReader(bucket, page.bookPath, page.fileSize, page.etag);
+}
+
+/**
+ * Range reads of a book file as the scan recorded it: with `etag`, every read is conditional on it, so a file
+ * replaced since fails (FileChangedSinceScan) rather than being read at offsets that belong to the old one.
+ */
+export function storedBookReader(bucket: R2Bucket, path: string, size: number, etag?: string) {
+  return r2RangeReader(etag ? pinnedTo(bucket, etag) : bucket, path, size);
 }
 
 export async function openStoredPage(

@@ -17,15 +17,17 @@ import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
+import { createKoboApp } from '../../src/kobo/kobo.app';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { type AccessFixture, buildAccessFixture, tracesOf } from '../support/access-fixture';
-import { readingSessions, wantToRead } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { readingSessions, releaseLedger, releaseSources, wantToRead } from '../../src/db/schema';
 import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
 import { png } from '../fixtures/images';
 import { api } from '../support/http';
 
-type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist';
+type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist' | 'release';
 
 type Entry =
   /** Reads catalog rows: nothing hidden in the restricted answers, hidden items in the admin's. */
@@ -105,6 +107,8 @@ interface MatrixIds {
   coverOf: Record<string, string>;
   /** A ComicRack reading list naming the first book of every series. */
   cbl: string;
+  /** A release (issue 32) of every series, by series id. */
+  releaseOf: Record<string, string>;
 }
 
 const fileForm = (content: string | Uint8Array, name: string) => {
@@ -196,6 +200,8 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/books/{id}/read': { hides: 'book' },
   'POST /api/v1/books/{id}/unread': { hides: 'book' },
   'POST /api/v1/books/{id}/analyze': { hides: 'book' },
+  // Deleting files is an administrator's (SystemAdmin): the maintainer is refused before any read.
+  'DELETE /api/v1/books/{id}/file': { hides: 'book', forbidden: true, query: '?confirm=true' },
   'GET /api/v1/progress': { list: v1('/progress?pageSize=100') },
   'GET /api/v1/progress/currently-reading': { list: v1('/progress/currently-reading') },
   // Reading statistics (issue 35): the seeded sessions cover every book, hidden ones included.
@@ -241,6 +247,7 @@ const ENTRIES: Record<string, Entry> = {
   'POST /api/v1/series/{id}/read': { hides: 'series' },
   'POST /api/v1/series/{id}/unread': { hides: 'series' },
   'POST /api/v1/series/{id}/analyze': { hides: 'series' },
+  'DELETE /api/v1/series/{id}/file': { hides: 'series', forbidden: true, query: '?confirm=true' },
   'GET /api/v1/series/{id}/sharing-tags': { hides: 'series' },
   // Tagging a series is user administration (UsersWrite): the maintainer is refused before any read.
   'PUT /api/v1/series/{id}/sharing-tags': { hides: 'series', forbidden: true, json: { sharingTagIds: [] } },
@@ -342,6 +349,37 @@ const ENTRIES: Record<string, Entry> = {
   // The restricted user's queue holds the hidden series and books (queued before the restriction).
   'DELETE /api/v1/want-to-read/series/{id}': { hides: 'series' },
   'DELETE /api/v1/want-to-read/books/{id}': { hides: 'book' },
+
+  // --- /api/v1 release tracking (issue 32) ------------------------------------------------------------------
+  'GET /api/v1/series/{id}/tracking': { hides: 'series' },
+  'PATCH /api/v1/series/{id}/tracking': { hides: 'series', json: { trackChapters: true } },
+  'POST /api/v1/series/{id}/tracking/poll-now': { hides: 'series' },
+  'GET /api/v1/series/{id}/aliases': { hides: 'series' },
+  'POST /api/v1/series/{id}/aliases': { hides: 'series', json: { alias: 'Another Name' } },
+  'DELETE /api/v1/series/{id}/aliases/{aliasId}': { hides: 'series', params: () => ({ aliasId: crypto.randomUUID() }) },
+  'GET /api/v1/series/{id}/external-ids': { hides: 'series' },
+  'POST /api/v1/series/{id}/external-ids': { hides: 'series', json: { source: 'mangaupdates', externalId: '12345' } },
+  'DELETE /api/v1/series/{id}/external-ids/{externalIdId}': {
+    hides: 'series',
+    params: () => ({ externalIdId: crypto.randomUUID() }),
+  },
+  'GET /api/v1/series/{id}/releases': { hides: 'series' },
+  'GET /api/v1/releases': { list: v1('/releases?state=all&pageSize=500') },
+  // A hidden release is skipped as an unknown one is: both answer {affected: 0}.
+  'POST /api/v1/releases/bulk': {
+    hides: 'release',
+    unknownStatus: 200,
+    json: (id: string) => ({ ids: [id], action: 'dismiss' }),
+  },
+  'PATCH /api/v1/releases/{id}': { hides: 'release', json: { state: 'dismissed' } },
+  'DELETE /api/v1/releases/{id}': { hides: 'release' },
+  'POST /api/v1/releases/{id}/dismiss': { hides: 'release' },
+  'POST /api/v1/releases/{id}/mark-acquired': { hides: 'release' },
+  'GET /api/v1/release-sources': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/poll-now-all': { none: ADMIN_ONLY },
+  'PATCH /api/v1/release-sources/{id}': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/{id}/poll-now': { none: ADMIN_ONLY },
+  'POST /api/v1/release-sources/{id}/reset': { none: ADMIN_ONLY },
 
   // --- /api/v1 metadata and covers (issue 18) -----------------------------------------------------------------
   'GET /api/v1/series/{id}/metadata': { hides: 'series' },
@@ -481,6 +519,37 @@ const ENTRIES: Record<string, Entry> = {
     // KOReader's "invalid request" (code 2003) for a document no book has.
     unknownStatus: 403,
     json: (hash: string) => ({ document: hash, progress: '2', percentage: 0.5, device: 'kobo', device_id: 'K1' }),
+  },
+
+  // --- /kobo (issue 34): the API key is the path's first segment; `{apiKey}` is the caller's ---------------------
+  'GET /kobo/{apiKey}/v1/initialization': { none: 'the resources document: Kobo service URLs and image templates' },
+  'POST /kobo/{apiKey}/v1/auth/device': { none: 'device sign-in: tokens the device keeps, no catalog rows' },
+  'POST /kobo/{apiKey}/v1/auth/refresh': { none: 'device sign-in: tokens the device keeps, no catalog rows' },
+  // Each key's first sync is a full one: every book, reading state and shelf the device may have.
+  'GET /kobo/{apiKey}/v1/library/sync': { list: '/kobo/{apiKey}/v1/library/sync' },
+  'GET /kobo/{apiKey}/v1/library/{bookId}/metadata': { hides: 'book' },
+  'GET /kobo/{apiKey}/v1/library/{bookId}/state': { hides: 'book' },
+  'PUT /kobo/{apiKey}/v1/library/{bookId}/state': {
+    hides: 'book',
+    json: {
+      ReadingStates: [
+        {
+          StatusInfo: { Status: 'Reading' },
+          CurrentBookmark: { ProgressPercent: 50, Location: { Source: 'OEBPS/page-0001.xhtml', Type: 'KoboSpan' } },
+          Statistics: { SpentReadingMinutes: 3 },
+        },
+      ],
+    },
+  },
+  'GET /kobo/{apiKey}/v1/books/{bookId}/file/epub': { hides: 'book' },
+  'HEAD /kobo/{apiKey}/v1/books/{bookId}/file/epub': { hides: 'book' },
+  'GET /kobo/{apiKey}/v1/books/{imageId}/thumbnail/{width}/{height}/{greyscale}/image.jpg': {
+    hides: 'book',
+    params: () => ({ width: '80', height: '120', greyscale: 'false' }),
+  },
+  'GET /kobo/{apiKey}/v1/books/{imageId}/thumbnail/{width}/{height}/{quality}/{greyscale}/image.jpg': {
+    hides: 'book',
+    params: () => ({ width: '80', height: '120', quality: '85', greyscale: 'true' }),
   },
 
   // --- /komga ----------------------------------------------------------------------------------------------
@@ -654,11 +723,12 @@ function everyRoute(): string[] {
       routes.add(`${method.toUpperCase()} ${full}`);
     }
   }
-  const komga = createKomgaApp(() => {
+  const notCalled = () => {
     throw new Error('not called');
-  });
-  for (const route of [...app.routes, ...komga.routes]) {
-    if (route.method === 'ALL' || !/^\/(opds|koreader|komga)\//.test(route.path)) continue;
+  };
+  const [komga, kobo] = [createKomgaApp(notCalled), createKoboApp(notCalled)];
+  for (const route of [...app.routes, ...komga.routes, ...kobo.routes]) {
+    if (route.method === 'ALL' || !/^\/(opds|koreader|komga|kobo)\//.test(route.path)) continue;
     routes.add(`${route.method} ${normalise(route.path)}`);
   }
   return [...routes].sort();
@@ -685,9 +755,11 @@ interface Answer {
 async function call(
   key: string,
   method: string,
-  path: string,
+  route: string,
   init: { json?: unknown; body?: string | FormData } = {},
 ) {
+  // A Kobo's key is its URL's first segment.
+  const path = route.replace('{apiKey}', key);
   const koreader = path.startsWith('/koreader');
   const headers: Record<string, string> = koreader
     ? { 'x-auth-user': key, 'x-auth-key': 'x', accept: 'application/vnd.koreader.v1+json' }
@@ -745,6 +817,8 @@ function pathOf(route: string, target: string, params: Record<string, string> = 
   let first = true;
   return path
     .replace(/\{(\w+)\}/g, (_, name: string) => {
+      // Kobo's key segment is the caller's own (call() fills it in).
+      if (name === 'apiKey') return '{apiKey}';
       if (first) {
         first = false;
         return target;
@@ -841,8 +915,34 @@ async function buildLists(
     collection: await created('/collections', { name: 'Zork Xsecret Shelf', seriesIds: hiddenCollectionSeries }),
     readList: await created('/readlists', { name: 'Zork Xsecret List', bookIds: hiddenReadListBooks }),
     coverOf,
+    releaseOf: await seedReleases(all.map((s) => s.seriesId)),
     cbl: `<?xml version="1.0"?><ReadingList><Name>Matrix</Name><Books>${cblBooks}</Books></ReadingList>`,
   } as MatrixIds & { collection: string; readList: string };
+}
+
+/** One announced MangaUpdates release of each series (as a poll records them), by series id. */
+async function seedReleases(seriesIds: string[]): Promise<Record<string, string>> {
+  const source = await db
+    .select({ id: releaseSources.id })
+    .from(releaseSources)
+    .where(eq(releaseSources.provider, 'mangaupdates'))
+    .get();
+  const now = new Date().toISOString();
+  const rows = seriesIds.map((seriesId, i) => ({
+    id: crypto.randomUUID(),
+    seriesId,
+    sourceId: source?.id as string,
+    externalReleaseId: `mangaupdates:${i + 1}`,
+    chapterStart: 99,
+    chapter: 99,
+    language: 'en',
+    payloadUrl: 'https://www.mangaupdates.com/series/6z1uqw7',
+    confidence: 1,
+    observedAt: now,
+    createdAt: now,
+  }));
+  await db.insert(releaseLedger).values(rows);
+  return Object.fromEntries(rows.map((row) => [row.seriesId, row.id]));
 }
 
 /** The fixture, progress on every book, a duplicate group, and the two restricted callers. */
@@ -896,6 +996,7 @@ async function buildMatrix(): Promise<Matrix> {
     task: tasks,
     duplicate: [group.id as string],
     hash: markers.map((m) => s[m].readerHashes[0] as string),
+    release: markers.map((m) => ids.releaseOf[s[m].seriesId] as string),
   });
   const traces = (markers: Array<keyof AccessFixture['series']>) => tracesOf(fixture, markers);
   const viewers: Viewer[] = [

@@ -17,6 +17,7 @@ const BOOK_FIELDS = [
   'analysisError',
   'analyzed',
   'chapter',
+  'coverVersion',
   'createdAt',
   'deleted',
   'fileFormat',

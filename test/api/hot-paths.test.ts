@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookPages, books, seriesSharingLabels } from '../../src/db/schema';
 import { buildAccessFixture } from '../support/access-fixture';
-import { db, seedBook, seedLibrary, seedSeries, seedSeriesWithBooks } from '../support/catalog-factory';
+import { db, seedBook, seedLibrary, seedProgress, seedSeries, seedSeriesWithBooks } from '../support/catalog-factory';
 import { ADMIN, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
 import { komgaLibrary } from '../support/komga';
@@ -411,7 +411,7 @@ describe('KOReader sync', () => {
       (sql) => sql.some((s) => /from "books"/.test(s)) && !sql.some((s) => /^(insert|update|delete)/i.test(s)),
     );
 
-  it('a push and a pull each find the book by its document hash in one read', async () => {
+  it('a push finds the book by its document hash inside its write, a pull in its one read', async () => {
     await setupAdmin();
     const {
       books: [book],
@@ -441,9 +441,78 @@ describe('KOReader sync', () => {
       body: JSON.stringify({ document: hash, progress: '5', percentage: 0.25, device: 'Kobo', device_id: 'k1' }),
     });
     expect(push.status).toBe(200);
-    expect(bookReads(push.calls)).toHaveLength(1);
+    // The push finds its book inside the write (one batch beside the key's statement): no read before it.
+    expect(bookReads(push.calls)).toHaveLength(0);
+    expect(push.calls).toHaveLength(2);
     const pull = await counter.measure(`/koreader/syncs/progress/${hash}`, { headers });
     expect(JSON.parse(pull.body)).toMatchObject({ document: hash, progress: '5', device: 'Kobo' });
     expect(bookReads(pull.calls)).toHaveLength(1);
+    // The book and the progress in it are one statement after the key's.
+    expect(pull.calls).toHaveLength(2);
   }, 120_000);
+});
+
+describe("a reader's own reads", () => {
+  it('/auth/me answers from the credential statement alone, as user administration shows the same account', async () => {
+    const { auth: admin } = await setupAdmin();
+    const family = await seedLibrary({ name: 'Family' });
+    const tag = async (name: string) => (await api('/admin/sharing-tags', { auth: admin, json: { name } })).body.id;
+    const [zebra, apple, mango] = [await tag('zebra'), await tag('Apple'), await tag('mango')];
+    const created = await api('/users', {
+      auth: admin,
+      json: { username: 'selfreader', email: 'selfreader@example.com', password: 'reader-password-1', role: 'reader' },
+    });
+    expect(created.status).toBe(201);
+    const access = await api(`/users/${created.body.id}`, {
+      auth: admin,
+      method: 'PUT',
+      json: {
+        sharedAllLibraries: false,
+        sharedLibraryIds: [family.id],
+        ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' },
+        sharingTags: [
+          { sharingTagId: zebra, accessMode: 'allow' },
+          { sharingTagId: apple, accessMode: 'deny' },
+          { sharingTagId: mango, accessMode: 'allow' },
+        ],
+      },
+    });
+    expect(access.status).toBe(200);
+    const counter = statementCounter();
+    const headers = basic({ username: 'selfreader', password: 'reader-password-1' });
+    expect((await counter.measure('/auth/me', { headers })).status).toBe(200);
+    const me = await counter.measure('/auth/me', { headers });
+    expect(me.calls).toHaveLength(1);
+    const shown = (await api(`/users/${created.body.id}`, { auth: admin })).body;
+    const mine = JSON.parse(me.body);
+    for (const field of ['sharedAllLibraries', 'sharedLibraryIds', 'ageRestriction', 'sharingTags', 'permissions']) {
+      expect(mine[field], field).toEqual(shown[field]);
+    }
+    expect(mine.sharingTags.map((t: { name: string }) => t.name)).toEqual(['Apple', 'mango', 'zebra']);
+    expect(mine).toMatchObject({ authMethod: 'basic', apiKey: null, hasPassword: true });
+  });
+
+  it("GET /books/{id}/progress reads the book and the caller's progress in it in one statement", async () => {
+    await setupAdmin();
+    const owner = await seedSeries(await seedLibrary(), { title: 'Tidewater' });
+    const read = await seedBook(owner, { title: 'Tidewater 1', pageCount: 20 });
+    const unread = await seedBook(owner, { title: 'Tidewater 2', pageCount: 20 });
+    const counter = statementCounter();
+    const me = JSON.parse((await counter.measure('/auth/me', { headers: ADMIN_BASIC })).body);
+    await seedProgress(me.id, read.id, { currentPage: 7 });
+
+    const found = await counter.measure(`/books/${read.id}/progress`, { headers: ADMIN_BASIC });
+    expect(found.status).toBe(200);
+    expect(JSON.parse(found.body)).toMatchObject({ bookId: read.id, currentPage: 7, completed: false });
+    expect(found.calls).toHaveLength(2);
+    const none = await counter.measure(`/books/${unread.id}/progress`, { headers: ADMIN_BASIC });
+    expect(none.status).toBe(404);
+    expect(JSON.parse(none.body).message).toBe('Read progress not found');
+    expect(none.calls).toHaveLength(2);
+    const unknown = await counter.measure('/books/00000000-0000-4000-8000-000000000000/progress', {
+      headers: ADMIN_BASIC,
+    });
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).message).toBe('Book not found');
+  });
 });

@@ -291,7 +291,7 @@ async function completedOnce(path: string, expected: { thumbnail: boolean } = { 
   const deps: BookWorkDeps = {
     db,
     env: { ...env, LIBRARY: countedLibrary(library) },
-    events: createEventPublisher(env.EVENT_HUB, (work) => deferred.push(work)),
+    events: createEventPublisher(env.EVENT_HUB, (work) => deferred.push(work())),
     renderer: createRendererClient(countedRenderer(renderer)),
     thumbnailMaxSide: 400,
   };

@@ -11,6 +11,7 @@ const DEFAULTS = {
   'reader.double_page': false,
   'opds.pse_progress': true,
   'stats.recording': true,
+  'kobo.shelves': null,
 };
 
 describe('user preferences (API.md §4 User preferences)', () => {

@@ -2,15 +2,16 @@
  * Issue 29 "Done when": the headers of DECISIONS.md §Security on every kind of answer — the web app's page
  * and files under the app's policy; everything else (API JSON, errors, 404s, page images, thumbnails, book
  * files, OPDS feeds and page streaming, KOReader, /komga) with a policy that runs no script and sandboxes
- * the document; /komga's EPUB resources with their own, which keeps the origin for Readium navigators; and
+ * the document (a Kobo's sync, downloads and covers too: the device reads them as data and never minds); /komga's EPUB resources with their own, which keeps the origin for Readium navigators; and
  * `X-Content-Type-Options: nosniff` and the referrer policy on all of them.
  */
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { buildZip } from '../fixtures/zip-writer';
 import { png } from '../fixtures/images';
-import { setupAdmin } from '../support/factories';
+import { createApiKey, setupAdmin } from '../support/factories';
 import { authHeaders, type Credentials } from '../support/http';
+import { KoboDevice } from '../support/kobo-device';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 
@@ -168,6 +169,31 @@ describe('security headers on every answer (DECISIONS.md §Security)', () => {
       expectDataPolicy(response, path);
       await response.arrayBuffer();
     }
+  });
+
+  it('sandboxes what a Kobo gets: its JSON, the EPUB and the comic as EPUB it downloads, covers', async () => {
+    const { auth, comic, epub } = await library();
+    const device = new KoboDevice((await createApiKey(auth, { name: 'Kobo Clara' })).key);
+    await device.connect();
+    await device.sync();
+    const sync = await device.call('GET', '/v1/library/sync');
+    expect(sync.status).toBe(200);
+    expectDataPolicy(sync, 'sync');
+    await sync.arrayBuffer();
+    expect([...device.books.keys()].sort()).toEqual([comic.id, epub.id].sort());
+    for (const book of [epub, comic]) {
+      const { response, bytes } = await device.download(book.id);
+      expect(response.status, book.title).toBe(200);
+      expect(response.headers.get('Content-Type'), book.title).toBe('application/epub+zip');
+      // The device saves the file; a browser given the address downloads it rather than showing it.
+      expect(response.headers.get('Content-Disposition'), book.title).toMatch(/^attachment;/);
+      expect(bytes.byteLength, book.title).toBe(Number(response.headers.get('Content-Length')));
+      expectDataPolicy(response, `${book.title}'s download`);
+    }
+    const cover = await device.call('GET', `/v1/books/${comic.id}/thumbnail/120/160/false/image.jpg`);
+    expect(cover.status).toBe(200);
+    expectDataPolicy(cover, 'cover');
+    await cover.arrayBuffer();
   });
 
   it("sandboxes /komga's JSON and images, and gives its EPUB resources a policy that keeps their origin", async () => {

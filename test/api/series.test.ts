@@ -16,6 +16,7 @@ import { api, expectError } from '../support/http';
 const SERIES_FIELDS = [
   'ageRating',
   'bookCount',
+  'coverVersion',
   'createdAt',
   'hasCustomCover',
   'id',

@@ -28,12 +28,22 @@ describe('reading settings (API.md §4 Settings)', () => {
       defaultValue: 24,
       isDefault: true,
       description: expect.any(String),
+      input: { type: 'integer', minimum: 1, maximum: 8760 },
       updatedAt: null,
       updatedBy: null,
     });
+    // Each setting says how its value is chosen (issue 31 point 11: a control, not JSON text).
+    const inputOf = (key: string) => list.body.find((s: { key: string }) => s.key === key).input;
+    expect(inputOf('auth.registration_enabled')).toEqual({ type: 'boolean' });
+    expect(inputOf('thumbnails.max_size')).toEqual({ type: 'integer', minimum: 100, maximum: 2000 });
 
     const one = await api('/admin/settings/auth.default_role', { auth: admin.auth });
-    expect(one.body).toMatchObject({ key: 'auth.default_role', value: 'reader', isDefault: true });
+    expect(one.body).toMatchObject({
+      key: 'auth.default_role',
+      value: 'reader',
+      isDefault: true,
+      input: { type: 'choice', choices: ['reader', 'maintainer'] },
+    });
     const error = expectError(await api('/admin/settings/no.such_key', { auth: admin.auth }), 404, 'NotFound');
     expect(error.message).toContain('no.such_key');
   });

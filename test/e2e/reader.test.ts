@@ -66,8 +66,14 @@ async function openReader(page: Page, url: string) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
 }
 
-async function chooseInMenu(page: Page, label: string, value: string) {
+/** The menu (Enter), then its settings panel (the bar's Settings button). */
+async function openSettings(page: Page) {
   await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Settings' }).click();
+}
+
+async function chooseInMenu(page: Page, label: string, value: string) {
+  await openSettings(page);
   await page.getByLabel(label).selectOption(value);
   await page.keyboard.press('Escape');
   await page.getByLabel(label).waitFor({ state: 'detached' });
@@ -274,7 +280,7 @@ describeWithChromium('the readers', () => {
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.keyboard.press('Home');
     expect(await pagesShown(page)).toEqual(['1']);
-    await page.keyboard.press('Enter');
+    await openSettings(page);
     await page.getByRole('button', { name: 'Download for offline' }).click();
     await page.getByText('Available offline').waitFor({ timeout: 30_000 });
     await page.keyboard.press('Escape');
@@ -319,7 +325,8 @@ describeWithChromium('the readers', () => {
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     const root = page.locator('.rd-epub[data-ready="true"]');
     await root.waitFor();
-    await page.getByRole('button', { name: 'Reader menu' }).click();
+    await page.getByRole('button', { name: 'Reader menu' }).first().click();
+    await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Download for offline' }).click();
     await page.getByText('Available offline').waitFor({ timeout: 30_000 });
 

@@ -25,6 +25,7 @@ async function imagesLoaded(page: Page, selector: string) {
 
 async function setMode(page: Page, mode: string) {
   await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Reading mode').selectOption(mode);
   await page.keyboard.press('Escape');
   await page.getByLabel('Reading mode').waitFor({ state: 'detached' });
@@ -63,6 +64,7 @@ describeWithChromium('reader screenshots', () => {
       await shot('ltr');
 
       await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Settings' }).click();
       await page.getByLabel('Reading mode').waitFor();
       await shot('menu');
       await page.keyboard.press('Escape');

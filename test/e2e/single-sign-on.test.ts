@@ -109,6 +109,7 @@ describeWithChromium('single sign-on in the web app', () => {
     expect(await sessionCookie(context)).toMatchObject({ value: token, httpOnly: true, sameSite: 'Strict' });
 
     await page.getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL(`${server.url}/account`);
     await page.getByText('alice · alice@example.test · reader').waitFor();
     const linked = page.locator('[data-linked-identities]');
     await linked.getByText('Book Club ID').waitFor();

@@ -45,6 +45,7 @@ export const FLOORS: ReadonlyArray<{ name: string; members: readonly string[] }>
       'src/pages',
       'src/progress',
       'src/reading',
+      'src/releases',
       'src/scanning',
       'src/schemas',
       'src/storage',
@@ -64,6 +65,7 @@ export const FLOORS: ReadonlyArray<{ name: string; members: readonly string[] }>
       'src/opds',
       'src/koreader',
       'src/komga',
+      'src/kobo',
       'src/openapi',
       'src/web',
       // The test-only seam that wraps the platform's bindings as an entry receives them (docs/RELIABILITY.md).

@@ -52,7 +52,7 @@ export interface SeriesSeed extends Partial<Omit<NewSeries, 'libraryId' | 'autho
   genres?: string[];
   tags?: string[];
   authors?: string[];
-  tracking?: Omit<NewTracking, 'seriesId' | 'updatedAt'>;
+  tracking?: Omit<NewTracking, 'seriesId' | 'createdAt' | 'updatedAt'>;
 }
 
 export async function seedSeries(library: { id: string }, seed: SeriesSeed = {}) {
@@ -78,7 +78,9 @@ export async function seedSeries(library: { id: string }, seed: SeriesSeed = {})
   await db.batch([
     db.insert(series).values(row),
     ...(terms.length > 0 ? [db.insert(seriesTerms).values(terms)] : []),
-    ...(tracking ? [db.insert(seriesTracking).values({ ...tracking, seriesId: id, updatedAt: now })] : []),
+    ...(tracking
+      ? [db.insert(seriesTracking).values({ tracked: true, ...tracking, seriesId: id, createdAt: now, updatedAt: now })]
+      : []),
     ...upsertSearchRow(db, {
       entityType: 'series',
       entityId: id,

@@ -6,7 +6,7 @@
  * does it; vitest.config.ts builds it when dist/web is missing).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,30 @@ export interface StartOptions {
   vars?: Record<string, string>;
 }
 
+/**
+ * The consumers' config, with the test's variables among its [vars] when there are some: `--var` reaches the
+ * first worker of a `wrangler dev` only, and the release-poll consumer must see the providers' addresses
+ * too. The copy lives in the state folder, its paths made absolute.
+ */
+function consumersConfig(stateDir: string, vars: Record<string, string>): string {
+  if (Object.keys(vars).length === 0) return 'consumers/wrangler.toml';
+  const text = readFileSync(path.join(ROOT, 'consumers', 'wrangler.toml'), 'utf8')
+    .replace(/^main = "index.ts"$/m, `main = ${JSON.stringify(path.join(ROOT, 'consumers', 'index.ts'))}`)
+    .replace(
+      /^migrations_dir = "\.\.\/migrations"$/m,
+      `migrations_dir = ${JSON.stringify(path.join(ROOT, 'migrations'))}`,
+    )
+    .replace(
+      /^\[vars\]$/m,
+      `[vars]\n${Object.entries(vars)
+        .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+        .join('\n')}`,
+    );
+  const file = path.join(stateDir, 'consumers.wrangler.toml');
+  writeFileSync(file, text);
+  return file;
+}
+
 export async function startServer(options: StartOptions = {}): Promise<LongboxServer> {
   if (!existsSync(path.join(ROOT, 'dist', 'web', 'index.html'))) {
     throw new Error('dist/web is missing: run `npm run build:web` (npm test does it first)');
@@ -66,7 +90,7 @@ export async function startServer(options: StartOptions = {}): Promise<LongboxSe
   if (existsSync(path.join(ROOT, 'renderer', 'wrangler.toml'))) configs.push('-c', 'renderer/wrangler.toml');
   // The book-work queue consumers (README "How scans work") in the same process: without them no book
   // gets its page sizes, hashes or cover, and the reader lays out pages from those sizes.
-  configs.push('-c', 'consumers/wrangler.toml');
+  configs.push('-c', consumersConfig(stateDir, options.vars ?? {}));
   const vars = Object.entries(options.vars ?? {}).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
   const args = ['dev', ...configs, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
   args.push('--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', ...vars);

@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** The lagging read replica's copy of the catalog (test/support/replica.ts). */
+      REPLICA_SIM: D1Database;
     }
   }
 }

@@ -30,6 +30,7 @@ const CollectionsScreen = lazy(() => import('./screens/collections').then((modul
 const CollectionScreen = lazy(() => import('./screens/collections').then((module) => module.CollectionScreen));
 const ReadListsScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListsScreen));
 const ReadListScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListScreen));
+const ReleasesScreen = lazy(() => import('./screens/releases').then((module) => module.ReleasesScreen));
 const AdminScreen = lazy(() => import('./admin/admin').then((module) => module.AdminScreen));
 
 export function App() {
@@ -71,9 +72,12 @@ function Shell() {
 
   return (
     <>
-      <a class="skip-link" href="#main">
-        {t('app.skipToContent')}
-      </a>
+      {/* The readers are one landmark with nothing before it to skip. */}
+      {!path.startsWith('/read/') && (
+        <a class="skip-link" href="#main">
+          {t('app.skipToContent')}
+        </a>
+      )}
       {signedIn && !path.startsWith('/read/') && path !== '/setup' && <Header />}
       <Router>
         <Route path="/setup" component={SetupScreen} />
@@ -90,6 +94,7 @@ function Shell() {
         <Route path="/collections/:collectionId" component={CollectionScreen} />
         <Route path="/readlists" component={ReadListsScreen} />
         <Route path="/readlists/:readListId" component={ReadListScreen} />
+        <Route path="/releases" component={ReleasesScreen} />
         <Route path="/admin/*" component={AdminScreen} />
         <Route path="/admin" component={AdminScreen} />
         <Route path="/read/:bookId" component={ReaderRoute} />

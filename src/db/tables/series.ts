@@ -99,16 +99,3 @@ export const seriesAuthors = creditsTable('series_authors', {
   column: 'series_id',
   references: () => series.id,
 });
-
-/** Release tracking (API.md §2 Series tracked/upstream*Gap); absent row = untracked. */
-export const seriesTracking = sqliteTable('series_tracking', {
-  seriesId: text('series_id')
-    .primaryKey()
-    .references(() => series.id, { onDelete: 'cascade' }),
-  chapterTracking: integer('chapter_tracking', { mode: 'boolean' }).notNull().default(true),
-  volumeTracking: integer('volume_tracking', { mode: 'boolean' }).notNull().default(true),
-  providerName: text('provider_name'),
-  providerChapterCount: real('provider_chapter_count'),
-  providerVolumeCount: integer('provider_volume_count'),
-  updatedAt: updatedAt(),
-});

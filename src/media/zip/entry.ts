@@ -60,8 +60,11 @@ const pageMoved = () =>
     'The page is not where the book index says; the book needs to be analysed again',
   );
 
-/** The entry's compressed bytes, exactly `compressedSize` of them. */
-async function rawEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<ReadableStream<Uint8Array>> {
+/**
+ * The entry's compressed bytes, exactly `compressedSize` of them, as the archive stores them (a comic turned
+ * into an EPUB copies them into its own ZIP unchanged: src/media/comic-epub/).
+ */
+export async function rawEntryStream(reader: RangeReader, entry: ZipEntryRef): Promise<ReadableStream<Uint8Array>> {
   if (entry.offset + 30 > reader.size) throw pageMoved();
   const firstLength = Math.min(reader.size - entry.offset, entry.headerHint + HEADER_SLACK + entry.compressedSize);
   let source = (await reader.stream(entry.offset, firstLength)).getReader();

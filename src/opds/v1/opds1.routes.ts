@@ -48,6 +48,8 @@ opds1Router.get('/opensearch.xml', readerAppAuth(), (c) =>
  * A page past the end is a 400 (the link told the app how many there are). A served page may move the
  * user's progress, after it is sent (streamed-progress.ts).
  */
+// The progress it moves is work after the answer, held until the credential check succeeds and dropped if it
+// does not (middleware/caller.ts), so the page may be read beside the check like any other.
 opds1Router.get('/books/:id/pages/:pageNumber', readerAppAuth('PagesRead'), async (c) => {
   const bookId = idParam(c);
   const raw = c.req.param('pageNumber');

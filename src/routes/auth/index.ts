@@ -1,7 +1,7 @@
 import { hasPassword } from '../../auth/password';
 import type { Permission } from '../../auth/permissions';
 import { createRouter } from '../../http/router';
-import { toUserDto, type UserWithAccess } from '../../mappers/user.mapper';
+import { accessFromGrants, toUserDto } from '../../mappers/user.mapper';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie';
 import { clientInfo } from '../../http/client-info';
 import { contracts as routes } from './auth.routes';
@@ -20,15 +20,16 @@ export const authRouter = createRouter()
     return c.body(null, 204);
   })
   .openapi(routes.me, async (c) => {
+    // Everything comes with the credential check: the user row and their grants (no second read).
     const principal = c.get('principal');
-    const [me] = await c.get('services').users.withAccess([principal.user]);
+    const { user, apiKey } = principal;
     return c.json(
       {
-        ...toUserDto(me as UserWithAccess),
+        ...toUserDto({ user, access: accessFromGrants(user, principal.grants) }),
         authMethod: principal.method,
         effectivePermissions: [...principal.permissions].sort() as Permission[],
-        apiKey: principal.apiKey ?? null,
-        hasPassword: hasPassword(principal.user),
+        apiKey: apiKey ? { id: apiKey.id, name: apiKey.name, libraryIds: apiKey.libraryIds } : null,
+        hasPassword: hasPassword(user),
       },
       200,
     );

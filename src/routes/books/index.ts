@@ -1,5 +1,5 @@
 import { createRouter } from '../../http/router';
-import { paged, scopedList } from '../handlers';
+import { act, paged, scopedList } from '../handlers';
 import { requestViewer } from '../../http/progress-actor';
 import { contracts as routes } from './books.routes';
 
@@ -21,4 +21,7 @@ export const booksRouter = createRouter()
   .openapi(...scopedList(routes.booksRecentlyRead, 'bookQuery', 'recentlyRead'))
   .openapi(routes.getBook, async (c) =>
     c.json(await c.get('services').bookQuery.get(requestViewer(c), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    ...act(routes.deleteBookFile, ({ services, viewer, param }) => services.fileDeletion.deleteBook(viewer, param.id)),
   );

@@ -2,19 +2,29 @@
  * The three SSE streams of API.md §6. Each request subscribes to the EventHub Durable Object, which
  * replays buffered events after `Last-Event-ID` and then streams live ones with keep-alive comments.
  * Mounted before the tasks router so `/tasks/stream` is not read as a task id.
+ *
+ * The subscription does not depend on who asks, so it is opened while the guard checks the caller's
+ * credentials (one round trip for both: docs/ARCHITECTURE.md, "The credential check beside the request");
+ * its frames reach the caller only through the handler behind the guard, filtered for them, and a refused
+ * caller's subscription is cancelled unread.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { Requirement } from '../../auth/permissions';
 import type { EventStream } from '../../events/events';
 import { EVENT_HUB_NAME } from '../../events/publisher';
 import { errorResponses, SECURITY } from '../../lib/openapi-responses';
 import { createRouter } from '../../http/router';
+import type { AppEnv } from '../../env';
 import { authenticate } from '../../middleware/authenticate';
+
+const EVENT_ID = /^\d{1,15}$/;
 
 const LastEventIdHeader = z.object({
   'last-event-id': z
     .string()
-    .regex(/^\d{1,15}$/, 'must be the numeric id of an event')
+    .regex(EVENT_ID, 'must be the numeric id of an event')
     .optional()
     .openapi({ param: { name: 'last-event-id', in: 'header' }, description: 'Resume after this event id' }),
 });
@@ -26,7 +36,8 @@ function streamRoute(path: string, stream: EventStream, need: Requirement, summa
     tags: ['Events'],
     security: SECURITY,
     summary,
-    middleware: [authenticate(need)] as const,
+    // The handler starts nothing before the check: the subscription is opened beside it.
+    middleware: [subscribeBesideTheCheck(stream), authenticate(need, { speculation: 'never' })] as const,
     request: { headers: LastEventIdHeader },
     responses: {
       200: {
@@ -49,16 +60,39 @@ const STREAMS = [
   { path: '/scans/stream', stream: 'scans', need: 'LibrariesRead', summary: 'Scan progress events' },
 ] as const satisfies ReadonlyArray<{ path: string; stream: EventStream; need: Requirement; summary: string }>;
 
+/** Subscriptions opened while their request's credentials are checked, until the handler takes them. */
+const opened = new WeakMap<Request, Promise<ReadableStream<Uint8Array>>>();
+
+function subscribe(c: Context<AppEnv>, stream: EventStream, lastId: string | undefined) {
+  const hub = c.env.EVENT_HUB.get(c.env.EVENT_HUB.idFromName(EVENT_HUB_NAME));
+  return hub.subscribe(
+    stream,
+    lastId === undefined ? null : Number(lastId),
+    c.get('config').LONGBOX_EVENTS__KEEP_ALIVE_MS,
+  );
+}
+
+function subscribeBesideTheCheck(stream: EventStream) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const lastId = c.req.header('last-event-id');
+    // A malformed id is the validator's 400; nothing is opened for it.
+    if (lastId !== undefined && !EVENT_ID.test(lastId)) return next();
+    const subscription = subscribe(c, stream, lastId);
+    // Awaited by the handler; a caller refused before it ran never sees its failure.
+    subscription.catch(() => undefined);
+    opened.set(c.req.raw, subscription);
+    await next();
+    // Not taken: the caller was refused (or the request failed): nothing of it is read.
+    if (opened.delete(c.req.raw)) subscription.then((body) => body.cancel()).catch(() => undefined);
+  });
+}
+
 export const eventsRouter = createRouter();
 for (const { path, stream, need, summary } of STREAMS) {
   eventsRouter.openapi(streamRoute(path, stream, need, summary), async (c) => {
-    const lastId = c.req.valid('header')['last-event-id'];
-    const hub = c.env.EVENT_HUB.get(c.env.EVENT_HUB.idFromName(EVENT_HUB_NAME));
-    const all = await hub.subscribe(
-      stream,
-      lastId === undefined ? null : Number(lastId),
-      c.get('config').LONGBOX_EVENTS__KEEP_ALIVE_MS,
-    );
+    const early = opened.get(c.req.raw);
+    opened.delete(c.req.raw);
+    const all = await (early ?? subscribe(c, stream, c.req.valid('header')['last-event-id']));
     // Replayed and live events alike reach the caller only when they are about what the caller sees.
     const body = c.get('services').eventStreams.forCaller(all, c.get('principal'));
     const headers = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform' };

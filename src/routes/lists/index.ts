@@ -6,6 +6,7 @@ import { readUploadedFile } from '../../http/uploaded-file';
 import { requestViewer } from '../../http/progress-actor';
 import { createRouter } from '../../http/router';
 import { mediaRequestOf, sendMedia } from '../../http/send-media';
+import { coverCaching } from '../../pages/media-response';
 import { CBL_MAX_BYTES } from '../../lists/cbl';
 import type { ListEdit, ListTypes, MemberListService } from '../../services/member-list.service';
 import type { Services } from '../../composition-root';
@@ -18,10 +19,11 @@ type ListServices = Services['collections' | 'readLists'];
 const services = (c: Context<AppEnv>) => c.get('services');
 const listOf = (id: string | undefined) => (id ? [id] : undefined);
 
-/** A list's cover: the thumbnail of its first member the viewer may see. */
+/** A list's cover: the thumbnail of its first member the viewer may see, revalidated as that member changes. */
 async function listCover(c: Context<AppEnv>, lists: Pick<ListServices, 'cover'>, viewer: Viewer, id: string) {
   const first = await lists.cover(viewer, id);
-  return sendMedia(c, await services(c).thumbnails.forListMember(viewer, first, mediaRequestOf(c)));
+  const result = await services(c).thumbnails.forListMember(viewer, first, mediaRequestOf(c));
+  return sendMedia(c, coverCaching(result, 'derived'));
 }
 
 /**

@@ -19,7 +19,7 @@ const UPDATE_RULES =
 // biome-ignore format: a table of endpoints, one per line
 export const contracts = {
   getProgress: progress.get('/books/{id}/progress', READ, { summary: "The user's progress in a book (ProgressRead or BooksRead); 404 when there is none", params: IdParamSchema, 200: record, errors: [400, 404] }),
-  updateProgress: progress.put('/books/{id}/progress', WRITE, { summary: 'Set the current page and completion (ProgressWrite or BooksWrite)', description: UPDATE_RULES, params: IdParamSchema, body: UpdateProgressBodySchema, 200: record, errors: [400, 404] }),
+  updateProgress: progress.put('/books/{id}/progress', WRITE, { summary: 'Set the current page and completion (ProgressWrite or BooksWrite)', description: UPDATE_RULES, params: IdParamSchema, body: UpdateProgressBodySchema, 200: record, errors: [400, 404, 409], speculation: 'guarded-writes' }),
   deleteProgress: progress.delete('/books/{id}/progress', WRITE, { summary: "Clear the user's progress in a book (ProgressWrite or BooksWrite)", params: IdParamSchema, 204: empty('Cleared'), errors: [400, 404] }),
   markBookRead: progress.post('/books/{id}/read', WRITE, { summary: 'Mark a book read: completed on its last page (ProgressWrite or BooksWrite)', params: IdParamSchema, 200: record, errors: [400, 404] }),
   markBookUnread: progress.post('/books/{id}/unread', WRITE, { summary: 'Mark a book unread: its progress is cleared (ProgressWrite or BooksWrite)', params: IdParamSchema, 204: empty('Marked unread'), errors: [400, 404] }),

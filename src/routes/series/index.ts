@@ -36,4 +36,7 @@ export const seriesRouter = createRouter()
   )
   .openapi(routes.markSeriesUnread, async (c) =>
     noContent(c, c.get('services').readProgress.markSeriesUnread(requestViewer(c), c.req.valid('param').id)),
+  )
+  .openapi(routes.deleteSeriesFiles, async (c) =>
+    noContent(c, c.get('services').fileDeletion.deleteSeries(requestViewer(c), c.req.valid('param').id)),
   );

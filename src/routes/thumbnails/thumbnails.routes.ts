@@ -2,6 +2,7 @@
  * Contracts of the cover routes (API.md §4: books, series and libraries each have a thumbnail). Each
  * needs the read permission of its resource group.
  */
+import { z } from '@hono/zod-openapi';
 import type { Permission } from '../../auth/permissions';
 import { BinarySchema } from '../../schemas/page.schema';
 import { IdParamSchema } from '../../schemas/path-params.schema';
@@ -17,11 +18,33 @@ const image = {
   content: { 'image/*': { schema: BinarySchema } },
 };
 
-const thumbnail = <const P extends string>(path: P, tag: string, permission: Permission, summary: string) =>
+/** `?v=`: the cover version the Book or Series response names (src/catalog/cover-version.ts). */
+const CoverVersionQuerySchema = z.object({
+  v: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({
+      param: { name: 'v', in: 'query' },
+      description:
+        'The `coverVersion` of the book or series: the answer is then cached as immutable (a new cover has a new version)',
+    }),
+});
+
+const thumbnail = <const P extends string>(
+  path: P,
+  tag: string,
+  permission: Permission,
+  summary: string,
+  versioned: boolean,
+) =>
   contractsFor(tag).get(path, permission, {
     summary: `${summary} (${permission})`,
-    description: COVER,
+    description: versioned
+      ? COVER
+      : `${COVER} It follows another cover, so it is revalidated on every use (Cache-Control: no-cache).`,
     params: IdParamSchema,
+    ...(versioned ? { query: CoverVersionQuerySchema } : {}),
     200: image,
     304: NOT_MODIFIED,
     errors: [400, 404],
@@ -29,7 +52,7 @@ const thumbnail = <const P extends string>(path: P, tag: string, permission: Per
 
 // biome-ignore format: a table of endpoints, one per line
 export const contracts = {
-  bookThumbnail: thumbnail('/books/{id}/thumbnail', 'Books', 'BooksRead', 'A book’s cover'),
-  seriesThumbnail: thumbnail('/series/{id}/thumbnail', 'Series', 'SeriesRead', 'A series’ cover: its first book’s'),
-  libraryThumbnail: thumbnail('/libraries/{id}/thumbnail', 'Libraries', 'LibrariesRead', 'A library’s cover: its first series’'),
+  bookThumbnail: thumbnail('/books/{id}/thumbnail', 'Books', 'BooksRead', 'A book’s cover', true),
+  seriesThumbnail: thumbnail('/series/{id}/thumbnail', 'Series', 'SeriesRead', 'A series’ cover: its first book’s', true),
+  libraryThumbnail: thumbnail('/libraries/{id}/thumbnail', 'Libraries', 'LibrariesRead', 'A library’s cover: its first series’', false),
 };

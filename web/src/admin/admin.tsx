@@ -1,4 +1,8 @@
-/** Administration: one screen per concern, chosen by the path (/admin/<section>). */
+/**
+ * Administration: one screen per concern, chosen by the path (/admin/<section>). Only administrators get
+ * it: anyone else who types the address sees that the page is not for them, not screens whose every action
+ * the server would then refuse (issue 31 point 7).
+ */
 import { useLocation } from 'preact-iso';
 import { Main } from '../components/page-main';
 import { t } from '../i18n';
@@ -11,6 +15,7 @@ import { SettingsSection } from './settings';
 import { TasksSection } from './tasks';
 import { UsersSection } from './users';
 import { SharingTagsSection } from './sharing-tags';
+import { isAdmin } from '../state/session';
 
 const SECTIONS: { path: string; label: MessageKey; render: () => preact.JSX.Element }[] = [
   { path: 'libraries', label: 'admin.libraries', render: () => <LibrariesSection /> },
@@ -25,9 +30,18 @@ const SECTIONS: { path: string; label: MessageKey; render: () => preact.JSX.Elem
 
 export function AdminScreen() {
   const { path } = useLocation();
+  if (!isAdmin.value) {
+    return (
+      <Main title={t('admin.forbidden')}>
+        <h1>{t('admin.forbidden')}</h1>
+        <p data-forbidden>{t('admin.forbiddenHint')}</p>
+        <a href="/">{t('nav.home')}</a>
+      </Main>
+    );
+  }
   const current = SECTIONS.find((section) => path === `/admin/${section.path}`) ?? SECTIONS[0]!;
   return (
-    <Main wide>
+    <Main wide title={`${t(current.label)} · ${t('admin.title')}`}>
       <h1>{t('admin.title')}</h1>
       <nav class="tabs" aria-label={t('admin.title')}>
         {SECTIONS.map((section) => (

@@ -132,7 +132,7 @@ function LibraryPanel({
         {running && scan ? (
           <>
             <span>
-              {t('admin.scanProgress', { done: scan.filesProcessed, total: scan.filesTotal })} ·{' '}
+              {t('admin.scanProgress', { done: scan.filesProcessed, count: scan.filesTotal })} ·{' '}
               {t('admin.booksFound', { count: scan.booksFound })}
             </span>
             <ProgressBar
@@ -143,11 +143,11 @@ function LibraryPanel({
         ) : (
           <span class="muted">
             {scan && scan.status !== 'idle'
-              ? t('admin.scanFinished', {
-                  status: scan.status,
-                  books: scan.booksFound,
-                  errors: scan.errors,
-                })
+              ? [
+                  t(`admin.scanStatus.${scan.status}` as 'admin.scanStatus.completed'),
+                  t('series.bookCount', { count: scan.booksFound }),
+                  t('admin.errorCount', { count: scan.errors }),
+                ].join(' · ')
               : t('admin.scanIdle')}
           </span>
         )}
@@ -204,7 +204,10 @@ function LibraryPanel({
       )}
       <details open={open}>
         <summary>{t('admin.upload')}</summary>
-        <UploadPanel library={library} onUploaded={() => void startScan('normal')} />
+        <UploadPanel
+          library={library}
+          startScan={() => post(`/libraries/${library.id}/scan`, undefined, { query: { mode: 'normal' } })}
+        />
       </details>
     </article>
   );

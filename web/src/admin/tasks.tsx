@@ -1,15 +1,31 @@
-/** Background tasks, newest first, kept current by /tasks/stream; running ones can be cancelled. */
+/**
+ * Background tasks, newest first, kept current by /tasks/stream; running ones can be cancelled. Each is
+ * named in words with its library ("Scanning Comics", not `scan_library`), its state and dates as people
+ * read them (issue 31 point 11).
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import type { Page, Task, TaskProgressEvent } from '../api/types';
+import type { Library, Page, Task, TaskProgressEvent } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { ErrorMessage, useAsync } from '../components/async';
 import { ProgressBar } from '../components/cards';
-import { t } from '../i18n';
+import { hasMessage, t } from '../i18n';
+import { formatDateTime } from '../i18n/format';
+
+/** "Scanning Comics": the task's kind in words, with the library it works on when it has one. */
+export function taskName(task: Pick<Task, 'type' | 'libraryId'>, libraries: Library[] | undefined): string {
+  const library = task.libraryId ? libraries?.find((entry) => entry.id === task.libraryId)?.name : undefined;
+  const key = library ? `task.${task.type}` : `task.${task.type}.any`;
+  return hasMessage(key) ? t(key, { library: library ?? '' }) : task.type;
+}
+
+const statusWords = (status: string) =>
+  hasMessage(`task.status.${status}`) ? t(`task.status.${status}` as never) : status;
 import { subscribe } from '../state/live';
 
 export function TasksSection() {
   const tasks = useAsync((signal) => get<Page<Task>>('/tasks', { query: { pageSize: 100 }, signal }), []);
+  const libraries = useAsync((signal) => get<Library[]>('/libraries', { signal }), []);
   const [live, setLive] = useState<Record<string, TaskProgressEvent>>({});
   const [error, setError] = useState<unknown>(null);
 
@@ -39,24 +55,26 @@ export function TasksSection() {
           const progress = update?.progress ?? task.progress;
           return (
             <tr key={task.id} data-task-status={status}>
-              <td>{task.type}</td>
+              <td data-task-type={task.type}>{taskName(task, libraries.data)}</td>
               <td>
                 <span
                   class={
                     status === 'failed' ? 'badge badge--bad' : status === 'completed' ? 'badge badge--ok' : 'badge'
                   }
                 >
-                  {status}
+                  {statusWords(status)}
                 </span>
                 {task.error && <div class="muted">{task.error}</div>}
               </td>
               <td>
-                {progress.total > 0 && <ProgressBar fraction={progress.current / progress.total} label={task.type} />}
+                {progress.total > 0 && (
+                  <ProgressBar fraction={progress.current / progress.total} label={taskName(task, libraries.data)} />
+                )}
                 <span class="muted">
                   {progress.current}/{progress.total} {progress.message}
                 </span>
               </td>
-              <td>{new Date(task.createdAt).toLocaleString()}</td>
+              <td>{formatDateTime(task.createdAt)}</td>
               <td>
                 {(status === 'running' || status === 'pending') && (
                   <button

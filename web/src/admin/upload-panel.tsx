@@ -1,17 +1,23 @@
 /**
  * Drag and drop (or pick) book files and whole folders; they upload into the library's folder with one
- * progress bar over all bytes, then a scan starts so the books appear.
+ * progress bar over all bytes, then a scan starts so the books appear. The report says whether it did:
+ * nothing new uploaded starts none, and a scan the server refused is said so (issue 31 point 7).
  */
 import { useRef, useState } from 'preact/hooks';
 import type { Library } from '../api/types';
 import { ProgressBar } from '../components/cards';
+import { errorText } from '../components/async';
 import { t } from '../i18n';
 import { itemsFromDrop, itemsFromFiles, type UploadItem, type UploadReport, uploadAll } from './uploader';
 
-export function UploadPanel({ library, onUploaded }: { library: Library; onUploaded(): void }) {
+/** What became of the scan after an upload: none (nothing new), started, or refused with the server's words. */
+type ScanAfterUpload = { kind: 'none' } | { kind: 'started' } | { kind: 'failed'; message: string };
+
+export function UploadPanel({ library, startScan }: { library: Library; startScan(): Promise<void> }) {
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<{ sent: number; total: number; current: string } | null>(null);
   const [report, setReport] = useState<UploadReport | null>(null);
+  const [scan, setScan] = useState<ScanAfterUpload>({ kind: 'none' });
   const [message, setMessage] = useState('');
   const abort = useRef<AbortController | null>(null);
 
@@ -31,8 +37,15 @@ export function UploadPanel({ library, onUploaded }: { library: Library; onUploa
       abort.current.signal,
     );
     setProgress(null);
+    setScan({ kind: 'none' });
     setReport(result);
-    if (result.uploaded.length > 0) onUploaded();
+    if (result.uploaded.length === 0) return;
+    try {
+      await startScan();
+      setScan({ kind: 'started' });
+    } catch (failure) {
+      setScan({ kind: 'failed', message: errorText(failure) });
+    }
   }
 
   return (
@@ -98,7 +111,14 @@ export function UploadPanel({ library, onUploaded }: { library: Library; onUploa
             uploaded: report.uploaded.length,
             existing: report.existing.length,
             failed: report.failed.length,
-          })}
+          })}{' '}
+          {scan.kind === 'started'
+            ? t('admin.uploadScanStarted')
+            : scan.kind === 'failed'
+              ? t('admin.uploadScanFailed', { message: scan.message })
+              : report.uploaded.length === 0
+                ? t('admin.uploadNoScan')
+                : ''}
           {report.failed.length > 0 && (
             <ul>
               {report.failed.map((failure) => (

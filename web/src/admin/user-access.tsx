@@ -59,9 +59,13 @@ export function UserAccessEditor({
     setShared(next);
   }
 
+  /** No library ticked: the user would see nothing at all (issue 31 point 11: saved silently before). */
+  const noLibrary = !all && shared.size === 0;
+
   async function save(event: Event) {
     event.preventDefault();
     setError(null);
+    if (noLibrary && !confirm(t('admin.noLibraryConfirm', { name: user.username }))) return;
     try {
       await put(`/users/${user.id}`, {
         sharedAllLibraries: all,
@@ -99,6 +103,11 @@ export function UserAccessEditor({
             </label>
           ))}
         </div>
+        {noLibrary && (
+          <p class="notice notice--warning" data-no-library>
+            {t('admin.noLibraryWarning', { name: user.username })}
+          </p>
+        )}
       </fieldset>
       <fieldset class="field">
         <legend class="field__label">{t('admin.ageRestriction')}</legend>

@@ -76,6 +76,8 @@ export interface RequestOptions {
   raw?: BodyInit;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The request outlives the page (sent while the tab closes). */
+  keepalive?: boolean;
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -97,6 +99,7 @@ export async function request<T>(method: string, path: string, options: RequestO
         body,
         signal: options.signal,
         credentials: 'same-origin',
+        keepalive: options.keepalive,
       }));
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;

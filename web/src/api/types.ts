@@ -14,6 +14,13 @@ import type { BookPageEntrySchema } from '../../../src/schemas/page.schema';
 import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/schemas/read-progress.schema';
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
 import type { SeriesSchema } from '../../../src/schemas/series.schema';
+import type {
+  ReleaseSchema,
+  ReleaseSourceSchema,
+  SeriesAliasSchema,
+  SeriesExternalIdSchema,
+  SeriesTrackingSchema,
+} from '../../../src/schemas/release.schema';
 import type { BookMetadataSchema, SeriesMetadataSchema } from '../../../src/schemas/metadata.schema';
 import type { SettingHistoryEntrySchema, SettingSchema } from '../../../src/schemas/settings.schema';
 import type {
@@ -37,6 +44,11 @@ export type SessionUser = LoginResponse['user'];
 export type SetupStatus = z.infer<typeof SetupStatusSchema>;
 export type Book = z.infer<typeof BookSchema>;
 export type Series = z.infer<typeof SeriesSchema>;
+export type SeriesTracking = z.infer<typeof SeriesTrackingSchema>;
+export type SeriesAlias = z.infer<typeof SeriesAliasSchema>;
+export type SeriesExternalId = z.infer<typeof SeriesExternalIdSchema>;
+export type Release = z.infer<typeof ReleaseSchema>;
+export type ReleaseSource = z.infer<typeof ReleaseSourceSchema>;
 export type SeriesMetadata = z.infer<typeof SeriesMetadataSchema>;
 export type BookMetadata = z.infer<typeof BookMetadataSchema>;
 export type Library = z.infer<typeof LibrarySchema>;

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
+import { refusalInWords } from '../api/error-words';
 import { t } from '../i18n';
 
 export interface AsyncState<T> {
@@ -45,8 +46,10 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, inputs: u
   return { data, error, loading, reload, set: setData };
 }
 
+/** What a screen says about a failure: in people's words where the API named the refused fields. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'NetworkError') return t('app.networkError');
+  if (error instanceof ApiError) return refusalInWords(error) ?? error.message;
   return error instanceof Error ? error.message : String(error);
 }
 

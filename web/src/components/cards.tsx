@@ -1,16 +1,28 @@
 /**
  * Covers and cards. A cover's box has its size before the image arrives (2:3, the shape of a comic
  * cover), so grids and rows never shift as thumbnails load; images load lazily through the session
- * cookie, and `coverVersion` refetches them when the server announces a new cover.
+ * cookie. A book's or series' cover address carries its `coverVersion` (src/catalog/cover-version.ts): a
+ * new cover is a new address on every screen at once, and an unchanged one comes from the browser's cache.
  */
+import type { ComponentChildren } from 'preact';
 import { apiUrl } from '../api/client';
 import { readFraction } from '../../../src/progress/rules';
 import type { Book, Series } from '../api/types';
 import { t } from '../i18n';
-import { coverVersion } from '../state/live';
+import type { Selectable } from './selection';
 
-export function Cover({ kind, id, alt = '' }: { kind: 'books' | 'series' | 'libraries'; id: string; alt?: string }) {
-  const version = coverVersion.value;
+/** A book's or series' cover at its version; a library's (its first series', revalidated by the server) without. */
+export function Cover({
+  kind,
+  id,
+  version,
+  alt = '',
+}: {
+  kind: 'books' | 'series' | 'libraries';
+  id: string;
+  version?: string;
+  alt?: string;
+}) {
   return (
     <div class="cover">
       <img
@@ -41,31 +53,80 @@ export function ProgressBar({ fraction, label }: { fraction: number; label: stri
   );
 }
 
-export function BookCard({ book, showSeries = false }: { book: Book; showSeries?: boolean }) {
+export function BookCard({
+  book,
+  showSeries = false,
+  selection,
+}: {
+  book: Book;
+  showSeries?: boolean;
+  /** While a grid is selecting: the card is a checkbox. */
+  selection?: Selectable;
+}) {
   const fraction = readFraction(book.readProgress, book.pageCount);
   return (
-    <a class="card-link" href={`/books/${book.id}`} data-book-id={book.id}>
-      <Cover kind="books" id={book.id} />
+    <CardFrame href={`/books/${book.id}`} data={{ 'data-book-id': book.id }} title={book.title} selection={selection}>
+      <Cover kind="books" id={book.id} version={book.coverVersion} />
       <span class="card-link__title">{book.title}</span>
       <span class="card-link__sub">
         {showSeries ? book.seriesName : t('book.pages', { count: book.pageCount })}
         {book.readProgress?.completed && ` · ${t('book.completed')}`}
       </span>
       {fraction > 0 && fraction < 1 && <ProgressBar fraction={fraction} label={book.title} />}
-    </a>
+    </CardFrame>
   );
 }
 
-export function SeriesCard({ series }: { series: Series }) {
+/** A card: a link to the item, or, while its grid is selecting, a checkbox named by its title. */
+function CardFrame({
+  href,
+  data,
+  title,
+  selection,
+  children,
+}: {
+  href: string;
+  data: Record<string, string>;
+  title: string;
+  selection?: Selectable;
+  children: ComponentChildren;
+}) {
+  if (!selection) {
+    return (
+      <a class="card-link" href={href} {...data}>
+        {children}
+      </a>
+    );
+  }
   return (
-    <a class="card-link" href={`/series/${series.id}`} data-series-id={series.id}>
-      <Cover kind="series" id={series.id} />
+    <label class="card-link card-link--selectable" data-selected={selection.selected ? 'true' : 'false'} {...data}>
+      <input
+        type="checkbox"
+        class="card-link__check"
+        checked={selection.selected}
+        aria-label={title}
+        onChange={selection.onToggle}
+      />
+      {children}
+    </label>
+  );
+}
+
+export function SeriesCard({ series, selection }: { series: Series; selection?: Selectable }) {
+  return (
+    <CardFrame
+      href={`/series/${series.id}`}
+      data={{ 'data-series-id': series.id }}
+      title={series.title}
+      selection={selection}
+    >
+      <Cover kind="series" id={series.id} version={series.coverVersion} />
       <span class="card-link__title">{series.title}</span>
       <span class="card-link__sub">
         {t('series.bookCount', { count: series.bookCount })}
         {series.unreadCount ? ` · ${t('series.unread', { count: series.unreadCount })}` : ''}
       </span>
-    </a>
+    </CardFrame>
   );
 }
 

@@ -93,34 +93,94 @@ export function canEdit(_kind: Kind): boolean {
   return role === 'maintainer' || role === 'admin';
 }
 
-const FIELDS = ['title', 'summary', 'publisher', 'year', 'genres', 'tags'] as const;
-type Field = (typeof FIELDS)[number] | 'ageRating';
-const NUMERIC: readonly Field[] = ['year', 'ageRating'];
+/** How a field is edited: a line of text, a paragraph, a number, a comma-separated list or a choice. */
+type FieldKind = 'text' | 'paragraph' | 'number' | 'list' | 'choice';
+interface FieldSpec {
+  name: Field;
+  kind: FieldKind;
+  /** For a choice: its values (the empty choice, "not set", comes first). */
+  choices?: readonly string[];
+  /** The catalogue key of a choice's label: `<prefix>.<value>`. */
+  choiceLabels?: string;
+}
+
+type Field =
+  | 'title'
+  | 'titleSort'
+  | 'summary'
+  | 'publisher'
+  | 'year'
+  | 'month'
+  | 'day'
+  | 'language'
+  | 'status'
+  | 'readingDirection'
+  | 'number'
+  | 'isbn'
+  | 'genres'
+  | 'tags'
+  | 'ageRating';
+
+/**
+ * What the dialogs edit (issue 31 point 10: what Komga users edit most): for a series its sort title,
+ * reading direction, status and language besides the common fields; for a book its number, release date
+ * and ISBN, and (below the fields) its credits and links.
+ */
+const SERIES_SPECS: readonly FieldSpec[] = [
+  { name: 'title', kind: 'text' },
+  { name: 'titleSort', kind: 'text' },
+  { name: 'summary', kind: 'paragraph' },
+  { name: 'readingDirection', kind: 'choice', choices: ['ltr', 'rtl', 'ttb', 'webtoon'], choiceLabels: 'direction' },
+  { name: 'status', kind: 'choice', choices: ['ongoing', 'ended', 'hiatus', 'abandoned'], choiceLabels: 'status' },
+  { name: 'publisher', kind: 'text' },
+  { name: 'year', kind: 'number' },
+  { name: 'language', kind: 'text' },
+  { name: 'genres', kind: 'list' },
+  { name: 'tags', kind: 'list' },
+];
+const BOOK_SPECS: readonly FieldSpec[] = [
+  { name: 'title', kind: 'text' },
+  { name: 'number', kind: 'number' },
+  { name: 'summary', kind: 'paragraph' },
+  { name: 'year', kind: 'number' },
+  { name: 'month', kind: 'number' },
+  { name: 'day', kind: 'number' },
+  { name: 'publisher', kind: 'text' },
+  { name: 'isbn', kind: 'text' },
+  { name: 'genres', kind: 'list' },
+  { name: 'tags', kind: 'list' },
+];
+const AGE_RATING: FieldSpec = { name: 'ageRating', kind: 'number' };
 
 const asText = (metadata: Metadata, field: Field): string => {
-  const value = (metadata as Record<Field, unknown>)[field];
+  const value = (metadata as unknown as Record<Field, unknown>)[field];
   return Array.isArray(value) ? value.join(', ') : value === null || value === undefined ? '' : String(value);
 };
 
-function parsed(field: Field, text: string): unknown {
-  if (field === 'genres' || field === 'tags')
+function parsed(spec: FieldSpec, text: string): unknown {
+  if (spec.kind === 'list')
     return text
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-  if (NUMERIC.includes(field)) {
+  if (spec.kind === 'number') {
     if (text.trim() === '') return null;
     // Not a number ("16+", "R"): sent as typed, so the server answers 400 naming the field. Number() would be
     // NaN, which JSON sends as null: for an age rating, "unlock and rate from the books".
     const number = Number(text);
     return Number.isFinite(number) ? number : text.trim();
   }
-  if (field === 'title') return text.trim();
+  if (spec.name === 'title' || spec.name === 'titleSort') return text.trim();
   return text.trim() === '' ? null : text;
 }
 
 /** The lock a field has after an edit sets it: locked, except a cleared age rating (the books rate the series). */
-const lockedByEdit = (field: Field, text: string) => field !== 'ageRating' || text.trim() !== '';
+const lockedByEdit = (field: Field | ListField, text: string) => field !== 'ageRating' || text.trim() !== '';
+
+/** The fields edited as rows (a book's credits and links), each with its lock. */
+type ListField = 'authors' | 'links';
+type Credit = { name: string; role: string };
+type WebLink = { label: string; url: string };
 
 export function EditMetadataDialog({
   kind,
@@ -136,12 +196,18 @@ export function EditMetadataDialog({
   rates?: boolean;
   onClose: () => void;
 }) {
-  const fields: readonly Field[] = kind === 'series' && rates ? [...FIELDS, 'ageRating'] : FIELDS;
-  const storedLock = (field: Field) => Boolean((metadata.locks as Record<Field, boolean | undefined>)[field]);
+  const specs: readonly FieldSpec[] =
+    kind === 'series' ? (rates ? [...SERIES_SPECS, AGE_RATING] : SERIES_SPECS) : BOOK_SPECS;
+  const fields = specs.map((spec) => spec.name);
+  const rows: readonly ListField[] = kind === 'books' ? ['authors', 'links'] : [];
+  const storedLock = (field: Field | ListField) =>
+    Boolean((metadata.locks as Record<string, boolean | undefined>)[field]);
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f, asText(metadata, f)])));
-  const [locks, setLocks] = useState<Record<Field, boolean>>(
-    () => Object.fromEntries(fields.map((f) => [f, storedLock(f)])) as Record<Field, boolean>,
+  const [locks, setLocks] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries([...fields, ...rows].map((f) => [f, storedLock(f)])),
   );
+  const [credits, setCredits] = useState<Credit[]>(() => metadata.authors.map(({ name, role }) => ({ name, role })));
+  const [links, setLinks] = useState<WebLink[]>(() => metadata.links.map(({ label, url }) => ({ label, url })));
   const [cover, setCover] = useState<File | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
@@ -151,19 +217,40 @@ export function EditMetadataDialog({
     setValues({ ...values, [field]: text });
     setLocks({ ...locks, [field]: lockedByEdit(field, text) });
   }
+  function editCredits(next: Credit[]) {
+    setCredits(next);
+    setLocks({ ...locks, authors: true });
+  }
+  function editLinks(next: WebLink[]) {
+    setLinks(next);
+    setLocks({ ...locks, links: true });
+  }
+
+  const rowsValue = (field: ListField) =>
+    field === 'authors'
+      ? credits.filter((credit) => credit.name.trim()).map((c) => ({ name: c.name.trim(), role: c.role }))
+      : links.filter((link) => link.url.trim()).map((l) => ({ label: l.label.trim(), url: l.url.trim() }));
+  const rowsStored = (field: ListField) =>
+    field === 'authors'
+      ? metadata.authors.map(({ name, role }) => ({ name, role }))
+      : metadata.links.map(({ label, url }) => ({ label, url }));
 
   async function save(event: Event) {
     event.preventDefault();
     setSaving(true);
     setError(null);
     try {
-      const changed = fields.filter((f) => values[f] !== asText(metadata, f));
-      if (changed.length > 0) {
-        await patch(`/${kind}/${id}/metadata`, Object.fromEntries(changed.map((f) => [f, parsed(f, values[f] ?? '')])));
-      }
+      const changed = specs.filter((spec) => values[spec.name] !== asText(metadata, spec.name));
+      const changedRows = rows.filter((f) => JSON.stringify(rowsValue(f)) !== JSON.stringify(rowsStored(f)));
+      const body = {
+        ...Object.fromEntries(changed.map((spec) => [spec.name, parsed(spec, values[spec.name] ?? '')])),
+        ...Object.fromEntries(changedRows.map((f) => [f, rowsValue(f)])),
+      };
+      if (Object.keys(body).length > 0) await patch(`/${kind}/${id}/metadata`, body);
       // Locks toggled by hand: an edit locks its field, so only differences from that are sent.
-      const toggled = fields.filter(
-        (f) => locks[f] !== (changed.includes(f) ? lockedByEdit(f, values[f] ?? '') : storedLock(f)),
+      const edited = new Set<string>([...changed.map((spec) => spec.name), ...changedRows]);
+      const toggled = [...fields, ...rows].filter(
+        (f) => locks[f] !== (edited.has(f) ? lockedByEdit(f, values[f] ?? '') : storedLock(f)),
       );
       if (toggled.length > 0)
         await put(`/${kind}/${id}/metadata/locks`, Object.fromEntries(toggled.map((f) => [f, locks[f]])));
@@ -189,58 +276,135 @@ export function EditMetadataDialog({
     }
   }
 
+  const lockBox = (field: Field | ListField) => (
+    <label class="lock">
+      <input
+        type="checkbox"
+        name={`${field}Lock`}
+        checked={locks[field]}
+        onChange={(e) => setLocks({ ...locks, [field]: e.currentTarget.checked })}
+      />
+      {t('metadata.lock')}
+    </label>
+  );
+
   return (
     <dialog open class="dialog" aria-labelledby="edit-metadata-title" data-edit-metadata>
       <form onSubmit={(event) => void save(event)} class="dialog__body">
         <h2 id="edit-metadata-title">{t('metadata.editTitle')}</h2>
         <p class="muted">{t('metadata.lockHint')}</p>
-        {fields.map((field) => (
-          <div class="field field--locked" key={field}>
-            <label class="field__label" for={`metadata-${field}`}>
-              {t(`metadata.${field}` as MessageKey)}
+        {specs.map((spec) => (
+          <div class="field field--locked" key={spec.name}>
+            <label class="field__label" for={`metadata-${spec.name}`}>
+              {t(`metadata.${spec.name}` as MessageKey)}
             </label>
-            {field === 'summary' ? (
-              <textarea
-                id={`metadata-${field}`}
-                name={field}
-                rows={5}
-                value={values[field] ?? ''}
-                onInput={(e) => edit(field, e.currentTarget.value)}
-              />
-            ) : (
-              <input
-                id={`metadata-${field}`}
-                name={field}
-                type="text"
-                inputMode={NUMERIC.includes(field) ? 'numeric' : undefined}
-                value={values[field] ?? ''}
-                placeholder={
-                  field === 'genres' || field === 'tags'
-                    ? t('metadata.listHint')
-                    : field === 'ageRating'
-                      ? t('metadata.ageRatingHint')
-                      : undefined
-                }
-                onInput={(e) => edit(field, e.currentTarget.value)}
-              />
-            )}
-            <label class="lock">
-              <input
-                type="checkbox"
-                name={`${field}Lock`}
-                checked={locks[field]}
-                onChange={(e) => setLocks({ ...locks, [field]: e.currentTarget.checked })}
-              />
-              {t('metadata.lock')}
-            </label>
+            <FieldInput spec={spec} value={values[spec.name] ?? ''} onInput={(text) => edit(spec.name, text)} />
+            {lockBox(spec.name)}
           </div>
         ))}
+        {rows.includes('authors') && (
+          <fieldset class="field rows-field" data-credits>
+            <legend class="field__label">{t('metadata.credits')}</legend>
+            {credits.map((credit, index) => (
+              <div class="rows-field__row" key={index}>
+                <input
+                  class="field__input"
+                  aria-label={t('metadata.creditName', { number: index + 1 })}
+                  value={credit.name}
+                  onInput={(e) =>
+                    editCredits(credits.map((c, i) => (i === index ? { ...c, name: e.currentTarget.value } : c)))
+                  }
+                />
+                <select
+                  class="select"
+                  aria-label={t('metadata.creditRole', { number: index + 1 })}
+                  value={credit.role}
+                  onChange={(e) =>
+                    editCredits(credits.map((c, i) => (i === index ? { ...c, role: e.currentTarget.value } : c)))
+                  }
+                >
+                  {[...new Set([...ROLES, credit.role])].map((role) => (
+                    <option key={role} value={role}>
+                      {roleLabel(role)}
+                    </option>
+                  ))}
+                </select>
+                <button
+                  type="button"
+                  class="button button--small"
+                  aria-label={t('metadata.removeCredit', { name: credit.name || String(index + 1) })}
+                  onClick={() => editCredits(credits.filter((_, i) => i !== index))}
+                >
+                  ✕
+                </button>
+              </div>
+            ))}
+            <div class="toolbar">
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => editCredits([...credits, { name: '', role: 'writer' }])}
+              >
+                {t('metadata.addCredit')}
+              </button>
+              {lockBox('authors')}
+            </div>
+          </fieldset>
+        )}
+        {rows.includes('links') && (
+          <fieldset class="field rows-field" data-links>
+            <legend class="field__label">{t('metadata.links')}</legend>
+            {links.map((link, index) => (
+              <div class="rows-field__row" key={index}>
+                <input
+                  class="field__input"
+                  aria-label={t('metadata.linkLabel', { number: index + 1 })}
+                  placeholder={t('metadata.linkLabelHint')}
+                  value={link.label}
+                  onInput={(e) =>
+                    editLinks(links.map((l, i) => (i === index ? { ...l, label: e.currentTarget.value } : l)))
+                  }
+                />
+                <input
+                  class="field__input"
+                  type="url"
+                  inputMode="url"
+                  aria-label={t('metadata.linkUrl', { number: index + 1 })}
+                  placeholder="https://"
+                  value={link.url}
+                  onInput={(e) =>
+                    editLinks(links.map((l, i) => (i === index ? { ...l, url: e.currentTarget.value } : l)))
+                  }
+                />
+                <button
+                  type="button"
+                  class="button button--small"
+                  aria-label={t('metadata.removeLink', { number: index + 1 })}
+                  onClick={() => editLinks(links.filter((_, i) => i !== index))}
+                >
+                  ✕
+                </button>
+              </div>
+            ))}
+            <div class="toolbar">
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => editLinks([...links, { label: '', url: '' }])}
+              >
+                {t('metadata.addLink')}
+              </button>
+              {lockBox('links')}
+            </div>
+          </fieldset>
+        )}
         <div class="field">
           <label class="field__label" for="metadata-cover">
             {t('metadata.cover')}
           </label>
           <input
             id="metadata-cover"
+            class="field__input"
             type="file"
             accept="image/jpeg,image/png,image/webp"
             onChange={(e) => setCover(e.currentTarget.files?.[0] ?? null)}
@@ -260,5 +424,52 @@ export function EditMetadataDialog({
         </div>
       </form>
     </dialog>
+  );
+}
+
+/** One field's control, named as the field (tests and password managers find it by name). */
+function FieldInput({ spec, value, onInput }: { spec: FieldSpec; value: string; onInput: (text: string) => void }) {
+  const id = `metadata-${spec.name}`;
+  if (spec.kind === 'paragraph') {
+    return (
+      <textarea
+        id={id}
+        class="field__input"
+        name={spec.name}
+        rows={5}
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+    );
+  }
+  if (spec.kind === 'choice') {
+    return (
+      <select id={id} class="select" name={spec.name} value={value} onChange={(e) => onInput(e.currentTarget.value)}>
+        <option value="">{t('metadata.notSet')}</option>
+        {(spec.choices ?? []).map((choice) => (
+          <option key={choice} value={choice}>
+            {t(`${spec.choiceLabels}.${choice}` as MessageKey)}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return (
+    <input
+      id={id}
+      class="field__input"
+      name={spec.name}
+      type="text"
+      inputMode={spec.kind === 'number' ? 'numeric' : undefined}
+      value={value}
+      placeholder={
+        spec.kind === 'list'
+          ? t('metadata.listHint')
+          : spec.name === 'ageRating'
+            ? t('metadata.ageRatingHint')
+            : undefined
+      }
+      onInput={(e) => onInput(e.currentTarget.value)}
+    />
   );
 }

@@ -20,3 +20,8 @@ export function t(key: MessageKey, values?: Record<string, string | number>): st
 }
 
 export type { MessageKey };
+
+/** Whether the catalogue has a message for `key` (names built from data: a setting's key, a task's type). */
+export function hasMessage(key: string): key is MessageKey {
+  return Object.hasOwn(active, key);
+}

@@ -3,12 +3,13 @@
  * slider, next and previous book) built on the readers' shared parts (reader-menu.tsx), and the notice
  * shown at either end of the book.
  */
+import { useState } from 'preact/hooks';
 import type { Book } from '../api/types';
 import { t } from '../i18n';
 import type { BookEdge } from './comic-actions';
 import type { FitMode } from './fit';
 import type { ReadingMode, View } from './layout';
-import { MenuBar, SettingsPanel } from './reader-menu';
+import { MenuBar, SettingsButton, SettingsPanel } from './reader-menu';
 import { type ComicSettings, FIT_MODES, READING_MODES } from './settings';
 
 interface ComicMenuProps {
@@ -32,82 +33,90 @@ interface ComicMenuProps {
 
 export function ComicMenu(props: ComicMenuProps) {
   const { book, settings, mode } = props;
+  const [settingsOpen, setSettingsOpen] = useState(false);
   return (
     <>
       <MenuBar title={book.title} onBack={props.onClose}>
+        <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen(!settingsOpen)} />
         <button type="button" class="rd-button" onClick={props.onHelp} aria-label={t('reader.help')}>
           ?
         </button>
       </MenuBar>
-      <SettingsPanel
-        book={book}
-        kind="pages"
-        offlineUrls={props.offlineUrls}
-        incognito={settings.incognito}
-        onIncognito={(incognito) => props.onSettings({ incognito })}
-      >
-        <label>
-          {t('reader.mode')}
-          <select
-            value={props.modeOverridden ? mode : ''}
-            onChange={(e) => props.onMode(((e.currentTarget as HTMLSelectElement).value || null) as ReadingMode | null)}
-          >
-            <option value="">
-              {t('reader.mode.seriesDefault')} ({t(`reader.mode.${mode}` as 'reader.mode.ltr')})
-            </option>
-            {READING_MODES.map((m) => (
-              <option key={m} value={m}>
-                {t(`reader.mode.${m}` as 'reader.mode.ltr')}
+      {settingsOpen && (
+        <SettingsPanel
+          book={book}
+          kind="pages"
+          offlineUrls={props.offlineUrls}
+          incognito={settings.incognito}
+          onIncognito={(incognito) => props.onSettings({ incognito })}
+        >
+          <label>
+            {t('reader.mode')}
+            <select
+              value={props.modeOverridden ? mode : ''}
+              onChange={(e) =>
+                props.onMode(((e.currentTarget as HTMLSelectElement).value || null) as ReadingMode | null)
+              }
+            >
+              <option value="">
+                {t('reader.mode.seriesDefault')} ({t(`reader.mode.${mode}` as 'reader.mode.ltr')})
               </option>
-            ))}
-          </select>
-        </label>
-        {mode !== 'webtoon' && (
-          <>
-            <label>
-              {t('reader.layout')}
-              <select
-                value={settings.layout}
-                onChange={(e) =>
-                  props.onSettings({ layout: (e.currentTarget as HTMLSelectElement).value as ComicSettings['layout'] })
-                }
-              >
-                <option value="single">{t('reader.layout.single')}</option>
-                <option value="double">{t('reader.layout.double')}</option>
-              </select>
-            </label>
-            <label>
-              {t('reader.fit')}
-              <select
-                value={settings.fit}
-                onChange={(e) => props.onSettings({ fit: (e.currentTarget as HTMLSelectElement).value as FitMode })}
-              >
-                {FIT_MODES.map((f) => (
-                  <option key={f} value={f}>
-                    {t(`reader.fit.${f}` as 'reader.fit.screen')}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label class="rd-check">
-              <input
-                type="checkbox"
-                checked={settings.coverAlone}
-                onChange={(e) => props.onSettings({ coverAlone: (e.currentTarget as HTMLInputElement).checked })}
-              />
-              {t('reader.coverAlone')}
-            </label>
-            <label class="rd-check">
-              <input
-                type="checkbox"
-                checked={settings.splitWide}
-                onChange={(e) => props.onSettings({ splitWide: (e.currentTarget as HTMLInputElement).checked })}
-              />
-              {t('reader.splitWide')}
-            </label>
-          </>
-        )}
-      </SettingsPanel>
+              {READING_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {t(`reader.mode.${m}` as 'reader.mode.ltr')}
+                </option>
+              ))}
+            </select>
+          </label>
+          {mode !== 'webtoon' && (
+            <>
+              <label>
+                {t('reader.layout')}
+                <select
+                  value={settings.layout}
+                  onChange={(e) =>
+                    props.onSettings({
+                      layout: (e.currentTarget as HTMLSelectElement).value as ComicSettings['layout'],
+                    })
+                  }
+                >
+                  <option value="single">{t('reader.layout.single')}</option>
+                  <option value="double">{t('reader.layout.double')}</option>
+                </select>
+              </label>
+              <label>
+                {t('reader.fit')}
+                <select
+                  value={settings.fit}
+                  onChange={(e) => props.onSettings({ fit: (e.currentTarget as HTMLSelectElement).value as FitMode })}
+                >
+                  {FIT_MODES.map((f) => (
+                    <option key={f} value={f}>
+                      {t(`reader.fit.${f}` as 'reader.fit.screen')}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="rd-check">
+                <input
+                  type="checkbox"
+                  checked={settings.coverAlone}
+                  onChange={(e) => props.onSettings({ coverAlone: (e.currentTarget as HTMLInputElement).checked })}
+                />
+                {t('reader.coverAlone')}
+              </label>
+              <label class="rd-check">
+                <input
+                  type="checkbox"
+                  checked={settings.splitWide}
+                  onChange={(e) => props.onSettings({ splitWide: (e.currentTarget as HTMLInputElement).checked })}
+                />
+                {t('reader.splitWide')}
+              </label>
+            </>
+          )}
+        </SettingsPanel>
+      )}
       <footer class="rd-bar rd-bottom">
         <button
           type="button"

@@ -16,7 +16,7 @@ import type { Book, BookPageEntry } from '../api/types';
 import { t } from '../i18n';
 import { type BookEdge, runComicAction, toggleFullscreen } from './comic-actions';
 import { ComicMenu, EdgeNotice } from './comic-menu';
-import { actionForKey, actionForSwipe, actionForTap, type ReaderAction } from './controls';
+import { actionForKey, actionForSwipe, actionForTap, type ReaderAction, SHORTCUTS } from './controls';
 import { type SlotSize, sizeView } from './fit';
 import { usePageGestures } from './gestures';
 import { buildViews, type PageGeometry, progressPageOf, type View, viewIndexOfPage } from './layout';
@@ -155,7 +155,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
   const currentPage = view ? progressPageOf(view) : 1;
 
   return (
-    <div class={`rd rd-mode-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
+    <main class={`rd rd-mode-${mode}`} data-mode={mode} data-layout={settings.layout} data-fit={settings.fit}>
       {mode === 'webtoon' ? (
         <WebtoonStrip
           book={book}
@@ -179,7 +179,7 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
         >
           <div class="rd-view" style={{ transform: zoomTransform(zoom) }} dir="ltr">
             {sizes.map((slot) => (
-              <PageSlot key={`${slot.page}-${slot.part}`} bookId={book.id} slot={slot} />
+              <PageSlot key={`${slot.page}-${slot.part}`} bookId={book.id} pageCount={book.pageCount} slot={slot} />
             ))}
           </div>
         </div>
@@ -212,13 +212,13 @@ export function ComicReader({ book, pages, seriesBooks, startPage }: ComicReader
           onClose={() => route(`/books/${book.id}`)}
         />
       )}
-      {help && <HelpSheet onClose={() => setHelp(false)} />}
-    </div>
+      {help && <HelpSheet shortcuts={SHORTCUTS} touch="reader.help.touch" onClose={() => setHelp(false)} />}
+    </main>
   );
 }
 
 /** One page (or half page) box, sized before the image arrives. */
-function PageSlot({ bookId, slot }: { bookId: string; slot: SlotSize }) {
+function PageSlot({ bookId, pageCount, slot }: { bookId: string; pageCount: number; slot: SlotSize }) {
   const url = pageUrl(bookId, slot.page, slot.requestWidth);
   return (
     <div
@@ -229,7 +229,7 @@ function PageSlot({ bookId, slot }: { bookId: string; slot: SlotSize }) {
     >
       <img
         src={url}
-        alt={t('reader.page', { page: slot.page, total: '' }).trim()}
+        alt={t('reader.page', { page: slot.page, total: pageCount })}
         data-page={slot.page}
         draggable={false}
         decoding="async"

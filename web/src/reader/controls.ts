@@ -2,6 +2,7 @@
  * Input → reader action: keyboard shortcuts (with the help sheet's rows), tap zones and swipes. Arrow keys,
  * taps and swipes follow the reading direction: in right-to-left manga "left" means the next page.
  */
+import type { MessageKey } from '../i18n';
 import type { ReadingMode } from './layout';
 
 export type ReaderAction =
@@ -24,7 +25,7 @@ interface Shortcut {
   keys: string[];
   action: ReaderAction;
   /** Message catalogue key of the help sheet's description. */
-  help: string;
+  help: MessageKey;
 }
 
 /** Direction-independent shortcuts; the arrows are resolved per reading mode in `actionForKey`. */

@@ -15,8 +15,10 @@ import { BlobSource, HttpRangeSource, makeEpubLoader } from './epub-range-loader
 import type { FoliateBook, TocItem } from 'foliate-js/epub.js';
 import { bookFileUrl } from './page-url';
 import { progressSaver, readingClock } from './reader-api';
-import { HelpSheet, MenuBar, SettingsPanel } from './reader-menu';
+import { EPUB_SHORTCUTS, epubActionForKey, epubSwipe } from './epub-controls';
+import { HelpSheet, MenuBar, SettingsButton, SettingsPanel } from './reader-menu';
 import { useKeys, useWakeLock } from './use-viewport';
+import type { EpubAction } from './epub-controls';
 
 export interface EpubSettings {
   flow: 'paginated' | 'scrolled';
@@ -51,7 +53,12 @@ function loadEpubSettings(): EpubSettings {
   }
 }
 
-/** The CSS foliate-js puts into every section: the chosen font, size and colours. */
+/**
+ * The CSS foliate-js puts into every section: the chosen font, size and colours. `--theme-bg-color` is
+ * foliate-js's own hook for the colour of the margins around the text, which it otherwise takes from the
+ * section as first laid out: a switch from the light theme to the dark one left a white frame around the
+ * page (issue 31 point 4).
+ */
 function bookCss(settings: EpubSettings): string {
   const theme = THEMES[settings.theme];
   const family =
@@ -61,7 +68,7 @@ function bookCss(settings: EpubSettings): string {
         ? 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
         : null;
   return `
-    html { color-scheme: ${settings.theme === 'dark' ? 'dark' : 'light'}; background: ${theme.bg} !important; color: ${theme.fg} !important; font-size: ${settings.size}% !important; }
+    html { --theme-bg-color: ${theme.bg}; color-scheme: ${settings.theme === 'dark' ? 'dark' : 'light'}; background: ${theme.bg} !important; color: ${theme.fg} !important; font-size: ${settings.size}% !important; }
     body { background: ${theme.bg} !important; color: ${theme.fg} !important; ${family ? `font-family: ${family} !important;` : ''} }
     a:link { color: ${theme.link} !important; }
     p, li, blockquote, dd { line-height: 1.5; }
@@ -73,7 +80,11 @@ interface FoliateView extends HTMLElement {
   book: FoliateBook;
   /** The place of the last relocation. */
   lastLocation?: RelocateDetail;
-  renderer: HTMLElement & { setStyles?(css: string): void; next(): Promise<void> };
+  renderer: HTMLElement & {
+    setStyles?(css: string): void;
+    next(): Promise<void>;
+    getContents?(): { doc: Document; index: number }[];
+  };
   open(book: FoliateBook): Promise<void>;
   init(options: { lastLocation?: string | null; showTextStart?: boolean }): Promise<void>;
   goTo(target: string): Promise<unknown>;
@@ -108,6 +119,9 @@ export function EpubReader({ book, start }: EpubReaderProps) {
   /** True once the saved place is restored: from then on positions are saved (and tests may turn pages). */
   const [ready, setReady] = useState(false);
   const [panel, setPanel] = useState<'none' | 'menu' | 'toc' | 'help'>('none');
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const panelRef = useRef(panel);
+  panelRef.current = panel;
   /** Set once when a section of the book turns out to have had scripts, which were taken out. */
   const [scriptsRemoved, setScriptsRemoved] = useState<'no' | 'shown' | 'dismissed'>('no');
   const settingsRef = useRef(settings);
@@ -184,6 +198,13 @@ export function EpubReader({ book, start }: EpubReaderProps) {
       view.addEventListener('load', (event) => {
         const doc = (event as CustomEvent<{ doc: Document }>).detail.doc;
         doc.addEventListener('keydown', (e) => dispatchEvent(new KeyboardEvent('keydown', e)));
+        // Scrolled, the book's text has no zones over it (they would stop the scrolling): a tap on the text
+        // that is not a link shows or hides the menu. In Safari this listener may not fire (above): the status
+        // line's menu button is there in every layout.
+        doc.addEventListener('click', (e) => {
+          if (settingsRef.current.flow !== 'scrolled' || (e.target as Element | null)?.closest?.('a[href]')) return;
+          setPanel(panelRef.current === 'none' ? 'menu' : 'none');
+        });
       });
       if (start.locator) await view.init({ lastLocation: start.locator });
       else if (start.percentage) await view.goToFraction(start.percentage);
@@ -208,26 +229,58 @@ export function EpubReader({ book, start }: EpubReaderProps) {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
   }, [settings]);
 
+  const act = (action: EpubAction) => {
+    if (action === 'right') move((view) => view.goRight());
+    else if (action === 'left') move((view) => view.goLeft());
+    else if (action === 'next') move((view) => view.next());
+    else if (action === 'previous') move((view) => view.prev());
+    else if (action === 'toggleMenu') setPanel(panel === 'none' ? 'menu' : 'none');
+    else if (action === 'contents') setPanel(panel === 'toc' ? 'none' : 'toc');
+    else if (action === 'toggleHelp') setPanel(panel === 'help' ? 'none' : 'help');
+    else if (panel !== 'none') setPanel('none');
+    else route(`/books/${book.id}`);
+  };
+
   useKeys((event) => {
     if (!viewRef.current) return;
-    if (event.key === 'ArrowRight') move((view) => view.goRight());
-    else if (event.key === 'ArrowLeft') move((view) => view.goLeft());
-    else if (event.key === ' ' || event.key === 'PageDown')
-      move((view) => (event.shiftKey ? view.prev() : view.next()));
-    else if (event.key === 'PageUp') move((view) => view.prev());
-    else if (event.key === '?' || event.key === 'h') setPanel(panel === 'help' ? 'none' : 'help');
-    else if (event.key === 'Escape') {
-      if (panel !== 'none') setPanel('none');
-      else route(`/books/${book.id}`);
-    } else return;
+    const action = epubActionForKey(event);
+    if (!action) return;
+    act(action);
     event.preventDefault();
   });
+
+  // A swipe across the zones turns the page, as a swipe on the text did before the zones covered it.
+  const swipeStart = useRef<{ x: number; y: number } | null>(null);
+  const swiped = useRef(false);
+  const zoneGestures = {
+    onPointerDown: (event: PointerEvent) => {
+      swipeStart.current = { x: event.clientX, y: event.clientY };
+      swiped.current = false;
+    },
+    onPointerUp: (event: PointerEvent) => {
+      const start = swipeStart.current;
+      swipeStart.current = null;
+      if (!start) return;
+      const side = epubSwipe(event.clientX - start.x, event.clientY - start.y);
+      if (!side) return;
+      swiped.current = true;
+      act(side);
+    },
+  };
+  /** A zone's tap, unless it ended a swipe (which already turned the page). */
+  const onTap = (handler: (event: MouseEvent) => void) => (event: MouseEvent) => {
+    if (swiped.current) {
+      swiped.current = false;
+      return;
+    }
+    handler(event);
+  };
 
   const update = (next: Partial<EpubSettings>) => setSettings({ ...settings, ...next });
   const percent = Math.round((location?.fraction ?? start.percentage ?? 0) * 100);
 
   return (
-    <div
+    <main
       class={`rd rd-epub rd-theme-${settings.theme}`}
       data-flow={settings.flow}
       data-cfi={location?.cfi ?? ''}
@@ -247,22 +300,37 @@ export function EpubReader({ book, start }: EpubReaderProps) {
           </button>
         </p>
       )}
-      <button type="button" class="rd-zone rd-zone-left" aria-label="←" onClick={() => move((view) => view.goLeft())} />
-      <button
-        type="button"
-        class="rd-zone rd-zone-middle"
-        aria-label={t('reader.menu')}
-        onClick={() => setPanel(panel === 'none' ? 'menu' : 'none')}
-      />
-      <button
-        type="button"
-        class="rd-zone rd-zone-right"
-        aria-label="→"
-        onClick={() => move((view) => view.goRight())}
-      />
-      <div class="rd-epub-status" aria-live="polite">
+      <div class="rd-zones" {...zoneGestures}>
+        <button type="button" class="rd-zone rd-zone-left" aria-label="←" onClick={onTap(() => act('left'))} />
+        <button
+          type="button"
+          class="rd-zone rd-zone-middle"
+          aria-label={t('reader.menu')}
+          aria-expanded={panel === 'menu'}
+          onClick={onTap((event) => {
+            // The zone lies over the text: a tap on a link of the book follows it, any other tap is the menu's.
+            const view = viewRef.current;
+            if (!view || !followLinkAt(view, event.clientX, event.clientY)) act('toggleMenu');
+            // A link followed moves the reader, as a turn does: from then on places are saved.
+            else readerAsked.current = true;
+          })}
+        />
+        <button type="button" class="rd-zone rd-zone-right" aria-label="→" onClick={onTap(() => act('right'))} />
+      </div>
+      <div class="rd-epub-status">
+        <button
+          type="button"
+          class="rd-status-menu"
+          aria-label={t('reader.menu')}
+          aria-expanded={panel === 'menu'}
+          onClick={() => act('toggleMenu')}
+        >
+          ☰
+        </button>
         <span class="rd-epub-chapter">{location?.tocItem?.label ?? ''}</span>
-        <span data-testid="epub-progress">{t('reader.epub.progress', { percent })}</span>
+        <span data-testid="epub-progress" aria-live="polite">
+          {t('reader.epub.progress', { percent })}
+        </span>
       </div>
       {panel === 'menu' && (
         <>
@@ -270,60 +338,70 @@ export function EpubReader({ book, start }: EpubReaderProps) {
             <button type="button" class="rd-button" onClick={() => setPanel('toc')}>
               {t('reader.epub.toc')}
             </button>
+            <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen(!settingsOpen)} />
+            <button type="button" class="rd-button" onClick={() => setPanel('help')} aria-label={t('reader.help')}>
+              ?
+            </button>
           </MenuBar>
-          <SettingsPanel
-            book={book}
-            kind="epub"
-            offlineUrls={() => [bookFileUrl(book.id)]}
-            incognito={settings.incognito}
-            onIncognito={(incognito) => update({ incognito })}
-          >
-            <label>
-              {t('reader.epub.flow')}
-              <select
-                value={settings.flow}
-                onChange={(e) => update({ flow: (e.currentTarget as HTMLSelectElement).value as EpubSettings['flow'] })}
-              >
-                <option value="paginated">{t('reader.epub.flow.paginated')}</option>
-                <option value="scrolled">{t('reader.epub.flow.scrolled')}</option>
-              </select>
-            </label>
-            <label>
-              {t('reader.epub.font')}
-              <select
-                value={settings.font}
-                onChange={(e) => update({ font: (e.currentTarget as HTMLSelectElement).value as EpubSettings['font'] })}
-              >
-                <option value="publisher">{t('reader.epub.font.publisher')}</option>
-                <option value="serif">{t('reader.epub.font.serif')}</option>
-                <option value="sans">{t('reader.epub.font.sans')}</option>
-              </select>
-            </label>
-            <label>
-              {t('reader.epub.size')} ({settings.size} %)
-              <input
-                type="range"
-                min={70}
-                max={200}
-                step={10}
-                value={settings.size}
-                onInput={(e) => update({ size: Number((e.currentTarget as HTMLInputElement).value) })}
-              />
-            </label>
-            <label>
-              {t('reader.epub.theme')}
-              <select
-                value={settings.theme}
-                onChange={(e) =>
-                  update({ theme: (e.currentTarget as HTMLSelectElement).value as EpubSettings['theme'] })
-                }
-              >
-                <option value="light">{t('reader.epub.theme.light')}</option>
-                <option value="sepia">{t('reader.epub.theme.sepia')}</option>
-                <option value="dark">{t('reader.epub.theme.dark')}</option>
-              </select>
-            </label>
-          </SettingsPanel>
+          {settingsOpen && (
+            <SettingsPanel
+              book={book}
+              kind="epub"
+              offlineUrls={() => [bookFileUrl(book.id)]}
+              incognito={settings.incognito}
+              onIncognito={(incognito) => update({ incognito })}
+            >
+              <label>
+                {t('reader.epub.flow')}
+                <select
+                  value={settings.flow}
+                  onChange={(e) =>
+                    update({ flow: (e.currentTarget as HTMLSelectElement).value as EpubSettings['flow'] })
+                  }
+                >
+                  <option value="paginated">{t('reader.epub.flow.paginated')}</option>
+                  <option value="scrolled">{t('reader.epub.flow.scrolled')}</option>
+                </select>
+              </label>
+              <label>
+                {t('reader.epub.font')}
+                <select
+                  value={settings.font}
+                  onChange={(e) =>
+                    update({ font: (e.currentTarget as HTMLSelectElement).value as EpubSettings['font'] })
+                  }
+                >
+                  <option value="publisher">{t('reader.epub.font.publisher')}</option>
+                  <option value="serif">{t('reader.epub.font.serif')}</option>
+                  <option value="sans">{t('reader.epub.font.sans')}</option>
+                </select>
+              </label>
+              <label>
+                {t('reader.epub.size')} ({settings.size} %)
+                <input
+                  type="range"
+                  min={70}
+                  max={200}
+                  step={10}
+                  value={settings.size}
+                  onInput={(e) => update({ size: Number((e.currentTarget as HTMLInputElement).value) })}
+                />
+              </label>
+              <label>
+                {t('reader.epub.theme')}
+                <select
+                  value={settings.theme}
+                  onChange={(e) =>
+                    update({ theme: (e.currentTarget as HTMLSelectElement).value as EpubSettings['theme'] })
+                  }
+                >
+                  <option value="light">{t('reader.epub.theme.light')}</option>
+                  <option value="sepia">{t('reader.epub.theme.sepia')}</option>
+                  <option value="dark">{t('reader.epub.theme.dark')}</option>
+                </select>
+              </label>
+            </SettingsPanel>
+          )}
         </>
       )}
       {panel === 'toc' && (
@@ -341,8 +419,10 @@ export function EpubReader({ book, start }: EpubReaderProps) {
           </button>
         </nav>
       )}
-      {panel === 'help' && <HelpSheet onClose={() => setPanel('none')} />}
-    </div>
+      {panel === 'help' && (
+        <HelpSheet shortcuts={EPUB_SHORTCUTS} touch="reader.help.epubTouch" onClose={() => setPanel('none')} />
+      )}
+    </main>
   );
 }
 
@@ -359,6 +439,29 @@ function TocList({ items, onPick }: { items: TocItem[]; onPick: (href: string) =
       ))}
     </ol>
   );
+}
+
+/**
+ * Follows the book's link under a tap on the middle zone, as foliate-js would have had the tap reached the
+ * text: to its place in the book, or out of it through `openExternalLink`. Found from the app's side
+ * (the section's document is laid out in a frame of the app's origin), so it works where listeners inside
+ * the frame do not. False when no link is there.
+ */
+function followLinkAt(view: FoliateView, x: number, y: number): boolean {
+  for (const { doc, index } of view.renderer.getContents?.() ?? []) {
+    const frame = doc.defaultView?.frameElement;
+    if (!frame) continue;
+    const box = frame.getBoundingClientRect();
+    if (x < box.left || x > box.right || y < box.top || y > box.bottom) continue;
+    const link = doc.elementFromPoint(x - box.left, y - box.top)?.closest('a[href]');
+    if (!link) continue;
+    const raw = link.getAttribute('href') ?? '';
+    const href = view.book.sections[index]?.resolveHref?.(raw) ?? raw;
+    if (view.book.isExternal?.(href)) openExternalLink(href);
+    else void view.goTo(href);
+    return true;
+  }
+  return false;
 }
 
 function applySettings(view: FoliateView, settings: EpubSettings): void {

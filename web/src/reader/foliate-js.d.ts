@@ -39,7 +39,9 @@ declare module 'foliate-js/epub.js' {
   export interface FoliateBook {
     metadata?: { title?: unknown };
     toc?: TocItem[];
-    sections: { id: string; linear?: string; size: number }[];
+    sections: { id: string; linear?: string; size: number; resolveHref?(href: string): string }[];
+    /** Whether a (resolved) link leads out of the book. */
+    isExternal?(href: string): boolean;
     dir?: string;
     /** Fires a cancellable-by-replacement "data" event for every resource before it becomes a blob: URL. */
     transformTarget?: EventTarget;

@@ -50,6 +50,12 @@ export const readerEn = {
   'reader.help.menu': 'Show or hide the menu',
   'reader.help.help': 'This help',
   'reader.help.close': 'Close the reader',
+  'reader.help.pageRight': 'The page to the right',
+  'reader.help.pageLeft': 'The page to the left',
+  'reader.help.contents': 'Contents',
+  'reader.help.closePanel': 'Close what is open, else the reader',
+  'reader.help.epubTouch':
+    'Tap the left or right edge, or swipe, to turn the page; tap the middle for the menu. Scrolling, tap the text or ☰.',
   'reader.help.touch':
     'Tap the sides to turn pages and the middle for the menu; swipe to turn; pinch or double-tap to zoom.',
   'reader.offline.download': 'Download for offline',

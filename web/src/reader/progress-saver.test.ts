@@ -27,16 +27,16 @@ class MemoryStore implements KeyValueStore {
 class FakeServer implements ProgressTransport {
   online = true;
   readonly progress = new Map<string, { update: ProgressUpdate; updatedAt: string }>();
-  readonly puts: { bookId: string; update: ProgressUpdate }[] = [];
+  readonly puts: { bookId: string; update: ProgressUpdate; keepalive?: boolean }[] = [];
   constructor(private readonly clock: () => number) {}
   async updatedAt(bookId: string) {
     if (!this.online) throw new TypeError('Failed to fetch');
     return this.progress.get(bookId)?.updatedAt ?? null;
   }
-  async put(bookId: string, update: ProgressUpdate) {
+  async put(bookId: string, update: ProgressUpdate, options: { keepalive?: boolean } = {}) {
     if (!this.online) throw new TypeError('Failed to fetch');
     if (update.currentPage > 100) throw new ProgressRejected('current_page must be between 1 and 100');
-    this.puts.push({ bookId, update });
+    this.puts.push({ bookId, update, ...(options.keepalive ? { keepalive: true } : {}) });
     this.progress.set(bookId, { update, updatedAt: new Date(this.clock()).toISOString() });
   }
 }
@@ -132,6 +132,22 @@ describe('progress saver', () => {
     expect(server.puts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.puts).toHaveLength(1);
+  });
+
+  it('sends every recorded position at once, to outlive the page, when the tab closes or hides', async () => {
+    saver.save('b1', { currentPage: 6, completed: false });
+    saver.save('b2', { currentPage: 2, completed: false });
+    saver.leaving();
+    // Both requests started before leaving() returned: nothing waits for a timer or a later turn of the loop.
+    expect(server.puts).toEqual([
+      { bookId: 'b1', update: { currentPage: 6, completed: false }, keepalive: true },
+      { bookId: 'b2', update: { currentPage: 2, completed: false }, keepalive: true },
+    ]);
+    // pagehide after visibilitychange, and the debounce that no longer fires: sent once each.
+    saver.leaving();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.puts).toHaveLength(2);
+    expect(saver.pending()).toEqual({});
   });
 
   it('survives unreadable storage', async () => {

@@ -23,7 +23,8 @@ export interface ProgressUpdate {
 export interface ProgressTransport {
   /** The server's `updatedAt` for the book's progress, or null when it has none. */
   updatedAt(bookId: string): Promise<string | null>;
-  put(bookId: string, update: ProgressUpdate): Promise<void>;
+  /** `keepalive`: the request must outlive the page (the tab is being closed or hidden). */
+  put(bookId: string, update: ProgressUpdate, options?: { keepalive?: boolean }): Promise<void>;
 }
 
 /** Thrown by a transport when the server answered and refused (so retrying is pointless). */
@@ -64,6 +65,8 @@ export class ProgressSaver {
   private readonly now: () => number;
   private readonly onSave: ((bookId: string, update: ProgressUpdate) => void) | undefined;
   private syncing: Promise<SyncReport> | null = null;
+  /** The `savedAt` of each position whose write is in flight: the same position is not sent twice. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(
     private readonly transport: ProgressTransport,
@@ -100,6 +103,22 @@ export class ProgressSaver {
       this.timers.delete(bookId);
     }
     await Promise.all(Object.keys(this.read()).map((bookId) => this.send(bookId)));
+  }
+
+  /**
+   * The tab is being closed or hidden (`pagehide`, `visibilitychange`): no timer may ever run again, so every
+   * recorded position leaves now, in requests the browser completes after the page is gone (issue 31 point
+   * 8: the last page turned before closing a tab reached the server only when that browser next opened
+   * Longbox, and another device showed the old page). Called from an event handler, it starts every request
+   * before it returns. A position whose answer never arrives stays queued; the next start drops it if the
+   * server's is newer, as it then is.
+   */
+  leaving(): void {
+    for (const [bookId, timer] of this.timers) {
+      clearTimeout(timer);
+      this.timers.delete(bookId);
+    }
+    for (const bookId of Object.keys(this.read())) void this.send(bookId, { keepalive: true });
   }
 
   /** Positions waiting for the network. */
@@ -143,13 +162,17 @@ export class ProgressSaver {
   }
 
   /** True when the position left the queue (sent, or refused for good). */
-  private async send(bookId: string): Promise<boolean> {
+  private async send(bookId: string, options: { keepalive?: boolean } = {}): Promise<boolean> {
     const queued = this.read()[bookId];
     if (!queued) return true;
+    if (this.inFlight.get(bookId) === queued.savedAt) return false;
+    this.inFlight.set(bookId, queued.savedAt);
     try {
-      await this.transport.put(bookId, queued.update);
+      await this.transport.put(bookId, queued.update, options);
     } catch (error) {
       if (!(error instanceof ProgressRejected)) return false;
+    } finally {
+      if (this.inFlight.get(bookId) === queued.savedAt) this.inFlight.delete(bookId);
     }
     this.remove(bookId, queued.savedAt);
     return true;

@@ -37,7 +37,7 @@ const transport: ProgressTransport = {
       return classify(error);
     }
   },
-  async put(bookId, update: ProgressUpdate) {
+  async put(bookId, update: ProgressUpdate, options = {}) {
     try {
       await put(
         `/books/${bookId}/progress`,
@@ -47,7 +47,7 @@ const transport: ProgressTransport = {
           ...(update.percentage === undefined ? {} : { progress_percentage: update.percentage }),
           ...(update.locator === undefined ? {} : { locator: update.locator }),
         },
-        { headers: { 'Longbox-Device-Id': deviceId } },
+        { headers: { 'Longbox-Device-Id': deviceId }, keepalive: options.keepalive },
       );
     } catch (error) {
       classify(error);
@@ -57,6 +57,13 @@ const transport: ProgressTransport = {
 
 export const progressSaver = new ProgressSaver(transport, localStorage, {
   onSave: (bookId, update) => readingClock.moved(bookId, update.currentPage, update.completed),
+});
+
+// A tab closed, or put away on a phone (which may then be killed without a pagehide), sends what is recorded
+// at once: the server's CSRF rule passes these requests like any other of the app's (same-origin fetch).
+addEventListener('pagehide', () => progressSaver.leaving());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') progressSaver.leaving();
 });
 
 /** Where to open a book: a position recorded here and not yet sent wins over the server's (older) one. */

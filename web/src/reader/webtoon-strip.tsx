@@ -167,7 +167,7 @@ function SegmentPages({ segment, viewport }: { segment: Segment; viewport: Viewp
           >
             <img
               src={pageUrl(segment.book.id, page.number, size!.requestWidth)}
-              alt=""
+              alt={t('reader.page', { page: page.number, total: segment.book.pageCount })}
               data-page={page.number}
               loading={page.number <= 2 ? 'eager' : 'lazy'}
               decoding="async"

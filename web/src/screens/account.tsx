@@ -24,7 +24,7 @@ export function AccountScreen() {
   );
 
   return (
-    <Main>
+    <Main title={t('nav.account')}>
       <h1>{t('nav.account')}</h1>
       {user && (
         <p>

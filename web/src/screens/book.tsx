@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { readFraction } from '../../../src/progress/rules';
-import { ApiError, apiUrl, get, post } from '../api/client';
+import { ApiError, apiUrl, del, get, post } from '../api/client';
 import type { Book, BookMetadata, Page, ReadProgress } from '../api/types';
 import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metadata';
 import { Main } from '../components/page-main';
@@ -15,6 +15,9 @@ import { Cover, ProgressBar } from '../components/cards';
 import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
+import { notFoundFor } from './not-found';
+import { isAdmin } from '../state/session';
+import { useLocation } from 'preact-iso';
 
 export const PROGRESS_REFRESH_MS = 4000;
 
@@ -88,6 +91,20 @@ export function BookScreen({ bookId }: { bookId: string }) {
   const [error, setError] = useState<unknown>(null);
   const metadata = useAsync((signal) => get<BookMetadata>(`/books/${bookId}/metadata`, { signal }), [bookId, version]);
   const [editing, setEditing] = useState(false);
+  const { route } = useLocation();
+
+  async function deleteFile(info: Book) {
+    if (!confirm(t('delete.bookConfirm', { title: info.title, path: info.path }))) return;
+    setError(null);
+    try {
+      await del(`/books/${bookId}/file`, { query: { confirm: true } });
+      // The series' last book takes the series with it: back to its library then.
+      const others = (siblings.data?.data ?? []).filter((entry) => entry.id !== bookId);
+      route(others.length > 0 ? `/series/${info.seriesId}` : `/libraries/${info.libraryId}`);
+    } catch (failure) {
+      setError(failure);
+    }
+  }
 
   async function mark(state: 'read' | 'unread') {
     setError(null);
@@ -103,16 +120,18 @@ export function BookScreen({ bookId }: { bookId: string }) {
   const index = list.findIndex((entry) => entry.id === bookId);
   const previous = index > 0 ? list[index - 1] : undefined;
   const next = index >= 0 ? list[index + 1] : undefined;
+  const missing = notFoundFor(book.error, 'app.bookNotFound');
+  if (missing) return missing;
 
   return (
-    <Main>
+    <Main title={book.data?.title}>
       <Async state={book}>
         {(info) => {
           const fraction = readFraction(progress, info.pageCount);
           return (
             <div class="detail">
               <div class="detail__cover">
-                <Cover kind="books" id={info.id} alt={info.title} />
+                <Cover kind="books" id={info.id} version={info.coverVersion} alt={info.title} />
               </div>
               <div class="detail__body">
                 <p class="muted">
@@ -157,6 +176,16 @@ export function BookScreen({ bookId }: { bookId: string }) {
                   {canEdit('books') && metadata.data && (
                     <button type="button" class="button" data-edit onClick={() => setEditing(true)}>
                       {t('metadata.edit')}
+                    </button>
+                  )}
+                  {isAdmin.value && !info.deleted && (
+                    <button
+                      type="button"
+                      class="button button--danger"
+                      data-delete-file
+                      onClick={() => void deleteFile(info)}
+                    >
+                      {t('delete.book')}
                     </button>
                   )}
                 </div>

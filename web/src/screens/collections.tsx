@@ -12,6 +12,7 @@ import { Main } from '../components/page-main';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 import { canEditLists } from '../state/session';
+import { notFoundFor } from './not-found';
 import { gridAddressOf } from './series-grid';
 
 const PAGE = 500;
@@ -73,7 +74,7 @@ export function CollectionsScreen() {
     [version],
   );
   return (
-    <Main>
+    <Main title={t('lists.collections')}>
       <h1>{t('lists.collections')}</h1>
       <CreateListForm base="/collections" onCreated={(id) => route(`/collections/${id}`)} />
       <Async state={collections}>
@@ -149,14 +150,15 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
     }
   }
 
+  const missing = notFoundFor(collection.error, 'app.listNotFound');
+  if (missing) return missing;
   return (
-    <Main>
+    <Main title={collection.data?.name}>
       <Async state={collection}>
         {(info) => (
           <>
             <h1>{info.name}</h1>
             {info.summary && <p class="summary">{info.summary}</p>}
-            {info.filtered && <p class="muted">{t('lists.filtered')}</p>}
             {canEditLists.value && (
               <div class="toolbar">
                 <label class="checkbox">

@@ -4,6 +4,7 @@
  * (state/live.ts bumps `catalogVersion`).
  */
 import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api/client';
 import type { Book, Collection, Library, Page, Series, WantToReadEntry } from '../api/types';
 import { Main } from '../components/page-main';
@@ -34,7 +35,7 @@ export function HomeScreen() {
   const empty = loaded && recentBooks.data?.total === 0 && recentSeries.data?.total === 0;
 
   return (
-    <Main>
+    <Main title={t('home.title')}>
       <h1 class="visually-hidden">{t('home.title')}</h1>
       {empty && (isAdmin.value ? <AdminEmptyNotice /> : <p class="notice">{t('home.empty')}</p>)}
       <Row title={t('home.keepReading')} id="keep-reading" state={keepReading} hideWhenEmpty>
@@ -60,7 +61,13 @@ export function HomeScreen() {
       <Row title={t('home.recentlyAdded')} id="recently-added" state={recentBooks} hideWhenEmpty={empty}>
         {(page) => page.data.map((book) => <BookCard key={book.id} book={book} showSeries />)}
       </Row>
-      <Row title={t('home.recentlyUpdated')} id="recently-updated" state={recentSeries} hideWhenEmpty={empty}>
+      <Row
+        title={t('home.recentlyUpdated')}
+        id="recently-updated"
+        state={recentSeries}
+        hideWhenEmpty={empty}
+        seeAll="/libraries/all?sort=date_updated&order=desc"
+      >
         {(page) => page.data.map((series) => <SeriesCard key={series.id} series={series} />)}
       </Row>
     </Main>
@@ -90,7 +97,13 @@ function PinnedRow({ collection }: { collection: Collection }) {
   const members = collection.automatic && collection.target === 'books' ? 'books' : 'series';
   const state = useRow<Series | Book>(`/collections/${collection.id}/${members}`);
   return (
-    <Row title={collection.name} id={`collection-${collection.id}`} state={state} hideWhenEmpty>
+    <Row
+      title={collection.name}
+      id={`collection-${collection.id}`}
+      state={state}
+      hideWhenEmpty
+      seeAll={`/collections/${collection.id}`}
+    >
       {(page) =>
         page.data.map((item) =>
           'seriesId' in item ? (
@@ -104,20 +117,49 @@ function PinnedRow({ collection }: { collection: Collection }) {
   );
 }
 
+/**
+ * A row of cards that scrolls sideways. Where the row overflows, buttons scroll it a screenful at a time
+ * (a mouse has no sideways swipe), and a row whose items have a screen of their own links to it with
+ * "See all" (issue 31 point 12: rows were cut off at the right with no way on).
+ */
 function Row<T>({
   title,
   id,
   state,
   hideWhenEmpty = false,
+  seeAll,
   children,
 }: {
   title: string;
   id: string;
   state: ReturnType<typeof useRow<T>>;
   hideWhenEmpty?: boolean;
+  /** The screen that shows every item of the row. */
+  seeAll?: string;
   children: (page: Page<T>) => ComponentChildren;
 }) {
+  const row = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ start: true, end: true });
+  const measure = () => {
+    const element = row.current;
+    if (!element) return;
+    const next = {
+      start: element.scrollLeft <= 1,
+      end: element.scrollLeft + element.clientWidth >= element.scrollWidth - 1,
+    };
+    setEdges((previous) => (previous.start === next.start && previous.end === next.end ? previous : next));
+  };
+  useLayoutEffect(() => {
+    measure();
+    const element = row.current;
+    if (!element) return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  });
   if (hideWhenEmpty && state.data?.total === 0) return null;
+  const scroll = (direction: 1 | -1) =>
+    row.current?.scrollBy({ left: direction * row.current.clientWidth * 0.9, behavior: 'smooth' });
   const placeholder = (
     <div class="row">
       {[0, 1, 2, 3, 4].map((index) => (
@@ -127,9 +169,44 @@ function Row<T>({
   );
   return (
     <section aria-labelledby={`row-${id}`} data-row={id}>
-      <h2 id={`row-${id}`}>{title}</h2>
+      <div class="section-head">
+        <h2 id={`row-${id}`}>{title}</h2>
+        <span class="row-controls">
+          {!(edges.start && edges.end) && (
+            <>
+              <button
+                type="button"
+                class="button button--small row-controls__scroll"
+                aria-label={t('home.scrollBack', { row: title })}
+                disabled={edges.start}
+                onClick={() => scroll(-1)}
+              >
+                ‹
+              </button>
+              <button
+                type="button"
+                class="button button--small row-controls__scroll"
+                aria-label={t('home.scrollOn', { row: title })}
+                disabled={edges.end}
+                onClick={() => scroll(1)}
+              >
+                ›
+              </button>
+            </>
+          )}
+          {seeAll && (
+            <a href={seeAll} data-see-all aria-label={t('home.seeAllOf', { row: title })}>
+              {t('home.seeAll')}
+            </a>
+          )}
+        </span>
+      </div>
       <Async state={state} placeholder={placeholder}>
-        {(page) => <div class="row">{children(page)}</div>}
+        {(page) => (
+          <div class="row" ref={row} onScroll={measure}>
+            {children(page)}
+          </div>
+        )}
       </Async>
     </section>
   );

@@ -12,7 +12,7 @@ export function LibrariesScreen() {
   const version = catalogVersion.value;
   const libraries = useAsync((signal) => get<Library[]>('/libraries', { signal }), [version]);
   return (
-    <Main>
+    <Main title={t('nav.libraries')}>
       <h1>{t('nav.libraries')}</h1>
       <Async state={libraries}>
         {(list) =>

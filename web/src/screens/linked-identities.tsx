@@ -4,6 +4,7 @@ import { del, get } from '../api/client';
 import type { LinkedIdentity } from '../api/types';
 import { Async, ErrorMessage, useAsync } from '../components/async';
 import { t } from '../i18n';
+import { formatDate } from '../i18n/format';
 
 export function LinkedIdentities() {
   const identities = useAsync((signal) => get<LinkedIdentity[]>('/user/identities', { signal }), []);
@@ -34,7 +35,7 @@ export function LinkedIdentities() {
                   <span>
                     <strong>{identity.providerName}</strong> · {identity.email ?? identity.subject}
                     {identity.lastLoginAt &&
-                      ` · ${t('account.lastSignIn', { date: new Date(identity.lastLoginAt).toLocaleDateString() })}`}
+                      ` · ${t('account.lastSignIn', { date: formatDate(identity.lastLoginAt) })}`}
                   </span>
                   <button
                     type="button"

@@ -47,7 +47,7 @@ export function LoginScreen() {
 
   const providers = options?.providers ?? [];
   return (
-    <Main>
+    <Main title={t('auth.login')}>
       <form class="card form narrow" onSubmit={onSubmit}>
         <h1>{t('auth.loginTitle')}</h1>
         {sessionExpired.value && (

@@ -14,6 +14,7 @@ import { Main } from '../components/page-main';
 import { t } from '../i18n';
 import { catalogVersion } from '../state/live';
 import { canEditLists } from '../state/session';
+import { notFoundFor } from './not-found';
 import { CreateListForm, ListCard } from './collections';
 
 const PAGE = 500;
@@ -26,7 +27,7 @@ export function ReadListsScreen() {
     [version],
   );
   return (
-    <Main>
+    <Main title={t('lists.readLists')}>
       <h1>{t('lists.readLists')}</h1>
       <CreateListForm base="/readlists" onCreated={(id) => route(`/readlists/${id}`)} />
       <Async state={lists}>
@@ -96,14 +97,15 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
 
   const entries = books.data?.data ?? [];
   const next = entries.find((book) => !book.readProgress?.completed) ?? entries[0];
+  const missing = notFoundFor(list.error, 'app.listNotFound');
+  if (missing) return missing;
   return (
-    <Main>
+    <Main title={list.data?.name}>
       <Async state={list}>
         {(info) => (
           <>
             <h1>{info.name}</h1>
             {info.summary && <p class="summary">{info.summary}</p>}
-            {info.filtered && <p class="muted">{t('lists.filtered')}</p>}
             <div class="toolbar">
               {next && (
                 <a class="button button--primary" href={`/read/${next.id}?readlist=${readListId}`} data-read-in-order>
@@ -148,7 +150,7 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
                   <span class="read-list__position">{index + 1}</span>
                   <a class="read-list__book" href={`/read/${book.id}?readlist=${readListId}`}>
                     <span class="read-list__cover">
-                      <Cover kind="books" id={book.id} />
+                      <Cover kind="books" id={book.id} version={book.coverVersion} />
                     </span>
                     <span>
                       <span class="card-link__title">{book.title}</span>

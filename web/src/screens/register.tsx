@@ -19,7 +19,7 @@ export function RegisterScreen() {
   });
 
   return (
-    <Main>
+    <Main title={t('auth.register')}>
       <form class="card form narrow" onSubmit={onSubmit}>
         <h1>{t('auth.registerTitle')}</h1>
         <NewAccountFields />

@@ -43,7 +43,7 @@ export function SearchScreen() {
   );
 
   return (
-    <Main>
+    <Main title={term ? t('search.titleWith', { query: term }) : t('nav.search')}>
       <h1>{t('nav.search')}</h1>
       <search>
         <form onSubmit={(event) => event.preventDefault()}>

@@ -11,7 +11,8 @@ import { Async, useAsync } from '../components/async';
 import { CardPlaceholder, SeriesCard } from '../components/cards';
 import { VirtualGrid } from '../components/virtual-grid';
 import { t } from '../i18n';
-import { catalogVersion } from '../state/live';
+import { SelectionBar, useSelection } from '../components/selection';
+import { catalogVersion, reloadCatalog } from '../state/live';
 import { SmartCollectionForm } from './smart-collection-form';
 
 const PAGE_SIZE = 100;
@@ -142,8 +143,9 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
   }
 
   const title = scope ? (library.data?.name ?? '') : t('library.all');
+  const selection = useSelection();
   return (
-    <Main>
+    <Main title={title || undefined}>
       <div class="section-head">
         <h1>{title || '\u00a0'}</h1>
         {first.data && <span class="muted">{t('library.series', { count: first.data.total })}</span>}
@@ -207,6 +209,9 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
           />
         </label>
       </form>
+      <div class="toolbar">
+        <SelectionBar kind="series" selection={selection} onChanged={reloadCatalog} />
+      </div>
       <SmartCollectionForm
         filter={{ condition: seriesCondition(scope, filters), sort: `${filters.sort},${filters.order}` }}
         editing={query.collection}
@@ -226,7 +231,7 @@ export function SeriesGridScreen({ libraryId }: { libraryId: string }) {
                   ? Promise.resolve(page.data)
                   : loadPage(index).then((p) => p.data)
               }
-              render={(series) => <SeriesCard series={series} />}
+              render={(series) => <SeriesCard series={series} selection={selection.of(series.id)} />}
               placeholder={<CardPlaceholder />}
             />
           )

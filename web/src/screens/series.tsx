@@ -1,6 +1,10 @@
-/** A series: its metadata, its books in reading order with the user's progress, mark all read/unread. */
+/**
+ * A series: its metadata, its release tracking, its books in reading order with the user's progress, mark all
+ * read/unread.
+ */
 import { useState } from 'preact/hooks';
-import { get, post } from '../api/client';
+import { useLocation } from 'preact-iso';
+import { del, get, post } from '../api/client';
 import type { Book, Page, Series, SeriesMetadata } from '../api/types';
 import { canEdit, EditMetadataDialog, MetadataFacts } from '../components/metadata';
 import { Main } from '../components/page-main';
@@ -8,9 +12,12 @@ import { Async, ErrorMessage, useAsync } from '../components/async';
 import { BookCard, CardPlaceholder, Cover } from '../components/cards';
 import { AddToList, WantToReadToggle } from '../components/list-actions';
 import { t } from '../i18n';
+import { SelectionBar, useSelection } from '../components/selection';
 import { catalogVersion } from '../state/live';
 import { isAdmin } from '../state/session';
 import { SeriesSharingTags } from '../admin/series-sharing-tags';
+import { TrackingCard } from '../components/tracking-card';
+import { notFoundFor } from './not-found';
 
 /** A series has at most a few hundred books; 500 is the API's largest page. */
 const BOOKS_PAGE = 500;
@@ -30,6 +37,23 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
   const me = useAsync((signal) => get<{ effectivePermissions: string[] }>('/auth/me', { signal }), []);
   const [error, setError] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
+  const selection = useSelection();
+  const { route } = useLocation();
+
+  async function deleteFiles(info: Series) {
+    const message =
+      info.bookCount === 1
+        ? t('delete.seriesConfirm.one', { title: info.title })
+        : t('delete.seriesConfirm', { title: info.title, count: info.bookCount });
+    if (!confirm(message)) return;
+    setError(null);
+    try {
+      await del(`/series/${seriesId}/file`, { query: { confirm: true } });
+      route(`/libraries/${info.libraryId}`);
+    } catch (failure) {
+      setError(failure);
+    }
+  }
 
   async function mark(state: 'read' | 'unread') {
     setError(null);
@@ -45,13 +69,15 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
   // The book the Read button opens: the first not finished, passing over one nobody can open (its
   // analysis failed), as on deck does (DECISIONS.md §Books).
   const next = books.data?.data.find((book) => !book.readProgress?.completed && !book.analysisError);
+  const missing = notFoundFor(series.error, 'app.seriesNotFound');
+  if (missing) return missing;
   return (
-    <Main>
+    <Main title={series.data?.title}>
       <Async state={series}>
         {(info) => (
           <div class="detail">
             <div class="detail__cover">
-              <Cover kind="series" id={info.id} alt={info.title} />
+              <Cover kind="series" id={info.id} version={info.coverVersion} alt={info.title} />
             </div>
             <div class="detail__body">
               <p class="muted">
@@ -106,11 +132,34 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
               )}
               <ErrorMessage error={error} />
               {isAdmin.value && <SeriesSharingTags seriesId={info.id} />}
+              {isAdmin.value && (
+                <div class="toolbar">
+                  <button
+                    type="button"
+                    class="button button--danger"
+                    data-delete-files
+                    onClick={() => void deleteFiles(info)}
+                  >
+                    {t('delete.series')}
+                  </button>
+                </div>
+              )}
             </div>
           </div>
         )}
       </Async>
-      <h2>{t('series.books')}</h2>
+      {series.data && <TrackingCard series={series.data} onChange={series.reload} />}
+      <div class="section-head">
+        <h2>{t('series.books')}</h2>
+        <SelectionBar
+          kind="books"
+          selection={selection}
+          onChanged={() => {
+            series.reload();
+            books.reload();
+          }}
+        />
+      </div>
       <Async
         state={books}
         placeholder={
@@ -124,7 +173,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
         {(page) => (
           <div class="grid" data-books>
             {page.data.map((book) => (
-              <BookCard key={book.id} book={book} />
+              <BookCard key={book.id} book={book} selection={selection.of(book.id)} />
             ))}
           </div>
         )}

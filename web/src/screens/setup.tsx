@@ -58,7 +58,7 @@ export function SetupScreen() {
   });
 
   return (
-    <Main>
+    <Main title={t('setup.title')}>
       <div class="card narrow">
         <h1>{t('setup.title')}</h1>
         <p>{t('setup.intro')}</p>

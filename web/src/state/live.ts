@@ -1,15 +1,21 @@
 /**
  * Live updates (API.md §6): one EventSource per tab on `/events/stream` (the session cookie signs it in).
- * Catalogue changes bump `catalogVersion`, which screens list among their inputs so they reload by
- * themselves; new covers bump `coverVersion`, which cover URLs carry so the browser fetches the new image.
- * Bursts (a scan adds hundreds of books) are coalesced into one reload.
+ * Catalogue changes and new covers bump `catalogVersion`, which screens list among their inputs so they
+ * reload by themselves: the books and series they load again name their new `coverVersion`, which the cover
+ * addresses carry (components/cards.tsx). Bursts (a scan adds hundreds of books) are coalesced into one reload.
  */
 import { effect, signal } from '@preact/signals';
 import { apiUrl } from '../api/client';
 import { session } from './session';
 
 export const catalogVersion = signal(0);
-export const coverVersion = signal(0);
+/** Bumped by each `release_announced` (issue 32): the releases badge and inbox reload. */
+export const releasesVersion = signal(0);
+
+/** The open screens load their lists again (after a change this tab made that the event stream does not announce). */
+export function reloadCatalog(): void {
+  catalogVersion.value++;
+}
 /** The ids of books whose record changed most recently (progress excluded: see book screen polling). */
 export const changedBooks = signal<ReadonlySet<string>>(new Set());
 
@@ -48,8 +54,9 @@ function connect(): EventSource {
       bumpSoon(data.book_id);
     });
   }
-  events.addEventListener('cover_updated', () => {
-    coverVersion.value++;
+  events.addEventListener('cover_updated', () => bumpSoon());
+  events.addEventListener('release_announced', () => {
+    releasesVersion.value++;
   });
   return events;
 }

@@ -1,0 +1,140 @@
+/**
+ * A Kobo's reading state ↔ Longbox's progress, through the one progress rulebook (src/progress/rules.ts;
+ * DECISIONS.md §Kobo e-readers, progress).
+ *
+ * The device says where it is with `CurrentBookmark`: `ProgressPercent` (0–100, of the whole book),
+ * `ContentSourceProgressPercent` (0–100, within the current XHTML file) and `Location` (`Source`: that file's
+ * path in the EPUB; `Type`/`Value`: a KoboSpan, `kobo.43.2`, in KEPUBs), and its reading status with
+ * `StatusInfo.Status` (ReadyToRead, Reading, Finished).
+ *
+ * - A comic sent as a fixed-layout EPUB has one file per page (`page-0007.xhtml`): its page is exact.
+ * - A reflowable EPUB keeps the percentage, and the location as a Readium locator (`href`, `locations.
+ *   progression`/`totalProgression`) with Kobo's span beside it (`koboSpan`, as Komga stores it), so Readium
+ *   clients read it back and the Kobo is sent its own span.
+ * - Finished is the last page; ReadyToRead (marked unread on the device) clears the progress.
+ */
+import { pageDocumentName, pageOfDocument, PACKAGE_PATH } from '../media/comic-epub/package-files';
+import {
+  completesAtFraction,
+  completesAtPage,
+  isPageInRange,
+  isReflowable,
+  lastPage,
+  type PagedBook,
+  pageAtFraction,
+  readFraction,
+} from '../progress/rules';
+
+/** Kobo's `CurrentBookmark` (what the device sends and is sent). */
+export interface KoboBookmark {
+  ProgressPercent?: number | null;
+  ContentSourceProgressPercent?: number | null;
+  Location?: { Value?: string | null; Type?: string | null; Source?: string | null } | null;
+}
+
+export type KoboStatus = 'ReadyToRead' | 'Reading' | 'Finished';
+
+/** What a device's reading state asks of the progress. */
+export type ProgressChange =
+  | { kind: 'clear' }
+  | { kind: 'set'; currentPage: number; completed: boolean; percentage?: number; locator: string | null };
+
+/** A Readium locator as Longbox keeps one (komga-readium), with the Kobo span Komga adds. */
+interface StoredLocator {
+  href: string;
+  type: string;
+  locations: { progression?: number; totalProgression?: number };
+  koboSpan?: string;
+}
+
+/** The folder the package document sits in: page files and spine hrefs are relative to it. */
+const CONTENT_FOLDER = PACKAGE_PATH.slice(0, PACKAGE_PATH.lastIndexOf('/') + 1);
+
+const fraction = (percent: number | null | undefined) =>
+  typeof percent === 'number' && Number.isFinite(percent) ? Math.min(1, Math.max(0, percent / 100)) : undefined;
+
+/** The progress a device's reading state stands for; throws nothing (a state it cannot place is the start). */
+export function progressFromKobo(book: PagedBook, status: KoboStatus, bookmark: KoboBookmark | null): ProgressChange {
+  const pages = lastPage(book.pageCount);
+  if (status === 'ReadyToRead') return { kind: 'clear' };
+  if (status === 'Finished') return { kind: 'set', currentPage: pages, completed: true, percentage: 1, locator: null };
+  const total = fraction(bookmark?.ProgressPercent);
+  const source = bookmark?.Location?.Source ?? null;
+  if (book.fileFormat === 'cbz' || book.fileFormat === 'cbr') {
+    const named = source ? pageOfDocument(source) : null;
+    const page = named !== null && isPageInRange(named, pages) ? named : pageAtFraction(total ?? 0, pages);
+    return { kind: 'set', currentPage: page, completed: completesAtPage(page, pages), locator: null };
+  }
+  if (!isReflowable(book)) {
+    const page = pageAtFraction(total ?? 0, pages);
+    return { kind: 'set', currentPage: page, completed: completesAtPage(page, pages), locator: null };
+  }
+  const percentage = total ?? 0;
+  const within = fraction(bookmark?.ContentSourceProgressPercent);
+  const span =
+    bookmark?.Location?.Type?.toLowerCase() === 'kobospan' ? (bookmark.Location.Value ?? undefined) : undefined;
+  const locator: StoredLocator | null = source
+    ? {
+        href: source,
+        type: 'application/xhtml+xml',
+        locations: { ...(within !== undefined ? { progression: within } : {}), totalProgression: percentage },
+        ...(span ? { koboSpan: span } : {}),
+      }
+    : null;
+  return {
+    kind: 'set',
+    currentPage: pageAtFraction(percentage, pages),
+    completed: completesAtFraction(percentage),
+    percentage,
+    locator: locator ? JSON.stringify(locator) : null,
+  };
+}
+
+/** A stored locator in Readium's shape (written here, by a Readium client or Komga's), or null (a CFI, an xpointer). */
+function readiumLocator(locator: string | null): StoredLocator | null {
+  if (!locator?.startsWith('{')) return null;
+  try {
+    const parsed = JSON.parse(locator) as Partial<StoredLocator>;
+    return typeof parsed.href === 'string' && parsed.href !== ''
+      ? { href: parsed.href, type: parsed.type ?? '', locations: parsed.locations ?? {}, koboSpan: parsed.koboSpan }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The progress as Kobo's `CurrentBookmark` (without its LastModified), for the device's next sync. */
+export function bookmarkFromProgress(
+  book: PagedBook,
+  progress: {
+    currentPage: number;
+    completed: boolean;
+    progressPercentage: number | null;
+    locator: string | null;
+  } | null,
+): KoboBookmark {
+  if (!progress) return {};
+  const percent = Math.round(readFraction(progress, book.pageCount) * 100_000) / 1000;
+  if (book.fileFormat === 'cbz' || book.fileFormat === 'cbr') {
+    const page = Math.min(Math.max(progress.currentPage, 1), lastPage(book.pageCount));
+    return {
+      ProgressPercent: percent,
+      ContentSourceProgressPercent: 0,
+      Location: { Value: null, Type: 'KoboSpan', Source: `${CONTENT_FOLDER}${pageDocumentName(page, book.pageCount)}` },
+    };
+  }
+  const locator = readiumLocator(progress.locator);
+  if (!locator) return { ProgressPercent: percent };
+  const within = locator.locations.progression;
+  return {
+    ProgressPercent: percent,
+    ...(typeof within === 'number' ? { ContentSourceProgressPercent: Math.round(within * 100_000) / 1000 } : {}),
+    Location: { Value: locator.koboSpan ?? null, Type: 'KoboSpan', Source: locator.href },
+  };
+}
+
+/** Kobo's reading status of the progress. */
+export function statusOf(progress: { completed: boolean } | null): KoboStatus {
+  if (!progress) return 'ReadyToRead';
+  return progress.completed ? 'Finished' : 'Reading';
+}

@@ -1,0 +1,434 @@
+/**
+ * Kobo sync (DECISIONS.md §Kobo e-readers): what a device gets on each sync page, a book's metadata, and its
+ * reading state both ways. A device is an API key; what it sees is what the key's owner sees through that key.
+ *
+ * A sync page sends, within `limit` items, in this order: books new or changed since the device got them
+ * (`NewEntitlement`, plus `ChangedProductMetadata` and `ChangedReadingState` for a book it had — Kobo ignores
+ * a reading state inside a changed entitlement, Komga found), books it must drop (`ChangedEntitlement` with
+ * `IsRemoved`), reading states moved elsewhere (`ChangedReadingState`), then shelves (`NewTag`, `ChangedTag`,
+ * `DeletedTag`). More left → `x-kobo-sync: continue`, and the device asks again with the new token.
+ */
+import { comicEpubSize, type SizedPage } from '../media/comic-epub/layout';
+import { epubRefusal, fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
+import type { EpubBookInfo } from '../media/comic-epub/package-files';
+import { sha256Hex } from '../lib/encoding';
+import { notFound } from '../lib/errors';
+import { nowIso } from '../lib/ids';
+import type { PagedBook } from '../progress/rules';
+import type {
+  KoboBookRow,
+  KoboDevice,
+  KoboPageWrite,
+  KoboProgressRow,
+  KoboSyncRepository,
+} from '../repositories/kobo-sync.repository';
+import type { ReadingStatisticsRepository } from '../repositories/reading-statistics.repository';
+import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
+import type { BookFileService, FileRequest } from '../services/book-file.service';
+import type { ComicEpubService } from '../services/comic-epub.service';
+import type { PageService } from '../services/page.service';
+import type { MediaResponse } from '../pages/media-response';
+import {
+  bookEntitlement,
+  bookMetadata,
+  type KoboBookMetadata,
+  type KoboFormat,
+  type KoboReadingState,
+  type KoboSyncItem,
+  type KoboUpdateResult,
+  type ReadingStateUpdate,
+  readingState,
+  removedBookMetadata,
+  tag,
+} from './kobo.dto';
+import { bookmarkFromProgress, progressFromKobo, statusOf } from './kobo-progress';
+
+/** Where the device fetches a book and its cover: this server's Kobo routes under the device's key. */
+export interface KoboLinks {
+  download(bookId: string): string;
+}
+
+export interface SyncPage {
+  items: KoboSyncItem[];
+  /** The generation this page is: the device's next token names it. */
+  generation: number;
+  more: boolean;
+}
+
+/** The EPUB Kobo gets of a book, and what the device should call its format. */
+export function koboFormat(book: Pick<KoboBookRow, 'fileFormat' | 'epubLayout'>): KoboFormat {
+  // Fixed-layout books are EPUB3FL: the device shows them full screen, one page per file (Komga).
+  return book.fileFormat === 'epub' && book.epubLayout !== 'image' ? 'EPUB3' : 'EPUB3FL';
+}
+
+/** What a comic's EPUB says about the book (its package document), the same at sync and at download. */
+export function epubInfoOf(
+  book: Pick<KoboBookRow, 'id' | 'title' | 'language' | 'authors' | 'updatedAt' | 'readingDirection'>,
+): EpubBookInfo {
+  return {
+    id: book.id,
+    title: book.title,
+    language: book.language,
+    authors: [...new Set(book.authors.map((a) => a.name))],
+    modified: new Date(book.updatedAt),
+    rightToLeft: book.readingDirection === 'rtl',
+  };
+}
+
+/** A comic's pages as the sync row holds them (type, size, the bytes each takes); null for an EPUB. */
+export function pagesOf(
+  book: Pick<KoboBookRow, 'pages'>,
+): Array<{ mediaType: string; width: number; height: number; dataSize: number }> | null {
+  if (book.pages === null) return null;
+  const rows = JSON.parse(book.pages) as Array<[number, string, number | null, number | null, number | null]>;
+  const sorted = rows.sort((a, b) => a[0] - b[0]);
+  const known = sorted.find(([, , w, h]) => w && h);
+  return sorted.map(([, mediaType, width, height, dataSize]) => ({
+    mediaType,
+    width: width && height ? width : (known?.[2] ?? 1000),
+    height: width && height ? height : (known?.[3] ?? 1500),
+    dataSize: dataSize ?? 0,
+  }));
+}
+
+/** Why the book cannot go to a Kobo (with pages fitted to `fit`, when set), or null. */
+export function withheldBecause(book: KoboBookRow, fit: PageFit | null): string | null {
+  const pages = pagesOf(book);
+  return pages === null ? null : epubRefusal(pages, fit);
+}
+
+/**
+ * The length of the EPUB a comic is sent as: exact when its pages are copied; with pages redrawn for a box, the
+ * length as if redrawn pages kept their bytes (their real length is known only once drawn; Kobo takes the
+ * announced size as a hint — Komga announces the EPUB's for a KEPUB it converts).
+ */
+function comicEpubLength(book: KoboBookRow, fit: PageFit | null): number | null {
+  const pages = pagesOf(book);
+  if (pages === null) return null;
+  const sized: SizedPage[] = pages.map((page, i) => {
+    const redrawn = fit !== null && needsRedraw(page, fit);
+    return {
+      number: i + 1,
+      mediaType: redrawn ? 'image/jpeg' : (page.mediaType as SizedPage['mediaType']),
+      ...(redrawn ? fittedSize(page, fit) : { width: page.width, height: page.height }),
+      dataSize: page.dataSize,
+    };
+  });
+  return comicEpubSize(epubInfoOf(book), sized);
+}
+
+const pagedOf = (book: Pick<KoboBookRow, 'fileFormat' | 'epubLayout' | 'pageCount'>): PagedBook => ({
+  fileFormat: book.fileFormat,
+  epubLayout: book.epubLayout,
+  pageCount: book.pageCount,
+});
+
+/** The book's Kobo image id: the book's id, and a version so the device fetches a new cover when it changes. */
+export const coverImageId = (book: Pick<KoboBookRow, 'id' | 'coverVersion'>) =>
+  `${book.id}-${book.coverVersion.replace(/[^A-Za-z0-9]/g, '')}`;
+
+/** The book id a cover image id names (coverImageId), or null. */
+export const bookOfCoverImage = (imageId: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(imageId)?.[0].toLowerCase() ?? null;
+
+/** LONGBOX_KOBO__PAGE_SIZE (`1264x1680`) as a box; null when unset. */
+export function pageFitOf(setting: string | undefined): PageFit | null {
+  const match = setting ? /^(\d+)x(\d+)$/.exec(setting) : null;
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : null;
+}
+
+/** Draws a comic's page within a box through the API's page variants (rendered once, kept in the CACHE bucket). */
+export function pageDrawer(pages: PageService): KoboSyncDeps['drawPage'] {
+  return async (viewer, bookId, pageNumber, fit, origin) => {
+    const media = await pages.image(viewer, {
+      bookId,
+      pageNumber,
+      variant: { width: fit.width, height: fit.height, format: 'jpeg' },
+      // The download's origin: the data center's caches (book tables, renditions) are keyed by it.
+      request: { origin },
+    });
+    return new Uint8Array(await new Response(media.body).arrayBuffer());
+  };
+}
+
+export interface KoboSyncDeps {
+  /** LONGBOX_KOBO__PAGE_SIZE: comic pages redrawn within this box; null: copied as they are. */
+  fit: PageFit | null;
+  /** A comic's page within `fit`, as JPEG (the API's page variant, kept once made). */
+  drawPage(
+    viewer: KoboDevice['viewer'],
+    bookId: string,
+    pageNumber: number,
+    fit: PageFit,
+    origin: string,
+  ): Promise<Uint8Array>;
+  repo: KoboSyncRepository;
+  comicEpub: ComicEpubService;
+  files: BookFileService;
+  statistics: ReadingStatisticsRepository;
+  progress: ReadProgressService;
+  /** Items per sync page (Komga and calibre-web: 100). */
+  limit: number;
+  now?: () => number;
+}
+
+export class KoboSyncService {
+  constructor(private readonly deps: KoboSyncDeps) {}
+
+  /** One sync page for the device, from the generation its token acknowledged; records what it sent. */
+  async syncPage(device: KoboDevice, links: KoboLinks): Promise<SyncPage> {
+    const { repo, limit } = this.deps;
+    const diff = await repo.diff(device, limit);
+    const generation = Math.max(this.deps.now?.() ?? Date.now(), device.acknowledged + 1);
+    const now = new Date(generation);
+    const write: KoboPageWrite = {
+      apiKeyId: device.apiKeyId,
+      generation,
+      acknowledged: device.acknowledged,
+      sent: [],
+      withheld: [],
+      removed: [],
+      states: [],
+      shelves: [],
+      shelvesRemoved: [],
+    };
+    const items: KoboSyncItem[] = [];
+    let budget = limit;
+    let more = false;
+    /** At most what the budget leaves of `rows`; `more` when some did not fit. */
+    const take = <T>(rows: readonly T[]): readonly T[] => {
+      if (more) return [];
+      const taken = rows.slice(0, budget);
+      if (rows.length > taken.length) more = true;
+      budget -= taken.length;
+      return taken;
+    };
+
+    const paged = new Set<string>();
+    for (const book of take(diff.books)) {
+      paged.add(book.id);
+      // What the device acknowledged having: a page it never got does not count.
+      const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
+      if (withheldBecause(book, this.deps.fit) !== null) {
+        write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
+        if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
+        continue;
+      }
+      const metadata = this.metadataOf(book, links);
+      const state = this.stateOf(book);
+      items.push({
+        NewEntitlement: {
+          BookEntitlement: bookEntitlement(book, false, now),
+          BookMetadata: metadata,
+          ReadingState: state,
+        },
+      });
+      if (onDevice) {
+        items.push({ ChangedProductMetadata: metadata });
+        if (book.progress) items.push({ ChangedReadingState: { ReadingState: state } });
+      }
+      write.sent.push({ bookId: book.id, fingerprint: book.fingerprint, progressAt: book.progress?.updatedAt ?? null });
+    }
+    for (const { bookId } of take(diff.removals)) {
+      items.push(this.removal(bookId, now));
+      write.removed.push(bookId);
+    }
+    for (const row of take(diff.states.filter((s) => !paged.has(s.bookId)))) {
+      items.push({ ChangedReadingState: { ReadingState: this.stateOf({ id: row.bookId, ...row }) } });
+      write.states.push({ bookId: row.bookId, progressAt: row.progress?.updatedAt ?? null });
+    }
+    if (!more) await this.shelves(device, diff, take, items, write);
+    await repo.recordPage(write);
+    return { items, generation, more };
+  }
+
+  /** Shelves made, changed (name or books) or emptied since the device got them; after every book. */
+  private async shelves(
+    device: KoboDevice,
+    diff: Awaited<ReturnType<KoboSyncRepository['diff']>>,
+    take: <T>(rows: readonly T[]) => readonly T[],
+    items: KoboSyncItem[],
+    write: KoboPageWrite,
+  ) {
+    const onDevice = new Map(diff.deviceShelves.map((row) => [row.listId, row]));
+    const current = diff.shelves.filter((shelf) => shelf.bookIds.length > 0);
+    const changes: Array<{ item: KoboSyncItem; listId: string; fingerprint: string | null }> = [];
+    for (const shelf of current) {
+      const fingerprint = await sha256Hex(`${shelf.name}\n${shelf.bookIds.join(',')}`);
+      const known = onDevice.get(shelf.id);
+      const unacknowledged = known && known.generation > device.acknowledged;
+      if (!known || known.state === 'removed' || unacknowledged) {
+        changes.push({ item: { NewTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
+      } else if (known.fingerprint !== fingerprint) {
+        changes.push({ item: { ChangedTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
+      }
+    }
+    const kept = new Set(current.map((shelf) => shelf.id));
+    const created = new Date(0).toISOString();
+    for (const row of diff.deviceShelves) {
+      const gone = row.state === 'sent' && !kept.has(row.listId);
+      const unacknowledged = row.state === 'removed' && row.generation > device.acknowledged;
+      if (gone || unacknowledged) {
+        const name = diff.shelves.find((s) => s.id === row.listId)?.name ?? '';
+        const item = { DeletedTag: tag({ id: row.listId, name, createdAt: created, updatedAt: nowIso() }) };
+        changes.push({ item, listId: row.listId, fingerprint: null });
+      }
+    }
+    for (const change of take(changes.sort((a, b) => (a.listId < b.listId ? -1 : 1)))) {
+      items.push(change.item);
+      if (change.fingerprint === null) write.shelvesRemoved.push(change.listId);
+      else write.shelves.push({ listId: change.listId, fingerprint: change.fingerprint });
+    }
+  }
+
+  private removal(bookId: string, now: Date): KoboSyncItem {
+    const at = now.toISOString();
+    return {
+      ChangedEntitlement: {
+        BookEntitlement: bookEntitlement({ id: bookId, createdAt: at, fileModifiedAt: at }, true, now),
+        BookMetadata: removedBookMetadata(bookId),
+      },
+    };
+  }
+
+  private metadataOf(book: KoboBookRow, links: KoboLinks): KoboBookMetadata {
+    const size = comicEpubLength(book, this.deps.fit) ?? book.fileSize;
+    return bookMetadata({
+      ...book,
+      coverImageId: coverImageId(book),
+      download: {
+        DrmType: 'None',
+        Format: koboFormat(book),
+        Size: size,
+        Platform: 'Generic',
+        Url: links.download(book.id),
+      },
+    });
+  }
+
+  private stateOf(
+    book: Pick<KoboBookRow, 'id' | 'createdAt' | 'fileFormat' | 'epubLayout' | 'pageCount'> & {
+      progress: KoboProgressRow | null;
+    },
+  ): KoboReadingState {
+    const { progress } = book;
+    return readingState(
+      book.id,
+      book.createdAt,
+      progress,
+      bookmarkFromProgress(pagedOf(book), progress),
+      statusOf(progress),
+    );
+  }
+
+  /** `GET v1/library/{id}/metadata`: the book as the device lists it; 404 when the key cannot sync it. */
+  async metadata(device: KoboDevice, bookId: string, links: KoboLinks): Promise<KoboBookMetadata> {
+    return this.metadataOf(await this.deliverable(device, bookId), links);
+  }
+
+  /** `GET v1/library/{id}/state`. */
+  async readingState(device: KoboDevice, bookId: string): Promise<KoboReadingState> {
+    return this.stateOf(await this.deliverable(device, bookId));
+  }
+
+  /**
+   * `PUT v1/library/{id}/state`: the device's bookmark becomes the user's progress (progressFromKobo), and its
+   * reading time is kept, in one write.
+   */
+  async updateReadingState(
+    actor: ProgressActor & { apiKey: { id: string; name: string } },
+    device: KoboDevice,
+    bookId: string,
+    update: ReadingStateUpdate,
+  ): Promise<KoboUpdateResult> {
+    const book = await this.deliverable(device, bookId);
+    const state = update.ReadingStates[0] as ReadingStateUpdate['ReadingStates'][number];
+    const at = nowIso();
+    const reported = state.Statistics;
+    const report =
+      typeof reported?.SpentReadingMinutes === 'number'
+        ? {
+            userId: device.viewer.userId,
+            bookId: book.id,
+            deviceId: `api-key:${actor.apiKey.id}`,
+            deviceName: actor.apiKey.name,
+            spentReadingMinutes: reported.SpentReadingMinutes,
+            remainingTimeMinutes: reported.RemainingTimeMinutes ?? null,
+            at,
+          }
+        : null;
+    const statistics = report ? [this.deps.statistics.report(report)] : [];
+    const status = state.StatusInfo?.Status ?? (state.CurrentBookmark ? 'Reading' : null);
+    if (status === null) {
+      if (report) await this.deps.statistics.save(report);
+    } else {
+      const change = progressFromKobo(pagedOf(book), status, state.CurrentBookmark ?? null);
+      const written = (at: string | null) => [...statistics, this.deps.repo.progressSent(device.apiKeyId, book.id, at)];
+      if (change.kind === 'clear') {
+        await this.deps.progress.clearOf(device.viewer, book, written(null));
+      } else {
+        await this.deps.progress.record(
+          actor,
+          { id: book.id, ...pagedOf(book) },
+          {
+            currentPage: change.currentPage,
+            completed: change.completed,
+            ...(change.percentage !== undefined ? { percentage: change.percentage } : {}),
+            locator: change.locator,
+            at,
+          },
+          written(at),
+        );
+      }
+    }
+    const result = (done: boolean) => ({ Result: done ? ('Success' as const) : ('Ignored' as const) });
+    return {
+      RequestResult: 'Success',
+      UpdateResults: [
+        {
+          EntitlementId: book.id,
+          CurrentBookmarkResult: result(status !== null),
+          StatisticsResult: result(report !== null),
+          StatusInfoResult: result(status !== null),
+        },
+      ],
+    };
+  }
+
+  /**
+   * `GET v1/books/{id}/file/epub`: an EPUB as it is, a comic written as a fixed-layout EPUB. 404 when the
+   * device cannot have the book (hidden, unknown, a PDF, a comic with pages an EPUB cannot hold).
+   */
+  async download(device: KoboDevice, bookId: string, request: FileRequest): Promise<MediaResponse> {
+    const source = await this.deps.repo.downloadSource(device, bookId);
+    const { fit } = this.deps;
+    if (!source || withheldBecause(source.book, fit) !== null) throw notFound(`Book ${bookId}`);
+    const { book, file, pages } = source;
+    if (file.fileFormat === 'epub') {
+      return this.deps.files.downloadOf(file, request);
+    }
+    return this.deps.comicEpub.download(
+      {
+        format: file.fileFormat,
+        path: file.path,
+        size: file.fileSize,
+        etag: file.etag,
+        modifiedAt: file.fileModifiedAt,
+        containerIndex: file.containerIndex,
+        fileName: file.fileName,
+      },
+      epubInfoOf(book),
+      pages,
+      request,
+      fit
+        ? { fit, draw: (pageNumber) => this.deps.drawPage(device.viewer, book.id, pageNumber, fit, request.origin) }
+        : null,
+    );
+  }
+
+  private async deliverable(device: KoboDevice, bookId: string): Promise<KoboBookRow> {
+    const book = await this.deps.repo.book(device, bookId);
+    if (!book || withheldBecause(book, this.deps.fit) !== null) throw notFound(`Book ${bookId}`);
+    return book;
+  }
+}

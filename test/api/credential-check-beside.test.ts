@@ -1,0 +1,404 @@
+/**
+ * The credential check beside the request (docs/ARCHITECTURE.md, "The credential check beside the request";
+ * DECISIONS.md §Far readers; issue 30 point 2): a request whose credential this isolate checked before starts
+ * its handler as the principal it found then, while the credential is checked again; nothing computed before
+ * the check reaches a caller it refuses, and nothing computed for an older state of the caller's access is
+ * sent. Every request goes through the real worker (test/support/faults.ts), whose platform seam records the
+ * D1 statements and R2 reads each request made, so a test can tell that the speculative read really ran.
+ */
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { readProgress } from '../../src/db/schema';
+import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
+import { ADMIN, createUser, setupAdmin } from '../support/factories';
+import { faultyWorker, type FaultyWorker } from '../support/faults';
+import { api, type Credentials } from '../support/http';
+import { makeCbz, putObject } from '../support/library-files';
+import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
+
+/** The worker with every D1 statement and LIBRARY read recorded; `fail` refuses the statements it matches. */
+function recordingWorker(fail?: (sql: string[]) => Error | undefined) {
+  const statements: string[][] = [];
+  const libraryReads: string[] = [];
+  const worker = faultyWorker({
+    d1: ({ sql }) => {
+      statements.push(sql);
+      return fail?.(sql);
+    },
+    r2Get: ({ bucket, key }) => {
+      if (bucket === 'LIBRARY') libraryReads.push(key);
+      return undefined;
+    },
+  });
+  return {
+    worker,
+    statements,
+    libraryReads,
+    /** Forgets what earlier requests recorded, once their work after the answer is done. */
+    async reset() {
+      await worker.settle();
+      statements.length = 0;
+      libraryReads.length = 0;
+    },
+  };
+}
+
+async function json(worker: FaultyWorker, path: string, auth: Credentials, init: RequestInit = {}) {
+  const res = await worker.fetch(path, { ...init, auth });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
+}
+
+async function newKey(
+  worker: FaultyWorker,
+  owner: Credentials,
+  body: Record<string, unknown> = { name: 'reader app' },
+) {
+  const res = await json(worker, '/api-keys', owner, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`key: ${res.status} ${res.text}`);
+  return { id: res.body.id as string, auth: { apiKey: res.body.key as string } as Credentials };
+}
+
+/** The statements of a request other than the credential check (the key's, a session's or a user's row). */
+const catalogReads = (statements: string[][]) =>
+  statements.filter((batch) => batch.some((sql) => /"series"/.test(sql) && !/"api_keys"|"sessions"/.test(sql)));
+
+describe('a revoked credential whose request already started (DECISIONS.md §Far readers)', () => {
+  it('answers 401 without a byte of the series list the speculative read fetched', async () => {
+    await setupAdmin();
+    const library = await seedLibrary();
+    await seedSeries(library, { title: 'Nightshade Archive' });
+    const { worker, statements, reset } = recordingWorker();
+    const admin = await worker.signIn(ADMIN);
+    const key = await newKey(worker, admin);
+
+    const first = await json(worker, '/series', key.auth);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Nightshade Archive');
+
+    expect((await json(worker, `/api-keys/${key.id}`, admin, { method: 'DELETE' })).status).toBe(204);
+    await reset();
+    const refused = await json(worker, '/series', key.auth);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'Unauthorized', message: 'Invalid API key' });
+    expect(refused.text).not.toContain('Nightshade');
+    expect(refused.headers.get('WWW-Authenticate')).toContain('Basic');
+    // The list was read as the remembered principal while the key was checked: the data existed, and stayed in.
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+  });
+
+  it('answers 401 to a page read whose bytes already came from R2: no page header, no byte, nothing left in the edge cache', async () => {
+    const { auth: selfAdmin } = await setupAdmin();
+    const libraryId = await createLibrary(selfAdmin, { name: 'Pages', path: 'spec-pages' });
+    const file = 'spec-pages/Series/Book.cbz';
+    await putObject(file, await makeCbz(3));
+    const scanned = await scan(selfAdmin, libraryId);
+    await waitForTasks(selfAdmin, libraryId, { since: scanned.completedAt });
+    const { worker, libraryReads, reset } = recordingWorker();
+    const admin = await worker.signIn(ADMIN);
+    const books = await json(worker, `/books?library_id=${libraryId}`, admin);
+    const bookId = books.body.data[0].id as string;
+    const key = await newKey(worker, admin);
+
+    // Remembered by a first read (page 1, which the edge cache now keeps).
+    const page1 = await worker.fetch(`/books/${bookId}/pages/1`, { auth: key.auth });
+    expect(page1.status).toBe(200);
+    await page1.arrayBuffer();
+    expect((await json(worker, `/api-keys/${key.id}`, admin, { method: 'DELETE' })).status).toBe(204);
+
+    await reset();
+    const refused = await worker.fetch(`/books/${bookId}/pages/2`, { auth: key.auth });
+    const body = await refused.text();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(body)).toMatchObject({ error: 'Unauthorized' });
+    expect(refused.headers.get('Content-Type')).toContain('application/json');
+    for (const header of ['ETag', 'X-Longbox-Cache', 'Last-Modified', 'Cache-Control']) {
+      expect(refused.headers.get(header), header).toBeNull();
+    }
+    // The page was read from the book file as the remembered principal...
+    expect(libraryReads).toContain(file);
+    // ...and what the handler left for after its answer (filling the edge cache) never started.
+    await reset();
+    const again = await worker.fetch(`/books/${bookId}/pages/2`, { auth: admin });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('X-Longbox-Cache')).toBe('miss');
+    await again.arrayBuffer();
+    const cached = await worker.fetch(`/books/${bookId}/pages/1`, { auth: admin });
+    expect(cached.headers.get('X-Longbox-Cache')).toBe('hit');
+    await cached.arrayBuffer();
+  }, 60_000);
+
+  it('refuses an ended session at once although its principal is remembered', async () => {
+    await setupAdmin();
+    const library = await seedLibrary();
+    await seedSeries(library, { title: 'Quiet Harbour' });
+    const { worker } = recordingWorker();
+    const session = await worker.signIn(ADMIN);
+    expect((await json(worker, '/series', session)).status).toBe(200);
+    expect((await json(worker, '/auth/logout', session, { method: 'POST' })).status).toBe(204);
+    const refused = await json(worker, '/series', session);
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('Quiet Harbour');
+  });
+});
+
+describe('access changed since the isolate remembered the caller', () => {
+  it('never serves the series of a library taken away: the speculative answer is made again as the checked caller', async () => {
+    await setupAdmin();
+    const kept = await seedLibrary({ name: 'Kept' });
+    const taken = await seedLibrary({ name: 'Taken' });
+    await seedSeries(kept, { title: 'Lantern Street' });
+    const hidden = await seedSeries(taken, { title: 'Beacon Hollow' });
+    const { worker, statements, reset } = recordingWorker();
+    const admin = await worker.signIn(ADMIN);
+    const reader = await createUserThrough(worker, admin);
+    const grant = (ids: string[]) =>
+      json(worker, `/users/${reader.id}`, admin, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ sharedAllLibraries: false, sharedLibraryIds: ids }),
+      });
+    expect((await grant([kept.id, taken.id])).status).toBe(200);
+    const key = await newKey(worker, reader.auth, { name: 'tablet' });
+
+    expect((await json(worker, `/series/${hidden.id}`, key.auth)).status).toBe(200);
+    expect((await json(worker, '/series', key.auth)).text).toContain('Beacon Hollow');
+
+    expect((await grant([kept.id])).status).toBe(200);
+    await reset();
+    const detail = await json(worker, `/series/${hidden.id}`, key.auth);
+    expect(detail.status).toBe(404);
+    expect(detail.text).not.toContain('Beacon');
+    // Read twice: once as the remembered principal (who still saw it), once as the checked one.
+    expect(catalogReads(statements)).toHaveLength(2);
+
+    const list = await json(worker, '/series', key.auth);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('Lantern Street');
+    expect(list.text).not.toContain('Beacon');
+  });
+
+  it('answers with the permissions the caller has now: a demoted key owner gets the 403 the check implies', async () => {
+    await setupAdmin();
+    const { worker } = recordingWorker();
+    const admin = await worker.signIn(ADMIN);
+    const maintainer = await createUserThrough(worker, admin, 'maintainer');
+    const key = await newKey(worker, maintainer.auth, { name: 'maintenance' });
+    expect((await json(worker, '/tasks', key.auth)).status).toBe(200);
+    const demoted = await json(worker, `/users/${maintainer.id}`, admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ role: 'reader' }),
+    });
+    expect(demoted.status).toBe(200);
+    const refused = await json(worker, '/tasks', key.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'Forbidden' });
+  });
+});
+
+describe('progress writes made beside the check (their statements test the credential)', () => {
+  const writes = (statements: string[][]) =>
+    statements.filter((batch) => batch.some((sql) => /^insert into "read_progress"/i.test(sql)));
+
+  async function readerWithBook() {
+    await setupAdmin();
+    const kept = await seedLibrary({ name: 'Kept' });
+    const taken = await seedLibrary({ name: 'Taken' });
+    const keptBook = await seedBook(await seedSeries(kept, { title: 'Lantern Street' }), { pageCount: 20 });
+    const takenBook = await seedBook(await seedSeries(taken, { title: 'Beacon Hollow' }), {
+      pageCount: 20,
+      readerHash: 'c0ffee'.padEnd(32, '0'),
+    });
+    const recording = recordingWorker();
+    const admin = await recording.worker.signIn(ADMIN);
+    const reader = await createUserThrough(recording.worker, admin);
+    const grant = (body: Record<string, unknown>) =>
+      json(recording.worker, `/users/${reader.id}`, admin, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await grant({ sharedAllLibraries: false, sharedLibraryIds: [kept.id, taken.id] })).status).toBe(200);
+    const key = await newKey(recording.worker, reader.auth, { name: 'tablet' });
+    const put = (bookId: string, page: number) =>
+      json(recording.worker, `/books/${bookId}/progress`, key.auth, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ current_page: page }),
+      });
+    const stored = async (bookId: string) =>
+      (await db.select().from(readProgress).where(eq(readProgress.bookId, bookId)).all()).map((r) => r.currentPage);
+    return { ...recording, admin, reader, key, grant, put, stored, kept, taken, keptBook, takenBook };
+  }
+
+  it('a key revoked meanwhile writes nothing and answers 401, though the write was tried', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 3)).status).toBe(200);
+    expect((await json(t.worker, `/api-keys/${t.key.id}`, t.reader.auth, { method: 'DELETE' })).status).toBe(204);
+    await t.reset();
+    const refused = await t.put(t.keptBook.id, 9);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'Unauthorized' });
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.keptBook.id)).toEqual([3]);
+  });
+
+  it('access to the book taken away: nothing written as the remembered reader, and the checked one gets 404', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.takenBook.id, 2)).status).toBe(200);
+    expect((await t.grant({ sharedLibraryIds: [t.kept.id] })).status).toBe(200);
+    await t.reset();
+    const refused = await t.put(t.takenBook.id, 5);
+    expect(refused.status).toBe(404);
+    expect(refused.text).not.toContain('Beacon');
+    // Tried as the remembered principal (the guard wrote nothing), then made again as the checked one.
+    expect(writes(t.statements)).toHaveLength(2);
+    expect(await t.stored(t.takenBook.id)).toEqual([2]);
+  });
+
+  it('a change that still lets the reader see the book: written once, by the checked caller', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 2)).status).toBe(200);
+    expect((await t.grant({ ageRestriction: { age: 18, restriction: 'EXCLUDE' } })).status).toBe(200);
+    await t.reset();
+    const written = await t.put(t.keptBook.id, 6);
+    expect(written.status).toBe(200);
+    expect(written.body).toMatchObject({ currentPage: 6 });
+    expect(writes(t.statements)).toHaveLength(2);
+    expect(await t.stored(t.keptBook.id)).toEqual([6]);
+  });
+
+  it('nothing changed: the write goes beside the check, with no read of the book before it', async () => {
+    const t = await readerWithBook();
+    expect((await t.put(t.keptBook.id, 2)).status).toBe(200);
+    await t.reset();
+    const written = await t.put(t.keptBook.id, 4);
+    expect(written.status).toBe(200);
+    // The key's statement and the write's batch: nothing else.
+    expect(t.statements).toHaveLength(2);
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.keptBook.id)).toEqual([4]);
+    const outOfRange = await t.put(t.keptBook.id, 21);
+    expect(outOfRange.status).toBe(400);
+    expect(outOfRange.body.details).toEqual([{ path: 'current_page', message: 'must be between 1 and 20' }]);
+    expect(await t.stored(t.keptBook.id)).toEqual([4]);
+  });
+
+  it("KOReader's push with a key revoked meanwhile writes nothing and answers KOReader's 401", async () => {
+    const t = await readerWithBook();
+    const push = (progress: string) =>
+      json(t.worker, '/koreader/syncs/progress', t.key.auth, {
+        method: 'PUT',
+        headers: {
+          accept: 'application/vnd.koreader.v1+json',
+          'x-auth-user': (t.key.auth as { apiKey: string }).apiKey,
+          'x-auth-key': 'x',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ document: t.takenBook.readerHash, progress, percentage: 0.2, device: 'Kobo' }),
+      });
+    expect((await push('4')).status).toBe(200);
+    expect((await json(t.worker, `/api-keys/${t.key.id}`, t.reader.auth, { method: 'DELETE' })).status).toBe(204);
+    await t.reset();
+    const refused = await push('8');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ code: 2001, message: 'Unauthorized' });
+    expect(writes(t.statements)).toHaveLength(1);
+    expect(await t.stored(t.takenBook.id)).toEqual([4]);
+  });
+});
+
+/** The user's session rows. */
+const sessionsOf = async (userId: string) =>
+  (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first<{ n: number }>())
+    ?.n ?? 0;
+
+describe("Komga's guard beside the check (a password sign-in gets a KOMGA-SESSION cookie)", () => {
+  async function remembered() {
+    const { auth: selfAdmin } = await setupAdmin();
+    await seedSeries(await seedLibrary(), { title: 'Tidewater Ledger' });
+    const reader = await createUser(selfAdmin);
+    const { worker, statements, reset } = recordingWorker();
+    const basic: Credentials = { basic: { username: reader.username, password: reader.password } };
+    // Remembered by a first call (checked before its handler), which also gave the client a session.
+    const first = await json(worker, '/komga/api/v1/series', basic);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Tidewater Ledger');
+    await reset();
+    // No session the next call could hand back: it would have to write one.
+    await env.DB.prepare('DELETE FROM sessions WHERE user_id = ?').bind(reader.id).run();
+    return { selfAdmin, reader, worker, statements, reset, basic };
+  }
+
+  it('a disabled account gets a 401 with nothing of the list read beside the check, and no session row', async () => {
+    const { selfAdmin, reader, worker, statements, reset, basic } = await remembered();
+    const disabled = await api(`/users/${reader.id}`, { method: 'PUT', auth: selfAdmin, json: { isActive: false } });
+    expect(disabled.status).toBe(200);
+    await reset();
+
+    const refused = await json(worker, '/komga/api/v1/series', basic);
+    await worker.settle();
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('Tidewater');
+    expect(refused.headers.get('Set-Cookie') ?? '').not.toContain('KOMGA-SESSION=ey');
+    // The list was read as the remembered reader while the password was checked, yet no session was written.
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+    expect(await sessionsOf(reader.id)).toBe(0);
+  });
+
+  it('a reader still allowed gets the list beside the check, and the cookie of a session written after it', async () => {
+    const { reader, worker, statements, basic } = await remembered();
+    const again = await json(worker, '/komga/api/v1/series', basic);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('Tidewater Ledger');
+    expect(again.headers.get('Set-Cookie')).toContain('KOMGA-SESSION=');
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+    expect(await sessionsOf(reader.id)).toBe(1);
+  });
+});
+
+describe('work after the answer', () => {
+  it('a refused key is recorded although the first write of the record fails: tried again, the answer unchanged', async () => {
+    await setupAdmin();
+    let failures = 1;
+    const { worker } = recordingWorker((sql) => {
+      if (failures > 0 && sql.some((s) => /insert into "authentication_activity"/i.test(s))) {
+        failures -= 1;
+        return new Error('D1_ERROR: Network connection lost.');
+      }
+      return undefined;
+    });
+    const admin = await worker.signIn(ADMIN);
+    const key = await newKey(worker, admin, { name: 'scanner' });
+    const forged = `${(key.auth as { apiKey: string }).apiKey.slice(0, -4)}AAAA`;
+    const refused = await json(worker, '/series', { apiKey: forged });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'Unauthorized', message: 'Invalid API key' });
+    await worker.settle();
+    expect(failures).toBe(0);
+    const activity = await json(worker, '/komga/api/v2/users/authentication-activity', admin);
+    expect(activity.status).toBe(200);
+    expect(activity.body.content).toEqual(
+      expect.arrayContaining([expect.objectContaining({ apiKeyComment: 'scanner', error: 'Invalid API key' })]),
+    );
+  });
+});
+
+async function createUserThrough(worker: FaultyWorker, admin: Credentials, role = 'reader') {
+  const username = `reader${Math.random().toString(36).slice(2, 8)}`;
+  const password = 'reader-password-1';
+  const created = await json(worker, '/users', admin, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password, role, customPermissions: [] }),
+  });
+  if (created.status !== 201) throw new Error(`user: ${created.status} ${created.text}`);
+  return { id: created.body.id as string, auth: await worker.signIn({ username, password }) };
+}
