@@ -9,7 +9,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { readProgress } from '../../src/db/schema';
+import { readingSessions, readProgress } from '../../src/db/schema';
 import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
 import { ADMIN, createUser, setupAdmin } from '../support/factories';
 import { faultyWorker, type FaultyWorker } from '../support/faults';
@@ -235,7 +235,11 @@ describe('progress writes made beside the check (their statements test the crede
       });
     const stored = async (bookId: string) =>
       (await db.select().from(readProgress).where(eq(readProgress.bookId, bookId)).all()).map((r) => r.currentPage);
-    return { ...recording, admin, reader, key, grant, put, stored, kept, taken, keptBook, takenBook };
+    // Reading statistics fold each write into a sitting in the write's own statement (DECISIONS.md §Reading
+    // statistics): a refused write leaves the sitting where the last accepted write left it.
+    const sittings = async (bookId: string) =>
+      (await db.select().from(readingSessions).where(eq(readingSessions.bookId, bookId)).all()).map((r) => r.lastPage);
+    return { ...recording, admin, reader, key, grant, put, stored, sittings, kept, taken, keptBook, takenBook };
   }
 
   it('a key revoked meanwhile writes nothing and answers 401, though the write was tried', async () => {
@@ -248,6 +252,7 @@ describe('progress writes made beside the check (their statements test the crede
     expect(refused.body).toMatchObject({ error: 'Unauthorized' });
     expect(writes(t.statements)).toHaveLength(1);
     expect(await t.stored(t.keptBook.id)).toEqual([3]);
+    expect(await t.sittings(t.keptBook.id)).toEqual([3]);
   });
 
   it('access to the book taken away: nothing written as the remembered reader, and the checked one gets 404', async () => {
@@ -261,6 +266,7 @@ describe('progress writes made beside the check (their statements test the crede
     // Tried as the remembered principal (the guard wrote nothing), then made again as the checked one.
     expect(writes(t.statements)).toHaveLength(2);
     expect(await t.stored(t.takenBook.id)).toEqual([2]);
+    expect(await t.sittings(t.takenBook.id)).toEqual([2]);
   });
 
   it('a change that still lets the reader see the book: written once, by the checked caller', async () => {
@@ -273,6 +279,7 @@ describe('progress writes made beside the check (their statements test the crede
     expect(written.body).toMatchObject({ currentPage: 6 });
     expect(writes(t.statements)).toHaveLength(2);
     expect(await t.stored(t.keptBook.id)).toEqual([6]);
+    expect(await t.sittings(t.keptBook.id)).toEqual([6]);
   });
 
   it('nothing changed: the write goes beside the check, with no read of the book before it', async () => {
@@ -289,6 +296,7 @@ describe('progress writes made beside the check (their statements test the crede
     expect(outOfRange.status).toBe(400);
     expect(outOfRange.body.details).toEqual([{ path: 'current_page', message: 'must be between 1 and 20' }]);
     expect(await t.stored(t.keptBook.id)).toEqual([4]);
+    expect(await t.sittings(t.keptBook.id)).toEqual([4]);
   });
 
   it("KOReader's push with a key revoked meanwhile writes nothing and answers KOReader's 401", async () => {
@@ -312,6 +320,7 @@ describe('progress writes made beside the check (their statements test the crede
     expect(refused.body).toEqual({ code: 2001, message: 'Unauthorized' });
     expect(writes(t.statements)).toHaveLength(1);
     expect(await t.stored(t.takenBook.id)).toEqual([4]);
+    expect(await t.sittings(t.takenBook.id)).toEqual([4]);
   });
 });
 
