@@ -234,7 +234,9 @@ describeWithChromium('release tracking in the web app (issue 32)', () => {
       // A malformed id is refused with the server's message, next to the form.
       await form.getByLabel('AniList id or page address').fill('not-an-id');
       await form.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => form.locator('.error').textContent(), PATIENCE).toContain('External id must be a series id or page address at AniList');
+      await expect
+        .poll(() => form.locator('.error').textContent(), PATIENCE)
+        .toContain('External id must be a series id or page address at AniList');
       await form.getByLabel('AniList id or page address').fill('105778');
 
       // The inbox: five new releases, each with its series and numbers.
