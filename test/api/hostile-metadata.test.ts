@@ -98,7 +98,7 @@ describe('a book’s words reach browsers as words (issue 29 point 4)', () => {
     for (const path of [
       `/opds/v1.2/series/${comic.seriesId}`,
       `/opds/v1.2/series/${epub.seriesId}`,
-      '/opds/v1.2/search?q=Hostile',
+      '/opds/v1.2/search/books?query=Hostile',
     ]) {
       const response = await get(path, auth);
       expect(response.status, path).toBe(200);

@@ -14,6 +14,7 @@ import { authHeaders, type Credentials } from '../support/http';
 import { KoboDevice } from '../support/kobo-device';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
+import { waitForTasks } from '../support/tasks';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -88,7 +89,9 @@ async function library() {
       { name: 'OEBPS/fig.png', data: png(4, 4, 1) },
     ]),
   );
-  await scan(auth, libraryId);
+  const done = await scan(auth, libraryId);
+  // A Kobo is offered only analysed books (page count known), and analysis runs on the queue after the scan.
+  await waitForTasks(auth, libraryId, { since: done.completedAt ?? '' });
   const books = (await (await get('/api/v1/books', auth)).json()) as { data: Array<{ id: string; title: string }> };
   const comic = books.data.find((book) => book.title !== 'Prose')!;
   const epub = books.data.find((book) => book.title === 'Prose')!;

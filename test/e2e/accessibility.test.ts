@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readerKeysReady } from '../support/reader-keys';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
@@ -105,6 +106,7 @@ describeWithChromium('accessibility of every screen (axe-core)', () => {
       const book = context.showcase.books['Harbor Lights 001']!;
       await page.goto(`${server.url}/read/${book.id}`);
       await page.locator('img[data-page]').first().waitFor();
+      await readerKeysReady(page);
       await page.keyboard.press('Enter');
       await page.getByRole('button', { name: 'Settings' }).click();
       expect(await violations(page)).toEqual([]);

@@ -5,6 +5,7 @@
  * grid's filter is saved as a smart collection, shows its series, is edited through the grid and pinned.
  */
 import type { Browser, Page } from 'playwright-core';
+import { readerKeysReady } from '../support/reader-keys';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, call, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
@@ -107,7 +108,7 @@ describeWithChromium('collections and read lists in the web app', () => {
       await page.locator('.rd-view img').first().waitFor(WAIT);
       // The list's books arrive after the first page, and the key listener after the first paint.
       await page.waitForLoadState('networkidle');
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+      await readerKeysReady(page);
       await page.keyboard.press('End');
       await page.keyboard.press('ArrowRight');
       await page.getByText(`Continue with ${reordered[1]}`).waitFor(WAIT);

@@ -8,6 +8,7 @@
  * - the last page turned before a tab closes reaches the server, so another device sees it (point 8).
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { readerKeysReady } from '../support/reader-keys';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
@@ -28,7 +29,7 @@ async function firstPageShown(page: Page) {
     return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0);
   });
   // The reader's listeners are attached after its first paint.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+  await readerKeysReady(page);
 }
 
 /**

@@ -6,6 +6,7 @@
  * progress synced when the network returns.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readerKeysReady } from '../support/reader-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
@@ -63,7 +64,7 @@ async function openReader(page: Page, url: string) {
   await shown(page);
   // The reader's key listener is attached after its first paint: a key pressed in the frame the page
   // appeared in could be missed (the first page can arrive that fast), and the test would flake.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+  await readerKeysReady(page);
 }
 
 /** The menu (Enter), then its settings panel (the bar's Settings button). */

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { readerKeysReady } from '../support/reader-keys';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';
@@ -24,6 +25,7 @@ async function imagesLoaded(page: Page, selector: string) {
 }
 
 async function setMode(page: Page, mode: string) {
+  await readerKeysReady(page);
   await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Reading mode').selectOption(mode);
