@@ -5,7 +5,7 @@
  * grid's filter is saved as a smart collection, shows its series, is edited through the grid and pinned.
  */
 import type { Browser, Page } from 'playwright-core';
-import { readerKeysReady } from '../support/reader-keys';
+import { readerKeysReady } from './support/reader-keys';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, call, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';

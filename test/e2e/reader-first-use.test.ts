@@ -8,7 +8,7 @@
  * - the last page turned before a tab closes reaches the server, so another device sees it (point 8).
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { readerKeysReady } from '../support/reader-keys';
+import { readerKeysReady } from './support/reader-keys';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';

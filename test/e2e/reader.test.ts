@@ -6,7 +6,7 @@
  * progress synced when the network returns.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { readerKeysReady } from '../support/reader-keys';
+import { readerKeysReady } from './support/reader-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';

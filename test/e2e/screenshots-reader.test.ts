@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { readerKeysReady } from '../support/reader-keys';
+import { readerKeysReady } from './support/reader-keys';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext } from './support/browser';

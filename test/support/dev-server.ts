@@ -84,6 +84,21 @@ export async function startServer(options: StartOptions = {}): Promise<LongboxSe
   });
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
+  // Files run beside each other, so a port found free can be taken before wrangler binds it: one retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(stateDir, env, options);
+    } catch (error) {
+      if (attempt >= 2 || !/EADDRINUSE|address already in use/i.test(String(error))) {
+        rmSync(stateDir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+/** `wrangler dev` on two free ports (the server's and its inspector's), once it answers its health check. */
+async function launch(stateDir: string, env: NodeJS.ProcessEnv, options: StartOptions): Promise<LongboxServer> {
   const port = await freePort();
   const inspectorPort = await freePort();
   const configs = ['-c', 'wrangler.toml'];
@@ -109,7 +124,7 @@ export async function startServer(options: StartOptions = {}): Promise<LongboxSe
   try {
     await waitForHealth(url, child, () => output);
   } catch (error) {
-    await server.stop();
+    await stopProcess(child);
     throw error;
   }
   return server;
@@ -131,6 +146,11 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 async function stop(child: ChildProcess, stateDir: string): Promise<void> {
+  await stopProcess(child);
+  rmSync(stateDir, { recursive: true, force: true });
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.pid) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
@@ -147,5 +167,4 @@ async function stop(child: ChildProcess, stateDir: string): Promise<void> {
       }
     }
   }
-  rmSync(stateDir, { recursive: true, force: true });
 }
