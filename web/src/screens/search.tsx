@@ -22,8 +22,12 @@ export function SearchScreen() {
 
   useEffect(() => input.current?.focus(), []);
   useEffect(() => {
+    const trimmed = text.trim();
+    // Nothing typed since the address was read: no timer. The router keeps this screen mounted while the
+    // next screen's code loads, so a timer left running here could send someone who just clicked away
+    // (the Account link, on a slow connection) back to Search.
+    if (trimmed === term) return;
     const timer = setTimeout(() => {
-      const trimmed = text.trim();
       setTerm(trimmed);
       route(trimmed ? `/search?q=${encodeURIComponent(trimmed)}` : '/search', true);
     }, TYPING_PAUSE_MS);
