@@ -6,3 +6,4 @@ export interface SourceConfigs {
   start: string;
 }
 export function snapshotSources(dir: string): SourceConfigs;
+export function snapshotCommit(commit: string, dir: string): SourceConfigs;

@@ -20,7 +20,7 @@ import type {
   PeerSnapshot,
   PeerUser,
 } from './peer';
-import { MigrationInputError } from './peer';
+import { assertPeerTables, peerSource, unknownSchemaVersion } from './peer-identity';
 import { flag, PeerDatabase, text, utcInstant } from './sqlite';
 import { uniqueUsername } from './usernames';
 
@@ -66,11 +66,7 @@ const EPUB = 3;
 const INSTALL_ID_KEY = 10;
 
 function schemaVersion(db: PeerDatabase): string {
-  if (!db.hasTable('__EFMigrationsHistory') || !db.hasTable('MangaFile')) {
-    throw new MigrationInputError(
-      `${db.file} is not a Kavita database (no __EFMigrationsHistory and MangaFile tables): Kavita keeps it as config/kavita.db`,
-    );
-  }
+  assertPeerTables(db, ['__EFMigrationsHistory', 'MangaFile'], 'config/kavita.db');
   const newest = text(
     db.get('SELECT MigrationId FROM "__EFMigrationsHistory" ORDER BY MigrationId DESC LIMIT 1')?.MigrationId,
   );
@@ -78,13 +74,7 @@ function schemaVersion(db: PeerDatabase): string {
     const first = KAVITA_KNOWN_VERSIONS[0];
     const last = KAVITA_KNOWN_VERSIONS.at(-1);
     const known = `${first?.version} (Kavita ${first?.kavita}) to ${last?.version} (Kavita ${last?.kavita})`;
-    const newer = newest > (last?.version ?? '');
-    throw new MigrationInputError(
-      `Kavita schema version ${newest || '(none)'} is not one this importer knows (it knows ${known}). ` +
-        (newer
-          ? 'This Kavita is newer than the importer: update Longbox, or migrate from one of the versions above.'
-          : 'Update Kavita to one of the versions above and start it once (it upgrades its database), then run again.'),
-    );
+    throw unknownSchemaVersion(db, { seen: newest || '(none)', known, newer: newest > (last?.version ?? '') });
   }
   return newest;
 }
@@ -107,7 +97,7 @@ export function readKavita(input: KavitaSource): PeerSnapshot {
   try {
     const version = schemaVersion(db);
     const installId = text(db.get('SELECT Value FROM ServerSetting WHERE Key = ?', INSTALL_ID_KEY)?.Value);
-    const source = `kavita:${installId.replace(/[^A-Za-z0-9._:+-]/g, '_') || 'unknown'}`;
+    const source = peerSource('kavita', installId);
     const folders = db.all('SELECT LibraryId, Path FROM FolderPath');
     const libraries: PeerLibrary[] = db.all('SELECT Id, Name FROM Library ORDER BY Name').map((row) => ({
       id: text(row.Id),

@@ -17,7 +17,7 @@ import type {
   PeerSnapshot,
   PeerUser,
 } from './peer';
-import { MigrationInputError } from './peer';
+import { assertPeerTables, peerSource, unknownSchemaVersion } from './peer-identity';
 import { flag, PeerDatabase, text, utcInstant } from './sqlite';
 import { uniqueUsername } from './usernames';
 
@@ -47,11 +47,7 @@ export function pathOfFileUrl(url: string): string {
 
 /** The schema version of a Komga database, checked: the message names what it saw and what it knows. */
 function schemaVersion(db: PeerDatabase): { version: string; installedOn: string } {
-  if (!db.hasTable('flyway_schema_history') || !db.hasTable('BOOK')) {
-    throw new MigrationInputError(
-      `${db.file} is not a Komga database (no flyway_schema_history and BOOK tables): Komga keeps it as database.sqlite in its config folder`,
-    );
-  }
+  assertPeerTables(db, ['flyway_schema_history', 'BOOK'], 'database.sqlite in its config folder');
   const rows = db.all(
     'SELECT version, installed_on FROM flyway_schema_history WHERE success = 1 AND version IS NOT NULL',
   );
@@ -62,12 +58,7 @@ function schemaVersion(db: PeerDatabase): { version: string; installedOn: string
   const first = db.get('SELECT installed_on FROM flyway_schema_history ORDER BY installed_rank LIMIT 1');
   if (!newest || !KOMGA_KNOWN_VERSIONS.some((k) => k.version === newest)) {
     const newer = newest !== undefined && Number(newest) > Number(KOMGA_KNOWN_VERSIONS.at(-1)?.version);
-    throw new MigrationInputError(
-      `Komga schema version ${newest ?? '(none)'} is not one this importer knows (it knows ${knownList()}). ` +
-        (newer
-          ? 'This Komga is newer than the importer: update Longbox, or migrate from one of the versions above.'
-          : 'Update Komga to one of the versions above and start it once (it upgrades its database), then run again.'),
-    );
+    throw unknownSchemaVersion(db, { seen: newest ?? '(none)', known: knownList(), newer });
   }
   return { version: newest, installedOn: text(first?.installed_on) };
 }
@@ -77,7 +68,7 @@ export function readKomga(file: string): PeerSnapshot {
   try {
     const { version, installedOn } = schemaVersion(db);
     // The database's creation time names this Komga instance across runs (and copies of the file).
-    const source = `komga:${installedOn.replace(/[^A-Za-z0-9._:+-]/g, '_') || 'unknown'}`;
+    const source = peerSource('komga', installedOn);
     const libraries: PeerLibrary[] = db
       .all('SELECT ID, NAME, ROOT FROM LIBRARY ORDER BY NAME')
       .map((row) => ({ id: text(row.ID), name: text(row.NAME), roots: [pathOfFileUrl(text(row.ROOT))] }));

@@ -5,6 +5,7 @@
  * are left out rather than sent as null, except where Komga sends null and devices are known to accept it.
  */
 import { z } from 'zod';
+import type { KoboBookRow } from '../repositories/kobo-sync.repository';
 import type { KoboBookmark, KoboStatus } from './kobo-progress';
 
 /** Kobo's placeholder category and genre: every imported book gets it (Komga's DUMMY_ID). */
@@ -108,25 +109,27 @@ export interface KoboEntitlementContainer {
 export const koboDate = (at: string | Date) => new Date(at).toISOString();
 
 /** What a book's metadata DTO is made from (the sync repository's row, with the URLs worked out). */
-export interface MetadataSource {
-  id: string;
-  title: string;
-  summary: string | null;
-  authors: ReadonlyArray<{ name: string }>;
-  isbn: string | null;
-  language: string | null;
-  publisher: string | null;
-  year: number | null;
-  month: number | null;
-  day: number | null;
-  number: number | null;
-  numberSort: number | null;
-  seriesId: string;
-  seriesTitle: string;
-  createdAt: string;
+export type MetadataSource = Pick<
+  KoboBookRow,
+  | 'id'
+  | 'title'
+  | 'summary'
+  | 'authors'
+  | 'isbn'
+  | 'language'
+  | 'publisher'
+  | 'year'
+  | 'month'
+  | 'day'
+  | 'number'
+  | 'numberSort'
+  | 'seriesId'
+  | 'seriesTitle'
+  | 'createdAt'
+> & {
   coverImageId: string;
   download: KoboDownloadUrl;
-}
+};
 
 /** The book's release date (its year, month, day), else when it was added: Kobo needs one. */
 function publicationDate(book: Pick<MetadataSource, 'year' | 'month' | 'day' | 'createdAt'>): string {

@@ -107,6 +107,33 @@ const KEEP_FIRST_COMPLETION = sql`CASE WHEN excluded.completed = 1
   THEN coalesce(CASE WHEN ${readProgress.completed} = 1 THEN ${readProgress.completedAt} END, excluded.completed_at)
   ELSE NULL END`;
 
+/**
+ * The ON CONFLICT of an INSERT … SELECT into read_progress (a write that reads its book in its own statement, a
+ * migration's rows): the user's row takes the selected row's position, locator and device. What each decides
+ * against the row that was there is `keep`: the completion date, the start date (kept when not given), and
+ * whether the row is updated at all.
+ */
+function selectedRowWins(keep: { completedAt: SQL; startedAt?: SQL; onlyIf?: SQL }) {
+  return {
+    target: [readProgress.userId, readProgress.bookId],
+    set: {
+      currentPage: sql`excluded.current_page`,
+      completed: sql`excluded.completed`,
+      completedAt: keep.completedAt,
+      progressPercentage: sql`excluded.progress_percentage`,
+      // The position replaces the last one: a locator not sent again would point where the reader left.
+      locator: sql`excluded.locator`,
+      deviceId: sql`excluded.device_id`,
+      deviceName: sql`excluded.device_name`,
+      readerDeviceId: sql`excluded.reader_device_id`,
+      readerDeviceName: sql`excluded.reader_device_name`,
+      ...(keep.startedAt ? { startedAt: keep.startedAt } : {}),
+      updatedAt: sql`excluded.updated_at`,
+    },
+    ...(keep.onlyIf ? { setWhere: keep.onlyIf } : {}),
+  };
+}
+
 export class ReadProgressRepository {
   constructor(private readonly db: Database) {}
 
@@ -236,22 +263,7 @@ export class ReadProgressRepository {
     const insert = this.db
       .insert(readProgress)
       .select(row)
-      .onConflictDoUpdate({
-        target: [readProgress.userId, readProgress.bookId],
-        set: {
-          currentPage: sql`excluded.current_page`,
-          completed: sql`excluded.completed`,
-          completedAt: KEEP_FIRST_COMPLETION,
-          progressPercentage: sql`excluded.progress_percentage`,
-          deviceId: sql`excluded.device_id`,
-          deviceName: sql`excluded.device_name`,
-          readerDeviceId: sql`excluded.reader_device_id`,
-          readerDeviceName: sql`excluded.reader_device_name`,
-          // The position replaces the last one: a locator not sent again would point where the reader left.
-          locator: sql`excluded.locator`,
-          updatedAt: sql`excluded.updated_at`,
-        },
-      })
+      .onConflictDoUpdate(selectedRowWins({ completedAt: KEEP_FIRST_COMPLETION }))
       .returning();
     const recount = recountSeriesProgress(this.db, seriesIds, viewer.userId, credentialHolds);
     const look = first(
@@ -305,23 +317,13 @@ export class ReadProgressRepository {
           r.value ->> 5, r.value ->> 6, r.value ->> 7, r.value ->> 8, r.value ->> 9, r.value ->> 10, r.value ->> 11,
           r.value ->> 12 FROM json_each(${values}) r WHERE true`,
       )
-      .onConflictDoUpdate({
-        target: [readProgress.userId, readProgress.bookId],
-        set: {
-          currentPage: sql`excluded.current_page`,
-          completed: sql`excluded.completed`,
+      .onConflictDoUpdate(
+        selectedRowWins({
           completedAt: sql`excluded.completed_at`,
-          progressPercentage: sql`excluded.progress_percentage`,
-          locator: sql`excluded.locator`,
-          deviceId: sql`excluded.device_id`,
-          deviceName: sql`excluded.device_name`,
-          readerDeviceId: sql`excluded.reader_device_id`,
-          readerDeviceName: sql`excluded.reader_device_name`,
           startedAt: sql`min(${readProgress.startedAt}, excluded.started_at)`,
-          updatedAt: sql`excluded.updated_at`,
-        },
-        setWhere: sql`${readProgress.updatedAt} < excluded.updated_at`,
-      })
+          onlyIf: sql`${readProgress.updatedAt} < excluded.updated_at`,
+        }),
+      )
       .returning({ id: readProgress.id });
     const seriesByUser = new Map<string, Set<string>>();
     for (const row of rows) seriesByUser.set(row.userId, (seriesByUser.get(row.userId) ?? new Set()).add(row.seriesId));

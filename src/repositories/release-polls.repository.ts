@@ -50,15 +50,24 @@ export interface PollSeriesRow {
   pollIntervalOverrideS: number | null;
 }
 
-export interface PollStateRow {
+/**
+ * What the last poll of a series at a source found, selected alike wherever `release_polls` is read: by the
+ * poll consumer (to weigh what a provider says now) and by a series' tracking view (to show it).
+ */
+export const pollStateColumns = {
+  lastPolledAt: releasePolls.lastPolledAt,
+  lastError: releasePolls.lastError,
+  matchedId: releasePolls.matchedId,
+  chapterCount: releasePolls.chapterCount,
+  volumeCount: releasePolls.volumeCount,
+  status: releasePolls.status,
+};
+
+export type PollState = Pick<typeof releasePolls.$inferSelect, keyof typeof pollStateColumns>;
+
+export interface PollStateRow extends PollState {
   seriesId: string;
   sourceId: string;
-  lastPolledAt: string | null;
-  lastError: string | null;
-  matchedId: string | null;
-  chapterCount: number | null;
-  volumeCount: number | null;
-  status: string | null;
 }
 
 /** What one consumer batch reads before asking any provider. */
@@ -196,12 +205,7 @@ export class ReleasePollsRepository {
         .select({
           seriesId: releasePolls.seriesId,
           sourceId: releasePolls.sourceId,
-          lastPolledAt: releasePolls.lastPolledAt,
-          lastError: releasePolls.lastError,
-          matchedId: releasePolls.matchedId,
-          chapterCount: releasePolls.chapterCount,
-          volumeCount: releasePolls.volumeCount,
-          status: releasePolls.status,
+          ...pollStateColumns,
         })
         .from(releasePolls)
         .where(and(inIds(releasePolls.seriesId, seriesIds), inIds(releasePolls.sourceId, sourceIds))),

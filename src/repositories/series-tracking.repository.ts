@@ -20,6 +20,7 @@ import {
 } from '../db/schema';
 import { newId } from '../lib/ids';
 import { liveVisibleSeries } from './live-visible';
+import { type PollState, pollStateColumns } from './release-polls.repository';
 import type { Viewer } from './visibility';
 
 type Statement = BatchItem<'sqlite'>;
@@ -29,18 +30,12 @@ export type AliasRow = typeof seriesAliases.$inferSelect;
 export type ExternalIdRow = typeof seriesExternalIds.$inferSelect;
 
 /** One source's polls of the series. */
-export interface PollRow {
+export interface PollRow extends PollState {
   sourceId: string;
   provider: string;
   displayName: string;
   enabled: boolean;
   nextPollAt: string;
-  lastPolledAt: string | null;
-  lastError: string | null;
-  matchedId: string | null;
-  chapterCount: number | null;
-  volumeCount: number | null;
-  status: string | null;
 }
 
 export interface TrackedSeries {
@@ -125,12 +120,7 @@ export class SeriesTrackingRepository {
           displayName: releaseSources.displayName,
           enabled: releaseSources.enabled,
           nextPollAt: releasePolls.nextPollAt,
-          lastPolledAt: releasePolls.lastPolledAt,
-          lastError: releasePolls.lastError,
-          matchedId: releasePolls.matchedId,
-          chapterCount: releasePolls.chapterCount,
-          volumeCount: releasePolls.volumeCount,
-          status: releasePolls.status,
+          ...pollStateColumns,
         })
         .from(releasePolls)
         .innerJoin(releaseSources, eq(releaseSources.id, releasePolls.sourceId))

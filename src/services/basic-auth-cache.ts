@@ -4,35 +4,11 @@
  * credentials (never the password). An entry only counts while the user's `authVersion` is unchanged,
  * so a password, role or account change invalidates it everywhere at once (DECISIONS.md §Auth).
  */
-const TTL_MS = 5 * 60 * 1000;
-const MAX_ENTRIES = 1000;
+import { IsolateCache } from '../lib/isolate-cache';
 
-interface Entry {
+export interface CheckedPassword {
   userId: string;
   authVersion: number;
-  expiresAt: number;
 }
 
-const entries = new Map<string, Entry>();
-
-export const BasicAuthCache = {
-  get(key: string): Entry | undefined {
-    const entry = entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  },
-  set(key: string, value: { userId: string; authVersion: number }): void {
-    if (entries.size >= MAX_ENTRIES) {
-      const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
-    }
-    entries.set(key, { ...value, expiresAt: Date.now() + TTL_MS });
-  },
-  delete(key: string): void {
-    entries.delete(key);
-  },
-};
+export const BasicAuthCache = new IsolateCache<CheckedPassword>({ ttlMs: 5 * 60 * 1000, maxEntries: 1000 });

@@ -7,9 +7,7 @@
  * hash, the id of a session whose token's signature was verified, the keyed hash of Basic credentials.
  */
 import { callerFacts, type Principal } from '../auth/principal';
-
-const TTL_MS = 15 * 60 * 1000;
-const MAX_ENTRIES = 1000;
+import { IsolateCache } from '../lib/isolate-cache';
 
 export interface CheckedCaller {
   principal: Principal;
@@ -19,37 +17,8 @@ export interface CheckedCaller {
   checkedOnPrimaryAt: number;
 }
 
-interface Entry extends CheckedCaller {
-  expiresAt: number;
-}
-
-const entries = new Map<string, Entry>();
-
-export const PrincipalCache = {
-  get(key: string): CheckedCaller | undefined {
-    const entry = entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  },
-
-  /** Remembers what a check found; the least recently checked credential makes room. */
-  set(key: string, caller: CheckedCaller): void {
-    entries.delete(key);
-    if (entries.size >= MAX_ENTRIES) {
-      const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
-    }
-    entries.set(key, { ...caller, expiresAt: Date.now() + TTL_MS });
-  },
-
-  delete(key: string): void {
-    entries.delete(key);
-  },
-};
+/** Remembers what a check found; the least recently checked credential makes room. */
+export const PrincipalCache = new IsolateCache<CheckedCaller>({ ttlMs: 15 * 60 * 1000, maxEntries: 1000 });
 
 /** What a check found, as the cache keeps it. */
 export const checkedCaller = (principal: Principal, checkedOnPrimaryAt: number): CheckedCaller => ({

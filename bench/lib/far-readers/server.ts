@@ -4,29 +4,10 @@
  * far-readers.ts (config.ts). "now" is the working tree; "before" is a commit's tree (`git archive`), its web
  * app built from that tree, so the same run measures both, A/B.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
-import path from 'node:path';
 import { startLongbox } from '../longbox-server.mjs';
-import { ROOT } from '../report.mjs';
-import { snapshotSources } from '../source-snapshot.mjs';
+import { snapshotCommit, snapshotSources } from '../source-snapshot.mjs';
 import { applyMigrations } from '../wrangler-dev.mjs';
 import { writeFarReadersConfig } from './config';
-
-/** What the workers are built from (as source-snapshot.mjs copies them). */
-const SOURCES = [
-  'src',
-  'durable-objects',
-  'worker',
-  'consumers',
-  'scripts',
-  'renderer',
-  'web',
-  'migrations',
-  'wrangler.toml',
-  'package.json',
-  'tsconfig.json',
-];
 
 export interface FarSettings {
   delayMs: number;
@@ -70,24 +51,6 @@ const VARS = {
   LONGBOX_AUTH__SECRET: 'far-readers-benchmark-secret-0123456789abcdef',
 };
 
-/** The sources of `commit` in `dir`, with node_modules linked and the web app built from them. */
-export function snapshotCommit(commit: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', commit, '--', ...SOURCES], {
-    maxBuffer: 1 << 30,
-  });
-  if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr}`);
-  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
-  if (untar.status !== 0) throw new Error(`untar of ${commit} failed: ${untar.stderr}`);
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const web = spawnSync(process.execPath, [path.join(dir, 'scripts/build-web.mjs')], {
-    cwd: dir,
-    env: { ...process.env, CI: 'true' },
-    encoding: 'utf8',
-  });
-  if (web.status !== 0) throw new Error(`web build of ${commit} failed:\n${web.stdout}\n${web.stderr}`);
-}
-
 /**
  * Starts the far-readers Longbox over `data` from the sources in `dir`: the working tree's (copied there now)
  * or, with `commit`, that commit's.
@@ -99,15 +62,7 @@ export async function startFarServer(options: {
   commit?: string;
 }): Promise<FarServer> {
   const { label, dir, data, commit } = options;
-  let sources: { api: string; consumers: string; renderer: string };
-  if (commit) {
-    snapshotCommit(commit, dir);
-    sources = {
-      api: path.join(dir, 'wrangler.toml'),
-      consumers: path.join(dir, 'consumers/wrangler.toml'),
-      renderer: path.join(dir, 'renderer/wrangler.toml'),
-    };
-  } else sources = snapshotSources(dir);
+  const sources = commit ? snapshotCommit(commit, dir) : snapshotSources(dir);
   const api = writeFarReadersConfig(dir);
   applyMigrations(sources.api, data);
   const longbox = await startLongbox({ sources: { ...sources, api }, persistTo: data, vars: VARS });

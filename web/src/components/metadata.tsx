@@ -6,6 +6,7 @@
  * live `series_updated`/`book_updated` event, without a reload. A series' age rating is in the dialog only
  * for users who may set it (UsersWrite: it decides who sees the series); left empty, the books rate it.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { patch, post, put, del } from '../api/client';
 import type { BookMetadata, SeriesMetadata } from '../api/types';
@@ -303,25 +304,29 @@ export function EditMetadataDialog({
           </div>
         ))}
         {rows.includes('authors') && (
-          <fieldset class="field rows-field" data-credits>
-            <legend class="field__label">{t('metadata.credits')}</legend>
-            {credits.map((credit, index) => (
-              <div class="rows-field__row" key={index}>
+          <RowsField
+            marker="credits"
+            legend={t('metadata.credits')}
+            rows={credits}
+            onChange={editCredits}
+            blank={{ name: '', role: 'writer' }}
+            addLabel={t('metadata.addCredit')}
+            removeLabel={(credit, index) => t('metadata.removeCredit', { name: credit.name || String(index + 1) })}
+            lock={lockBox('authors')}
+          >
+            {(credit, index, update) => (
+              <>
                 <input
                   class="field__input"
                   aria-label={t('metadata.creditName', { number: index + 1 })}
                   value={credit.name}
-                  onInput={(e) =>
-                    editCredits(credits.map((c, i) => (i === index ? { ...c, name: e.currentTarget.value } : c)))
-                  }
+                  onInput={(e) => update({ name: e.currentTarget.value })}
                 />
                 <select
                   class="select"
                   aria-label={t('metadata.creditRole', { number: index + 1 })}
                   value={credit.role}
-                  onChange={(e) =>
-                    editCredits(credits.map((c, i) => (i === index ? { ...c, role: e.currentTarget.value } : c)))
-                  }
+                  onChange={(e) => update({ role: e.currentTarget.value })}
                 >
                   {[...new Set([...ROLES, credit.role])].map((role) => (
                     <option key={role} value={role}>
@@ -329,41 +334,29 @@ export function EditMetadataDialog({
                     </option>
                   ))}
                 </select>
-                <button
-                  type="button"
-                  class="button button--small"
-                  aria-label={t('metadata.removeCredit', { name: credit.name || String(index + 1) })}
-                  onClick={() => editCredits(credits.filter((_, i) => i !== index))}
-                >
-                  ✕
-                </button>
-              </div>
-            ))}
-            <div class="toolbar">
-              <button
-                type="button"
-                class="button button--small"
-                onClick={() => editCredits([...credits, { name: '', role: 'writer' }])}
-              >
-                {t('metadata.addCredit')}
-              </button>
-              {lockBox('authors')}
-            </div>
-          </fieldset>
+              </>
+            )}
+          </RowsField>
         )}
         {rows.includes('links') && (
-          <fieldset class="field rows-field" data-links>
-            <legend class="field__label">{t('metadata.links')}</legend>
-            {links.map((link, index) => (
-              <div class="rows-field__row" key={index}>
+          <RowsField
+            marker="links"
+            legend={t('metadata.links')}
+            rows={links}
+            onChange={editLinks}
+            blank={{ label: '', url: '' }}
+            addLabel={t('metadata.addLink')}
+            removeLabel={(_, index) => t('metadata.removeLink', { number: index + 1 })}
+            lock={lockBox('links')}
+          >
+            {(link, index, update) => (
+              <>
                 <input
                   class="field__input"
                   aria-label={t('metadata.linkLabel', { number: index + 1 })}
                   placeholder={t('metadata.linkLabelHint')}
                   value={link.label}
-                  onInput={(e) =>
-                    editLinks(links.map((l, i) => (i === index ? { ...l, label: e.currentTarget.value } : l)))
-                  }
+                  onInput={(e) => update({ label: e.currentTarget.value })}
                 />
                 <input
                   class="field__input"
@@ -372,31 +365,11 @@ export function EditMetadataDialog({
                   aria-label={t('metadata.linkUrl', { number: index + 1 })}
                   placeholder="https://"
                   value={link.url}
-                  onInput={(e) =>
-                    editLinks(links.map((l, i) => (i === index ? { ...l, url: e.currentTarget.value } : l)))
-                  }
+                  onInput={(e) => update({ url: e.currentTarget.value })}
                 />
-                <button
-                  type="button"
-                  class="button button--small"
-                  aria-label={t('metadata.removeLink', { number: index + 1 })}
-                  onClick={() => editLinks(links.filter((_, i) => i !== index))}
-                >
-                  ✕
-                </button>
-              </div>
-            ))}
-            <div class="toolbar">
-              <button
-                type="button"
-                class="button button--small"
-                onClick={() => editLinks([...links, { label: '', url: '' }])}
-              >
-                {t('metadata.addLink')}
-              </button>
-              {lockBox('links')}
-            </div>
-          </fieldset>
+              </>
+            )}
+          </RowsField>
         )}
         <div class="field">
           <label class="field__label" for="metadata-cover">
@@ -424,6 +397,58 @@ export function EditMetadataDialog({
         </div>
       </form>
     </dialog>
+  );
+}
+
+/**
+ * A field edited as rows (a book's credits, its links): each row's controls (`children`) with a button that
+ * removes the row, then a button that adds an empty one and the field's lock.
+ */
+function RowsField<Row>({
+  marker,
+  legend,
+  rows,
+  onChange,
+  blank,
+  addLabel,
+  removeLabel,
+  lock,
+  children,
+}: {
+  /** Names the fieldset for the page's scripts and tests: `data-credits`, `data-links`. */
+  marker: 'credits' | 'links';
+  legend: string;
+  rows: Row[];
+  onChange: (next: Row[]) => void;
+  blank: Row;
+  addLabel: string;
+  removeLabel: (row: Row, index: number) => string;
+  lock: ComponentChildren;
+  children: (row: Row, index: number, update: (changes: Partial<Row>) => void) => ComponentChildren;
+}) {
+  return (
+    <fieldset class="field rows-field" {...{ [`data-${marker}`]: true }}>
+      <legend class="field__label">{legend}</legend>
+      {rows.map((row, index) => (
+        <div class="rows-field__row" key={index}>
+          {children(row, index, (changes) => onChange(rows.map((r, i) => (i === index ? { ...r, ...changes } : r))))}
+          <button
+            type="button"
+            class="button button--small"
+            aria-label={removeLabel(row, index)}
+            onClick={() => onChange(rows.filter((_, i) => i !== index))}
+          >
+            ✕
+          </button>
+        </div>
+      ))}
+      <div class="toolbar">
+        <button type="button" class="button button--small" onClick={() => onChange([...rows, blank])}>
+          {addLabel}
+        </button>
+        {lock}
+      </div>
+    </fieldset>
   );
 }
 
