@@ -12,8 +12,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { build } from 'esbuild';
 import { readKoreaderStatistics } from '../src/reading/koreader-statistics';
 import { MERGE_WINDOW_MS } from '../src/reading/rules';
-import { koreaderStatisticsFile } from '../test/support/koreader-statistics-db';
-import type { KoreaderBookSpec } from '../test/support/koreader-statistics-spec';
+import { koreaderStatisticsFile } from '../test/support/koreader-statistics-db.mjs';
+import type { KoreaderBookSpec } from '../test/support/koreader-statistics-spec.mjs';
 import { environmentLines, markdownTable, ms, ROOT, summarize, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
 
@@ -134,6 +134,6 @@ writeSection(
     '',
     `The reader and KOReader's schema in the Worker: ${(size.minified / 1024).toFixed(1)} KiB minified, ` +
       `${(size.gzip / 1024).toFixed(1)} KiB gzip (esbuild). A WASM SQLite would add its .wasm to the Worker ` +
-      '(README design notes: sql.js 1.13 660 KB, @sqlite.org/sqlite-wasm 3.41 867 KB, before their JavaScript).',
+      '(README design notes: sql.js 1.17: 688 KB of .wasm and 64 KB of JavaScript; @sqlite.org/sqlite-wasm 3.41: 867 KB of .wasm).',
   ].join('\n'),
 );

@@ -2,7 +2,7 @@
  * A read-only reader of SQLite database files held in memory: the schema and the rows of a table b-tree, nothing
  * more (no SQL, no indexes, no writes). Written from the file format's documentation (sqlite.org
  * "Database File Format", fileformat2.html) for KOReader's statistics database (src/reading/koreader-statistics.ts):
- * a WASM SQLite costs the worker 0.7–0.9 MB of code for what this does in a few hundred lines (README design
+ * a WASM SQLite costs the worker 0.7–0.9 MB of .wasm for what this does in a few hundred lines (README design
  * notes, the numbers).
  *
  * Every byte comes from a stranger, so every offset, length and page number is checked before it is used, each

@@ -63,7 +63,7 @@ interface Visit {
 }
 
 /** The columns a table of the file must have, by name, to their places in its records. */
-function columnsOf(file: SqliteFile, schema: ReturnType<SqliteFile['schema']>, table: string, needed: string[]) {
+function columnsOf(schema: ReturnType<SqliteFile['schema']>, table: string, needed: string[]) {
   const entry = schema.find((e) => e.type === 'table' && e.name.toLowerCase() === table);
   if (!entry) return null;
   if (!entry.sql) throw new NotKoreaderStatistics(`its ${table} table has no definition`);
@@ -78,7 +78,7 @@ function columnsOf(file: SqliteFile, schema: ReturnType<SqliteFile['schema']>, t
     if (place < 0) throw new NotKoreaderStatistics(`its ${table} table has no ${name} column`);
     places[name] = place;
   }
-  return { rootPage: entry.rootPage, places, rowidColumn, file };
+  return { rootPage: entry.rootPage, places, rowidColumn };
 }
 
 const numberOf = (value: SqliteValue | undefined) =>
@@ -103,7 +103,7 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
   const file = new SqliteFile(bytes);
   const schema = file.schema();
   const version = file.userVersion;
-  const pages = columnsOf(file, schema, 'page_stat_data', ['id_book', 'page', 'start_time', 'duration']);
+  const pages = columnsOf(schema, 'page_stat_data', ['id_book', 'page', 'start_time', 'duration']);
   if (!pages) {
     const old = schema.some((e) => e.type === 'table' && e.name.toLowerCase() === 'page_stat');
     throw new NotKoreaderStatistics(
@@ -112,7 +112,7 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
         : "The file is a SQLite database, but not KOReader's statistics (it has no page_stat_data table)",
     );
   }
-  const books = columnsOf(file, schema, 'book', ['id', 'md5', 'title', 'authors']);
+  const books = columnsOf(schema, 'book', ['id', 'md5', 'title', 'authors']);
   if (!books)
     throw new NotKoreaderStatistics(
       "The file is a SQLite database, but not KOReader's statistics (it has no book table)",

@@ -397,7 +397,8 @@ export class ReadingSessionsRepository {
    * `SpentReadingMinutes`, reading-statistics.repository.ts `report`), placed before the total is replaced: what
    * the total grew since the device's last report (all of it, on its first) is measured time ending at `at` —
    * added to the device's sitting of the book the window holds (the one this request's progress write just
-   * folded into), or a sitting of its own. A device that counts its own time is not inferred: that sitting's
+   * folded into), or a sitting of its own; the sitting then starts no later than its measured time before `at`.
+   * A device that counts its own time is not inferred: that sitting's
    * inferred time is dropped on every report, grown or not. A total that went down (the device was reset) adds
    * nothing; a growth beyond `maxSessionMs` counts as that much. One INSERT … SELECT … ON CONFLICT, reading the
    * stored total in SQL: no read before the write, no round trip.
@@ -417,14 +418,16 @@ export class ReadingSessionsRepository {
     const grown = sql`max(0, min(${maxSessionMs}, (${report.spentReadingMinutes} - coalesce((SELECT
         stored.spent_reading_minutes FROM reading_statistics AS stored WHERE stored.user_id = ${userId}
         AND stored.book_id = ${bookId} AND stored.device_id = ${device.id}), 0)) * 60000))`;
-    const from = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '-' || (delta.ms / 1000.0) || ' seconds')`;
+    const measured = sql`coalesce(${open}.measured_ms, 0) + delta.ms`;
+    // The sitting reaches back at least as far as the time it holds: never more reading than its span.
+    const from = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '-' || ((${measured}) / 1000.0) || ' seconds')`;
     return this.db
       .insert(readingSessions)
       .select(
         sql`SELECT coalesce(${open}.id, ${crypto.randomUUID()}), ${userId}, ${bookId}, ${device.id}, ${device.name},
             CASE WHEN ${open}.started_at < ${from} THEN ${open}.started_at ELSE ${from} END,
             CASE WHEN ${open}.ended_at > ${at} THEN ${open}.ended_at ELSE ${at} END,
-            coalesce(${open}.measured_ms, 0) + delta.ms, NULL, ${open}.pages_read, ${open}.last_page,
+            ${measured}, NULL, ${open}.pages_read, ${open}.last_page,
             coalesce(${open}.finished, 0)
           FROM (SELECT ${grown} AS ms) AS delta
           LEFT JOIN reading_sessions AS ${open} ON ${open}.id = (

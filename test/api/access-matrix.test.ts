@@ -26,7 +26,7 @@ import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
 import { png } from '../fixtures/images';
 import { api } from '../support/http';
-import { withHash } from '../support/koreader-statistics-spec';
+import { withHash } from '../support/koreader-statistics-spec.mjs';
 
 const base64Bytes = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 

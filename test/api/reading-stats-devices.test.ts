@@ -2,7 +2,7 @@
  * Measured reading time from devices that keep it (issue 35 point 2; docs/DECISIONS.md §Reading statistics,
  * "KOReader's statistics" and "A Kobo's reading time"): KOReader's statistics database uploaded to
  * POST /reading-sessions/koreader — files written by a real SQLite with KOReader's own schema
- * (test/support/koreader-statistics-db.ts, handed over as the binding KOREADER_FIXTURES) — and a Kobo's
+ * (test/support/koreader-statistics-db.mjs, handed over as the binding KOREADER_FIXTURES) — and a Kobo's
  * `SpentReadingMinutes` running total, each through the real worker and read back from GET /reading-stats.
  */
 import { env, SELF } from 'cloudflare:test';
@@ -15,7 +15,7 @@ import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factor
 import { createApiKey, createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials, expectError } from '../support/http';
 import { KoboDevice } from '../support/kobo-device';
-import { KOREADER_BASE, KOREADER_HASHES, SAGA_SITTINGS_MS } from '../support/koreader-statistics-spec';
+import { KOREADER_BASE, KOREADER_HASHES, SAGA_SITTINGS_MS } from '../support/koreader-statistics-spec.mjs';
 import { putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';

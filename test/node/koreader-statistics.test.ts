@@ -15,14 +15,14 @@ import { SqliteFile, SqliteFileError, type SqliteValue, tableColumns } from '../
 import { NotKoreaderStatistics, readKoreaderStatistics } from '../../src/reading/koreader-statistics';
 import { MERGE_WINDOW_MS } from '../../src/reading/rules';
 import { FUZZ_RUNS, fuzzCase } from '../support/fuzz';
-import { koreaderStatisticsFile, sqliteFile } from '../support/koreader-statistics-db';
+import { koreaderStatisticsFile, sqliteFile } from '../support/koreader-statistics-db.mjs';
 import {
   KOREADER_BASE,
   KOREADER_HASHES,
   KOREADER_LIBRARY,
   pagesRead,
   SAGA_SITTINGS_MS,
-} from '../support/koreader-statistics-spec';
+} from '../support/koreader-statistics-spec.mjs';
 
 /** A table of every kind of value SQLite stores, with text long enough to spill over several overflow pages. */
 function everyKindOfValue(db: DatabaseSync, rows: number) {

@@ -9,8 +9,8 @@
  * shim), for comparison only. While issue 30 is in progress a row may also have a ceiling (ISSUE_30_CEILINGS
  * below): the bench fails above the ceiling instead of the target.
  */
-import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db';
-import { pagesRead } from '../../../test/support/koreader-statistics-spec';
+import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db.mjs';
+import { pagesRead } from '../../../test/support/koreader-statistics-spec.mjs';
 import type { Library } from './library';
 
 export interface Call {

@@ -1,19 +1,8 @@
 /**
  * What the KOReader statistics fixtures hold (pure data, importable anywhere): vitest.config.ts writes them with a
- * real SQLite (test/support/koreader-statistics-db.ts) and hands the workers tests the bytes as the binding
+ * real SQLite (test/support/koreader-statistics-db.mjs) and hands the workers tests the bytes as the binding
  * `KOREADER_FIXTURES` (file name → base64); the tests read the same spec to know what each file holds.
  */
-
-/** A book as KOReader's statistics keep it: its `book` row and its `page_stat_data` rows. */
-export interface KoreaderBookSpec {
-  title: string;
-  authors?: string;
-  /** KOReader's partial MD5, or null for a book it kept none for. */
-  md5: string | null;
-  totalPages?: number;
-  /** Page visits: `start` in Unix seconds, `duration` in seconds. */
-  visits: Array<{ page: number; start: number; duration: number }>;
-}
 
 /** Fixed instants, so the bytes and the tests agree whenever and wherever each is computed. */
 export const KOREADER_BASE = Date.parse('2026-11-02T18:00:00Z') / 1000;
@@ -25,10 +14,10 @@ export const KOREADER_HASHES = {
   diary: 'd1a70000000000000000000000000002',
   /** A book Longbox does not have. */
   elsewhere: 'e15e0000000000000000000000000003',
-} as const;
+};
 
 /** `count` visits of `seconds` each, one page after another from `firstPage`, starting at `start`. */
-export const pagesRead = (firstPage: number, count: number, start: number, seconds: number) =>
+export const pagesRead = (firstPage, count, start, seconds) =>
   Array.from({ length: count }, (_, i) => ({ page: firstPage + i, start: start + i * seconds, duration: seconds }));
 
 const HOUR = 3600;
@@ -39,7 +28,8 @@ const HOUR = 3600;
  * visits; the diary; a book Longbox does not have; a book without a hash; and a sitting of Saga from a device whose
  * clock was not set (1970). Saga's title is long enough to spill into an overflow page at the fixture's page size.
  */
-export const KOREADER_LIBRARY: readonly KoreaderBookSpec[] = [
+/** @type {readonly import('./koreader-statistics-spec.mjs').KoreaderBookSpec[]} */
+export const KOREADER_LIBRARY = [
   {
     title: `Saga 001 — ${'a long subtitle that no page of 1024 bytes holds whole; '.repeat(40)}`,
     authors: 'Brian K. Vaughan',
@@ -66,18 +56,18 @@ export const KOREADER_LIBRARY: readonly KoreaderBookSpec[] = [
 ];
 
 /** What the library fixture's Saga sittings measure (ms): 10 × 60 s, and 5 × 90 s (its repeated visits once). */
-export const SAGA_SITTINGS_MS = [600_000, 450_000] as const;
+export const SAGA_SITTINGS_MS = [600_000, 450_000];
 
 /** The md5 of the `matrix` fixture's one book, which a test replaces with the hash it needs (same length, same record). */
 export const KOREADER_PLACEHOLDER_HASH = '0123456789abcdef0123456789abcdef';
 
 /** One book read for 10 minutes, its hash a placeholder: the access matrix names a hidden or unknown book with it. */
-export const KOREADER_MATRIX: readonly KoreaderBookSpec[] = [
+export const KOREADER_MATRIX = [
   { title: 'Matrix', md5: KOREADER_PLACEHOLDER_HASH, visits: pagesRead(1, 10, KOREADER_BASE, 60) },
 ];
 
 /** The file with every copy of the placeholder hash (its book row, its index entry) replaced by `hash`. */
-export function withHash(file: Uint8Array, hash: string): Uint8Array {
+export function withHash(file, hash) {
   const from = new TextEncoder().encode(KOREADER_PLACEHOLDER_HASH);
   const to = new TextEncoder().encode(hash.toLowerCase());
   if (to.length !== from.length) throw new Error('a KOReader hash is 32 hex digits');

@@ -8,24 +8,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { KOREADER_LIBRARY, KOREADER_MATRIX, type KoreaderBookSpec } from './koreader-statistics-spec';
+import { KOREADER_LIBRARY, KOREADER_MATRIX } from './koreader-statistics-spec.mjs';
 
 const SCHEMA = readFileSync(path.resolve(import.meta.dirname, '../vendor/koreader/statistics-schema.sql'), 'utf8');
 
 /** KOReader's DB_SCHEMA_VERSION (plugins/statistics.koplugin/main.lua). */
 const SCHEMA_VERSION = 20221111;
 
-export interface FileOptions {
-  /** SQLite's page size (KOReader leaves the default, 4096). */
-  pageSize?: number;
-  /** `PRAGMA journal_mode=WAL`, as KOReader sets it on devices that can use it (the default here). */
-  wal?: boolean;
-  encoding?: 'UTF-8' | 'UTF-16le' | 'UTF-16be';
-  autoVacuum?: boolean;
-}
-
 /** The bytes of a database made by `build` on a fresh file with the options' pragmas, closed (checkpointed). */
-export function sqliteFile(build: (db: DatabaseSync) => void, options: FileOptions = {}): Uint8Array {
+export function sqliteFile(build, options = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'koreader-stats-'));
   const file = path.join(dir, 'statistics.sqlite3');
   try {
@@ -44,7 +35,7 @@ export function sqliteFile(build: (db: DatabaseSync) => void, options: FileOptio
 }
 
 /** KOReader's statistics database holding `books` and their page visits, as its statistics plugin writes them. */
-export function koreaderStatisticsFile(books: readonly KoreaderBookSpec[], options: FileOptions = {}): Uint8Array {
+export function koreaderStatisticsFile(books, options = {}) {
   return sqliteFile((db) => {
     db.exec(SCHEMA);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
@@ -55,7 +46,7 @@ export function koreaderStatisticsFile(books: readonly KoreaderBookSpec[], optio
     const addVisit = db.prepare('INSERT OR IGNORE INTO page_stat_data VALUES(?, ?, ?, ?, ?)');
     db.exec('BEGIN');
     for (const book of books) {
-      const lastOpen = Math.max(0, ...book.visits.map((v) => v.start + v.duration));
+      const lastOpen = book.visits.reduce((last, v) => Math.max(last, v.start + v.duration), 0);
       const time = book.visits.reduce((sum, v) => sum + v.duration, 0);
       const pages = book.totalPages ?? 100;
       const { lastInsertRowid } = addBook.run(
@@ -79,8 +70,8 @@ export function koreaderStatisticsFile(books: readonly KoreaderBookSpec[], optio
  * KOReader's statistics) and `old` (KOReader's statistics from before schema 20201010, whose page table was
  * `page_stat`).
  */
-export function koreaderFixtureBindings(): { KOREADER_FIXTURES: Record<string, string> } {
-  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+export function koreaderFixtureBindings() {
+  const base64 = (bytes) => Buffer.from(bytes).toString('base64');
   return {
     KOREADER_FIXTURES: {
       library: base64(koreaderStatisticsFile(KOREADER_LIBRARY, { pageSize: 1024 })),
