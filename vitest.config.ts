@@ -6,7 +6,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
-import { koreaderFixtureBindings } from './test/support/koreader-statistics-db';
+import { koreaderFixtureBindings } from './test/support/koreader-statistics-db.mjs';
 import { providerFakesWorker } from './test/support/provider-fakes/examples.mjs';
 
 /**
