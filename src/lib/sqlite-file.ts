@@ -182,7 +182,7 @@ export class SqliteFile {
       local = k <= maxLocal ? k : minLocal;
     }
     this.within(afterRowid + local, pageEnd, page);
-    if (local === payloadSize) return [rowid, this.record(this.bytes.subarray(afterRowid, afterRowid + local), page)];
+    if (local === payloadSize) return [rowid, this.record(this.bytes, this.view, afterRowid, afterRowid + local, page)];
     this.within(afterRowid + local + 4, pageEnd, page);
     if (Math.ceil((payloadSize - local) / (usable - 4)) > this.pageCount - overflow.size) {
       throw new SqliteFileError(`a row on page ${page} claims more overflow pages than the file has left`);
@@ -202,31 +202,34 @@ export class SqliteFile {
       filled += take;
       next = this.u32(start);
     }
-    return [rowid, this.record(payload, page)];
+    return [rowid, this.record(payload, new DataView(payload.buffer), 0, payloadSize, page)];
   }
 
-  /** A record: a header of serial types, then each value in that order. */
-  private record(payload: Uint8Array, page: number): SqliteValue[] {
-    const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-    const [headerSize, first] = varintOf(payload, 0, payload.length, page);
-    if (headerSize > payload.length || headerSize < first) {
+  /**
+   * A record, in `bytes[start, end)`: a header of serial types, then each value in that order. Read in place (most
+   * rows are wholly on their page: no copy, no view of their own).
+   */
+  private record(bytes: Uint8Array, view: DataView, start: number, end: number, page: number): SqliteValue[] {
+    const [headerSize, first] = varintOf(bytes, start, end, page);
+    const headerEnd = start + headerSize;
+    if (headerEnd > end || headerEnd < first) {
       throw new SqliteFileError(`a row on page ${page} has a record header longer than itself`);
     }
     const values: SqliteValue[] = [];
     let at = first;
-    let body = headerSize;
-    while (at < headerSize) {
-      const [type, next] = varintOf(payload, at, headerSize, page);
+    let body = headerEnd;
+    while (at < headerEnd) {
+      const [type, next] = varintOf(bytes, at, headerEnd, page);
       at = next;
       const size = serialSize(type, page);
-      if (body + size > payload.length) throw new SqliteFileError(`a row on page ${page} ends inside its values`);
-      values.push(this.value(type, view, payload, body, size));
+      if (body + size > end) throw new SqliteFileError(`a row on page ${page} ends inside its values`);
+      values.push(this.value(type, view, bytes, body, size));
       body += size;
     }
     return values;
   }
 
-  private value(type: number, view: DataView, payload: Uint8Array, at: number, size: number): SqliteValue {
+  private value(type: number, view: DataView, bytes: Uint8Array, at: number, size: number): SqliteValue {
     switch (type) {
       case 0:
         return null;
@@ -249,8 +252,8 @@ export class SqliteFile {
       case 9:
         return 1;
       default: {
-        const bytes = payload.subarray(at, at + size);
-        return type % 2 === 1 ? this.decodeText(bytes) : bytes.slice();
+        const raw = bytes.subarray(at, at + size);
+        return type % 2 === 1 ? this.decodeText(raw) : raw.slice();
       }
     }
   }

@@ -56,10 +56,14 @@ export interface KoreaderStatistics {
 
 const MD5 = /^[0-9a-f]{32}$/;
 
-interface Visit {
-  start: number;
-  end: number;
-  page: number;
+/**
+ * A book's page visits as three columns of numbers rather than an object each: V8 keeps an array of doubles
+ * unboxed (8 bytes a value), so 32 MiB of statistics (~600,000 visits) take ~14 MB here instead of ~30.
+ */
+interface Visits {
+  start: number[];
+  end: number[];
+  page: number[];
 }
 
 /** The columns a table of the file must have, by name, to their places in its records. */
@@ -137,7 +141,7 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
     }
   });
 
-  const visits = new Map<string, Visit[]>();
+  const visits = new Map<string, Visits>();
   file.forEachRow(pages.rootPage, (_rowid, values) => {
     const book = numberOf(values[pages.places.id_book!]);
     const start = numberOf(values[pages.places.start_time!]);
@@ -149,10 +153,12 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
     if (key === undefined) return;
     let list = visits.get(key);
     if (!list) {
-      list = [];
+      list = { start: [], end: [], page: [] };
       visits.set(key, list);
     }
-    list.push({ start, end: start + duration, page });
+    list.start.push(start);
+    list.end.push(start + duration);
+    list.page.push(page);
   });
 
   const sittings: KoreaderSitting[] = [];
@@ -161,6 +167,8 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
   for (const [key, list] of visits) {
     const book = described.get(key) as { md5: string | null; title: string | null; authors: string | null };
     const ofBook = sittingsOf(list, windowSeconds);
+    // Done with this book's visits: they can be collected before the next book's sittings are made.
+    visits.delete(key);
     bookList.push({ ...book, sittings: ofBook.length });
     if (!book.md5) continue;
     for (const sitting of ofBook) {
@@ -178,26 +186,30 @@ function read(bytes: Uint8Array, mergeWindowMs: number): KoreaderStatistics {
 }
 
 /** A book's visits as sittings: in time order, a new one where a visit starts a window or more after the last ended. */
-function sittingsOf(list: Visit[], windowSeconds: number) {
-  list.sort((a, b) => a.start - b.start || a.end - b.end);
+function sittingsOf(visits: Visits, windowSeconds: number) {
+  const { start, end, page } = visits;
+  const order = Array.from(start, (_, i) => i);
+  order.sort((a, b) => (start[a] as number) - (start[b] as number) || (end[a] as number) - (end[b] as number));
   const out: Array<{ start: number; end: number; covered: number; pages: number }> = [];
   let current: { start: number; end: number; covered: number; pages: Set<number> } | null = null;
   const close = () => {
     if (current)
       out.push({ start: current.start, end: current.end, covered: current.covered, pages: current.pages.size });
   };
-  for (const visit of list) {
-    if (current && visit.start - current.end < windowSeconds) {
+  for (const i of order) {
+    const from = start[i] as number;
+    const to = end[i] as number;
+    if (current && from - current.end < windowSeconds) {
       // The union of the visits: only what reaches past the sitting's end so far adds time.
-      if (visit.end > current.end) {
-        current.covered += visit.end - Math.max(visit.start, current.end);
-        current.end = visit.end;
+      if (to > current.end) {
+        current.covered += to - Math.max(from, current.end);
+        current.end = to;
       }
-      current.pages.add(visit.page);
+      current.pages.add(page[i] as number);
       continue;
     }
     close();
-    current = { start: visit.start, end: visit.end, covered: visit.end - visit.start, pages: new Set([visit.page]) };
+    current = { start: from, end: to, covered: to - from, pages: new Set([page[i] as number]) };
   }
   close();
   return out;
