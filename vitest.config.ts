@@ -6,6 +6,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { rendererAuxiliaryWorker } from './renderer/scripts/bundle.mjs';
+import { koreaderFixtureBindings } from './test/support/koreader-statistics-db.mjs';
 import { providerFakesWorker } from './test/support/provider-fakes/examples.mjs';
 
 /**
@@ -71,6 +72,8 @@ export default defineConfig(async () => {
                   LONGBOX_RELEASES__ANILIST_MIN_INTERVAL_MS: '0',
                   LONGBOX_RELEASES__TIMEOUT_MS: '500',
                   ...corpusBindings(import.meta.dirname),
+                  // KOReader statistics databases, written by a real SQLite (node:sqlite) for the upload tests.
+                  ...koreaderFixtureBindings(),
                 },
                 // A second database standing in for a D1 read replica that lags (src/fault-injection: LaggingReplica).
                 d1Databases: { REPLICA_SIM: 'replica-sim' },

@@ -104,12 +104,13 @@ async function send(
 ): Promise<{ ms: number; depth: number; report: FarReport } | 'absent'> {
   const headers: Record<string, string> = { ...call.headers };
   if (call.json !== undefined) headers['Content-Type'] = 'application/json';
+  if (call.raw) headers['Content-Type'] = call.raw.type;
   const aborter = new AbortController();
   const started = performance.now();
   const res = await fetch(`${server.url}${call.path}`, {
     method: call.method ?? 'GET',
     headers,
-    body: call.json === undefined ? undefined : JSON.stringify(call.json),
+    body: call.raw ? call.raw.body : call.json === undefined ? undefined : JSON.stringify(call.json),
     signal: aborter.signal,
   });
   let ms: number;

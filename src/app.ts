@@ -81,11 +81,13 @@ function isCoverUpload(path: string, method: string): boolean {
 }
 
 /**
- * `PUT /libraries/{id}/files/...` streams book files into R2, and a ComicRack reading list may be larger than a
- * JSON body: both have their own size rules.
+ * `PUT /libraries/{id}/files/...` streams book files into R2, and a ComicRack reading list and a KOReader
+ * statistics database may be larger than a JSON body: each has its own size rule.
  */
 function isStreamingUpload(path: string, method: string): boolean {
   if (method === 'POST' && path === `${API_PREFIX}/readlists/import/cbl`) return true;
+  // A KOReader statistics database: read within its own bound (routes/reading-stats, KOREADER_STATISTICS_MAX_BYTES).
+  if (method === 'POST' && path === `${API_PREFIX}/reading-sessions/koreader`) return true;
   return (method === 'PUT' || method === 'POST') && /^\/api\/v1\/libraries\/[^/]+\/files\//.test(path);
 }
 

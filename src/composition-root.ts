@@ -51,6 +51,8 @@ import { KosyncService } from './koreader/kosync.service';
 import { KoboSyncService, pageDrawer, pageFitOf } from './kobo/kobo-sync.service';
 import { KoboSyncRepository } from './repositories/kobo-sync.repository';
 import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
+import { ReadingSessionsRepository } from './repositories/reading-sessions.repository';
+import { FOLD_RULES } from './reading/rules';
 import { ComicEpubService } from './services/comic-epub.service';
 import { readSingleSignOnConfig } from './auth/single-sign-on-config';
 import { OidcIdentitiesRepository } from './repositories/oidc-identities.repository';
@@ -170,7 +172,7 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
       fit: pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE),
       drawPage: pageDrawer(media.pages),
       repo: new KoboSyncRepository(db),
-      statistics: new ReadingStatisticsRepository(db),
+      statistics: new ReadingStatisticsRepository(db, new ReadingSessionsRepository(db, FOLD_RULES)),
       progress: catalogRead.readProgress,
       comicEpub: new ComicEpubService(env.LIBRARY),
       files: media.bookFiles,

@@ -6,3 +6,5 @@ export function summarize(values: number[]): { n: number; median: number; p95: n
 export function markdownTable(headers: string[], rows: string[][]): string;
 export function environmentLines(command: string): string[];
 export function writeSection(title: string, body: string): void;
+export function ms(value: number): string;
+export function us(value: number): string;

@@ -357,7 +357,7 @@ export class KoboSyncService {
             at,
           }
         : null;
-    const statistics = report ? [this.deps.statistics.report(report)] : [];
+    const statistics = report ? this.deps.statistics.report(report) : [];
     const status = state.StatusInfo?.Status ?? (state.CurrentBookmark ? 'Reading' : null);
     if (status === null) {
       if (report) await this.deps.statistics.save(report);

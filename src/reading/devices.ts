@@ -128,3 +128,18 @@ export async function userAgentDeviceId(userAgent: string | null): Promise<strin
 export function measuringDevice(deviceId: string, deviceName: string | null | undefined, userAgent: string | null) {
   return { id: `client:${deviceId}`, name: clip(deviceName ?? agentName(userAgent)) };
 }
+
+/**
+ * The device of an uploaded KOReader statistics database (DECISIONS.md §Reading statistics, "KOReader's
+ * statistics"): the database names none, so it is the request's as §2 says — the API key, named after it, else
+ * the User-Agent's hash, named "KOReader" (whatever sent the file — curl, a script — the reading is KOReader's).
+ * Only sittings that land in no sitting of another device take it: most land in the one KOReader's own sync
+ * opened for the same reading, and keep its device.
+ */
+export async function koreaderStatisticsDevice(
+  apiKey: { id: string; name: string } | undefined,
+  userAgent: string | null,
+): Promise<{ id: string; name: string }> {
+  if (apiKey) return { id: `api-key:${apiKey.id}`, name: clip(apiKey.name) };
+  return { id: await userAgentDeviceId(userAgent), name: 'KOReader' };
+}

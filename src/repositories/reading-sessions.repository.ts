@@ -7,6 +7,7 @@
 import { and, asc, eq, gte, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { books, readingDeviceNames, readingSessionReceipts, readingSessions } from '../db/schema';
+import { READER_HASH_ORDER } from './books.repository';
 import type { InBookFold } from './read-progress.repository';
 import { type Viewer, visibleBooks } from './visibility';
 
@@ -18,6 +19,8 @@ export interface FoldRules {
   mergeWindowMs: number;
   /** The least time a page takes: a write may add no more pages than its gap allows. */
   msPerPage: number;
+  /** The longest a measured session may be (a device's running total that jumps further is capped to it). */
+  maxSessionMs: number;
 }
 
 /** The device a write comes from, as the service attributed it (src/reading/devices.ts). */
@@ -36,10 +39,14 @@ export interface FoldedWrite {
   completed: boolean;
 }
 
-/** A measured session ready to be written: validated, its book and times normalised (src/reading/measured.ts). */
+/**
+ * A measured session ready to be written: validated, its times normalised. Its book is an id, or a KOReader
+ * document hash (`readerHash`) the batch's statements look up among the books the viewer sees, as KOReader
+ * sync does (BooksRepository.findByReaderHash).
+ */
 export interface MeasuredSession {
   clientId: string;
-  bookId: string;
+  book: { id: string } | { readerHash: string };
   /** Null: the session takes the device of the sitting it lands in, else `fallbackDevice`. */
   device: { id: string; name: string } | null;
   startedAt: string;
@@ -63,6 +70,8 @@ export interface MeasuredBatch {
 export interface MeasuredOutcome {
   /** Client ids whose book the viewer does not see (or that does not exist). */
   unknownBook: string[];
+  /** Client ids of the batch received before it (their receipts were there already). */
+  known: string[];
   /** Current progress of every book the batch touched. */
   progress: Array<{ bookId: string; currentPage: number; completed: boolean }>;
 }
@@ -96,6 +105,9 @@ interface FoldSource {
 
 /** One session measured by a client spans at most one JSON row per chunk; D1 takes a few MB per statement. */
 const MEASURED_CHUNK = 1000;
+
+/** The statements of one chunk of a measured batch, in batch order. */
+const CHUNK_STATEMENTS = 5;
 
 /** The preference that pauses recording (PREFERENCE_DEFINITIONS `stats.recording`), tested in SQL. */
 const RECORDING_PAUSED = (userId: string) =>
@@ -224,7 +236,9 @@ export class ReadingSessionsRepository {
    * client id not received before, a receipt, then the session — into the sitting it overlaps on the same
    * device (any device when it names none) that holds no measured time yet, whose inferred time it replaces,
    * or as a sitting of its own. A repeated client id changes nothing, unless `replaceRepeats`, when its sitting
-   * takes the new figures. The batch's last statement reads the progress of the books it touched.
+   * takes the new figures. Each chunk of the batch also reads, before it writes, which of its sessions have no
+   * visible book and which were received before; the batch's last statement reads the progress of the books
+   * it names by id.
    */
   async recordMeasured(batch: MeasuredBatch): Promise<MeasuredOutcome> {
     const batchId = crypto.randomUUID();
@@ -233,13 +247,9 @@ export class ReadingSessionsRepository {
       chunks.push(batch.sessions.slice(i, i + MEASURED_CHUNK));
     }
     const statements = chunks.flatMap((chunk) => this.measuredStatements(batch, batchId, chunk));
-    const bookIds = JSON.stringify([...new Set(batch.sessions.map((s) => s.bookId))]);
+    const ids = [...new Set(batch.sessions.flatMap((s) => ('id' in s.book ? [s.book.id] : [])))];
     const visible = visibleBooks(batch.viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` });
     // Builders over SQL sources (not `db.all`): this drizzle batches raw statements only without parameters.
-    const unknown = this.db
-      .select({ clientId: sql<string>`s.value ->> 'clientId'` })
-      .from(sql`json_each(${JSON.stringify(batch.sessions)}) AS s`)
-      .where(sql`NOT EXISTS (SELECT 1 FROM books AS b WHERE b.id = s.value ->> 'bookId' AND ${visible})`);
     const progress = this.db
       .select({
         bookId: sql<string>`p.book_id`,
@@ -248,17 +258,21 @@ export class ReadingSessionsRepository {
       })
       .from(sql`read_progress AS p JOIN books AS b ON b.id = p.book_id`)
       .where(
-        sql`p.user_id = ${batch.userId} AND p.book_id IN (SELECT value FROM json_each(${bookIds})) AND ${visible}`,
+        sql`p.user_id = ${batch.userId} AND p.book_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${visible}`,
       );
-    const results = await this.db.batch([unknown, ...statements, progress]);
-    const unknownRows = results[0] as Array<{ clientId: string }>;
+    const results = await this.db.batch([...statements, progress] as unknown as [typeof progress]);
+    const column = (offset: number) =>
+      chunks.flatMap((_, i) =>
+        (results[i * CHUNK_STATEMENTS + offset] as unknown as Array<{ clientId: string }>).map((r) => r.clientId),
+      );
     const progressRows = results[results.length - 1] as Array<{
       bookId: string;
       currentPage: number;
       completed: number;
     }>;
     return {
-      unknownBook: unknownRows.map((r) => r.clientId),
+      unknownBook: column(0),
+      known: column(1),
       progress: progressRows.map((r) => ({
         bookId: r.bookId,
         currentPage: r.currentPage,
@@ -267,27 +281,61 @@ export class ReadingSessionsRepository {
     };
   }
 
-  /** The receipt and session statements of one chunk of a measured batch. */
+  /**
+   * The statements of one chunk of a measured batch (CHUNK_STATEMENTS of them): the sessions whose book the
+   * viewer does not see, those received before, then the receipts, the repeats' new figures and the new sessions.
+   */
   private measuredStatements(batch: MeasuredBatch, batchId: string, chunk: readonly MeasuredSession[]) {
     const { userId, viewer, now, fallbackDevice } = batch;
     const rows = JSON.stringify(
-      chunk.map((s) => ({ ...s, sessionId: crypto.randomUUID(), deviceId: s.device?.id, deviceName: s.device?.name })),
+      chunk.map((s) => ({
+        clientId: s.clientId,
+        bookId: 'id' in s.book ? s.book.id : undefined,
+        readerHash: 'readerHash' in s.book ? s.book.readerHash.toLowerCase() : undefined,
+        sessionId: crypto.randomUUID(),
+        deviceId: s.device?.id,
+        deviceName: s.device?.name,
+        startedAt: s.startedAt,
+        endedAt: s.endedAt,
+        measuredMs: s.measuredMs,
+        pagesRead: s.pagesRead,
+        finished: s.finished,
+      })),
     );
     const visible = visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` });
+    // Each row with its book: the id it names, or the book KOReader means by the hash (the live one first, then
+    // the oldest), among those the viewer sees.
+    // (The subquery reads `books` unaliased, as BooksRepository.findByReaderHash does: its columns are that row's.)
+    const byHash = sql`(SELECT ${books.id} FROM ${books}
+      WHERE ${books.readerHash} = j.value ->> 'readerHash' AND ${visibleBooks(viewer, books)}
+      ORDER BY ${sql.join(READER_HASH_ORDER, sql`, `)} LIMIT 1)`;
+    const source = sql`(SELECT j.value AS value, coalesce(j.value ->> 'bookId', ${byHash}) AS book_id
+      FROM json_each(${rows}) AS j) AS j`;
     // The sitting a session lands in: same user and book, overlapping it (give or take the window), holding no
     // measured time, on the session's device when it names one; the latest of them.
     const window = this.rules.mergeWindowMs;
     const sitting = sql`(SELECT target.id FROM reading_sessions AS target
-      WHERE target.user_id = ${userId} AND target.book_id = j.value ->> 'bookId' AND target.measured_ms IS NULL
+      WHERE target.user_id = ${userId} AND target.book_id = j.book_id AND target.measured_ms IS NULL
         AND target.ended_at >= strftime('%Y-%m-%dT%H:%M:%fZ', j.value ->> 'startedAt', ${`-${window / 1000} seconds`})
         AND target.started_at <= strftime('%Y-%m-%dT%H:%M:%fZ', j.value ->> 'endedAt', ${`+${window / 1000} seconds`})
         AND (j.value ->> 'deviceId' IS NULL OR target.device_id = j.value ->> 'deviceId')
       ORDER BY target.ended_at DESC LIMIT 1)`;
+    const unknown = this.db
+      .select({ clientId: sql<string>`j.value ->> 'clientId'` })
+      .from(source)
+      .where(sql`NOT EXISTS (SELECT 1 FROM books AS b WHERE b.id = j.book_id AND ${visible})`);
+    const known = this.db
+      .select({ clientId: readingSessionReceipts.clientId })
+      .from(readingSessionReceipts)
+      .where(
+        sql`${readingSessionReceipts.userId} = ${userId} AND ${readingSessionReceipts.clientId} IN
+          (SELECT value ->> 'clientId' FROM json_each(${rows}))`,
+      );
     const receipts = this.db
       .insert(readingSessionReceipts)
       .select(
         sql`SELECT ${userId}, j.value ->> 'clientId', coalesce(${sitting}, j.value ->> 'sessionId'), ${batchId}, ${now}, 0
-          FROM json_each(${rows}) AS j JOIN books AS b ON b.id = j.value ->> 'bookId'
+          FROM ${source} JOIN books AS b ON b.id = j.book_id
           WHERE ${visible}`,
       )
       .onConflictDoUpdate({
@@ -295,14 +343,34 @@ export class ReadingSessionsRepository {
         set: { batchId: sql`excluded.batch_id`, replaced: sql`1` },
         setWhere: batch.replaceRepeats ? sql`TRUE` : sql`FALSE`,
       });
+    // Sessions sent again to replace their figures (replaceRepeats): each sitting takes the sum of those that
+    // landed in it (a KOReader sitting re-read whole). Before the new sessions, which add to what this leaves.
+    const repeats = sql`(SELECT r.session_id AS id, min(j.value ->> 'startedAt') AS started_at,
+        max(j.value ->> 'endedAt') AS ended_at, sum(j.value ->> 'measuredMs') AS measured_ms,
+        sum(j.value ->> 'pagesRead') AS pages_read, max(j.value ->> 'finished') AS finished
+      FROM reading_session_receipts AS r JOIN json_each(${rows}) AS j ON j.value ->> 'clientId' = r.client_id
+      WHERE r.user_id = ${userId} AND r.batch_id = ${batchId} AND r.replaced = 1
+      GROUP BY r.session_id) AS repeats`;
+    const replaced = this.db
+      .update(readingSessions)
+      .set({
+        startedAt: sql`min(${readingSessions.startedAt}, repeats.started_at)`,
+        endedAt: sql`max(${readingSessions.endedAt}, repeats.ended_at)`,
+        measuredMs: sql`repeats.measured_ms`,
+        inferredMs: null,
+        pagesRead: sql`repeats.pages_read`,
+        finished: sql`${readingSessions.finished} OR repeats.finished`,
+      })
+      .from(repeats)
+      .where(sql`${readingSessions.id} = repeats.id`);
     const fresh = this.db
       .insert(readingSessions)
       .select(
-        sql`SELECT r.session_id, ${userId}, j.value ->> 'bookId',
+        sql`SELECT r.session_id, ${userId}, j.book_id,
             coalesce(j.value ->> 'deviceId', ${fallbackDevice.id}), coalesce(j.value ->> 'deviceName', ${fallbackDevice.name}),
             j.value ->> 'startedAt', j.value ->> 'endedAt', j.value ->> 'measuredMs', NULL, j.value ->> 'pagesRead', NULL,
             j.value ->> 'finished'
-          FROM reading_session_receipts AS r JOIN json_each(${rows}) AS j ON j.value ->> 'clientId' = r.client_id
+          FROM reading_session_receipts AS r JOIN ${source} ON j.value ->> 'clientId' = r.client_id
           WHERE r.user_id = ${userId} AND r.batch_id = ${batchId} AND r.replaced = 0`,
       )
       .onConflictDoUpdate({
@@ -321,22 +389,64 @@ export class ReadingSessionsRepository {
           finished: sql`${readingSessions.finished} OR excluded.finished`,
         },
       });
-    // A session sent again to replace its figures (replaceRepeats): its sitting takes them.
-    const replaced = this.db
-      .update(readingSessions)
-      .set({
-        startedAt: sql`min(${readingSessions.startedAt}, j.value ->> 'startedAt')`,
-        endedAt: sql`max(${readingSessions.endedAt}, j.value ->> 'endedAt')`,
-        measuredMs: sql`j.value ->> 'measuredMs'`,
-        inferredMs: null,
-        pagesRead: sql`j.value ->> 'pagesRead'`,
-        finished: sql`${readingSessions.finished} OR (j.value ->> 'finished')`,
-      })
-      .from(sql`reading_session_receipts AS r JOIN json_each(${rows}) AS j ON j.value ->> 'clientId' = r.client_id`)
-      .where(
-        sql`r.user_id = ${userId} AND r.batch_id = ${batchId} AND r.replaced = 1 AND ${readingSessions.id} = r.session_id`,
-      );
-    return [receipts, fresh, replaced] as const;
+    return [unknown, known, receipts, replaced, fresh] as const;
+  }
+
+  /**
+   * The statement a device's running total of reading time adds to the batch that stores it (a Kobo's
+   * `SpentReadingMinutes`, reading-statistics.repository.ts `report`), placed before the total is replaced: what
+   * the total grew since the device's last report (all of it, on its first) is measured time ending at `at` —
+   * added to the device's sitting of the book the window holds (the one this request's progress write just
+   * folded into), or a sitting of its own; the sitting then starts no later than its measured time before `at`.
+   * A device that counts its own time is not inferred: that sitting's
+   * inferred time is dropped on every report, grown or not. A total that went down (the device was reset) adds
+   * nothing; a growth beyond `maxSessionMs` counts as that much. One INSERT … SELECT … ON CONFLICT, reading the
+   * stored total in SQL: no read before the write, no round trip.
+   */
+  spentTimeStatement(report: {
+    userId: string;
+    bookId: string;
+    device: { id: string; name: string };
+    spentReadingMinutes: number;
+    at: string;
+  }) {
+    const { userId, bookId, device, at } = report;
+    const { mergeWindowMs, maxSessionMs } = this.rules;
+    const windowStart = new Date(Date.parse(at) - mergeWindowMs).toISOString();
+    const windowEnd = new Date(Date.parse(at) + mergeWindowMs).toISOString();
+    const open = sql.raw('open');
+    const grown = sql`max(0, min(${maxSessionMs}, (${report.spentReadingMinutes} - coalesce((SELECT
+        stored.spent_reading_minutes FROM reading_statistics AS stored WHERE stored.user_id = ${userId}
+        AND stored.book_id = ${bookId} AND stored.device_id = ${device.id}), 0)) * 60000))`;
+    const measured = sql`coalesce(${open}.measured_ms, 0) + delta.ms`;
+    // The sitting reaches back at least as far as the time it holds: never more reading than its span.
+    const from = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '-' || ((${measured}) / 1000.0) || ' seconds')`;
+    return this.db
+      .insert(readingSessions)
+      .select(
+        sql`SELECT coalesce(${open}.id, ${crypto.randomUUID()}), ${userId}, ${bookId}, ${device.id}, ${device.name},
+            CASE WHEN ${open}.started_at < ${from} THEN ${open}.started_at ELSE ${from} END,
+            CASE WHEN ${open}.ended_at > ${at} THEN ${open}.ended_at ELSE ${at} END,
+            ${measured}, NULL, ${open}.pages_read, ${open}.last_page,
+            coalesce(${open}.finished, 0)
+          FROM (SELECT ${grown} AS ms) AS delta
+          LEFT JOIN reading_sessions AS ${open} ON ${open}.id = (
+            SELECT sitting.id FROM reading_sessions AS sitting
+            WHERE sitting.user_id = ${userId} AND sitting.book_id = ${bookId} AND sitting.device_id = ${device.id}
+              AND sitting.ended_at >= ${windowStart} AND sitting.started_at <= ${windowEnd}
+            ORDER BY sitting.ended_at DESC LIMIT 1
+          )
+          WHERE (delta.ms > 0 OR ${open}.id IS NOT NULL) AND NOT ${RECORDING_PAUSED(userId)}`,
+      )
+      .onConflictDoUpdate({
+        target: readingSessions.id,
+        set: {
+          startedAt: sql`excluded.started_at`,
+          endedAt: sql`excluded.ended_at`,
+          measuredMs: sql`excluded.measured_ms`,
+          inferredMs: sql`NULL`,
+        },
+      });
   }
 
   /** The user's sessions on books the viewer sees, oldest first (the export). */

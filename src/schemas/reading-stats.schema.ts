@@ -213,3 +213,37 @@ export const ServerStatsSchema = z
   })
   .openapi('ServerReadingStats');
 export type ServerStatsDto = z.infer<typeof ServerStatsSchema>;
+
+/** The most a KOReader statistics upload may weigh (routes/reading-stats: read whole, in a 128 MB isolate). */
+export const KOREADER_STATISTICS_MAX_BYTES = 32 * 1024 * 1024;
+
+export const KoreaderUploadResultSchema = z
+  .object({
+    schemaVersion: z.number().int().openapi({ description: "The database's KOReader schema (`PRAGMA user_version`)" }),
+    device: z
+      .object({ deviceId: z.string(), deviceName: z.string() })
+      .openapi({ description: 'The device a sitting that lands in no sitting of another device is counted on' }),
+    accepted: z.number().int().openapi({ description: 'Sittings recorded now' }),
+    alreadyKnown: z
+      .number()
+      .int()
+      .openapi({ description: 'Sittings a previous upload recorded: their figures are refreshed, nothing is added' }),
+    measuredMs: z.number().int().openapi({ description: 'Reading time of the sittings recorded now' }),
+    unmatchedBooks: z
+      .array(
+        z.object({
+          md5: z.string().nullable().openapi({ description: "KOReader's partial MD5; null when it kept none" }),
+          title: z.string().nullable(),
+          authors: z.string().nullable(),
+          sittings: z.number().int(),
+        }),
+      )
+      .openapi({
+        description: 'Books of the database no book you can see has the hash of: their reading is not counted',
+      }),
+    rejected: z
+      .array(z.object({ id: z.string(), reason: z.enum(REJECTION_REASONS), detail: z.string() }))
+      .openapi({ description: 'Sittings not recorded, with why (the id is `koreader:<md5>:<first Unix second>`)' }),
+  })
+  .openapi('KoreaderStatisticsUploadResult');
+export type KoreaderUploadResult = z.infer<typeof KoreaderUploadResultSchema>;

@@ -8,7 +8,8 @@
 import type { Database } from '../db/client';
 import { badRequest, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
-import { measuringDevice } from '../reading/devices';
+import { koreaderStatisticsDevice, measuringDevice } from '../reading/devices';
+import { type KoreaderSitting, NotKoreaderStatistics, readKoreaderStatistics } from '../reading/koreader-statistics';
 import { FOLD_RULES, MAX_SESSION_SPAN_MS, MAX_STATS_WINDOW_DAYS } from '../reading/rules';
 import { offsetSpans } from '../reading/time-zone';
 import {
@@ -19,6 +20,7 @@ import {
 import { type Measures, ReadingStatsRepository, type StatsWindow } from '../repositories/reading-stats.repository';
 import type { Viewer } from '../repositories/visibility';
 import type {
+  KoreaderUploadResult,
   MeasuredSessionBody,
   ReadingStatsDto,
   RecordSessionsResult,
@@ -35,7 +37,12 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 export interface SessionSender {
   viewer: Viewer;
   userAgent: string | null;
+  /** The API key the request used (a KOReader upload's device), if any. */
+  apiKey?: { id: string; name: string };
 }
+
+/** A device whose clock was never set reads 1970: reading before this is a clock error (KOReader's sittings). */
+const EARLIEST_READING = Date.parse('2000-01-01T00:00:00Z');
 
 type Rejection = { id: string; reason: RejectionReason; detail: string };
 
@@ -68,7 +75,7 @@ function checked(body: MeasuredSessionBody, now: number): MeasuredSession | Omit
   }
   return {
     clientId: body.id,
-    bookId: body.bookId,
+    book: { id: body.bookId },
     device: null,
     startedAt: new Date(started).toISOString(),
     endedAt: new Date(ended).toISOString(),
@@ -76,6 +83,16 @@ function checked(body: MeasuredSessionBody, now: number): MeasuredSession | Omit
     pagesRead: body.pagesRead ?? null,
     finished: body.kind === 'completed',
   };
+}
+
+/** Why a KOReader sitting cannot be a session (the same rules as a client's, for a device's clock), or null. */
+function koreaderProblem(sitting: KoreaderSitting, now: number): string | null {
+  const started = Date.parse(sitting.startedAt);
+  const ended = Date.parse(sitting.endedAt);
+  if (started < EARLIEST_READING) return 'the sitting starts before 2000: the device’s clock was not set';
+  if (ended - started > MAX_SESSION_SPAN_MS) return 'a sitting spans at most 24 hours';
+  if (ended > now + CLOCK_SKEW_MS) return 'the sitting ends in the future';
+  return null;
 }
 
 const duration = (b: { measuredMs: number; inferredMs: number }) => ({
@@ -160,6 +177,75 @@ export class ReadingStatsService {
       accepted: valid.filter((s) => !unknown.has(s.clientId)).map((s) => s.clientId),
       rejected,
       progress: outcome.progress,
+    };
+  }
+
+  /**
+   * POST /reading-sessions/koreader: KOReader's statistics database, its sittings recorded as measured sessions of
+   * the books the viewer sees with the same KOReader hash. Sent again (the database grows on the device and is
+   * sent whole), a sitting keeps its id and takes its new figures: nothing is counted twice. A file that is not
+   * KOReader's statistics is a 400 saying why.
+   */
+  async recordKoreader(sender: SessionSender, bytes: Uint8Array): Promise<KoreaderUploadResult> {
+    const now = Date.now();
+    let statistics: ReturnType<typeof readKoreaderStatistics>;
+    try {
+      statistics = readKoreaderStatistics(bytes, FOLD_RULES.mergeWindowMs);
+    } catch (error) {
+      if (error instanceof NotKoreaderStatistics) throw badRequest(error.message);
+      throw error;
+    }
+    const device = await koreaderStatisticsDevice(sender.apiKey, sender.userAgent);
+    const rejected: Rejection[] = [];
+    const valid: KoreaderSitting[] = [];
+    for (const sitting of statistics.sittings) {
+      const problem = koreaderProblem(sitting, now);
+      if (problem) rejected.push({ id: sitting.clientId, reason: 'invalid_time_range', detail: problem });
+      else valid.push(sitting);
+    }
+    const unmatched = statistics.books
+      .filter((book) => book.md5 === null)
+      .map(({ md5, title, authors, sittings }) => ({ md5, title, authors, sittings }));
+    const result = {
+      schemaVersion: statistics.schemaVersion,
+      device: { deviceId: device.id, deviceName: device.name },
+    };
+    if (valid.length === 0) {
+      return { ...result, accepted: 0, alreadyKnown: 0, measuredMs: 0, unmatchedBooks: unmatched, rejected };
+    }
+    const outcome = await this.sessions.recordMeasured({
+      userId: sender.viewer.userId,
+      viewer: sender.viewer,
+      sessions: valid.map((s) => ({
+        clientId: s.clientId,
+        book: { readerHash: s.md5 },
+        device: null,
+        startedAt: s.startedAt,
+        endedAt: s.endedAt,
+        measuredMs: s.measuredMs,
+        pagesRead: s.pagesRead,
+        finished: false,
+      })),
+      fallbackDevice: device,
+      replaceRepeats: true,
+      now: new Date(now).toISOString(),
+    });
+    const unknown = new Set(outcome.unknownBook);
+    const known = new Set(outcome.known);
+    const unmatchedHashes = new Set(valid.filter((s) => unknown.has(s.clientId)).map((s) => s.md5));
+    for (const book of statistics.books) {
+      if (book.md5 !== null && unmatchedHashes.has(book.md5)) {
+        unmatched.push({ md5: book.md5, title: book.title, authors: book.authors, sittings: book.sittings });
+      }
+    }
+    const recorded = valid.filter((s) => !unknown.has(s.clientId) && !known.has(s.clientId));
+    return {
+      ...result,
+      accepted: recorded.length,
+      alreadyKnown: valid.filter((s) => !unknown.has(s.clientId) && known.has(s.clientId)).length,
+      measuredMs: recorded.reduce((sum, s) => sum + s.measuredMs, 0),
+      unmatchedBooks: unmatched,
+      rejected,
     };
   }
 

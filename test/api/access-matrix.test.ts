@@ -13,7 +13,7 @@
  *
  * Routes that read no catalog row say why in their entry. SSE streams are covered by access-events.test.ts.
  */
-import { SELF } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createKomgaApp } from '../../src/komga/komga.app';
@@ -26,6 +26,9 @@ import { db, seedProgress } from '../support/catalog-factory';
 import { createApiKey } from '../support/factories';
 import { png } from '../fixtures/images';
 import { api } from '../support/http';
+import { withHash } from '../support/koreader-statistics-spec.mjs';
+
+const base64Bytes = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 type Target = 'book' | 'series' | 'library' | 'task' | 'duplicate' | 'hash' | 'collection' | 'readlist' | 'release';
 
@@ -49,6 +52,8 @@ type Entry =
       hides: Target;
       json?: unknown | ((id: string, ids: MatrixIds) => unknown);
       body?: string | (() => FormData);
+      /** A file naming the id, sent as the raw body (a KOReader statistics database naming the hash). */
+      file?: (id: string) => Uint8Array;
       /** Values of the path's other parameters (and of a trailing `*`), given the hidden id. */
       params?: (ids: MatrixIds, id: string) => Record<string, string>;
       /** Appended to the path. */
@@ -223,6 +228,12 @@ const ENTRIES: Record<string, Entry> = {
         },
       ],
     }),
+  },
+  // A KOReader statistics database naming the book by its KOReader hash: a hidden book is one Longbox does not have.
+  'POST /api/v1/reading-sessions/koreader': {
+    hides: 'hash',
+    unknownStatus: 200,
+    file: (hash: string) => withHash(base64Bytes(env.KOREADER_FIXTURES.matrix as string), hash),
   },
   'DELETE /api/v1/reading-sessions': { none: 'deletes the caller’s own sessions, reads no catalog row' },
   'PUT /api/v1/reading-devices/{deviceId}': { none: 'names one of the caller’s devices, reads no catalog row' },
@@ -756,7 +767,7 @@ async function call(
   key: string,
   method: string,
   route: string,
-  init: { json?: unknown; body?: string | FormData } = {},
+  init: { json?: unknown; body?: string | FormData | Uint8Array } = {},
 ) {
   // A Kobo's key is its URL's first segment.
   const path = route.replace('{apiKey}', key);
@@ -770,6 +781,8 @@ async function call(
     headers['Content-Type'] = 'application/json';
   } else if (typeof body === 'string' && body.startsWith('<?xml')) {
     headers['Content-Type'] = 'application/xml';
+  } else if (body instanceof Uint8Array) {
+    headers['Content-Type'] = 'application/vnd.sqlite3';
   }
   const response = await SELF.fetch(`http://longbox.test${path}`, { method, headers, body, redirect: 'manual' });
   const bytes = new Uint8Array(await response.arrayBuffer());
@@ -1081,7 +1094,7 @@ async function idFailures({ fixture, adminKey, viewers, ids }: Matrix): Promise<
     const method = route.slice(0, route.indexOf(' '));
     const bodyFor = (id: string) => ({
       json: typeof entry.json === 'function' ? entry.json(id, ids) : entry.json,
-      body: typeof entry.body === 'function' ? entry.body() : entry.body,
+      body: entry.file ? entry.file(id) : typeof entry.body === 'function' ? entry.body() : entry.body,
     });
     // The other parameters come from the hidden id, for the unknown id's call too.
     const request = (key: string, id: string, hiddenId: string) =>

@@ -6,6 +6,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** The lagging read replica's copy of the catalog (test/support/replica.ts). */
       REPLICA_SIM: D1Database;
+      /** KOReader statistics databases written by node:sqlite (test/support/koreader-statistics-db.mjs): name → base64. */
+      KOREADER_FIXTURES: Record<string, string>;
     }
   }
 }

@@ -9,6 +9,8 @@
  * shim), for comparison only. While issue 30 is in progress a row may also have a ceiling (ISSUE_30_CEILINGS
  * below): the bench fails above the ceiling instead of the target.
  */
+import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db.mjs';
+import { pagesRead } from '../../../test/support/koreader-statistics-spec.mjs';
 import type { Library } from './library';
 
 export interface Call {
@@ -17,6 +19,8 @@ export interface Call {
   headers?: Record<string, string>;
   /** JSON body. */
   json?: unknown;
+  /** A raw body and its type (a KOReader statistics database). */
+  raw?: { body: Uint8Array; type: string };
   /** Statuses that mean the request did what the row measures (default: 200). */
   expect?: number[];
   /** Time until the response headers, then stop reading (an event stream). */
@@ -51,6 +55,19 @@ const basic = (user: string, password: string) => ({
 });
 const page = (l: Library, bookId = l.book.id, query = '') => `/api/v1/books/${bookId}/pages/1${query}`;
 const KOREADER = { Accept: 'application/vnd.koreader.v1+json' };
+
+/** A KOReader statistics database of 20 sittings of the book with `hash` (written once per hash by node:sqlite). */
+const koreaderFiles = new Map<string, Uint8Array>();
+function koreaderStatisticsOf(hash: string): Uint8Array {
+  let file = koreaderFiles.get(hash);
+  if (!file) {
+    const start = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    const visits = Array.from({ length: 20 }, (_, day) => pagesRead(1 + day * 10, 10, start + day * 86_400, 45)).flat();
+    file = koreaderStatisticsFile([{ title: 'Far bench', md5: hash, visits }]);
+    koreaderFiles.set(hash, file);
+  }
+  return file;
+}
 
 export const ROWS: Row[] = [
   // Pages ---------------------------------------------------------------------------------------------------
@@ -416,6 +433,21 @@ export const ROWS: Row[] = [
     }),
   },
   {
+    id: 'reading-sessions-koreader',
+    newRoute: true,
+    request: '`POST /reading-sessions/koreader` (a KOReader statistics database, 20 sittings of the bench’s book)',
+    means:
+      'key check → one batch: unknown and known sittings, receipts, repeats, sessions (the file read in the isolate)',
+    target: 1,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/reading-sessions/koreader',
+      headers: key(l),
+      raw: { body: koreaderStatisticsOf(l.book.readerHash), type: 'application/vnd.sqlite3' },
+    }),
+  },
+  {
     id: 'reading-sessions-export',
     newRoute: true,
     request: '`GET /reading-sessions/export` (JSON)',
@@ -729,6 +761,7 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   // Issue 35's writes that are not progress writes (measured sessions, a device's name, deleting them) do not
   // test the credential in their own statements yet: the check, then their one statement or batch.
   'reading-sessions-post': { depth: 2 },
+  'reading-sessions-koreader': { depth: 2 },
   'reading-device-rename': { depth: 2 },
   'reading-sessions-delete': { depth: 2 },
 };
