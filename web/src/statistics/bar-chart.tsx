@@ -34,6 +34,7 @@ export function BarChart({
   summary,
   numbers,
   legend = false,
+  heading: Heading = 'h3',
 }: {
   /** `data-chart`, for the tests. */
   id: string;
@@ -48,6 +49,8 @@ export function BarChart({
   summary: ComponentChildren;
   numbers: NumbersTable;
   legend?: boolean;
+  /** The caption is a heading: of its own card (h2) or below the card's (h3). */
+  heading?: 'h2' | 'h3';
 }) {
   const host = useRef<HTMLDivElement>(null);
   // Drawn again only when what it shows changes, not on every render of the screen.
@@ -91,7 +94,9 @@ export function BarChart({
 
   return (
     <figure class="chart" data-chart={id}>
-      <figcaption class="chart__caption">{caption}</figcaption>
+      <figcaption class="chart__caption">
+        <Heading>{caption}</Heading>
+      </figcaption>
       {legend && (
         <ul class="chart__legend" aria-hidden="true">
           {series.map((entry) => (

@@ -40,7 +40,9 @@ export function Heatmap({ calendar }: { calendar: Calendar }) {
 
   return (
     <figure class="chart heatmap" data-chart="calendar">
-      <figcaption class="chart__caption">{t('stats.calendar')}</figcaption>
+      <figcaption class="chart__caption">
+        <h2>{t('stats.calendar')}</h2>
+      </figcaption>
       <section
         ref={scroller}
         class="heatmap__scroll"

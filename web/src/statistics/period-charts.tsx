@@ -36,7 +36,7 @@ export function PeriodCharts({
   const buckets = rows.map((row) => row.bucket);
   const labels = buckets.map((bucket) => periodLabel(bucket, granularity));
   const showLabel = monthStarts(buckets, granularity);
-  const hoursAxis = (value: number) => t('stats.hoursAxis', { hours: value });
+  const hoursAxis = (value: number) => t('stats.hoursAxis', { hours: Math.round(value * 10) / 10 });
   const mostPages = rows.reduce<Period | null>(
     (best, row) => (row.pagesRead > (best?.pagesRead ?? 0) ? row : best),
     null,
@@ -56,13 +56,17 @@ export function PeriodCharts({
         ]}
         formatValue={hoursAxis}
         summary={
-          <>
-            {t('stats.timeOfWhichEstimated', {
-              total: formatDuration(duration.totalMs),
-              inferred: formatDuration(duration.inferredMs),
-            })}{' '}
-            <span class="muted">{t('stats.inferredHint')}</span>
-          </>
+          duration.inferredMs > 0 ? (
+            <>
+              {t('stats.timeOfWhichEstimated', {
+                total: formatDuration(duration.totalMs),
+                inferred: formatDuration(duration.inferredMs),
+              })}{' '}
+              <span class="muted">{t('stats.inferredHint')}</span>
+            </>
+          ) : (
+            t('stats.timeAllMeasured', { total: formatDuration(duration.totalMs) })
+          )
         }
         numbers={{
           headings: [t('stats.period'), t('stats.measured'), t('stats.inferred'), t('stats.total')],

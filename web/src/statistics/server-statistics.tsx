@@ -89,7 +89,8 @@ export function ServerStatistics() {
                   </Fact>
                 </dl>
               </section>
-              <section class="card">
+              <section class="card" aria-labelledby="server-months">
+                <h2 id="server-months">{t('admin.reading.byMonth')}</h2>
                 <PeriodCharts
                   granularity="month"
                   rows={periodsBetween(new Date(loaded.from), new Date(loaded.to), 'month', loaded.periods)}

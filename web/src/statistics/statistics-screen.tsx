@@ -52,13 +52,7 @@ export function StatisticsScreen() {
           year === undefined ? (
             <EmptyState />
           ) : (
-            <YearStatistics
-              key={`${year}:${version}`}
-              year={year}
-              years={years}
-              onYear={setChosenYear}
-              onChange={() => setVersion((value) => value + 1)}
-            />
+            <YearStatistics key={year} year={year} years={years} onYear={setChosenYear} />
           )
         }
       </Async>
@@ -85,17 +79,7 @@ function EmptyState() {
 
 type StatsLoad = (granularity: 'day' | PeriodGranularity, signal: AbortSignal) => Promise<ReadingStats>;
 
-function YearStatistics({
-  year,
-  years,
-  onYear,
-  onChange,
-}: {
-  year: number;
-  years: number[];
-  onYear: (year: number) => void;
-  onChange: () => void;
-}) {
+function YearStatistics({ year, years, onYear }: { year: number; years: number[]; onYear: (year: number) => void }) {
   const { from, to } = yearWindow(year);
   const tz = browserTimeZone();
   const load: StatsLoad = (granularity, signal) =>
@@ -192,7 +176,7 @@ function YearStatistics({
                   />
                 </section>
               </div>
-              <Devices devices={stats.devices} onRenamed={onChange} />
+              <Devices devices={stats.devices} onRenamed={days.reload} />
             </>
           )
         }
@@ -319,6 +303,7 @@ function FinishedChart({ year, stats }: { year: number; stats: ReadingStats }) {
   return (
     <BarChart
       id="finished-month"
+      heading="h2"
       caption={t('stats.finishedPerMonth')}
       labels={rows.map((row) => periodLabel(row.bucket, 'month'))}
       integer
