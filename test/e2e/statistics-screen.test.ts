@@ -210,7 +210,7 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
       // Time and pages per month, then per week; books finished per month.
       await expectPeriodCharts(page, 'month', months.periods);
       await page.locator('[data-granularity="week"]').click();
-      await page.locator('[data-chart="time-week"] .ct-bar').first().waitFor();
+      await page.locator('[data-chart="time-week"] .ct-bar').first().waitFor({ state: 'attached' });
       await expectPeriodCharts(page, 'week', weeks.periods);
       const finished = await numbers(page, 'finished-month');
       const finishedBy = new Map((months.periods as Period[]).map((period) => [period.bucket, period.booksFinished]));
@@ -336,7 +336,7 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
     it(`${viewport}: Admin → Reading shows the server's totals, series, readers and libraries as the API returns them`, async () => {
       const { page, errors } = await open(viewport, '/admin/reading');
       await page.locator('[data-server-totals]').waitFor();
-      await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor();
+      await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor({ state: 'attached' });
       const serverStats = await api('/admin/reading-stats', { granularity: 'month', seriesLimit: '10', tz: TIME_ZONE });
       const fact = (name: string) => page.locator(`[data-server-totals] [data-fact="${name}"] strong`).textContent();
       expect(minutesIn(await fact('time'))).toBe(minutesOf(serverStats.summary.duration.totalMs));

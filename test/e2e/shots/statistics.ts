@@ -22,11 +22,11 @@ async function ensureReading(page: Page, context: ShotContext): Promise<void> {
   await page.reload();
 }
 
-/** The screen has drawn its calendar, its charts and its devices. */
+/** The screen has drawn its calendar, its charts and its devices (a bar of nothing is a line of no height: attached, never visible). */
 export async function statisticsDrawn(page: Page): Promise<void> {
   await page.locator('[data-chart="calendar"] rect[data-level="4"]').first().waitFor();
-  await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor();
-  await page.locator('[data-chart="finished-month"] .ct-bar').first().waitFor();
+  await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor({ state: 'attached' });
+  await page.locator('[data-chart="finished-month"] .ct-bar').first().waitFor({ state: 'attached' });
   await page.locator('[data-devices] [data-device]').first().waitFor();
 }
 
@@ -47,7 +47,7 @@ export const shots: Shot[] = [
     ready: async (page, context) => {
       await ensureReading(page, context);
       await page.locator('[data-server-totals]').waitFor();
-      await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor();
+      await page.locator('[data-chart="time-month"] .ct-bar').first().waitFor({ state: 'attached' });
     },
   },
 ];
