@@ -8,6 +8,7 @@ import { BarChart as ChartistBar } from 'chartist';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n';
+import { type FigureRow, FiguresTable } from './figures-table';
 
 export interface ChartSeries {
   name: string;
@@ -18,9 +19,11 @@ export interface ChartSeries {
 
 export interface NumbersTable {
   headings: string[];
-  rows: { heading: string; cells: string[]; key: string }[];
+  rows: FigureRow[];
 }
 
+/** The width an x label needs: "Sep", "Mar 30" at the charts' label size. */
+const LABEL_ROOM_PX = 34;
 const TONE_CLASS = { measured: 'chart-tone-measured', inferred: 'chart-tone-inferred', plain: 'chart-tone-plain' };
 
 export function BarChart({
@@ -58,6 +61,7 @@ export function BarChart({
   useEffect(() => {
     const element = host.current;
     if (!element) return;
+    let lastLabel = Number.NEGATIVE_INFINITY;
     const chart = new ChartistBar(
       element,
       {
@@ -70,7 +74,15 @@ export function BarChart({
         chartPadding: { top: 12, right: 4, bottom: 0, left: 0 },
         axisX: {
           showGrid: false,
-          labelInterpolationFnc: (value: unknown, index: number) => (showLabel(index) ? String(value) : null),
+          labelInterpolationFnc: (value: unknown, index: number) => {
+            // Called in order on every drawing, resizes included: a label is written only where there is room
+            // since the previous one (twelve months on a phone get every other one).
+            if (index === 0) lastLabel = Number.NEGATIVE_INFINITY;
+            const slot = element.clientWidth / Math.max(1, labels.length);
+            if (!showLabel(index) || (index - lastLabel) * slot < LABEL_ROOM_PX) return null;
+            lastLabel = index;
+            return String(value);
+          },
         },
         axisY: {
           offset: 44,
@@ -119,29 +131,7 @@ export function NumbersDisclosure({ numbers }: { numbers: NumbersTable }) {
   return (
     <details class="chart__numbers">
       <summary>{t('stats.showNumbers')}</summary>
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              {numbers.headings.map((heading) => (
-                <th key={heading} scope="col">
-                  {heading}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {numbers.rows.map((row) => (
-              <tr key={row.key} data-row={row.key}>
-                <th scope="row">{row.heading}</th>
-                {row.cells.map((cell, index) => (
-                  <td key={index}>{cell}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable name="numbers" headings={numbers.headings} rows={numbers.rows} />
     </details>
   );
 }

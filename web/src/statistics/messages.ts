@@ -68,6 +68,7 @@ export const statisticsEn = {
   'stats.topSeries': 'Top series',
   'stats.topAuthors': 'Top authors',
   'stats.formats': 'Formats',
+  'stats.noAuthors': 'The books read this year name no writer in their metadata.',
   'stats.unnamedSeries': 'A series no longer in the library',
   'stats.rankedTime': '{time} · {pages} pages',
 

@@ -11,8 +11,8 @@ export interface RankedItem extends Measures {
   href?: string | undefined;
 }
 
-export function RankedList({ id, items }: { id: string; items: RankedItem[] }) {
-  if (items.length === 0) return <p class="muted">{t('stats.review.none')}</p>;
+export function RankedList({ id, items, empty }: { id: string; items: RankedItem[]; empty: string }) {
+  if (items.length === 0) return <p class="muted">{empty}</p>;
   const most = Math.max(1, ...items.map((item) => item.duration.totalMs));
   return (
     <ol class="ranked" data-ranked={id}>

@@ -10,6 +10,7 @@ import { get } from '../api/client';
 import type { ServerReadingStats } from '../api/types';
 import { Async, useAsync } from '../components/async';
 import { t } from '../i18n';
+import { FiguresTable } from './figures-table';
 import { PeriodCharts } from './period-charts';
 import { browserTimeZone, formatCount, formatDuration, type Measures, periodsBetween, yearWindow } from './shape';
 import './statistics.css';
@@ -100,7 +101,7 @@ export function ServerStatistics() {
               </section>
               <section class="card" aria-labelledby="server-series">
                 <h2 id="server-series">{t('admin.reading.topSeries')}</h2>
-                <FiguresTable
+                <Ranking
                   id="series"
                   first={t('admin.reading.series')}
                   extra={[t('admin.reading.readers'), t('stats.finished')]}
@@ -119,7 +120,7 @@ export function ServerStatistics() {
               <section class="card" aria-labelledby="server-users">
                 <h2 id="server-users">{t('admin.reading.topUsers')}</h2>
                 <p class="muted">{t('admin.reading.usersHint')}</p>
-                <FiguresTable
+                <Ranking
                   id="users"
                   first={t('admin.reading.user')}
                   extra={[t('stats.books'), t('stats.finished')]}
@@ -133,7 +134,7 @@ export function ServerStatistics() {
               </section>
               <section class="card" aria-labelledby="server-libraries">
                 <h2 id="server-libraries">{t('admin.reading.libraries')}</h2>
-                <FiguresTable
+                <Ranking
                   id="libraries"
                   first={t('admin.reading.library')}
                   extra={[t('admin.reading.readers'), t('stats.books')]}
@@ -163,7 +164,7 @@ function Fact({ name, label, children }: { name: string; label: string; children
 }
 
 /** A ranking as a table: the name, its time (and the estimated part), pages, then the columns of its kind. */
-function FiguresTable({
+function Ranking({
   id,
   first,
   extra,
@@ -175,35 +176,19 @@ function FiguresTable({
   rows: { key: string; name: ComponentChildren; measures: Measures; extra: string[] }[];
 }) {
   return (
-    <div class="table-wrap">
-      <table class="table" data-figures={id}>
-        <thead>
-          <tr>
-            <th scope="col">{first}</th>
-            <th scope="col">{t('stats.time')}</th>
-            <th scope="col">{t('stats.inferred')}</th>
-            <th scope="col">{t('stats.pages')}</th>
-            {extra.map((heading) => (
-              <th key={heading} scope="col">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key} data-row={row.key}>
-              <th scope="row">{row.name}</th>
-              <td>{formatDuration(row.measures.duration.totalMs)}</td>
-              <td>{formatDuration(row.measures.duration.inferredMs)}</td>
-              <td>{formatCount(row.measures.pagesRead)}</td>
-              {row.extra.map((cell, index) => (
-                <td key={index}>{cell}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <FiguresTable
+      name={id}
+      headings={[first, t('stats.time'), t('stats.inferred'), t('stats.pages'), ...extra]}
+      rows={rows.map((row) => ({
+        key: row.key,
+        heading: row.name,
+        cells: [
+          formatDuration(row.measures.duration.totalMs),
+          formatDuration(row.measures.duration.inferredMs),
+          formatCount(row.measures.pagesRead),
+          ...row.extra,
+        ],
+      }))}
+    />
   );
 }

@@ -152,6 +152,7 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                   <h2 id="stats-series">{t('stats.topSeries')}</h2>
                   <RankedList
                     id="series"
+                    empty={t('stats.review.none')}
                     items={stats.series.map((entry) => ({
                       key: entry.seriesId,
                       name: entry.seriesName ?? t('stats.unnamedSeries'),
@@ -162,12 +163,17 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                 </section>
                 <section class="card" aria-labelledby="stats-authors">
                   <h2 id="stats-authors">{t('stats.topAuthors')}</h2>
-                  <RankedList id="authors" items={stats.authors.map((entry) => ({ key: entry.name, ...entry }))} />
+                  <RankedList
+                    id="authors"
+                    empty={t('stats.noAuthors')}
+                    items={stats.authors.map((entry) => ({ key: entry.name, ...entry }))}
+                  />
                 </section>
                 <section class="card" aria-labelledby="stats-formats">
                   <h2 id="stats-formats">{t('stats.formats')}</h2>
                   <RankedList
                     id="formats"
+                    empty={t('stats.review.none')}
                     items={stats.formats.map((entry) => ({
                       key: entry.format,
                       name: entry.format.toUpperCase(),
