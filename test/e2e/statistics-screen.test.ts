@@ -8,6 +8,7 @@
  * screens are the gallery's (test/e2e/shots/statistics.ts).
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LongboxServer, startServer } from '../support/dev-server';
@@ -18,6 +19,7 @@ import { INFERRING_AGENT, MEASURING_DEVICES, seedReading } from './support/readi
 import { type Showcase, seedShowcase } from './support/showcase';
 
 const TIME_ZONE = 'Pacific/Auckland';
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE = { viewport: { width: 390, height: 844 } };
 
 interface Figures {
@@ -249,6 +251,43 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
         );
       }
       expect(errors).toEqual([]);
+    });
+  }
+
+  for (const [viewport, colorScheme] of [
+    ['phone', 'dark'],
+    ['desktop', 'light'],
+  ] as const) {
+    it(`${viewport}, ${colorScheme}: axe finds nothing with every table of numbers open, weeks shown and a device being renamed`, async () => {
+      // The gallery's axe run (accessibility.test.ts) sees the tables closed; here they are open.
+      const context = await newContext(browser, viewport, {
+        ...(viewport === 'phone' ? PHONE : {}),
+        timezoneId: TIME_ZONE,
+        colorScheme,
+      });
+      contexts.push(context);
+      await context.addInitScript({ path: AXE_SOURCE });
+      await signInContext(context, server.url, ADMIN.username, ADMIN.password);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/statistics`);
+      await statisticsDrawn(page);
+      await page.locator('[data-granularity="week"]').click();
+      await page.locator('[data-chart="time-week"] .ct-bar').first().waitFor({ state: 'attached' });
+      for (const summary of await page.locator('details.chart__numbers > summary').all()) await summary.click();
+      await page.getByRole('button', { name: `Rename ${MEASURING_DEVICES.tablet.name}` }).click();
+      const found = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(context: Document, options: object): Promise<{ violations: { id: string; nodes: unknown[] }[] }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.slice(0, 2))}`);
+      });
+      expect(found).toEqual([]);
+      expect(await page.locator('details.chart__numbers[open] tr[data-row]').count()).toBeGreaterThan(60);
     });
   }
 

@@ -121,17 +121,22 @@ export function BarChart({
       )}
       <div ref={host} class="chart__plot" aria-hidden="true" />
       <p class="chart__summary">{summary}</p>
-      <NumbersDisclosure numbers={numbers} />
+      <NumbersDisclosure numbers={numbers} label={caption} />
     </figure>
   );
 }
 
 /** The table behind a chart, closed until asked for. */
-export function NumbersDisclosure({ numbers }: { numbers: NumbersTable }) {
+export function NumbersDisclosure({ numbers, label }: { numbers: NumbersTable; label: string }) {
   return (
     <details class="chart__numbers">
       <summary>{t('stats.showNumbers')}</summary>
-      <FiguresTable name="numbers" headings={numbers.headings} rows={numbers.rows} />
+      <FiguresTable
+        name="numbers"
+        headings={numbers.headings}
+        rows={numbers.rows}
+        scrollLabel={t('stats.numbersOf', { chart: label })}
+      />
     </details>
   );
 }

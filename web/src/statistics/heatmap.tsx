@@ -104,6 +104,7 @@ export function Heatmap({ calendar }: { calendar: Calendar }) {
       </div>
       <p class="chart__summary">{summary}</p>
       <NumbersDisclosure
+        label={t('stats.calendar')}
         numbers={{
           headings: [
             t('stats.calendar.day'),

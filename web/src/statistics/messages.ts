@@ -23,6 +23,7 @@ export const statisticsEn = {
   'stats.books': 'Books',
   'stats.finished': 'Finished',
   'stats.showNumbers': 'Show the numbers',
+  'stats.numbersOf': '{chart}: the numbers',
   'stats.timeOfWhichEstimated': '{total}, of which {inferred} estimated',
   'stats.ofWhichEstimated': 'of which {inferred} estimated',
   'stats.timeAllMeasured': '{total}, all of it measured by the devices.',
