@@ -334,9 +334,11 @@ export class ReadingSessionsRepository {
     const receipts = this.db
       .insert(readingSessionReceipts)
       .select(
+        // Paused (the preference stats.recording): no receipt, so nothing below is written either; the session is
+        // still answered as accepted, so its client lets it go, as the user asked.
         sql`SELECT ${userId}, j.value ->> 'clientId', coalesce(${sitting}, j.value ->> 'sessionId'), ${batchId}, ${now}, 0
           FROM ${source} JOIN books AS b ON b.id = j.book_id
-          WHERE ${visible}`,
+          WHERE ${visible} AND NOT ${RECORDING_PAUSED(userId)}`,
       )
       .onConflictDoUpdate({
         target: [readingSessionReceipts.userId, readingSessionReceipts.clientId],

@@ -409,6 +409,15 @@ describe('privacy and control (issue 35, Build 5)', () => {
     const pause = await api('/user/preferences/stats.recording', { method: 'PUT', auth, json: { value: false } });
     expect(pause.status).toBe(200);
     expect((await write(2)).status).toBe(200);
+    // A client that times itself (the web reader's beacon) is answered as usual, and nothing is kept either.
+    const whilePaused = measured({
+      id: 'while-paused',
+      bookId: sagaOne.id,
+      activeDurationMs: MINUTE,
+      clientStartedAt: '2025-01-02T10:00:00Z',
+      clientEndedAt: '2025-01-02T10:05:00Z',
+    });
+    expect((await sessions(auth, [whilePaused])).body).toMatchObject({ accepted: ['while-paused'], rejected: [] });
     expect(await db.select().from(readingSessions)).toEqual([]);
     await api('/user/preferences/stats.recording', { method: 'PUT', auth, json: { value: true } });
     expect((await write(3)).status).toBe(200);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const get = (path: string, init?: RequestInit) => SELF.fetch(`http://longbox.test${path}`, init);
 
 describe('the web app at / (DECISIONS.md §Web app)', () => {
-  it.each(['/', '/series/0b4c1f5e-1111-4a4a-9999-000000000000', '/admin/libraries', '/read/abc'])(
+  it.each(['/', '/series/0b4c1f5e-1111-4a4a-9999-000000000000', '/admin/libraries', '/read/abc', '/statistics'])(
     '%s is the app page',
     async (path) => {
       const response = await get(path);

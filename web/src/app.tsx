@@ -31,6 +31,7 @@ const CollectionScreen = lazy(() => import('./screens/collections').then((module
 const ReadListsScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListsScreen));
 const ReadListScreen = lazy(() => import('./screens/read-lists').then((module) => module.ReadListScreen));
 const ReleasesScreen = lazy(() => import('./screens/releases').then((module) => module.ReleasesScreen));
+const StatisticsScreen = lazy(() => import('./statistics/statistics-screen').then((module) => module.StatisticsScreen));
 const AdminScreen = lazy(() => import('./admin/admin').then((module) => module.AdminScreen));
 
 export function App() {
@@ -95,6 +96,7 @@ function Shell() {
         <Route path="/readlists" component={ReadListsScreen} />
         <Route path="/readlists/:readListId" component={ReadListScreen} />
         <Route path="/releases" component={ReleasesScreen} />
+        <Route path="/statistics" component={StatisticsScreen} />
         <Route path="/admin/*" component={AdminScreen} />
         <Route path="/admin" component={AdminScreen} />
         <Route path="/read/:bookId" component={ReaderRoute} />

@@ -11,6 +11,7 @@ import { ApiKeysSection } from './api-keys';
 import { DuplicatesSection } from './duplicates';
 import { HealthSection } from './health';
 import { LibrariesSection } from './libraries';
+import { ReadingSection } from './reading';
 import { SettingsSection } from './settings';
 import { TasksSection } from './tasks';
 import { UsersSection } from './users';
@@ -25,6 +26,7 @@ const SECTIONS: { path: string; label: MessageKey; render: () => preact.JSX.Elem
   { path: 'settings', label: 'admin.settings', render: () => <SettingsSection /> },
   { path: 'tasks', label: 'admin.tasks', render: () => <TasksSection /> },
   { path: 'duplicates', label: 'admin.duplicates', render: () => <DuplicatesSection /> },
+  { path: 'reading', label: 'admin.reading', render: () => <ReadingSection /> },
   { path: 'health', label: 'admin.health', render: () => <HealthSection /> },
 ];
 

@@ -12,6 +12,12 @@ import type { LibrarySchema } from '../../../src/schemas/library.schema';
 import type { CollectionSchema, ReadListSchema, WantToReadEntrySchema } from '../../../src/schemas/lists.schema';
 import type { BookPageEntrySchema } from '../../../src/schemas/page.schema';
 import type { ReadProgressSchema, UpdateProgressBodySchema } from '../../../src/schemas/read-progress.schema';
+import type {
+  ReadingCoverageSchema,
+  ReadingStatsSchema,
+  ServerStatsSchema,
+} from '../../../src/schemas/reading-stats.schema';
+import type { PreferencesSchema } from '../../../src/schemas/preferences.schema';
 import type { ScanStatusSchema } from '../../../src/schemas/scan.schema';
 import type { SeriesSchema } from '../../../src/schemas/series.schema';
 import type {
@@ -59,6 +65,12 @@ export type BookPageEntry = z.infer<typeof BookPageEntrySchema>;
 export type ReadProgress = z.infer<typeof ReadProgressSchema>;
 export type UpdateProgressBody = z.input<typeof UpdateProgressBodySchema>;
 export type ScanStatus = z.infer<typeof ScanStatusSchema>;
+export type ReadingStats = z.infer<typeof ReadingStatsSchema>;
+export type ReadingDuration = ReadingStats['summary']['duration'];
+export type ReadingDevice = ReadingStats['devices'][number];
+export type ReadingCoverage = z.infer<typeof ReadingCoverageSchema>;
+export type ServerReadingStats = z.infer<typeof ServerStatsSchema>;
+export type Preferences = z.infer<typeof PreferencesSchema>;
 export type BrowseResult = z.infer<typeof BrowseResultSchema>;
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;

@@ -65,6 +65,7 @@ export function Header() {
               </>
             )}
           </a>
+          {link('/statistics', t('nav.statistics'))}
           {link('/search', t('nav.search'))}
           {isAdmin.value && link('/admin', t('nav.admin'))}
         </nav>

@@ -3,6 +3,7 @@
  * shape. `{name}` placeholders are filled by `t()` (i18n/index.ts).
  */
 import { readerEn } from '../reader/messages';
+import { statisticsEn } from '../statistics/messages';
 
 export const en = {
   'app.name': 'Longbox',
@@ -552,6 +553,8 @@ export const en = {
   'direction.webtoon': 'Webtoon',
   // The reader's strings (web/src/reader/messages.ts).
   ...readerEn,
+  // The Statistics screens' strings (web/src/statistics/messages.ts).
+  ...statisticsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
