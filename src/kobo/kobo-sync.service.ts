@@ -9,7 +9,7 @@
  * `DeletedTag`). More left → `x-kobo-sync: continue`, and the device asks again with the new token.
  */
 import { comicEpubSize, type SizedPage } from '../media/comic-epub/layout';
-import { epubRefusal, fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
+import { fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
 import type { EpubBookInfo } from '../media/comic-epub/package-files';
 import { sha256Hex } from '../lib/encoding';
 import { notFound } from '../lib/errors';
@@ -22,6 +22,7 @@ import type {
   KoboProgressRow,
   KoboSyncRepository,
 } from '../repositories/kobo-sync.repository';
+import type { BookCondition } from '../repositories/read-progress.repository';
 import type { ReadingStatisticsRepository } from '../repositories/reading-statistics.repository';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { BookFileService, FileRequest } from '../services/book-file.service';
@@ -41,7 +42,7 @@ import {
   removedBookMetadata,
   tag,
 } from './kobo.dto';
-import { bookmarkFromProgress, progressFromKobo, statusOf } from './kobo-progress';
+import { bookmarkFromProgress, sentFromKobo, statusOf } from './kobo-progress';
 
 /** Where the device fetches a book and its cover: this server's Kobo routes under the device's key. */
 export interface KoboLinks {
@@ -89,12 +90,6 @@ export function pagesOf(
     height: width && height ? height : (known?.[3] ?? 1500),
     dataSize: dataSize ?? 0,
   }));
-}
-
-/** Why the book cannot go to a Kobo (with pages fitted to `fit`, when set), or null. */
-export function withheldBecause(book: KoboBookRow, fit: PageFit | null): string | null {
-  const pages = pagesOf(book);
-  return pages === null ? null : epubRefusal(pages, fit);
 }
 
 /**
@@ -209,7 +204,7 @@ export class KoboSyncService {
       paged.add(book.id);
       // What the device acknowledged having: a page it never got does not count.
       const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
-      if (withheldBecause(book, this.deps.fit) !== null) {
+      if (book.withheld) {
         write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
         if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
         continue;
@@ -332,8 +327,11 @@ export class KoboSyncService {
   }
 
   /**
-   * `PUT v1/library/{id}/state`: the device's bookmark becomes the user's progress (progressFromKobo), and its
-   * reading time is kept, in one write.
+   * `PUT v1/library/{id}/state`: the device's bookmark becomes the user's progress, and its reading time is kept —
+   * in one batch that reads the book in its own statements (its position worked out there: progress-position.ts
+   * `koboPosition`) and tests the actor's credential, so it may be written beside the key's check
+   * (docs/ARCHITECTURE.md, "The credential check beside the request"): a changed key writes nothing
+   * (CredentialChangedError), a book the device may not have is the 404 of an unknown one.
    */
   async updateReadingState(
     actor: ProgressActor & { apiKey: { id: string; name: string } },
@@ -341,7 +339,7 @@ export class KoboSyncService {
     bookId: string,
     update: ReadingStateUpdate,
   ): Promise<KoboUpdateResult> {
-    const book = await this.deliverable(device, bookId);
+    const { repo, statistics, progress } = this.deps;
     const state = update.ReadingStates[0] as ReadingStateUpdate['ReadingStates'][number];
     const at = nowIso();
     const reported = state.Statistics;
@@ -349,7 +347,7 @@ export class KoboSyncService {
       typeof reported?.SpentReadingMinutes === 'number'
         ? {
             userId: device.viewer.userId,
-            bookId: book.id,
+            bookId,
             deviceId: `api-key:${actor.apiKey.id}`,
             deviceName: actor.apiKey.name,
             spentReadingMinutes: reported.SpentReadingMinutes,
@@ -357,36 +355,34 @@ export class KoboSyncService {
             at,
           }
         : null;
-    const statistics = report ? [this.deps.statistics.report(report)] : [];
     const status = state.StatusInfo?.Status ?? (state.CurrentBookmark ? 'Reading' : null);
-    if (status === null) {
-      if (report) await this.deps.statistics.save(report);
+    const change = status === null ? null : sentFromKobo(status, state.CurrentBookmark ?? null);
+    // Beside the progress: the reading time, and the state the device now holds (`progressAt`: the progress's new
+    // updated_at, null when cleared), so it is not sent back to it.
+    const alongside = (progressAt: string | null) => (written: BookCondition) => [
+      ...(report ? [statistics.report(report, written)] : []),
+      ...(change ? [repo.progressSent(device.apiKeyId, bookId, progressAt, written)] : []),
+    ];
+    const also = repo.deliverableBook(device);
+    if (change?.kind === 'kobo') {
+      const result = await progress.writeInBook(actor, { bookId }, change, { also, alongside: alongside(at), at });
+      // Every position a Kobo sends is one the book has: nothing written means no such book for the device.
+      if (!result.written) throw notFound(`Book ${bookId}`);
     } else {
-      const change = progressFromKobo(pagedOf(book), status, state.CurrentBookmark ?? null);
-      const written = (at: string | null) => [...statistics, this.deps.repo.progressSent(device.apiKeyId, book.id, at)];
-      if (change.kind === 'clear') {
-        await this.deps.progress.clearOf(device.viewer, book, written(null));
-      } else {
-        await this.deps.progress.record(
-          actor,
-          { id: book.id, ...pagedOf(book) },
-          {
-            currentPage: change.currentPage,
-            completed: change.completed,
-            ...(change.percentage !== undefined ? { percentage: change.percentage } : {}),
-            locator: change.locator,
-            at,
-          },
-          written(at),
-        );
-      }
+      const found = await progress.guardedInBook(actor, bookId, {
+        clear: change !== null,
+        also,
+        alongside: alongside(null),
+        at,
+      });
+      if (!found.book) throw notFound(`Book ${bookId}`);
     }
     const result = (done: boolean) => ({ Result: done ? ('Success' as const) : ('Ignored' as const) });
     return {
       RequestResult: 'Success',
       UpdateResults: [
         {
-          EntitlementId: book.id,
+          EntitlementId: bookId,
           CurrentBookmarkResult: result(status !== null),
           StatisticsResult: result(report !== null),
           StatusInfoResult: result(status !== null),
@@ -402,7 +398,7 @@ export class KoboSyncService {
   async download(device: KoboDevice, bookId: string, request: FileRequest): Promise<MediaResponse> {
     const source = await this.deps.repo.downloadSource(device, bookId);
     const { fit } = this.deps;
-    if (!source || withheldBecause(source.book, fit) !== null) throw notFound(`Book ${bookId}`);
+    if (!source || source.book.withheld) throw notFound(`Book ${bookId}`);
     const { book, file, pages } = source;
     if (file.fileFormat === 'epub') {
       return this.deps.files.downloadOf(file, request);
@@ -428,7 +424,7 @@ export class KoboSyncService {
 
   private async deliverable(device: KoboDevice, bookId: string): Promise<KoboBookRow> {
     const book = await this.deps.repo.book(device, bookId);
-    if (!book || withheldBecause(book, this.deps.fit) !== null) throw notFound(`Book ${bookId}`);
+    if (!book || book.withheld) throw notFound(`Book ${bookId}`);
     return book;
   }
 }

@@ -12,7 +12,7 @@ import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, koboDeviceBooks, koboDeviceShelves } from '../db/schema';
 import type { CreditedAuthor } from '../db/tables/metadata-values';
-import type { AlongsideWrite } from './read-progress.repository';
+import type { AlongsideWrite, BookCondition } from './read-progress.repository';
 import { type Viewer, visibleBooks } from './visibility';
 
 /** The user preference naming the collections and read lists a Kobo syncs (null: the whole library). */
@@ -48,6 +48,8 @@ export interface KoboBookRow {
   fingerprint: string;
   /** Comics: `[number, mediaType, width, height, data bytes]` per page, as JSON; null for EPUBs. */
   pages: string | null;
+  /** A comic whose pages an EPUB cannot hold (none, or of a type the device cannot be sent): never sent. */
+  withheld: boolean;
   /** What the device was told of the book before, if anything. */
   deviceState: 'sent' | 'removed' | 'withheld' | null;
   deviceGeneration: number | null;
@@ -164,6 +166,15 @@ const deliverable = (viewer: Viewer) =>
     AND ${inShelves(viewer.userId)}`;
 
 /**
+ * A comic an EPUB cannot hold: without pages, or with a page of a type outside `pageTypes` (what the EPUB may
+ * carry, as media/comic-epub `epubPageTypes` says; one JSON parameter). Such a book is recorded as withheld.
+ */
+const withheld = (pageTypes: readonly string[]) => sql`(books.file_format IN ('cbz', 'cbr')
+  AND (NOT EXISTS (SELECT 1 FROM book_pages p WHERE p.book_id = books.id)
+    OR EXISTS (SELECT 1 FROM book_pages p WHERE p.book_id = books.id
+      AND p.media_type NOT IN (SELECT value FROM json_each(${JSON.stringify(pageTypes)})))))`;
+
+/**
  * The version of a book as the device shows it: its row (every edit, analysis and file change moves
  * updated_at), its file, its cover and its series' name. A different value re-sends the book.
  */
@@ -212,12 +223,15 @@ const RAW_BOOK_COLUMNS: ReadonlyArray<keyof RawBook & string> = [
   'coverVersion',
   'fingerprint',
   'pages',
+  'withheld',
   'deviceState',
   'deviceGeneration',
   'progress',
 ];
 
-const BOOK_COLUMNS = sql`books.id AS "id", books.title AS "title", books.summary AS "summary",
+const bookColumns = (
+  pageTypes: readonly string[],
+) => sql`books.id AS "id", books.title AS "title", books.summary AS "summary",
   books.authors AS "authors", books.isbn AS "isbn", books.language AS "language", books.publisher AS "publisher",
   books.year AS "year", books.month AS "month", books.day AS "day", books.number AS "number",
   books.number_sort AS "numberSort", books.series_id AS "seriesId", series.title AS "seriesTitle",
@@ -225,15 +239,21 @@ const BOOK_COLUMNS = sql`books.id AS "id", books.title AS "title", books.summary
   books.page_count AS "pageCount", books.epub_layout AS "epubLayout",
   coalesce(series.reading_direction, books.reading_direction, libraries.default_reading_direction) AS "readingDirection",
   books.created_at AS "createdAt", books.updated_at AS "updatedAt", books.file_modified_at AS "fileModifiedAt",
-  ${COVER_VERSION} AS "coverVersion", ${BOOK_FINGERPRINT} AS "fingerprint", ${COMIC_PAGES} AS "pages"`;
+  ${COVER_VERSION} AS "coverVersion", ${BOOK_FINGERPRINT} AS "fingerprint", ${COMIC_PAGES} AS "pages",
+  ${withheld(pageTypes)} AS "withheld"`;
 
 const progressOf = (json: string | null): KoboProgressRow | null =>
   json === null ? null : (JSON.parse(json) as KoboProgressRow);
 
-type RawBook = Omit<KoboBookRow, 'progress' | 'authors'> & { authors: string; progress: string | null };
+type RawBook = Omit<KoboBookRow, 'progress' | 'authors' | 'withheld'> & {
+  authors: string;
+  progress: string | null;
+  withheld: number;
+};
 
 const bookOf = (raw: RawBook): KoboBookRow => ({
   ...raw,
+  withheld: Boolean(raw.withheld),
   authors: parseAuthorsJson(raw.authors),
   progress: progressOf(raw.progress),
 });
@@ -260,12 +280,12 @@ function selectFrom<T>(db: Database, columns: ReadonlyArray<keyof T & string>, q
 const rowsOf = <T>(rows: readonly unknown[]) => rows as T[];
 
 /** The statement that reads books with everything the device is sent of them. */
-function booksQuery(db: Database, device: KoboDevice, where: SQL, limit: number) {
+function booksQuery(db: Database, pageTypes: readonly string[], device: KoboDevice, where: SQL, limit: number) {
   const { viewer, apiKeyId } = device;
   return selectFrom<RawBook>(
     db,
     RAW_BOOK_COLUMNS,
-    sql`SELECT ${BOOK_COLUMNS}, d.state AS "deviceState", d.generation AS "deviceGeneration",
+    sql`SELECT ${bookColumns(pageTypes)}, d.state AS "deviceState", d.generation AS "deviceGeneration",
       ${PROGRESS} AS "progress"
     FROM books JOIN series ON series.id = books.series_id JOIN libraries ON libraries.id = books.library_id
     LEFT JOIN kobo_device_books d ON d.api_key_id = ${apiKeyId} AND d.book_id = books.id
@@ -276,7 +296,19 @@ function booksQuery(db: Database, device: KoboDevice, where: SQL, limit: number)
 }
 
 export class KoboSyncRepository {
-  constructor(private readonly db: Database) {}
+  /** `pageTypes`: the comic page types an EPUB sent to a Kobo may carry (media/comic-epub `epubPageTypes`). */
+  constructor(
+    private readonly db: Database,
+    private readonly pageTypes: readonly string[],
+  ) {}
+
+  /**
+   * A book the device may have and be sent, as a condition over `books` for a write that reads its book in its own
+   * statement (a reading state the device sends): what `book` finds.
+   */
+  deliverableBook(device: KoboDevice): BookCondition {
+    return sql`(${deliverable(device.viewer)} AND NOT ${withheld(this.pageTypes)})`;
+  }
 
   /** What one sync page sends, in one batch of reads: at most `limit + 1` rows of each kind. */
   async diff(device: KoboDevice, limit: number): Promise<KoboDiff> {
@@ -311,7 +343,7 @@ export class KoboSyncRepository {
       ORDER BY d.book_id LIMIT ${more}`,
     );
     const [bookRows, removalRows, stateRows, shelfRows, deviceShelves] = await this.db.batch([
-      booksQuery(this.db, device, changed, more),
+      booksQuery(this.db, this.pageTypes, device, changed, more),
       removals,
       states,
       this.shelvesQuery(device),
@@ -371,7 +403,7 @@ export class KoboSyncRepository {
 
   /** One book as the device gets it (metadata, reading state), if the viewer may see it and it can go to a Kobo. */
   async book(device: KoboDevice, bookId: string): Promise<KoboBookRow | undefined> {
-    const [row] = rowsOf<RawBook>(await booksQuery(this.db, device, sql`books.id = ${bookId}`, 1));
+    const [row] = rowsOf<RawBook>(await booksQuery(this.db, this.pageTypes, device, sql`books.id = ${bookId}`, 1));
     return row ? bookOf(row) : undefined;
   }
 
@@ -381,7 +413,7 @@ export class KoboSyncRepository {
    */
   async downloadSource(device: KoboDevice, bookId: string): Promise<KoboDownloadSource | undefined> {
     const [rows, files, pages] = await this.db.batch([
-      booksQuery(this.db, device, sql`books.id = ${bookId}`, 1),
+      booksQuery(this.db, this.pageTypes, device, sql`books.id = ${bookId}`, 1),
       this.db
         .select({
           path: books.path,
@@ -420,13 +452,20 @@ export class KoboSyncRepository {
 
   /**
    * The device now holds the reading state it wrote (`at`: the progress's new updated_at; null: it cleared it),
-   * written beside that progress so it is not sent back to it.
+   * written beside that progress so it is not sent back to it — only when `written`, the progress write's own
+   * condition over `books`, holds (read-progress.repository `GuardedAlongside`).
    */
-  progressSent(apiKeyId: string, bookId: string, at: string | null): AlongsideWrite {
+  progressSent(apiKeyId: string, bookId: string, at: string | null, written: SQL): AlongsideWrite {
     return this.db
       .update(koboDeviceBooks)
       .set({ progressAt: at })
-      .where(and(eq(koboDeviceBooks.apiKeyId, apiKeyId), eq(koboDeviceBooks.bookId, bookId)));
+      .where(
+        and(
+          eq(koboDeviceBooks.apiKeyId, apiKeyId),
+          eq(koboDeviceBooks.bookId, bookId),
+          sql`EXISTS (SELECT 1 FROM ${books} WHERE ${written})`,
+        ),
+      );
   }
 
   /** Records what a sync page sent, in one batch. */

@@ -3,7 +3,8 @@
  * readingStatistics): the one place the table is written. Reading statistics (a later issue) read it.
  */
 import type { Database } from '../db/client';
-import { readingStatistics } from '../db/schema';
+import { type SQL, sql } from 'drizzle-orm';
+import { books, readingStatistics } from '../db/schema';
 import type { AlongsideWrite } from './read-progress.repository';
 
 export interface ReadingTimeReport {
@@ -19,12 +20,20 @@ export interface ReadingTimeReport {
 export class ReadingStatisticsRepository {
   constructor(private readonly db: Database) {}
 
-  /** The device's running total for the book, replacing its last one; written beside the progress it came with. */
-  report(report: ReadingTimeReport): AlongsideWrite {
+  /**
+   * The device's running total for the book, replacing its last one; written beside the progress it came with, and
+   * only when `written`, that write's own condition over `books`, holds (read-progress.repository `GuardedAlongside`).
+   */
+  report(report: ReadingTimeReport, written: SQL): AlongsideWrite {
     const { at, ...values } = report;
+    // Columns in table order: user, book, device, its name, minutes spent, minutes left, when.
     return this.db
       .insert(readingStatistics)
-      .values({ ...values, updatedAt: at })
+      .select(
+        sql`SELECT ${values.userId}, ${values.bookId}, ${values.deviceId}, ${values.deviceName},
+          ${values.spentReadingMinutes}, ${values.remainingTimeMinutes}, ${at}
+          WHERE EXISTS (SELECT 1 FROM ${books} WHERE ${written})`,
+      )
       .onConflictDoUpdate({
         target: [readingStatistics.userId, readingStatistics.bookId, readingStatistics.deviceId],
         set: {
@@ -34,10 +43,5 @@ export class ReadingStatisticsRepository {
           updatedAt: at,
         },
       });
-  }
-
-  /** The report alone, when a device sends its reading time without a position. */
-  async save(report: ReadingTimeReport): Promise<void> {
-    await this.report(report);
   }
 }
