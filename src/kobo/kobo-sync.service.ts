@@ -11,14 +11,13 @@
 import { comicEpubSize, type SizedPage } from '../media/comic-epub/layout';
 import { fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
 import type { EpubBookInfo } from '../media/comic-epub/package-files';
-import { sha256Hex } from '../lib/encoding';
-import { notFound } from '../lib/errors';
+import { CredentialChangedError, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PagedBook } from '../progress/rules';
+import type { GuardedCaller } from '../repositories/credential-guard';
 import type {
   KoboBookRow,
   KoboDevice,
-  KoboPageWrite,
   KoboProgressRow,
   KoboSyncRepository,
 } from '../repositories/kobo-sync.repository';
@@ -170,23 +169,18 @@ export interface KoboSyncDeps {
 export class KoboSyncService {
   constructor(private readonly deps: KoboSyncDeps) {}
 
-  /** One sync page for the device, from the generation its token acknowledged; records what it sent. */
-  async syncPage(device: KoboDevice, links: KoboLinks): Promise<SyncPage> {
+  /**
+   * One sync page for the device, from the generation its token acknowledged, and the record of what it sent: one
+   * batch (KoboSyncRepository.syncPage), whose writes test `caller`'s credential, so the page may be made before
+   * the key's check returns; a changed credential records nothing (CredentialChangedError). The batch records the
+   * page's first `limit` items in the order taken here: books, removals, states, shelves, each kind by id.
+   */
+  async syncPage(device: KoboDevice, links: KoboLinks, caller?: GuardedCaller): Promise<SyncPage> {
     const { repo, limit } = this.deps;
-    const diff = await repo.diff(device, limit);
     const generation = Math.max(this.deps.now?.() ?? Date.now(), device.acknowledged + 1);
+    const read = await repo.syncPage(device, { limit, generation, caller, now: nowIso() });
+    if (!read.credentialHolds) throw new CredentialChangedError();
     const now = new Date(generation);
-    const write: KoboPageWrite = {
-      apiKeyId: device.apiKeyId,
-      generation,
-      acknowledged: device.acknowledged,
-      sent: [],
-      withheld: [],
-      removed: [],
-      states: [],
-      shelves: [],
-      shelvesRemoved: [],
-    };
     const items: KoboSyncItem[] = [];
     let budget = limit;
     let more = false;
@@ -199,14 +193,13 @@ export class KoboSyncService {
       return taken;
     };
 
-    const paged = new Set<string>();
-    for (const book of take(diff.books)) {
-      paged.add(book.id);
+    for (const book of take(read.books)) {
       // What the device acknowledged having: a page it never got does not count.
       const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
       if (book.withheld) {
-        write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
-        if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
+        // A book it may have, or whose removal it never confirmed, leaves it.
+        const unconfirmedRemoval = book.deviceState === 'removed' && (book.deviceGeneration ?? 0) > device.acknowledged;
+        if (book.deviceState === 'sent' || unconfirmedRemoval) items.push(this.removal(book.id, now));
         continue;
       }
       const metadata = this.metadataOf(book, links);
@@ -222,58 +215,21 @@ export class KoboSyncService {
         items.push({ ChangedProductMetadata: metadata });
         if (book.progress) items.push({ ChangedReadingState: { ReadingState: state } });
       }
-      write.sent.push({ bookId: book.id, fingerprint: book.fingerprint, progressAt: book.progress?.updatedAt ?? null });
     }
-    for (const { bookId } of take(diff.removals)) {
-      items.push(this.removal(bookId, now));
-      write.removed.push(bookId);
-    }
-    for (const row of take(diff.states.filter((s) => !paged.has(s.bookId)))) {
+    for (const { bookId } of take(read.removals)) items.push(this.removal(bookId, now));
+    for (const row of take(read.states)) {
       items.push({ ChangedReadingState: { ReadingState: this.stateOf({ id: row.bookId, ...row }) } });
-      write.states.push({ bookId: row.bookId, progressAt: row.progress?.updatedAt ?? null });
     }
-    if (!more) await this.shelves(device, diff, take, items, write);
-    await repo.recordPage(write);
-    return { items, generation, more };
-  }
-
-  /** Shelves made, changed (name or books) or emptied since the device got them; after every book. */
-  private async shelves(
-    device: KoboDevice,
-    diff: Awaited<ReturnType<KoboSyncRepository['diff']>>,
-    take: <T>(rows: readonly T[]) => readonly T[],
-    items: KoboSyncItem[],
-    write: KoboPageWrite,
-  ) {
-    const onDevice = new Map(diff.deviceShelves.map((row) => [row.listId, row]));
-    const current = diff.shelves.filter((shelf) => shelf.bookIds.length > 0);
-    const changes: Array<{ item: KoboSyncItem; listId: string; fingerprint: string | null }> = [];
-    for (const shelf of current) {
-      const fingerprint = await sha256Hex(`${shelf.name}\n${shelf.bookIds.join(',')}`);
-      const known = onDevice.get(shelf.id);
-      const unacknowledged = known && known.generation > device.acknowledged;
-      if (!known || known.state === 'removed' || unacknowledged) {
-        changes.push({ item: { NewTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
-      } else if (known.fingerprint !== fingerprint) {
-        changes.push({ item: { ChangedTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
-      }
-    }
-    const kept = new Set(current.map((shelf) => shelf.id));
     const created = new Date(0).toISOString();
-    for (const row of diff.deviceShelves) {
-      const gone = row.state === 'sent' && !kept.has(row.listId);
-      const unacknowledged = row.state === 'removed' && row.generation > device.acknowledged;
-      if (gone || unacknowledged) {
-        const name = diff.shelves.find((s) => s.id === row.listId)?.name ?? '';
-        const item = { DeletedTag: tag({ id: row.listId, name, createdAt: created, updatedAt: nowIso() }) };
-        changes.push({ item, listId: row.listId, fingerprint: null });
+    for (const shelf of take(read.shelves)) {
+      if (shelf.change === 'deleted') {
+        items.push({ DeletedTag: tag({ id: shelf.id, name: shelf.name, createdAt: created, updatedAt: nowIso() }) });
+      } else {
+        const made = tag(shelf, shelf.bookIds);
+        items.push(shelf.change === 'new' ? { NewTag: made } : { ChangedTag: made });
       }
     }
-    for (const change of take(changes.sort((a, b) => (a.listId < b.listId ? -1 : 1)))) {
-      items.push(change.item);
-      if (change.fingerprint === null) write.shelvesRemoved.push(change.listId);
-      else write.shelves.push({ listId: change.listId, fingerprint: change.fingerprint });
-    }
+    return { items, generation, more };
   }
 
   private removal(bookId: string, now: Date): KoboSyncItem {

@@ -9,10 +9,11 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { readingSessions, readingStatistics, readProgress } from '../../src/db/schema';
+import { koboDeviceBooks, readingSessions, readingStatistics, readProgress } from '../../src/db/schema';
 import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
 import { ADMIN, createUser, setupAdmin } from '../support/factories';
 import { faultyWorker, type FaultyWorker } from '../support/faults';
+import { seedKoboBooks } from '../support/kobo-library';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
@@ -454,6 +455,98 @@ describe('a Kobo beside its key’s check (the key is in its URL: DECISIONS.md �
   }, 60_000);
 });
 
+describe('a Kobo’s sync beside its key’s check (its page is recorded in the same batch, guarded by the key)', () => {
+  async function syncingReader() {
+    await setupAdmin();
+    const kept = await seedLibrary({ name: 'Kept' });
+    const taken = await seedLibrary({ name: 'Taken' });
+    const [keptBook] = await seedKoboBooks(kept, 1, 'Lantern');
+    const [takenBook] = await seedKoboBooks(taken, 1, 'Beacon');
+    const recording = recordingWorker();
+    const admin = await recording.worker.signIn(ADMIN);
+    const reader = await createUserThrough(recording.worker, admin);
+    const key = await newKey(recording.worker, reader.auth, { name: 'Kobo Elipsa' });
+    let token: string | null = null;
+    /** One sync page as the device asks for it (with the token it kept), and what it sent. */
+    const sync = async () => {
+      const path = `/kobo/${(key.auth as { apiKey: string }).apiKey}/v1/library/sync`;
+      const res = await recording.worker.fetch(path, { headers: token ? { 'x-kobo-synctoken': token } : {} });
+      const text = await res.text();
+      if (res.status === 200) token = res.headers.get('x-kobo-synctoken');
+      const items =
+        res.status === 200 ? (JSON.parse(text) as Array<Record<string, { BookEntitlement?: { Id: string } }>>) : [];
+      const ids = (kind: string) =>
+        items.flatMap((item) => (item[kind]?.BookEntitlement ? [item[kind].BookEntitlement.Id] : []));
+      return { status: res.status, text, sent: ids('NewEntitlement'), removed: ids('ChangedEntitlement') };
+    };
+    const recorded = async () =>
+      Object.fromEntries(
+        (await db.select().from(koboDeviceBooks).where(eq(koboDeviceBooks.apiKeyId, key.id)).all()).map((row) => [
+          row.bookId,
+          row.state,
+        ]),
+      );
+    const pageWrites = (statements: string[][]) =>
+      statements.filter((batch) => batch.some((sql) => /^insert into "kobo_device_books"/i.test(sql)));
+    return { ...recording, admin, reader, key, kept, taken, keptBook, takenBook, sync, recorded, pageWrites };
+  }
+
+  it('access taken away meanwhile: the page made as the remembered reader records nothing; the checked one removes the book', async () => {
+    const t = await syncingReader();
+    const first = await t.sync();
+    expect(sorted(first.sent)).toEqual(sorted([t.keptBook, t.takenBook]));
+    // A book the remembered reader would get, and the library it is in taken away.
+    await seedKoboBooks(t.taken, 1, 'Beacon Sequel');
+    const grant = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sharedAllLibraries: false, sharedLibraryIds: [t.kept.id] }),
+    });
+    expect(grant.status).toBe(200);
+    await t.reset();
+    const next = await t.sync();
+    expect(next.status).toBe(200);
+    expect(next.sent).toEqual([]);
+    expect(next.removed).toEqual([t.takenBook]);
+    expect(next.text).not.toContain('Beacon');
+    // Made twice: as the remembered reader beside the check (its guarded writes wrote nothing: no sequel recorded),
+    // then as the checked one.
+    expect(t.pageWrites(t.statements)).toHaveLength(2);
+    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'removed' });
+  }, 60_000);
+
+  it('the account disabled meanwhile: the 401, and nothing of the page the remembered reader was given is recorded', async () => {
+    const t = await syncingReader();
+    await t.sync();
+    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
+    const disabled = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ isActive: false }),
+    });
+    expect(disabled.status).toBe(200);
+    await t.reset();
+    const refused = await t.sync();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.text)).toEqual({ ...KOBO_REFUSAL, details: null });
+    expect(refused.text).not.toContain('Lantern');
+    // The page was made and its record tried as the remembered reader; the sequel it sent was not recorded.
+    expect(t.pageWrites(t.statements)).toHaveLength(1);
+    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'sent' });
+  }, 60_000);
+
+  it('nothing changed: a sync page is the key’s statement and one batch', async () => {
+    const t = await syncingReader();
+    await t.sync();
+    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
+    await t.reset();
+    const next = await t.sync();
+    expect(next.status).toBe(200);
+    expect(next.sent).toHaveLength(1);
+    expect(t.statements).toHaveLength(2);
+  }, 60_000);
+});
+
 /** The user's session rows. */
 const sessionsOf = async (userId: string) =>
   (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first<{ n: number }>())
@@ -529,6 +622,8 @@ describe('work after the answer', () => {
     );
   });
 });
+
+const sorted = (ids: ReadonlyArray<string | undefined>) => [...ids].sort();
 
 async function createUserThrough(worker: FaultyWorker, admin: Credentials, role = 'reader') {
   const username = `reader${Math.random().toString(36).slice(2, 8)}`;
