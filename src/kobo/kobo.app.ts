@@ -305,7 +305,12 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       c,
       await c
         .get('services')
-        .thumbnails.forBookWithin(requestViewer(c), bookId, { width, height }, c.req.header('If-None-Match')),
+        .thumbnails.forBookWithin(
+          requestViewer(c),
+          bookId,
+          { width, height },
+          { ifNoneMatch: c.req.header('If-None-Match'), origin: new URL(c.req.url).origin },
+        ),
     );
   };
   app.get('/v1/books/:imageId/thumbnail/:width/:height/:greyscale/image.jpg', koboSignedIn(BOOKS_READ), cover);
