@@ -380,13 +380,14 @@ const statesFrom = (terms: DeviceTerms) => sql`FROM kobo_device_books d JOIN boo
 
 /**
  * The shelves the device gets: the lists the user chose, or every read list and collection (smart collections
- * are rules, not shelves) — each with the books the device gets from it, in the list's order (JSON), and the
- * shelf's version as the device knows it (its name and books: a different one sends the shelf again).
+ * are rules, not shelves) — each with the books the device gets from it (none withheld: `pageTypes`), in the
+ * list's order (JSON), and the shelf's version as the device knows it (its name and books: a different one sends
+ * the shelf again). What the device was told of each book does not enter it, so the page's record of its shelves,
+ * written after that of its books, finds the shelves its reads found.
  */
-function currentShelves(terms: DeviceTerms): SQL {
+function currentShelves(terms: DeviceTerms, pageTypes: readonly string[]): SQL {
   const chosen = shelvesPreference(terms.userId);
-  const onDevice = sql`NOT EXISTS (SELECT 1 FROM kobo_device_books w WHERE w.api_key_id = ${terms.apiKeyId}
-    AND w.book_id = books.id AND w.state = 'withheld')`;
+  const onDevice = sql`NOT ${withheld(pageTypes)}`;
   return sql`SELECT lists.*, lists."name" || char(10) || lists."bookIds" AS "fingerprint" FROM (
       SELECT 'readlist' AS "kind", rl.id AS "id", rl.name AS "name", rl.created_at AS "createdAt",
         rl.updated_at AS "updatedAt",
@@ -413,9 +414,9 @@ function currentShelves(terms: DeviceTerms): SQL {
  * not one): one it never confirmed having, or had removed, is new; one whose name or books differ from what it
  * was sent is changed; one it has (or whose removal it never confirmed) that is gone or empty is deleted.
  */
-function shelfChanges(terms: DeviceTerms): SQL {
+function shelfChanges(terms: DeviceTerms, pageTypes: readonly string[]): SQL {
   const { apiKeyId, acknowledged } = terms;
-  return sql`WITH shelf AS (${currentShelves(terms)})
+  return sql`WITH shelf AS (${currentShelves(terms, pageTypes)})
     SELECT s.kind AS "kind", s.id AS "id", s.name AS "name", s."createdAt" AS "createdAt",
       s."updatedAt" AS "updatedAt", s."bookIds" AS "bookIds", s.fingerprint AS "fingerprint",
       CASE WHEN ds.list_id IS NULL OR ds.state = 'removed' OR ds.generation > ${acknowledged} THEN 'new'
@@ -490,34 +491,17 @@ export class KoboSyncRepository {
     const shelves = selectFrom<RawShelf>(
       this.db,
       shelfColumns,
-      sql`WITH ${kobo} SELECT * FROM (${shelfChanges(terms)}) ORDER BY "id" LIMIT ${more}`,
+      sql`WITH ${kobo} SELECT * FROM (${shelfChanges(terms, this.pageTypes)}) ORDER BY "id" LIMIT ${more}`,
     );
-    // The writes: shelves first, while the books the device was told of are as the reads saw them (a shelf lists
-    // no book withheld from the device), then the books; each works the page out again (`pagePlan`). Shelves take
-    // what the books, removals and states leave of the page.
-    const shelvesSent = this.db
-      .insert(koboDeviceShelves)
-      .select(
-        sql`SELECT ${apiKeyId}, c.id, CASE c."change" WHEN 'deleted' THEN 'removed' ELSE 'sent' END, c.fingerprint,
-          ${generation} FROM (WITH ${kobo}
-            SELECT changes.*, row_number() OVER (ORDER BY changes."id") AS place,
-              ${limit} - (SELECT count(*) FROM (${pagePlan(terms, limit)})) AS room
-            FROM (${shelfChanges(terms)}) AS changes) AS c
-        WHERE c.place <= c.room AND ${holds}`,
-      )
-      .onConflictDoUpdate({
-        target: [koboDeviceShelves.apiKeyId, koboDeviceShelves.listId],
-        set: {
-          state: sql`excluded.state`,
-          fingerprint: sql`excluded.fingerprint`,
-          generation: sql`excluded.generation`,
-        },
-      });
+    // The writes work the page out again (`pagePlan`), while what the device was told is as the reads saw it: its
+    // books, removals and states, each row then of this page's generation (a state on a page the device never got
+    // is sent again, as a book is); then its shelves, in what those left of the page (a shelf's books do not depend
+    // on the rows just written: currentShelves).
     const booksSent = this.db
       .insert(koboDeviceBooks)
       .select(
         sql`SELECT ${apiKeyId}, w.book_id, w.state, w.fingerprint, w.generation, w.progress_at FROM (
-          WITH ${kobo}, plan AS (${pagePlan(terms, limit)})
+          WITH ${kobo}, plan AS MATERIALIZED (${pagePlan(terms, limit)})
           SELECT books.id AS book_id, CASE WHEN ${withheld(this.pageTypes)} THEN 'withheld' ELSE 'sent' END AS state,
             ${BOOK_FINGERPRINT} AS fingerprint, ${generation} AS generation,
             CASE WHEN ${withheld(this.pageTypes)} THEN NULL ELSE rp.updated_at END AS progress_at
@@ -526,7 +510,7 @@ export class KoboSyncRepository {
           SELECT d.book_id, 'removed', d.fingerprint, ${generation}, NULL FROM kobo_device_books d
             WHERE d.api_key_id = ${terms.apiKeyId} AND d.book_id IN (SELECT id FROM plan WHERE kind = 1)
           UNION ALL
-          SELECT d.book_id, d.state, d.fingerprint, d.generation, rp.updated_at FROM kobo_device_books d
+          SELECT d.book_id, d.state, d.fingerprint, ${generation}, rp.updated_at FROM kobo_device_books d
             LEFT JOIN read_progress rp ON rp.user_id = ${terms.userId} AND rp.book_id = d.book_id
             WHERE d.api_key_id = ${terms.apiKeyId} AND d.book_id IN (SELECT id FROM plan WHERE kind = 2)
         ) AS w WHERE ${holds}`,
@@ -538,6 +522,25 @@ export class KoboSyncRepository {
           fingerprint: sql`excluded.fingerprint`,
           generation: sql`excluded.generation`,
           progressAt: sql`excluded.progress_at`,
+        },
+      });
+    const shelvesSent = this.db
+      .insert(koboDeviceShelves)
+      .select(
+        sql`SELECT ${apiKeyId}, c.id, CASE c."change" WHEN 'deleted' THEN 'removed' ELSE 'sent' END, c.fingerprint,
+          ${generation} FROM (WITH ${kobo}
+            SELECT changes.*, row_number() OVER (ORDER BY changes."id") AS place,
+              ${limit} - (SELECT count(*) FROM kobo_device_books page WHERE page.api_key_id = ${terms.apiKeyId}
+                AND page.generation = ${generation}) AS room
+            FROM (${shelfChanges(terms, this.pageTypes)}) AS changes) AS c
+        WHERE c.place <= c.room AND ${holds}`,
+      )
+      .onConflictDoUpdate({
+        target: [koboDeviceShelves.apiKeyId, koboDeviceShelves.listId],
+        set: {
+          state: sql`excluded.state`,
+          fingerprint: sql`excluded.fingerprint`,
+          generation: sql`excluded.generation`,
         },
       });
     const acknowledgedRemovals = <T extends typeof koboDeviceBooks | typeof koboDeviceShelves>(table: T) =>
@@ -552,8 +555,8 @@ export class KoboSyncRepository {
       states,
       shelves,
       selectFrom<{ holds: number }>(this.db, ['holds'], sql`SELECT ${holds} AS "holds"`),
-      shelvesSent,
       booksSent,
+      shelvesSent,
       this.db.delete(koboDeviceBooks).where(acknowledgedRemovals(koboDeviceBooks)),
       this.db.delete(koboDeviceShelves).where(acknowledgedRemovals(koboDeviceShelves)),
     ]);

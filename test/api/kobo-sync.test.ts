@@ -79,6 +79,30 @@ describe('Kobo sync: pages', () => {
   });
 });
 
+describe('Kobo sync: a reading state on a page the device never got', () => {
+  it('is sent again: the book comes once more, with the state', async () => {
+    const { auth: admin } = await setupAdmin();
+    const library = await seedLibrary();
+    const ids = await seedKoboBooks(library, 6);
+    const { key, user } = await reader(admin);
+    const device = new KoboDevice(key.key);
+    await device.sync();
+    const comic = ids[1] as string; // a CBZ
+    await seedProgress(user.id, comic, { currentPage: 3 });
+    const before = device.token;
+    const lost = await device.syncPage();
+    expect(lost.items.map((item) => Object.keys(item)[0])).toEqual(['ChangedReadingState']);
+    // The answer never reached the device: it asks again with the token it had, and gets the book with its state.
+    device.token = before;
+    device.books.get(comic)!.state = undefined;
+    const retried = await device.syncPage();
+    const entitlement = retried.items.find((item) => 'NewEntitlement' in item);
+    expect(entitlement && 'NewEntitlement' in entitlement && entitlement.NewEntitlement.BookEntitlement.Id).toBe(comic);
+    expect(device.books.get(comic)?.state?.StatusInfo.Status).toBe('Reading');
+    expect((await device.sync()).pages).toEqual([[]]);
+  });
+});
+
 describe('Kobo sync: a page holds every kind', () => {
   it('books, removals, states and shelves past one page: the rest comes on the next, nothing twice, nothing lost', async () => {
     const { auth: admin } = await setupAdmin();
