@@ -50,6 +50,7 @@ import { BookExtrasRepository, feedExtrasRead } from './repositories/book-extras
 import { KosyncService } from './koreader/kosync.service';
 import { KoboSyncService, pageDrawer, pageFitOf } from './kobo/kobo-sync.service';
 import { KoboSyncRepository } from './repositories/kobo-sync.repository';
+import { epubPageTypes } from './media/comic-epub/comic-epub';
 import { ReadingStatisticsRepository } from './repositories/reading-statistics.repository';
 import { ReadingSessionsRepository } from './repositories/reading-sessions.repository';
 import { FOLD_RULES } from './reading/rules';
@@ -165,13 +166,14 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
   };
   const metadata = new MetadataService(new MetadataRepository(db), catalogWriter, events, sharingTags);
   const media = createMediaServices({ db, env, settings, events, defer });
+  const koboFit = pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE);
   return {
     db,
     repositories,
     kobo: new KoboSyncService({
-      fit: pageFitOf(config.LONGBOX_KOBO__PAGE_SIZE),
+      fit: koboFit,
       drawPage: pageDrawer(media.pages),
-      repo: new KoboSyncRepository(db),
+      repo: new KoboSyncRepository(db, epubPageTypes(koboFit)),
       statistics: new ReadingStatisticsRepository(db, new ReadingSessionsRepository(db, FOLD_RULES)),
       progress: catalogRead.readProgress,
       comicEpub: new ComicEpubService(env.LIBRARY),

@@ -14,16 +14,8 @@
  * - Finished is the last page; ReadyToRead (marked unread on the device) clears the progress.
  */
 import { pageDocumentName, pageOfDocument, PACKAGE_PATH } from '../media/comic-epub/package-files';
-import {
-  completesAtFraction,
-  completesAtPage,
-  isPageInRange,
-  isReflowable,
-  lastPage,
-  type PagedBook,
-  pageAtFraction,
-  readFraction,
-} from '../progress/rules';
+import { lastPage, type PagedBook, readFraction } from '../progress/rules';
+import type { SentPosition } from '../repositories/progress-position';
 
 /** Kobo's `CurrentBookmark` (what the device sends and is sent). */
 export interface KoboBookmark {
@@ -34,10 +26,12 @@ export interface KoboBookmark {
 
 export type KoboStatus = 'ReadyToRead' | 'Reading' | 'Finished';
 
-/** What a device's reading state asks of the progress. */
-export type ProgressChange =
-  | { kind: 'clear' }
-  | { kind: 'set'; currentPage: number; completed: boolean; percentage?: number; locator: string | null };
+/**
+ * What a device's reading state asks of the progress, before the book is known: cleared, or a position whose
+ * page, completion and percentage the write works out from the book's row in its own statement
+ * (repositories/progress-position.ts `koboPosition`, by the rules below).
+ */
+export type ProgressChange = { kind: 'clear' } | Extract<SentPosition, { kind: 'kobo' }>;
 
 /** A Readium locator as Longbox keeps one (komga-readium), with the Kobo span Komga adds. */
 interface StoredLocator {
@@ -53,23 +47,17 @@ const CONTENT_FOLDER = PACKAGE_PATH.slice(0, PACKAGE_PATH.lastIndexOf('/') + 1);
 const fraction = (percent: number | null | undefined) =>
   typeof percent === 'number' && Number.isFinite(percent) ? Math.min(1, Math.max(0, percent / 100)) : undefined;
 
-/** The progress a device's reading state stands for; throws nothing (a state it cannot place is the start). */
-export function progressFromKobo(book: PagedBook, status: KoboStatus, bookmark: KoboBookmark | null): ProgressChange {
-  const pages = lastPage(book.pageCount);
+/**
+ * The progress a device's reading state stands for; throws nothing (a state it cannot place is the start). A
+ * comic is on the page its `Location.Source` names when it has that page, else on `ProgressPercent`'s page; any
+ * other book on `ProgressPercent`'s page; a reflowable EPUB keeps the percentage and the location as a Readium
+ * locator, and completes at its end; `Finished` is the last page.
+ */
+export function sentFromKobo(status: KoboStatus, bookmark: KoboBookmark | null): ProgressChange {
   if (status === 'ReadyToRead') return { kind: 'clear' };
-  if (status === 'Finished') return { kind: 'set', currentPage: pages, completed: true, percentage: 1, locator: null };
+  if (status === 'Finished') return { kind: 'kobo', finished: true, namedPage: null, locator: null };
   const total = fraction(bookmark?.ProgressPercent);
   const source = bookmark?.Location?.Source ?? null;
-  if (book.fileFormat === 'cbz' || book.fileFormat === 'cbr') {
-    const named = source ? pageOfDocument(source) : null;
-    const page = named !== null && isPageInRange(named, pages) ? named : pageAtFraction(total ?? 0, pages);
-    return { kind: 'set', currentPage: page, completed: completesAtPage(page, pages), locator: null };
-  }
-  if (!isReflowable(book)) {
-    const page = pageAtFraction(total ?? 0, pages);
-    return { kind: 'set', currentPage: page, completed: completesAtPage(page, pages), locator: null };
-  }
-  const percentage = total ?? 0;
   const within = fraction(bookmark?.ContentSourceProgressPercent);
   const span =
     bookmark?.Location?.Type?.toLowerCase() === 'kobospan' ? (bookmark.Location.Value ?? undefined) : undefined;
@@ -77,15 +65,15 @@ export function progressFromKobo(book: PagedBook, status: KoboStatus, bookmark: 
     ? {
         href: source,
         type: 'application/xhtml+xml',
-        locations: { ...(within !== undefined ? { progression: within } : {}), totalProgression: percentage },
+        locations: { ...(within !== undefined ? { progression: within } : {}), totalProgression: total ?? 0 },
         ...(span ? { koboSpan: span } : {}),
       }
     : null;
   return {
-    kind: 'set',
-    currentPage: pageAtFraction(percentage, pages),
-    completed: completesAtFraction(percentage),
-    percentage,
+    kind: 'kobo',
+    finished: false,
+    ...(total !== undefined ? { fraction: total } : {}),
+    namedPage: source ? pageOfDocument(source) : null,
     locator: locator ? JSON.stringify(locator) : null,
   };
 }

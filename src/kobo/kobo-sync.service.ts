@@ -9,19 +9,19 @@
  * `DeletedTag`). More left → `x-kobo-sync: continue`, and the device asks again with the new token.
  */
 import { comicEpubSize, type SizedPage } from '../media/comic-epub/layout';
-import { epubRefusal, fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
+import { fittedSize, needsRedraw, type PageFit } from '../media/comic-epub/comic-epub';
 import type { EpubBookInfo } from '../media/comic-epub/package-files';
-import { sha256Hex } from '../lib/encoding';
-import { notFound } from '../lib/errors';
+import { CredentialChangedError, notFound } from '../lib/errors';
 import { nowIso } from '../lib/ids';
 import type { PagedBook } from '../progress/rules';
+import type { GuardedCaller } from '../repositories/credential-guard';
 import type {
   KoboBookRow,
   KoboDevice,
-  KoboPageWrite,
   KoboProgressRow,
   KoboSyncRepository,
 } from '../repositories/kobo-sync.repository';
+import type { BookCondition } from '../repositories/read-progress.repository';
 import type { ReadingStatisticsRepository } from '../repositories/reading-statistics.repository';
 import type { ProgressActor, ReadProgressService } from '../services/read-progress.service';
 import type { BookFileService, FileRequest } from '../services/book-file.service';
@@ -41,7 +41,7 @@ import {
   removedBookMetadata,
   tag,
 } from './kobo.dto';
-import { bookmarkFromProgress, progressFromKobo, statusOf } from './kobo-progress';
+import { bookmarkFromProgress, sentFromKobo, statusOf } from './kobo-progress';
 
 /** Where the device fetches a book and its cover: this server's Kobo routes under the device's key. */
 export interface KoboLinks {
@@ -89,12 +89,6 @@ export function pagesOf(
     height: width && height ? height : (known?.[3] ?? 1500),
     dataSize: dataSize ?? 0,
   }));
-}
-
-/** Why the book cannot go to a Kobo (with pages fitted to `fit`, when set), or null. */
-export function withheldBecause(book: KoboBookRow, fit: PageFit | null): string | null {
-  const pages = pagesOf(book);
-  return pages === null ? null : epubRefusal(pages, fit);
 }
 
 /**
@@ -175,23 +169,18 @@ export interface KoboSyncDeps {
 export class KoboSyncService {
   constructor(private readonly deps: KoboSyncDeps) {}
 
-  /** One sync page for the device, from the generation its token acknowledged; records what it sent. */
-  async syncPage(device: KoboDevice, links: KoboLinks): Promise<SyncPage> {
+  /**
+   * One sync page for the device, from the generation its token acknowledged, and the record of what it sent: one
+   * batch (KoboSyncRepository.syncPage), whose writes test `caller`'s credential, so the page may be made before
+   * the key's check returns; a changed credential records nothing (CredentialChangedError). The batch records the
+   * page's first `limit` items in the order taken here: books, removals, states, shelves, each kind by id.
+   */
+  async syncPage(device: KoboDevice, links: KoboLinks, caller?: GuardedCaller): Promise<SyncPage> {
     const { repo, limit } = this.deps;
-    const diff = await repo.diff(device, limit);
     const generation = Math.max(this.deps.now?.() ?? Date.now(), device.acknowledged + 1);
+    const read = await repo.syncPage(device, { limit, generation, caller, now: nowIso() });
+    if (!read.credentialHolds) throw new CredentialChangedError();
     const now = new Date(generation);
-    const write: KoboPageWrite = {
-      apiKeyId: device.apiKeyId,
-      generation,
-      acknowledged: device.acknowledged,
-      sent: [],
-      withheld: [],
-      removed: [],
-      states: [],
-      shelves: [],
-      shelvesRemoved: [],
-    };
     const items: KoboSyncItem[] = [];
     let budget = limit;
     let more = false;
@@ -204,14 +193,13 @@ export class KoboSyncService {
       return taken;
     };
 
-    const paged = new Set<string>();
-    for (const book of take(diff.books)) {
-      paged.add(book.id);
+    for (const book of take(read.books)) {
       // What the device acknowledged having: a page it never got does not count.
       const onDevice = book.deviceState === 'sent' && (book.deviceGeneration ?? 0) <= device.acknowledged;
-      if (withheldBecause(book, this.deps.fit) !== null) {
-        write.withheld.push({ bookId: book.id, fingerprint: book.fingerprint });
-        if (book.deviceState === 'sent') items.push(this.removal(book.id, now));
+      if (book.withheld) {
+        // A book it may have, or whose removal it never confirmed, leaves it.
+        const unconfirmedRemoval = book.deviceState === 'removed' && (book.deviceGeneration ?? 0) > device.acknowledged;
+        if (book.deviceState === 'sent' || unconfirmedRemoval) items.push(this.removal(book.id, now));
         continue;
       }
       const metadata = this.metadataOf(book, links);
@@ -227,58 +215,21 @@ export class KoboSyncService {
         items.push({ ChangedProductMetadata: metadata });
         if (book.progress) items.push({ ChangedReadingState: { ReadingState: state } });
       }
-      write.sent.push({ bookId: book.id, fingerprint: book.fingerprint, progressAt: book.progress?.updatedAt ?? null });
     }
-    for (const { bookId } of take(diff.removals)) {
-      items.push(this.removal(bookId, now));
-      write.removed.push(bookId);
-    }
-    for (const row of take(diff.states.filter((s) => !paged.has(s.bookId)))) {
+    for (const { bookId } of take(read.removals)) items.push(this.removal(bookId, now));
+    for (const row of take(read.states)) {
       items.push({ ChangedReadingState: { ReadingState: this.stateOf({ id: row.bookId, ...row }) } });
-      write.states.push({ bookId: row.bookId, progressAt: row.progress?.updatedAt ?? null });
     }
-    if (!more) await this.shelves(device, diff, take, items, write);
-    await repo.recordPage(write);
-    return { items, generation, more };
-  }
-
-  /** Shelves made, changed (name or books) or emptied since the device got them; after every book. */
-  private async shelves(
-    device: KoboDevice,
-    diff: Awaited<ReturnType<KoboSyncRepository['diff']>>,
-    take: <T>(rows: readonly T[]) => readonly T[],
-    items: KoboSyncItem[],
-    write: KoboPageWrite,
-  ) {
-    const onDevice = new Map(diff.deviceShelves.map((row) => [row.listId, row]));
-    const current = diff.shelves.filter((shelf) => shelf.bookIds.length > 0);
-    const changes: Array<{ item: KoboSyncItem; listId: string; fingerprint: string | null }> = [];
-    for (const shelf of current) {
-      const fingerprint = await sha256Hex(`${shelf.name}\n${shelf.bookIds.join(',')}`);
-      const known = onDevice.get(shelf.id);
-      const unacknowledged = known && known.generation > device.acknowledged;
-      if (!known || known.state === 'removed' || unacknowledged) {
-        changes.push({ item: { NewTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
-      } else if (known.fingerprint !== fingerprint) {
-        changes.push({ item: { ChangedTag: tag(shelf, shelf.bookIds) }, listId: shelf.id, fingerprint });
-      }
-    }
-    const kept = new Set(current.map((shelf) => shelf.id));
     const created = new Date(0).toISOString();
-    for (const row of diff.deviceShelves) {
-      const gone = row.state === 'sent' && !kept.has(row.listId);
-      const unacknowledged = row.state === 'removed' && row.generation > device.acknowledged;
-      if (gone || unacknowledged) {
-        const name = diff.shelves.find((s) => s.id === row.listId)?.name ?? '';
-        const item = { DeletedTag: tag({ id: row.listId, name, createdAt: created, updatedAt: nowIso() }) };
-        changes.push({ item, listId: row.listId, fingerprint: null });
+    for (const shelf of take(read.shelves)) {
+      if (shelf.change === 'deleted') {
+        items.push({ DeletedTag: tag({ id: shelf.id, name: shelf.name, createdAt: created, updatedAt: nowIso() }) });
+      } else {
+        const made = tag(shelf, shelf.bookIds);
+        items.push(shelf.change === 'new' ? { NewTag: made } : { ChangedTag: made });
       }
     }
-    for (const change of take(changes.sort((a, b) => (a.listId < b.listId ? -1 : 1)))) {
-      items.push(change.item);
-      if (change.fingerprint === null) write.shelvesRemoved.push(change.listId);
-      else write.shelves.push({ listId: change.listId, fingerprint: change.fingerprint });
-    }
+    return { items, generation, more };
   }
 
   private removal(bookId: string, now: Date): KoboSyncItem {
@@ -332,8 +283,11 @@ export class KoboSyncService {
   }
 
   /**
-   * `PUT v1/library/{id}/state`: the device's bookmark becomes the user's progress (progressFromKobo), and its
-   * reading time is kept, in one write.
+   * `PUT v1/library/{id}/state`: the device's bookmark becomes the user's progress, and its reading time is kept —
+   * in one batch that reads the book in its own statements (its position worked out there: progress-position.ts
+   * `koboPosition`) and tests the actor's credential, so it may be written beside the key's check
+   * (docs/ARCHITECTURE.md, "The credential check beside the request"): a changed key writes nothing
+   * (CredentialChangedError), a book the device may not have is the 404 of an unknown one.
    */
   async updateReadingState(
     actor: ProgressActor & { apiKey: { id: string; name: string } },
@@ -341,7 +295,7 @@ export class KoboSyncService {
     bookId: string,
     update: ReadingStateUpdate,
   ): Promise<KoboUpdateResult> {
-    const book = await this.deliverable(device, bookId);
+    const { repo, statistics, progress } = this.deps;
     const state = update.ReadingStates[0] as ReadingStateUpdate['ReadingStates'][number];
     const at = nowIso();
     const reported = state.Statistics;
@@ -349,7 +303,7 @@ export class KoboSyncService {
       typeof reported?.SpentReadingMinutes === 'number'
         ? {
             userId: device.viewer.userId,
-            bookId: book.id,
+            bookId,
             deviceId: `api-key:${actor.apiKey.id}`,
             deviceName: actor.apiKey.name,
             spentReadingMinutes: reported.SpentReadingMinutes,
@@ -357,36 +311,34 @@ export class KoboSyncService {
             at,
           }
         : null;
-    const statistics = report ? this.deps.statistics.report(report) : [];
     const status = state.StatusInfo?.Status ?? (state.CurrentBookmark ? 'Reading' : null);
-    if (status === null) {
-      if (report) await this.deps.statistics.save(report);
+    const change = status === null ? null : sentFromKobo(status, state.CurrentBookmark ?? null);
+    // Beside the progress: the reading time, and the state the device now holds (`progressAt`: the progress's new
+    // updated_at, null when cleared), so it is not sent back to it.
+    const alongside = (progressAt: string | null) => (written: BookCondition) => [
+      ...(report ? statistics.report(report, written) : []),
+      ...(change ? [repo.progressSent(device.apiKeyId, bookId, progressAt, written)] : []),
+    ];
+    const also = repo.deliverableBook(device);
+    if (change?.kind === 'kobo') {
+      const result = await progress.writeInBook(actor, { bookId }, change, { also, alongside: alongside(at), at });
+      // Every position a Kobo sends is one the book has: nothing written means no such book for the device.
+      if (!result.written) throw notFound(`Book ${bookId}`);
     } else {
-      const change = progressFromKobo(pagedOf(book), status, state.CurrentBookmark ?? null);
-      const written = (at: string | null) => [...statistics, this.deps.repo.progressSent(device.apiKeyId, book.id, at)];
-      if (change.kind === 'clear') {
-        await this.deps.progress.clearOf(device.viewer, book, written(null));
-      } else {
-        await this.deps.progress.record(
-          actor,
-          { id: book.id, ...pagedOf(book) },
-          {
-            currentPage: change.currentPage,
-            completed: change.completed,
-            ...(change.percentage !== undefined ? { percentage: change.percentage } : {}),
-            locator: change.locator,
-            at,
-          },
-          written(at),
-        );
-      }
+      const found = await progress.guardedInBook(actor, bookId, {
+        clear: change !== null,
+        also,
+        alongside: alongside(null),
+        at,
+      });
+      if (!found.book) throw notFound(`Book ${bookId}`);
     }
     const result = (done: boolean) => ({ Result: done ? ('Success' as const) : ('Ignored' as const) });
     return {
       RequestResult: 'Success',
       UpdateResults: [
         {
-          EntitlementId: book.id,
+          EntitlementId: bookId,
           CurrentBookmarkResult: result(status !== null),
           StatisticsResult: result(report !== null),
           StatusInfoResult: result(status !== null),
@@ -402,7 +354,7 @@ export class KoboSyncService {
   async download(device: KoboDevice, bookId: string, request: FileRequest): Promise<MediaResponse> {
     const source = await this.deps.repo.downloadSource(device, bookId);
     const { fit } = this.deps;
-    if (!source || withheldBecause(source.book, fit) !== null) throw notFound(`Book ${bookId}`);
+    if (!source || source.book.withheld) throw notFound(`Book ${bookId}`);
     const { book, file, pages } = source;
     if (file.fileFormat === 'epub') {
       return this.deps.files.downloadOf(file, request);
@@ -428,7 +380,7 @@ export class KoboSyncService {
 
   private async deliverable(device: KoboDevice, bookId: string): Promise<KoboBookRow> {
     const book = await this.deps.repo.book(device, bookId);
-    if (!book || withheldBecause(book, this.deps.fit) !== null) throw notFound(`Book ${bookId}`);
+    if (!book || book.withheld) throw notFound(`Book ${bookId}`);
     return book;
   }
 }

@@ -20,6 +20,7 @@ import { progressActor, requestViewer } from '../http/progress-actor';
 import { sendMedia } from '../http/send-media';
 import { AppError, badRequest, forbidden, issuesToDetails, notFound } from '../lib/errors';
 import { ImageRenderError, toAppError } from '../media/image-renderer';
+import { asCaller, type Speculation, whenChecked } from '../middleware/caller';
 import { handleError } from '../middleware/error-handler';
 import { type DatabaseFactory, requestContext } from '../middleware/request-context';
 import type { KoboDevice } from '../repositories/kobo-sync.repository';
@@ -54,29 +55,30 @@ const storePath = (c: KoboContext) => {
 
 const storeProxy = (c: KoboContext) => c.get('config').LONGBOX_KOBO__STORE_PROXY;
 
-/** The device's key: a Longbox API key (never a password or a session), checked on every call. */
-function koboAuthenticate() {
-  return createMiddleware<AppEnv>(async function koboAuthenticate(c, next) {
-    const key = keyOf(c);
-    let principal: AppEnv['Variables']['principal'] | null;
+/**
+ * The device's key: a Longbox API key (never a password or a session), checked on every call, and the route's
+ * permission (the API's own for the same data). Like the API's guard, a key this isolate checked before lets the
+ * handler start as the principal it found then while the key is checked again (middleware/caller.ts;
+ * docs/ARCHITECTURE.md, "The credential check beside the request"): GET and HEAD, and a write whose statements
+ * test the key themselves (`guarded-writes`). Nothing of such an answer leaves before the check says yes.
+ */
+function koboSignedIn(need: Requirement | null, speculation: Speculation = 'reads') {
+  return createMiddleware<AppEnv>(async function koboSignedIn(c, next) {
     try {
-      principal = await c.get('services').auth.authenticate({ apiKey: key }, clientInfo(c));
+      return await asCaller(c, next, {
+        check: () => c.get('services').auth.check({ apiKey: keyOf(c) }, clientInfo(c)),
+        admit: (principal) => {
+          if (!principal.apiKey) throw unknownKey();
+          if (need && !satisfies(principal.permissions, need)) {
+            throw forbidden(`This Kobo's API key lacks ${describeRequirement(need)}`);
+          }
+        },
+        speculation,
+      });
     } catch (error) {
       if (error instanceof AppError && error.kind === 'Unauthorized') throw unknownKey();
       throw error;
     }
-    if (!principal?.apiKey) throw unknownKey();
-    c.set('principal', principal);
-    await next();
-  });
-}
-
-function koboRequire(need: Requirement) {
-  return createMiddleware<AppEnv>(async function koboRequire(c, next) {
-    if (!satisfies(c.get('principal').permissions, need)) {
-      throw forbidden(`This Kobo's API key lacks ${describeRequirement(need)}`);
-    }
-    await next();
   });
 }
 
@@ -95,9 +97,18 @@ function linksOf(c: KoboContext): KoboLinks {
 const koboJson = (c: KoboContext, body: unknown, headers: Record<string, string> = {}) =>
   c.body(JSON.stringify(body), 200, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
 
+/**
+ * Kobo's store, asked on the device's behalf only once its key is checked (a run beside the check waits for
+ * it): nothing goes out for a refused key.
+ */
+async function askStore(c: KoboContext, body: ArrayBuffer | null, syncToken?: string | null) {
+  await whenChecked(c);
+  return forwardToStore(c.req.raw, storePath(c), body, syncToken);
+}
+
 /** The store's answer as the device gets it. */
 async function fromStore(c: KoboContext, body: ArrayBuffer | null) {
-  const answer = await forwardToStore(c.req.raw, storePath(c), body);
+  const answer = await askStore(c, body);
   return c.body(answer.body, answer.status as 200, {
     'Content-Type': 'application/json; charset=utf-8',
     ...answer.headers,
@@ -125,14 +136,13 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       },
     }),
   );
-  app.use('*', koboAuthenticate());
-
-  app.get('/v1/initialization', koboRequire(BOOKS_READ), async (c) => {
+  app.get('/v1/initialization', koboSignedIn(BOOKS_READ), async (c) => {
     const base = `${new URL(c.req.url).origin}${KOBO_PREFIX}/${encodeURIComponent(keyOf(c))}/v1/books/{ImageId}/thumbnail/{Width}/{Height}`;
     let resources: Record<string, unknown> = { ...KOBO_RESOURCES };
     if (storeProxy(c)) {
+      await whenChecked(c);
       try {
-        const answer = await forwardToStore(c.req.raw, storePath(c), null);
+        const answer = await askStore(c, null);
         const parsed = JSON.parse(new TextDecoder().decode(answer.body)) as { Resources?: Record<string, unknown> };
         if (answer.status === 200 && parsed.Resources) resources = parsed.Resources;
       } catch (error) {
@@ -158,6 +168,7 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
   const deviceAuth = async (c: KoboContext) => {
     const body = await requestBody(c);
     if (storeProxy(c)) {
+      await whenChecked(c);
       try {
         return await fromStore(c, body);
       } catch (error) {
@@ -180,23 +191,26 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       UserKey: userKey,
     });
   };
-  app.post('/v1/auth/device', deviceAuth);
+  // Signing the device in writes nothing: it may run beside the key's check (a forward to the store waits for it).
+  app.post('/v1/auth/device', koboSignedIn(null, 'read-only'), deviceAuth);
   // Firmware 4.38.23552 and later refresh the token (janeczku/calibre-web#3492).
-  app.post('/v1/auth/refresh', deviceAuth);
+  app.post('/v1/auth/refresh', koboSignedIn(null, 'read-only'), deviceAuth);
 
-  app.get('/v1/library/sync', koboRequire(BOOKS_READ), async (c) => {
+  // The page's record tests the key in its own statements: the sync may run before the key's check returns.
+  app.get('/v1/library/sync', koboSignedIn(BOOKS_READ, 'guarded-writes'), async (c) => {
     const services = c.get('services');
     const apiKeyId = (c.get('principal').apiKey as { id: string }).id;
     const secret = await services.secret();
     const token = await decodeSyncToken(secret, apiKeyId, c.req.header('x-kobo-synctoken'));
-    const page = await services.kobo.syncPage(deviceOf(c, token.generation), linksOf(c));
+    const page = await services.kobo.syncPage(deviceOf(c, token.generation), linksOf(c), c.get('principal'));
     let items: KoboSyncItem[] = page.items;
     let more = page.more;
     let storeToken = token.storeToken;
     if (!more && storeProxy(c)) {
       // The store's own sync comes after every Longbox item, as Komga merges them.
+      await whenChecked(c);
       try {
-        const answer = await forwardToStore(c.req.raw, storePath(c), null, storeToken);
+        const answer = await askStore(c, null, storeToken);
         const storeItems = JSON.parse(new TextDecoder().decode(answer.body)) as unknown;
         if (answer.status === 200 && Array.isArray(storeItems)) {
           items = [...items, ...(storeItems as KoboSyncItem[])];
@@ -220,19 +234,20 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
     throw notFound(`Book ${id}`);
   };
 
-  app.get('/v1/library/:bookId/metadata', koboRequire(BOOKS_READ), async (c) => {
+  app.get('/v1/library/:bookId/metadata', koboSignedIn(BOOKS_READ), async (c) => {
     const id = c.req.param('bookId');
     if (!UUID.test(id)) return foreignBook(c, id);
     return koboJson(c, [await c.get('services').kobo.metadata(deviceOf(c), id.toLowerCase(), linksOf(c))]);
   });
 
-  app.get('/v1/library/:bookId/state', koboRequire(PROGRESS_READ), async (c) => {
+  app.get('/v1/library/:bookId/state', koboSignedIn(PROGRESS_READ), async (c) => {
     const id = c.req.param('bookId');
     if (!UUID.test(id)) return foreignBook(c, id);
     return koboJson(c, [await c.get('services').kobo.readingState(deviceOf(c), id.toLowerCase())]);
   });
 
-  app.put('/v1/library/:bookId/state', koboRequire(PROGRESS_WRITE), async (c) => {
+  // The write tests the key in its own statements, so it may be made before the key's check returns.
+  app.put('/v1/library/:bookId/state', koboSignedIn(PROGRESS_WRITE, 'guarded-writes'), async (c) => {
     const id = c.req.param('bookId');
     if (!UUID.test(id)) return foreignBook(c, id);
     let json: unknown;
@@ -266,8 +281,8 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       }),
     );
   };
-  app.get('/v1/books/:bookId/file/epub', koboRequire(BOOKS_READ), download);
-  app.on('HEAD', '/v1/books/:bookId/file/epub', koboRequire(BOOKS_READ), download);
+  app.get('/v1/books/:bookId/file/epub', koboSignedIn(BOOKS_READ), download);
+  app.on('HEAD', '/v1/books/:bookId/file/epub', koboSignedIn(BOOKS_READ), download);
 
   const cover = async (c: KoboContext) => {
     const imageId = c.req.param('imageId') as string;
@@ -290,14 +305,19 @@ export function createKoboApp(databaseFactory: DatabaseFactory) {
       c,
       await c
         .get('services')
-        .thumbnails.forBookWithin(requestViewer(c), bookId, { width, height }, c.req.header('If-None-Match')),
+        .thumbnails.forBookWithin(
+          requestViewer(c),
+          bookId,
+          { width, height },
+          { ifNoneMatch: c.req.header('If-None-Match'), origin: new URL(c.req.url).origin },
+        ),
     );
   };
-  app.get('/v1/books/:imageId/thumbnail/:width/:height/:greyscale/image.jpg', koboRequire(BOOKS_READ), cover);
-  app.get('/v1/books/:imageId/thumbnail/:width/:height/:quality/:greyscale/image.jpg', koboRequire(BOOKS_READ), cover);
+  app.get('/v1/books/:imageId/thumbnail/:width/:height/:greyscale/image.jpg', koboSignedIn(BOOKS_READ), cover);
+  app.get('/v1/books/:imageId/thumbnail/:width/:height/:quality/:greyscale/image.jpg', koboSignedIn(BOOKS_READ), cover);
 
   // Everything else the device calls (its profile, the store, analytics, tags made on the device…).
-  app.all('*', async (c) => {
+  app.all('*', koboSignedIn(null), async (c) => {
     if (storeProxy(c)) return fromStore(c, await requestBody(c));
     return koboJson(c, {});
   });

@@ -63,7 +63,7 @@ export class KosyncService {
       actor,
       { readerHash: document },
       { kind: 'kosync', progress, fraction: percentage, fitsLocator },
-      device,
+      { readerDevice: device },
     );
     if (!result.written) {
       if (!result.book) throw kosyncErrors.invalid(`no book in Longbox has the document hash ${document}`);

@@ -82,6 +82,14 @@ export function coverEdgeCacheKey(origin: string, kind: 'books' | 'series', id: 
   return `${origin}${COVERS_PATH}/${kind}/${id}`;
 }
 
+/**
+ * A book's cover drawn within a box (a Kobo's sizes): one entry per size, which records the version of the cover it
+ * was drawn from, counted as a cover's entry is.
+ */
+export function sizedCoverEdgeCacheKey(origin: string, bookId: string, width: number, height: number): string {
+  return `${coverEdgeCacheKey(origin, 'books', bookId)}/${width}x${height}`;
+}
+
 /** The cache of this data center, or null where the runtime has no Cache API. */
 export function edgePageCache(): EdgePageCache | null {
   const storage = (globalThis as { caches?: CacheStorage }).caches;

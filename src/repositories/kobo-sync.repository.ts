@@ -6,13 +6,18 @@
  * states moved elsewhere, shelves made, changed or emptied. A row written by a page the device never
  * acknowledged (its token names an earlier generation) counts as not sent.
  *
- * Each sync page is one batch of reads (the diff) and one batch of writes (what it sent).
+ * Each sync page is one batch (one round trip): the reads of what it sends, then the writes that record it,
+ * worked out in SQL from the same statements' terms (`pagePlan`) so that they record exactly what the reads
+ * found, each guarded by the caller's credential (credential-guard.ts) so that a page made before the key's check
+ * returns records nothing for a key the check refuses (docs/ARCHITECTURE.md, "The credential check beside the
+ * request").
  */
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { bookPages, books, koboDeviceBooks, koboDeviceShelves } from '../db/schema';
 import type { CreditedAuthor } from '../db/tables/metadata-values';
-import type { AlongsideWrite } from './read-progress.repository';
+import { credentialStillGrants, type GuardedCaller } from './credential-guard';
+import type { AlongsideWrite, BookCondition } from './read-progress.repository';
 import { type Viewer, visibleBooks } from './visibility';
 
 /** The user preference naming the collections and read lists a Kobo syncs (null: the whole library). */
@@ -48,6 +53,8 @@ export interface KoboBookRow {
   fingerprint: string;
   /** Comics: `[number, mediaType, width, height, data bytes]` per page, as JSON; null for EPUBs. */
   pages: string | null;
+  /** A comic whose pages an EPUB cannot hold (none, or of a type the device cannot be sent): never sent. */
+  withheld: boolean;
   /** What the device was told of the book before, if anything. */
   deviceState: 'sent' | 'removed' | 'withheld' | null;
   deviceGeneration: number | null;
@@ -85,35 +92,39 @@ export interface KoboShelfRow {
   bookIds: string[];
 }
 
-export interface KoboDeviceShelfRow {
-  listId: string;
-  state: 'sent' | 'removed';
-  fingerprint: string;
-  generation: number;
+/**
+ * A shelf the device must hear of: made (or made again: one it never confirmed, or removed before), changed
+ * (renamed, or its books), or deleted (gone, emptied, or no longer chosen; its name when it still exists).
+ */
+export interface KoboShelfChange extends KoboShelfRow {
+  change: 'new' | 'changed' | 'deleted';
 }
 
-/** What one sync page reads, in one batch: at most `limit + 1` of each kind, so the page knows if more follow. */
-export interface KoboDiff {
+/**
+ * What one sync page reads, in order: at most `limit + 1` of each kind, so the page knows if more follow. Its
+ * first `limit` items, in this order, are what the same batch recorded as sent (books, removals, states, shelves).
+ */
+export interface KoboSyncRead {
   books: KoboBookRow[];
-  /** Books the device has that it may no longer have (gone, hidden, out of its shelves), or removals it never got. */
+  /**
+   * Books the device may have that it may no longer have (gone, hidden, out of its shelves), or removals it never
+   * got — of books it may not have again.
+   */
   removals: Array<{ bookId: string }>;
+  /** Reading states moved elsewhere, of books the device has and that did not change otherwise. */
   states: KoboStateRow[];
-  shelves: KoboShelfRow[];
-  deviceShelves: KoboDeviceShelfRow[];
+  shelves: KoboShelfChange[];
+  /** The credential still granted what the caller's principal says: false, nothing was recorded. */
+  credentialHolds: boolean;
 }
 
-/** What one sync page sent, written in one batch. */
-export interface KoboPageWrite {
-  apiKeyId: string;
+/** Who asks for a sync page: the device, the generation the page will be, and whose credential it tests. */
+export interface KoboSyncRequest {
+  limit: number;
   generation: number;
-  /** The generation the device acknowledged: removals it has are forgotten. */
-  acknowledged: number;
-  sent: Array<{ bookId: string; fingerprint: string; progressAt: string | null }>;
-  withheld: Array<{ bookId: string; fingerprint: string }>;
-  removed: string[];
-  states: Array<{ bookId: string; progressAt: string | null }>;
-  shelves: Array<{ listId: string; fingerprint: string }>;
-  shelvesRemoved: string[];
+  /** The credential the writes test (none: not guarded), at `now`. */
+  caller?: GuardedCaller;
+  now: string;
 }
 
 /** A book as the device downloads it: its row, its file as scanned and, for a comic, its page index. */
@@ -141,15 +152,45 @@ export interface KoboDevice {
 const EPUB_READY = sql`books.deleted_at IS NULL AND books.analysis_error IS NULL AND books.analyzed = 1
   AND books.page_count > 0 AND books.file_format IN ('epub', 'cbz', 'cbr')`;
 
+/**
+ * How a statement names the device's values: bound where each is used (`bound`), or — in a sync page's
+ * statements, which use them dozens of times while D1 binds at most 100 values a statement — read from the
+ * statement's one-row table `kobo` (`koboRow`, `fromKoboRow`), bound once.
+ */
+interface DeviceTerms {
+  viewer: Viewer;
+  apiKeyId: SQL;
+  userId: SQL;
+  acknowledged: SQL;
+}
+
+const bound = (device: KoboDevice): DeviceTerms => ({
+  viewer: device.viewer,
+  apiKeyId: sql`${device.apiKeyId}`,
+  userId: sql`${device.viewer.userId}`,
+  acknowledged: sql`${device.acknowledged}`,
+});
+
+const fromKoboRow = (device: KoboDevice): DeviceTerms => ({
+  viewer: device.viewer,
+  apiKeyId: sql`(SELECT api_key_id FROM kobo)`,
+  userId: sql`(SELECT user_id FROM kobo)`,
+  acknowledged: sql`(SELECT acknowledged FROM kobo)`,
+});
+
+/** The `kobo` table of a statement whose terms are `fromKoboRow` (a common table expression). */
+const koboRow = (device: KoboDevice) => sql`kobo AS (SELECT ${device.apiKeyId} AS api_key_id,
+  ${device.viewer.userId} AS user_id, ${device.acknowledged} AS acknowledged)`;
+
 /** The user's shelves preference (JSON), or NULL when the whole library syncs. */
-const shelvesPreference = (userId: string) => sql`(SELECT nullif(up.value, 'null') FROM user_preferences up
-  WHERE up.user_id = ${userId} AND up.key = ${KOBO_SHELVES_PREFERENCE})`;
+const shelvesPreference = (userId: SQL) => sql`(SELECT nullif(up.value, 'null') FROM user_preferences up
+  WHERE up.user_id = ${userId} AND up.key = ${sql.raw(`'${KOBO_SHELVES_PREFERENCE}'`)})`;
 
 /**
  * The book is in the device's scope: the whole library, or the books of the collections and read lists the
  * user chose (the preference is read inside the statement, so it costs no read of its own).
  */
-function inShelves(userId: string): SQL {
+function inShelves(userId: SQL): SQL {
   const chosen = shelvesPreference(userId);
   return sql`(${chosen} IS NULL
     OR books.id IN (SELECT rlb.book_id FROM read_list_books rlb
@@ -159,9 +200,18 @@ function inShelves(userId: string): SQL {
 }
 
 /** A book the device may have: live, read without error, an EPUB or a comic, visible to the viewer, in scope. */
-const deliverable = (viewer: Viewer) =>
+const deliverable = ({ viewer, userId }: DeviceTerms) =>
   sql`${EPUB_READY} AND ${visibleBooks(viewer, { seriesId: sql`books.series_id`, libraryId: sql`books.library_id` })}
-    AND ${inShelves(viewer.userId)}`;
+    AND ${inShelves(userId)}`;
+
+/**
+ * A comic an EPUB cannot hold: without pages, or with a page of a type outside `pageTypes` (what the EPUB may
+ * carry, as media/comic-epub `epubPageTypes` says; one JSON parameter). Such a book is recorded as withheld.
+ */
+const withheld = (pageTypes: readonly string[]) => sql`(books.file_format IN ('cbz', 'cbr')
+  AND (NOT EXISTS (SELECT 1 FROM book_pages p WHERE p.book_id = books.id)
+    OR EXISTS (SELECT 1 FROM book_pages p WHERE p.book_id = books.id
+      AND p.media_type NOT IN (SELECT value FROM json_each(${JSON.stringify(pageTypes)})))))`;
 
 /**
  * The version of a book as the device shows it: its row (every edit, analysis and file change moves
@@ -212,12 +262,15 @@ const RAW_BOOK_COLUMNS: ReadonlyArray<keyof RawBook & string> = [
   'coverVersion',
   'fingerprint',
   'pages',
+  'withheld',
   'deviceState',
   'deviceGeneration',
   'progress',
 ];
 
-const BOOK_COLUMNS = sql`books.id AS "id", books.title AS "title", books.summary AS "summary",
+const bookColumns = (
+  pageTypes: readonly string[],
+) => sql`books.id AS "id", books.title AS "title", books.summary AS "summary",
   books.authors AS "authors", books.isbn AS "isbn", books.language AS "language", books.publisher AS "publisher",
   books.year AS "year", books.month AS "month", books.day AS "day", books.number AS "number",
   books.number_sort AS "numberSort", books.series_id AS "seriesId", series.title AS "seriesTitle",
@@ -225,15 +278,21 @@ const BOOK_COLUMNS = sql`books.id AS "id", books.title AS "title", books.summary
   books.page_count AS "pageCount", books.epub_layout AS "epubLayout",
   coalesce(series.reading_direction, books.reading_direction, libraries.default_reading_direction) AS "readingDirection",
   books.created_at AS "createdAt", books.updated_at AS "updatedAt", books.file_modified_at AS "fileModifiedAt",
-  ${COVER_VERSION} AS "coverVersion", ${BOOK_FINGERPRINT} AS "fingerprint", ${COMIC_PAGES} AS "pages"`;
+  ${COVER_VERSION} AS "coverVersion", ${BOOK_FINGERPRINT} AS "fingerprint", ${COMIC_PAGES} AS "pages",
+  ${withheld(pageTypes)} AS "withheld"`;
 
 const progressOf = (json: string | null): KoboProgressRow | null =>
   json === null ? null : (JSON.parse(json) as KoboProgressRow);
 
-type RawBook = Omit<KoboBookRow, 'progress' | 'authors'> & { authors: string; progress: string | null };
+type RawBook = Omit<KoboBookRow, 'progress' | 'authors' | 'withheld'> & {
+  authors: string;
+  progress: string | null;
+  withheld: number;
+};
 
 const bookOf = (raw: RawBook): KoboBookRow => ({
   ...raw,
+  withheld: Boolean(raw.withheld),
   authors: parseAuthorsJson(raw.authors),
   progress: progressOf(raw.progress),
 });
@@ -259,101 +318,84 @@ function selectFrom<T>(db: Database, columns: ReadonlyArray<keyof T & string>, q
 /** The rows of a selectFrom, as the type its columns were named from. */
 const rowsOf = <T>(rows: readonly unknown[]) => rows as T[];
 
-/** The statement that reads books with everything the device is sent of them. */
-function booksQuery(db: Database, device: KoboDevice, where: SQL, limit: number) {
-  const { viewer, apiKeyId } = device;
+/**
+ * The books the device may have with what it was told of them (`d`) and the user's progress (`rp`), `where` they
+ * match: the FROM and WHERE of every statement that reads or records books by them.
+ */
+function deviceBooks(terms: DeviceTerms, where: SQL): SQL {
+  return sql`FROM books JOIN series ON series.id = books.series_id JOIN libraries ON libraries.id = books.library_id
+    LEFT JOIN kobo_device_books d ON d.api_key_id = ${terms.apiKeyId} AND d.book_id = books.id
+    LEFT JOIN read_progress rp ON rp.user_id = ${terms.userId} AND rp.book_id = books.id
+    WHERE ${deliverable(terms)} AND ${where}`;
+}
+
+/**
+ * The statement that reads books with everything the device is sent of them (`kobo`: the statement's `kobo`
+ * table, when its terms read it).
+ */
+function booksQuery(
+  db: Database,
+  pageTypes: readonly string[],
+  terms: DeviceTerms,
+  where: SQL,
+  limit: number,
+  kobo?: SQL,
+) {
   return selectFrom<RawBook>(
     db,
     RAW_BOOK_COLUMNS,
-    sql`SELECT ${BOOK_COLUMNS}, d.state AS "deviceState", d.generation AS "deviceGeneration",
-      ${PROGRESS} AS "progress"
-    FROM books JOIN series ON series.id = books.series_id JOIN libraries ON libraries.id = books.library_id
-    LEFT JOIN kobo_device_books d ON d.api_key_id = ${apiKeyId} AND d.book_id = books.id
-    LEFT JOIN read_progress rp ON rp.user_id = ${viewer.userId} AND rp.book_id = books.id
-    WHERE ${deliverable(viewer)} AND ${where}
+    sql`${kobo ? sql`WITH ${kobo} ` : sql``}SELECT ${bookColumns(pageTypes)}, d.state AS "deviceState",
+      d.generation AS "deviceGeneration", ${PROGRESS} AS "progress"
+    ${deviceBooks(terms, where)}
     ORDER BY books.id LIMIT ${limit}`,
   );
 }
 
-export class KoboSyncRepository {
-  constructor(private readonly db: Database) {}
+/** New or changed since the device got it (or never confirmed getting it): the books a sync page sends first. */
+const changedSince = ({ acknowledged }: DeviceTerms) => sql`(d.book_id IS NULL OR d.fingerprint <> ${BOOK_FINGERPRINT}
+  OR d.state = 'removed' OR (d.state = 'sent' AND d.generation > ${acknowledged}))`;
 
-  /** What one sync page sends, in one batch of reads: at most `limit + 1` rows of each kind. */
-  async diff(device: KoboDevice, limit: number): Promise<KoboDiff> {
-    const { viewer, apiKeyId, acknowledged } = device;
-    const more = limit + 1;
-    const changed = sql`(d.book_id IS NULL OR d.fingerprint <> ${BOOK_FINGERPRINT} OR d.state = 'removed'
-      OR (d.state = 'sent' AND d.generation > ${acknowledged}))`;
-    const removals = selectFrom<{ bookId: string }>(
-      this.db,
-      ['bookId'],
-      sql`SELECT d.book_id AS "bookId" FROM kobo_device_books d
-      WHERE d.api_key_id = ${apiKeyId} AND (
-        (d.state = 'sent' AND NOT EXISTS (SELECT 1 FROM books JOIN series ON series.id = books.series_id
-          WHERE books.id = d.book_id AND ${deliverable(viewer)}))
-        OR (d.state = 'removed' AND d.generation > ${acknowledged}))
-      ORDER BY d.book_id LIMIT ${more}`,
-    );
-    // Reading states moved since they were sent, on books the device acknowledged (a state the device wrote
-    // itself is recorded as sent to it: progressSent).
-    type RawState = Omit<KoboStateRow, 'progress'> & { progress: string | null };
-    const stateColumns = ['bookId', 'createdAt', 'pageCount', 'fileFormat', 'epubLayout', 'progress'] as const;
-    const states = selectFrom<RawState>(
-      this.db,
-      stateColumns,
-      sql`SELECT
-        d.book_id AS "bookId", books.created_at AS "createdAt", books.page_count AS "pageCount",
-        books.file_format AS "fileFormat", books.epub_layout AS "epubLayout", ${PROGRESS} AS "progress"
-      FROM kobo_device_books d JOIN books ON books.id = d.book_id
-      LEFT JOIN read_progress rp ON rp.user_id = ${viewer.userId} AND rp.book_id = d.book_id
-      WHERE d.api_key_id = ${apiKeyId} AND d.state = 'sent' AND d.generation <= ${acknowledged}
-        AND rp.updated_at IS NOT d.progress_at
-      ORDER BY d.book_id LIMIT ${more}`,
-    );
-    const [bookRows, removalRows, stateRows, shelfRows, deviceShelves] = await this.db.batch([
-      booksQuery(this.db, device, changed, more),
-      removals,
-      states,
-      this.shelvesQuery(device),
-      this.db
-        .select({
-          listId: koboDeviceShelves.listId,
-          state: koboDeviceShelves.state,
-          fingerprint: koboDeviceShelves.fingerprint,
-          generation: koboDeviceShelves.generation,
-        })
-        .from(koboDeviceShelves)
-        .where(eq(koboDeviceShelves.apiKeyId, apiKeyId)),
-    ]);
-    type RawShelf = Omit<KoboShelfRow, 'bookIds'> & { bookIds: string };
-    return {
-      books: rowsOf<RawBook>(bookRows).map(bookOf),
-      removals: rowsOf<{ bookId: string }>(removalRows),
-      states: rowsOf<RawState>(stateRows).map((row) => ({ ...row, progress: progressOf(row.progress) })),
-      shelves: rowsOf<RawShelf>(shelfRows).map((row) => ({ ...row, bookIds: JSON.parse(row.bookIds) as string[] })),
-      deviceShelves,
-    };
-  }
+/** The book `d` names is one the device may have (its row, as `deliverable` reads it). */
+const stillDeliverable = (terms: DeviceTerms) => sql`EXISTS (SELECT 1 FROM books
+  JOIN series ON series.id = books.series_id WHERE books.id = d.book_id AND ${deliverable(terms)})`;
 
-  /**
-   * The shelves the device gets: the lists the user chose, or every read list and collection (smart collections
-   * are rules, not shelves) — each with the books the device gets from it, in the list's order.
-   */
-  private shelvesQuery(device: KoboDevice) {
-    const { viewer, apiKeyId } = device;
-    const chosen = shelvesPreference(viewer.userId);
-    const onDevice = sql`NOT EXISTS (SELECT 1 FROM kobo_device_books w WHERE w.api_key_id = ${apiKeyId}
-      AND w.book_id = books.id AND w.state = 'withheld')`;
-    const columns = ['kind', 'id', 'name', 'createdAt', 'updatedAt', 'bookIds'] as const;
-    return selectFrom<Omit<KoboShelfRow, 'bookIds'> & { bookIds: string }>(
-      this.db,
-      columns,
-      sql`
+/**
+ * Books the device must drop, ordered by id: sent but no longer for it, or removed on a page it never confirmed —
+ * unless it may have them again (then they are changed books, sent again).
+ */
+const removalsFrom = (terms: DeviceTerms) => sql`FROM kobo_device_books d WHERE d.api_key_id = ${terms.apiKeyId}
+  AND (d.state = 'sent' OR (d.state = 'removed' AND d.generation > ${terms.acknowledged}))
+  AND NOT ${stillDeliverable(terms)}`;
+
+/**
+ * Reading states moved since they were sent, on books the device confirmed having, may still have, and that did not
+ * change otherwise (a changed book carries its state; a book to drop needs none). A state the device wrote itself
+ * is recorded as sent to it (progressSent). One CASE, so that SQLite tests the book only for the few rows whose state
+ * moved (split into terms, it tested every book the device has, as soon as it read its row).
+ */
+const statesFrom = (terms: DeviceTerms) => sql`FROM kobo_device_books d JOIN books ON books.id = d.book_id
+  JOIN series ON series.id = books.series_id
+  LEFT JOIN read_progress rp ON rp.user_id = ${terms.userId} AND rp.book_id = d.book_id
+  WHERE d.api_key_id = ${terms.apiKeyId} AND d.state = 'sent' AND d.generation <= ${terms.acknowledged}
+    AND CASE WHEN rp.updated_at IS NOT d.progress_at
+      THEN ${deliverable(terms)} AND d.fingerprint = ${BOOK_FINGERPRINT} ELSE 0 END`;
+
+/**
+ * The shelves the device gets: the lists the user chose, or every read list and collection (smart collections
+ * are rules, not shelves) — each with the books the device gets from it (none withheld: `pageTypes`), in the
+ * list's order (JSON), and the shelf's version as the device knows it (its name and books: a different one sends
+ * the shelf again). What the device was told of each book does not enter it, so the page's record of its shelves,
+ * written after that of its books, finds the shelves its reads found.
+ */
+function currentShelves(terms: DeviceTerms, pageTypes: readonly string[]): SQL {
+  const chosen = shelvesPreference(terms.userId);
+  const onDevice = sql`NOT ${withheld(pageTypes)}`;
+  return sql`SELECT lists.*, lists."name" || char(10) || lists."bookIds" AS "fingerprint" FROM (
       SELECT 'readlist' AS "kind", rl.id AS "id", rl.name AS "name", rl.created_at AS "createdAt",
         rl.updated_at AS "updatedAt",
         (SELECT json_group_array(x.id) FROM (SELECT books.id AS id FROM read_list_books rlb
           JOIN books ON books.id = rlb.book_id JOIN series ON series.id = books.series_id
-          WHERE rlb.read_list_id = rl.id AND ${deliverable(viewer)} AND ${onDevice}
+          WHERE rlb.read_list_id = rl.id AND ${deliverable(terms)} AND ${onDevice}
           ORDER BY rlb.position, books.id) x) AS "bookIds"
       FROM read_lists rl
       WHERE ${chosen} IS NULL OR rl.id IN (SELECT value FROM json_each(${chosen}, '$.readListIds'))
@@ -362,16 +404,178 @@ export class KoboSyncRepository {
         c.updated_at AS "updatedAt",
         (SELECT json_group_array(x.id) FROM (SELECT books.id AS id FROM collection_series cs
           JOIN books ON books.series_id = cs.series_id JOIN series ON series.id = books.series_id
-          WHERE cs.collection_id = c.id AND ${deliverable(viewer)} AND ${onDevice}
+          WHERE cs.collection_id = c.id AND ${deliverable(terms)} AND ${onDevice}
           ORDER BY cs.position, books.number_sort IS NULL, books.number_sort, books.sort_key, books.id) x) AS "bookIds"
       FROM collections c
-      WHERE c.rule IS NULL AND (${chosen} IS NULL OR c.id IN (SELECT value FROM json_each(${chosen}, '$.collectionIds')))`,
+      WHERE c.rule IS NULL AND (${chosen} IS NULL OR c.id IN (SELECT value FROM json_each(${chosen}, '$.collectionIds')))
+    ) AS lists`;
+}
+
+/**
+ * The shelves the device must hear of, ordered by id (`KoboShelfChange`; a shelf with no book for the device is
+ * not one): one it never confirmed having, or had removed, is new; one whose name or books differ from what it
+ * was sent is changed; one it has (or whose removal it never confirmed) that is gone or empty is deleted.
+ */
+function shelfChanges(terms: DeviceTerms, pageTypes: readonly string[]): SQL {
+  const { apiKeyId, acknowledged } = terms;
+  return sql`WITH shelf AS (${currentShelves(terms, pageTypes)})
+    SELECT s.kind AS "kind", s.id AS "id", s.name AS "name", s."createdAt" AS "createdAt",
+      s."updatedAt" AS "updatedAt", s."bookIds" AS "bookIds", s.fingerprint AS "fingerprint",
+      CASE WHEN ds.list_id IS NULL OR ds.state = 'removed' OR ds.generation > ${acknowledged} THEN 'new'
+        ELSE 'changed' END AS "change"
+    FROM shelf s LEFT JOIN kobo_device_shelves ds ON ds.api_key_id = ${apiKeyId} AND ds.list_id = s.id
+    WHERE json_array_length(s."bookIds") > 0 AND (ds.list_id IS NULL OR ds.state = 'removed'
+      OR ds.generation > ${acknowledged} OR ds.fingerprint <> s.fingerprint)
+    UNION ALL
+    SELECT coalesce(s.kind, 'readlist'), ds.list_id, coalesce(s.name, ''), NULL, NULL, '[]', '', 'deleted'
+    FROM kobo_device_shelves ds LEFT JOIN shelf s ON s.id = ds.list_id
+    WHERE ds.api_key_id = ${apiKeyId} AND (s.id IS NULL OR json_array_length(s."bookIds") = 0)
+      AND (ds.state = 'sent' OR ds.generation > ${acknowledged})
+    ORDER BY 2`;
+}
+
+/**
+ * The books among the first `limit` items of a sync page, in the order the device gets them (books, removals,
+ * states, each kind by id; shelves come after them) — what the page's reads show the service, which sends the same
+ * first `limit`. `kind`: 0 books, 1 removals, 2 states.
+ */
+function pagePlan(terms: DeviceTerms, limit: number): SQL {
+  const more = limit + 1;
+  const ranked = [
+    sql`SELECT 0 AS kind, id FROM (SELECT books.id AS id ${deviceBooks(terms, changedSince(terms))}
+      ORDER BY books.id LIMIT ${more})`,
+    sql`SELECT 1, id FROM (SELECT d.book_id AS id ${removalsFrom(terms)} ORDER BY d.book_id LIMIT ${more})`,
+    sql`SELECT 2, id FROM (SELECT d.book_id AS id ${statesFrom(terms)} ORDER BY d.book_id LIMIT ${more})`,
+  ];
+  return sql`SELECT kind, id FROM (SELECT kind, id, row_number() OVER (ORDER BY kind, id) AS pos
+    FROM (${sql.join(ranked, sql` UNION ALL `)})) WHERE pos <= ${limit}`;
+}
+
+export class KoboSyncRepository {
+  /** `pageTypes`: the comic page types an EPUB sent to a Kobo may carry (media/comic-epub `epubPageTypes`). */
+  constructor(
+    private readonly db: Database,
+    private readonly pageTypes: readonly string[],
+  ) {}
+
+  /**
+   * A book the device may have and be sent, as a condition over `books` for a write that reads its book in its own
+   * statement (a reading state the device sends): what `book` finds.
+   */
+  deliverableBook(device: KoboDevice): BookCondition {
+    return sql`(${deliverable(bound(device))} AND NOT ${withheld(this.pageTypes)})`;
+  }
+
+  /**
+   * One sync page, in one batch: what it sends (at most `limit + 1` of each kind) and, in the same transaction,
+   * the record of its first `limit` items as generation `generation` — books sent or withheld, removals, states
+   * sent, shelves made, changed or deleted — each write guarded by the caller's credential; then the removals the
+   * device confirmed are forgotten (a book or shelf that comes back is new to it).
+   */
+  async syncPage(device: KoboDevice, request: KoboSyncRequest): Promise<KoboSyncRead> {
+    const { apiKeyId, acknowledged } = device;
+    const { limit, generation } = request;
+    const more = limit + 1;
+    const terms = fromKoboRow(device);
+    const kobo = koboRow(device);
+    const holds = request.caller ? credentialStillGrants(request.caller, request.now) : sql`1`;
+    type RawState = Omit<KoboStateRow, 'progress'> & { progress: string | null };
+    const stateColumns = ['bookId', 'createdAt', 'pageCount', 'fileFormat', 'epubLayout', 'progress'] as const;
+    const states = selectFrom<RawState>(
+      this.db,
+      stateColumns,
+      sql`WITH ${kobo} SELECT d.book_id AS "bookId", books.created_at AS "createdAt", books.page_count AS "pageCount",
+        books.file_format AS "fileFormat", books.epub_layout AS "epubLayout", ${PROGRESS} AS "progress"
+      ${statesFrom(terms)} ORDER BY d.book_id LIMIT ${more}`,
     );
+    type RawShelf = Omit<KoboShelfChange, 'bookIds'> & { bookIds: string };
+    const shelfColumns = ['change', 'kind', 'id', 'name', 'createdAt', 'updatedAt', 'bookIds'] as const;
+    const shelves = selectFrom<RawShelf>(
+      this.db,
+      shelfColumns,
+      sql`WITH ${kobo} SELECT * FROM (${shelfChanges(terms, this.pageTypes)}) ORDER BY "id" LIMIT ${more}`,
+    );
+    // The writes work the page out again (`pagePlan`), while what the device was told is as the reads saw it: its
+    // books, removals and states, each row then of this page's generation (a state on a page the device never got
+    // is sent again, as a book is); then its shelves, in what those left of the page (a shelf's books do not depend
+    // on the rows just written: currentShelves).
+    const booksSent = this.db
+      .insert(koboDeviceBooks)
+      .select(
+        sql`SELECT ${apiKeyId}, w.book_id, w.state, w.fingerprint, w.generation, w.progress_at FROM (
+          WITH ${kobo}, plan AS MATERIALIZED (${pagePlan(terms, limit)})
+          SELECT books.id AS book_id, CASE WHEN ${withheld(this.pageTypes)} THEN 'withheld' ELSE 'sent' END AS state,
+            ${BOOK_FINGERPRINT} AS fingerprint, ${generation} AS generation,
+            CASE WHEN ${withheld(this.pageTypes)} THEN NULL ELSE rp.updated_at END AS progress_at
+            ${deviceBooks(terms, sql`books.id IN (SELECT id FROM plan WHERE kind = 0)`)}
+          UNION ALL
+          SELECT d.book_id, 'removed', d.fingerprint, ${generation}, NULL FROM kobo_device_books d
+            WHERE d.api_key_id = ${terms.apiKeyId} AND d.book_id IN (SELECT id FROM plan WHERE kind = 1)
+          UNION ALL
+          SELECT d.book_id, d.state, d.fingerprint, ${generation}, rp.updated_at FROM kobo_device_books d
+            LEFT JOIN read_progress rp ON rp.user_id = ${terms.userId} AND rp.book_id = d.book_id
+            WHERE d.api_key_id = ${terms.apiKeyId} AND d.book_id IN (SELECT id FROM plan WHERE kind = 2)
+        ) AS w WHERE ${holds}`,
+      )
+      .onConflictDoUpdate({
+        target: [koboDeviceBooks.apiKeyId, koboDeviceBooks.bookId],
+        set: {
+          state: sql`excluded.state`,
+          fingerprint: sql`excluded.fingerprint`,
+          generation: sql`excluded.generation`,
+          progressAt: sql`excluded.progress_at`,
+        },
+      });
+    const shelvesSent = this.db
+      .insert(koboDeviceShelves)
+      .select(
+        sql`SELECT ${apiKeyId}, c.id, CASE c."change" WHEN 'deleted' THEN 'removed' ELSE 'sent' END, c.fingerprint,
+          ${generation} FROM (WITH ${kobo}
+            SELECT changes.*, row_number() OVER (ORDER BY changes."id") AS place,
+              ${limit} - (SELECT count(*) FROM kobo_device_books page WHERE page.api_key_id = ${terms.apiKeyId}
+                AND page.generation = ${generation}) AS room
+            FROM (${shelfChanges(terms, this.pageTypes)}) AS changes) AS c
+        WHERE c.place <= c.room AND ${holds}`,
+      )
+      .onConflictDoUpdate({
+        target: [koboDeviceShelves.apiKeyId, koboDeviceShelves.listId],
+        set: {
+          state: sql`excluded.state`,
+          fingerprint: sql`excluded.fingerprint`,
+          generation: sql`excluded.generation`,
+        },
+      });
+    const acknowledgedRemovals = <T extends typeof koboDeviceBooks | typeof koboDeviceShelves>(table: T) =>
+      and(eq(table.apiKeyId, apiKeyId), eq(table.state, 'removed'), lte(table.generation, acknowledged), holds);
+    const [bookRows, removalRows, stateRows, shelfRows, guard] = await this.db.batch([
+      booksQuery(this.db, this.pageTypes, terms, changedSince(terms), more, kobo),
+      selectFrom<{ bookId: string }>(
+        this.db,
+        ['bookId'],
+        sql`WITH ${kobo} SELECT d.book_id AS "bookId" ${removalsFrom(terms)} ORDER BY d.book_id LIMIT ${more}`,
+      ),
+      states,
+      shelves,
+      selectFrom<{ holds: number }>(this.db, ['holds'], sql`SELECT ${holds} AS "holds"`),
+      booksSent,
+      shelvesSent,
+      this.db.delete(koboDeviceBooks).where(acknowledgedRemovals(koboDeviceBooks)),
+      this.db.delete(koboDeviceShelves).where(acknowledgedRemovals(koboDeviceShelves)),
+    ]);
+    return {
+      books: rowsOf<RawBook>(bookRows).map(bookOf),
+      removals: rowsOf<{ bookId: string }>(removalRows),
+      states: rowsOf<RawState>(stateRows).map((row) => ({ ...row, progress: progressOf(row.progress) })),
+      shelves: rowsOf<RawShelf>(shelfRows).map((row) => ({ ...row, bookIds: JSON.parse(row.bookIds) as string[] })),
+      credentialHolds: Boolean(rowsOf<{ holds: number }>(guard)[0]?.holds),
+    };
   }
 
   /** One book as the device gets it (metadata, reading state), if the viewer may see it and it can go to a Kobo. */
   async book(device: KoboDevice, bookId: string): Promise<KoboBookRow | undefined> {
-    const [row] = rowsOf<RawBook>(await booksQuery(this.db, device, sql`books.id = ${bookId}`, 1));
+    const [row] = rowsOf<RawBook>(
+      await booksQuery(this.db, this.pageTypes, bound(device), sql`books.id = ${bookId}`, 1),
+    );
     return row ? bookOf(row) : undefined;
   }
 
@@ -381,7 +585,7 @@ export class KoboSyncRepository {
    */
   async downloadSource(device: KoboDevice, bookId: string): Promise<KoboDownloadSource | undefined> {
     const [rows, files, pages] = await this.db.batch([
-      booksQuery(this.db, device, sql`books.id = ${bookId}`, 1),
+      booksQuery(this.db, this.pageTypes, bound(device), sql`books.id = ${bookId}`, 1),
       this.db
         .select({
           path: books.path,
@@ -420,94 +624,19 @@ export class KoboSyncRepository {
 
   /**
    * The device now holds the reading state it wrote (`at`: the progress's new updated_at; null: it cleared it),
-   * written beside that progress so it is not sent back to it.
+   * written beside that progress so it is not sent back to it — only when `written`, the progress write's own
+   * condition over `books`, holds (read-progress.repository `GuardedAlongside`).
    */
-  progressSent(apiKeyId: string, bookId: string, at: string | null): AlongsideWrite {
+  progressSent(apiKeyId: string, bookId: string, at: string | null, written: SQL): AlongsideWrite {
     return this.db
       .update(koboDeviceBooks)
       .set({ progressAt: at })
-      .where(and(eq(koboDeviceBooks.apiKeyId, apiKeyId), eq(koboDeviceBooks.bookId, bookId)));
-  }
-
-  /** Records what a sync page sent, in one batch. */
-  async recordPage(page: KoboPageWrite): Promise<void> {
-    const { apiKeyId, generation } = page;
-    const rows = (values: unknown[][]) => sql`json_each(${JSON.stringify(values)})`;
-    const statements = [];
-    const bookRows = [
-      ...page.sent.map((b) => [b.bookId, 'sent', b.fingerprint, b.progressAt]),
-      ...page.withheld.map((b) => [b.bookId, 'withheld', b.fingerprint, null]),
-    ];
-    if (bookRows.length > 0) {
-      statements.push(
-        this.db
-          .insert(koboDeviceBooks)
-          .select(
-            sql`SELECT ${apiKeyId}, r.value ->> 0, r.value ->> 1, r.value ->> 2, ${generation}, r.value ->> 3
-              FROM ${rows(bookRows)} r WHERE true`,
-          )
-          .onConflictDoUpdate({
-            target: [koboDeviceBooks.apiKeyId, koboDeviceBooks.bookId],
-            set: {
-              state: sql`excluded.state`,
-              fingerprint: sql`excluded.fingerprint`,
-              generation: sql`excluded.generation`,
-              progressAt: sql`excluded.progress_at`,
-            },
-          }),
+      .where(
+        and(
+          eq(koboDeviceBooks.apiKeyId, apiKeyId),
+          eq(koboDeviceBooks.bookId, bookId),
+          sql`EXISTS (SELECT 1 FROM ${books} WHERE ${written})`,
+        ),
       );
-    }
-    if (page.removed.length > 0) {
-      statements.push(
-        this.db
-          .update(koboDeviceBooks)
-          .set({ state: 'removed', generation, progressAt: null })
-          .where(
-            and(
-              eq(koboDeviceBooks.apiKeyId, apiKeyId),
-              sql`${koboDeviceBooks.bookId} IN (SELECT value FROM json_each(${JSON.stringify(page.removed)}))`,
-            ),
-          ),
-      );
-    }
-    if (page.states.length > 0) {
-      statements.push(
-        this.db
-          .update(koboDeviceBooks)
-          .set({ progressAt: sql`s.value ->> 1` })
-          .from(sql`${rows(page.states.map((s) => [s.bookId, s.progressAt]))} AS s`)
-          .where(and(eq(koboDeviceBooks.apiKeyId, apiKeyId), sql`${koboDeviceBooks.bookId} = s.value ->> 0`)),
-      );
-    }
-    const shelfRows = [
-      ...page.shelves.map((s) => [s.listId, 'sent', s.fingerprint]),
-      ...page.shelvesRemoved.map((id) => [id, 'removed', '']),
-    ];
-    if (shelfRows.length > 0) {
-      statements.push(
-        this.db
-          .insert(koboDeviceShelves)
-          .select(
-            sql`SELECT ${apiKeyId}, r.value ->> 0, r.value ->> 1, r.value ->> 2, ${generation}
-              FROM ${rows(shelfRows)} r WHERE true`,
-          )
-          .onConflictDoUpdate({
-            target: [koboDeviceShelves.apiKeyId, koboDeviceShelves.listId],
-            set: {
-              state: sql`excluded.state`,
-              fingerprint: sql`excluded.fingerprint`,
-              generation: sql`excluded.generation`,
-            },
-          }),
-      );
-    }
-    // Removals the device acknowledged are forgotten: a book or shelf that comes back is new to it.
-    const acknowledgedRemovals = <T extends typeof koboDeviceBooks | typeof koboDeviceShelves>(table: T) =>
-      and(eq(table.apiKeyId, apiKeyId), eq(table.state, 'removed'), lte(table.generation, page.acknowledged));
-    await this.db.batch([
-      this.db.delete(koboDeviceBooks).where(acknowledgedRemovals(koboDeviceBooks)),
-      this.db.delete(koboDeviceShelves).where(acknowledgedRemovals(koboDeviceShelves)),
-      ...statements,
-    ]);
   }
 }

@@ -13,13 +13,25 @@ export type SentPosition =
   /** PUT /books/{id}/progress. */
   | { kind: 'page'; page: number; completed: boolean; fraction?: number; locator: string | null }
   /** KOReader's push; `fitsLocator`: its progress is short enough to keep as an EPUB's locator. */
-  | { kind: 'kosync'; progress: string; fraction: number; fitsLocator: boolean };
+  | { kind: 'kosync'; progress: string; fraction: number; fitsLocator: boolean }
+  /**
+   * A Kobo's reading state (kobo/kobo-progress.ts `sentFromKobo`): finished, or reading at `fraction` of the
+   * book (0–1; none sent: the start) on the page file its bookmark names (`namedPage`, a comic's EPUB), with the
+   * locator a reflowable EPUB keeps.
+   */
+  | { kind: 'kobo'; finished: boolean; fraction?: number; namedPage: number | null; locator: string | null };
 
 /** The SQL of a sent position over the book's row. */
-export const positionSql = (position: SentPosition): PositionSql =>
-  position.kind === 'page'
-    ? sentPage(position.page, position.completed, position.fraction, position.locator)
-    : kosyncPosition(position.progress, position.fraction, position.fitsLocator);
+export function positionSql(position: SentPosition): PositionSql {
+  switch (position.kind) {
+    case 'page':
+      return sentPage(position.page, position.completed, position.fraction, position.locator);
+    case 'kosync':
+      return kosyncPosition(position.progress, position.fraction, position.fitsLocator);
+    case 'kobo':
+      return koboPosition(position);
+  }
+}
 
 /** What a write sets, from the book's row, and whether the position is one the book has. */
 export interface PositionSql {
@@ -37,6 +49,8 @@ const LAST_PAGE = sql`max(${books.pageCount}, 1)`;
 /** rules.ts `isReflowable`. */
 const REFLOWABLE = sql`(${books.fileFormat} = 'epub' AND coalesce(${books.epubLayout}, '') <> 'image')`;
 const EPUB = sql`(${books.fileFormat} = 'epub')`;
+/** A comic archive, which a Kobo gets as a fixed-layout EPUB of one page file per page. */
+const COMIC = sql`(${books.fileFormat} IN ('cbz', 'cbr'))`;
 
 /** rules.ts `fractionAtPage`: page / lastPage, in floating point as JavaScript divides. */
 const fractionAtPage = (page: SQL) => sql`(CAST(${page} AS REAL) / ${LAST_PAGE})`;
@@ -83,5 +97,32 @@ function kosyncPosition(progress: string, fraction: number, fits: boolean) {
     progressPercentage: sql`CASE WHEN ${REFLOWABLE} THEN ${fraction}
       WHEN ${EPUB} THEN ${fractionAtPage(epubPage)} ELSE ${fractionAtPage(sql`${page ?? 0}`)} END`,
     locator: sql`CASE WHEN ${EPUB} THEN ${progress} END`,
+  } satisfies PositionSql;
+}
+
+/**
+ * A Kobo's reading state (DECISIONS.md §Kobo e-readers, reading state): finished is the last page, completed, the
+ * whole book read (rules.ts `progressFraction` of the last page, or 1 sent). Reading: a comic is on the page file
+ * its bookmark names when the comic has that page, else on the page its fraction falls on (`pageAtFraction`);
+ * any other book on its fraction's page; a reflowable EPUB keeps the fraction and the locator and completes at
+ * the end (`completesAtFraction`), any other book on its last page (`completesAtPage`).
+ */
+function koboPosition(sent: Extract<SentPosition, { kind: 'kobo' }>): PositionSql {
+  if (sent.finished) {
+    return { valid: sql`1`, currentPage: LAST_PAGE, completed: sql`1`, progressPercentage: sql`1`, locator: sql`NULL` };
+  }
+  const fraction = sent.fraction ?? 0;
+  const atFraction = pageAtFraction(fraction);
+  const page =
+    sent.namedPage === null
+      ? atFraction
+      : sql`CASE WHEN ${COMIC} AND ${sent.namedPage} BETWEEN 1 AND ${LAST_PAGE} THEN ${sent.namedPage}
+          ELSE ${atFraction} END`;
+  return {
+    valid: sql`1`,
+    currentPage: page,
+    completed: sql`CASE WHEN ${REFLOWABLE} THEN ${fraction >= 1 ? 1 : 0} ELSE ${page} >= ${LAST_PAGE} END`,
+    progressPercentage: sql`CASE WHEN ${REFLOWABLE} THEN ${fraction} ELSE ${fractionAtPage(page)} END`,
+    locator: sql`CASE WHEN ${REFLOWABLE} THEN ${sent.locator} END`,
   } satisfies PositionSql;
 }

@@ -34,24 +34,49 @@ export interface InBookFold {
   completed: SQL;
   order: readonly SQLWrapper[];
 }
-/** What a progress write that reads its book in the same statement records beside the position. */
-export interface InBookWrite {
+/**
+ * Statements a reader app writes beside a write that reads its book in its own statement (a Kobo's reading time,
+ * what its device was sent), given that statement's condition over `books` (the book, the position valid in it,
+ * `also`, the credential): each tests it too, so a refused write leaves nothing beside it either.
+ */
+export type GuardedAlongside = (where: SQL) => readonly AlongsideWrite[];
+
+/** A condition over `books` a repository made (what a Kobo's device may have), for a write to test its book by. */
+export type BookCondition = SQL;
+
+/** Whom a write that reads its book in its own statement is for, and what it tests besides the viewer's access. */
+export interface InBookGuard {
   viewer: Viewer;
   /** Whose credential the write tests (credential-guard.ts); none: the write is not guarded. */
   caller?: GuardedCaller;
+  /** What else the book must be (a Kobo: a book its device may have). */
+  also?: BookCondition;
+  now: string;
+}
+
+/** What a progress write that reads its book in the same statement records beside the position. */
+export interface InBookWrite extends InBookGuard {
   deviceId: string;
   deviceName: string;
   readerDevice?: { id: string; name: string } | null;
-  now: string;
+  /** Written in the same batch, after the progress, under the same condition. */
+  alongside?: GuardedAlongside;
+}
+
+/**
+ * What a write that reads its book in the same statement found in its batch: the book as the viewer sees it
+ * (undefined: none, so nothing was written) and whether the credential held (false: nothing was written).
+ */
+export interface InBookOutcome {
+  book: BookPaging | undefined;
+  credentialHolds: boolean;
 }
 
 /**
  * The row written; or, when nothing was, the book as the viewer sees it (undefined: none) and whether the
  * credential still held (a book and a credential that held: the position was not one the book has).
  */
-export type InBookWriteResult =
-  | { written: ReadProgressRecord }
-  | { written: null; book: BookPaging | undefined; credentialHolds: boolean };
+export type InBookWriteResult = { written: ReadProgressRecord } | ({ written: null } & InBookOutcome);
 
 /** A book's paging facts and the viewer's progress in it (null: none). */
 export interface BookProgress {
@@ -219,13 +244,15 @@ export class ReadProgressRepository {
   ): Promise<InBookWriteResult> {
     const { viewer, now } = write;
     const position = positionSql(sent);
-    const credentialHolds = write.caller ? credentialStillGrants(write.caller, now) : sql`1`;
+    const credentialHolds = this.credentialHolds(write);
     const theBook = and(
       'bookId' in target ? eq(books.id, target.bookId) : eq(books.readerHash, target.readerHash.toLowerCase()),
       visibleBooks(viewer, books),
+      write.also,
     );
     const first = <Q extends { orderBy: (...order: never[]) => Q; limit: (n: number) => Q }>(query: Q) =>
       'bookId' in target ? query : query.orderBy(...(READER_HASH_ORDER as never[])).limit(1);
+    const where = and(theBook, position.valid, credentialHolds) as SQL;
     const row = first(
       this.db
         .select({
@@ -245,7 +272,7 @@ export class ReadProgressRepository {
           updatedAt: sql<string>`${now}`.as('updated_at'),
         })
         .from(books)
-        .where(and(theBook, position.valid, credentialHolds))
+        .where(where)
         .$dynamic(),
     );
     const seriesIds =
@@ -254,7 +281,7 @@ export class ReadProgressRepository {
         : sql`SELECT series_id FROM books WHERE reader_hash = ${target.readerHash.toLowerCase()}`;
     // The fold (when given) runs first, as the write's own guard: the same book, position and credential.
     const before = fold?.({
-      where: and(theBook, position.valid, credentialHolds) as SQL,
+      where,
       bookId: sql`${books.id}`,
       currentPage: position.currentPage,
       completed: position.completed,
@@ -266,22 +293,66 @@ export class ReadProgressRepository {
       .onConflictDoUpdate(selectedRowWins({ completedAt: KEEP_FIRST_COMPLETION }))
       .returning();
     const recount = recountSeriesProgress(this.db, seriesIds, viewer.userId, credentialHolds);
-    const look = first(
-      this.db
-        .select({ ...pagingColumns, credentialHolds: sql<number>`${credentialHolds}` })
-        .from(books)
-        .where(theBook)
-        .$dynamic(),
-    );
-    const [, written, , , found] = before
-      ? await this.db.batch([before, insert, ...recount, look])
-      : [null, ...(await this.db.batch([insert, ...recount, look]))];
-    const record = written[0];
+    const alongside = write.alongside?.(where) ?? [];
+    const look = first(this.look(theBook, credentialHolds));
+    const results = await this.db.batch([
+      ...(before ? [before] : []),
+      insert,
+      ...recount,
+      ...alongside,
+      look,
+    ] as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const record = results[before ? 1 : 0][0];
     if (record) return { written: record as ReadProgressRecord };
-    const book = found[0];
-    if (!book) return { written: null, book: undefined, credentialHolds: true };
+    return { written: null, ...this.outcome(results[results.length - 1]) };
+  }
+
+  /**
+   * A reader app's statements in a book, guarded as writeInBook's (the book the viewer sees, `guard.also`, the
+   * credential), in one batch with a look at the book and the credential: with `clear`, the viewer's progress in
+   * the book is deleted first (a book marked unread) and the series counts recounted; `alongside` follows.
+   */
+  async guardedInBook(
+    bookId: string,
+    guard: InBookGuard,
+    change: { clear: boolean; alongside: GuardedAlongside },
+  ): Promise<InBookOutcome> {
+    const credentialHolds = this.credentialHolds(guard);
+    const theBook = and(eq(books.id, bookId), visibleBooks(guard.viewer, books), guard.also) as SQL;
+    const where = and(theBook, credentialHolds) as SQL;
+    const clear = change.clear
+      ? [
+          this.db
+            .delete(readProgress)
+            .where(and(progressOf(guard.viewer, bookId), sql`EXISTS (SELECT 1 FROM ${books} WHERE ${where})`)),
+          ...recountSeriesProgress(this.db, seriesOfBooks([bookId]), guard.viewer.userId, credentialHolds),
+        ]
+      : [];
+    const statements = [...clear, ...change.alongside(where), this.look(theBook, credentialHolds)];
+    const results = await this.db.batch(statements as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    return this.outcome(results[results.length - 1]);
+  }
+
+  /** The caller's credential as a condition, or TRUE for a write that is not guarded. */
+  private credentialHolds(guard: InBookGuard): SQL {
+    return guard.caller ? credentialStillGrants(guard.caller, guard.now) : sql`1`;
+  }
+
+  /** The book the write meant, as the viewer sees it, and whether the credential holds: read in the write's batch. */
+  private look(theBook: SQL | undefined, credentialHolds: SQL) {
+    return this.db
+      .select({ ...pagingColumns, credentialHolds: sql<number>`${credentialHolds}` })
+      .from(books)
+      .where(theBook)
+      .$dynamic();
+  }
+
+  /** What `look` found. */
+  private outcome(found: unknown): InBookOutcome {
+    const book = (found as Array<BookPaging & { credentialHolds: number }>)[0];
+    if (!book) return { book: undefined, credentialHolds: true };
     const { credentialHolds: holds, ...paging } = book;
-    return { written: null, book: paging as BookPaging, credentialHolds: Boolean(holds) };
+    return { book: paging as BookPaging, credentialHolds: Boolean(holds) };
   }
 
   /**

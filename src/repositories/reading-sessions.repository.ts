@@ -411,8 +411,11 @@ export class ReadingSessionsRepository {
     device: { id: string; name: string };
     spentReadingMinutes: number;
     at: string;
+    /** The progress write's own condition over `books` (a guarded write): no session unless it holds. */
+    written?: SQL;
   }) {
     const { userId, bookId, device, at } = report;
+    const guard = report.written ? sql` AND EXISTS (SELECT 1 FROM ${books} WHERE ${report.written})` : sql``;
     const { mergeWindowMs, maxSessionMs } = this.rules;
     const windowStart = new Date(Date.parse(at) - mergeWindowMs).toISOString();
     const windowEnd = new Date(Date.parse(at) + mergeWindowMs).toISOString();
@@ -438,7 +441,7 @@ export class ReadingSessionsRepository {
               AND sitting.ended_at >= ${windowStart} AND sitting.started_at <= ${windowEnd}
             ORDER BY sitting.ended_at DESC LIMIT 1
           )
-          WHERE (delta.ms > 0 OR ${open}.id IS NOT NULL) AND NOT ${RECORDING_PAUSED(userId)}`,
+          WHERE (delta.ms > 0 OR ${open}.id IS NOT NULL) AND NOT ${RECORDING_PAUSED(userId)}${guard}`,
       )
       .onConflictDoUpdate({
         target: readingSessions.id,

@@ -4,7 +4,8 @@
  * reading time, recorded as a session beside it (reading-sessions.repository.ts `spentTimeStatement`).
  */
 import type { Database } from '../db/client';
-import { readingStatistics } from '../db/schema';
+import { type SQL, sql } from 'drizzle-orm';
+import { books, readingStatistics } from '../db/schema';
 import type { AlongsideWrite } from './read-progress.repository';
 import type { ReadingSessionsRepository } from './reading-sessions.repository';
 
@@ -26,9 +27,10 @@ export class ReadingStatisticsRepository {
 
   /**
    * The device's running total for the book, replacing its last one, and what it grew as a measured session
-   * (read from the total before it is replaced, so first); written beside the progress it came with.
+   * (read from the total before it is replaced, so first); written beside the progress it came with, and only
+   * when `written`, that write's own condition over `books`, holds (read-progress.repository `GuardedAlongside`).
    */
-  report(report: ReadingTimeReport): [AlongsideWrite, AlongsideWrite] {
+  report(report: ReadingTimeReport, written: SQL): [AlongsideWrite, AlongsideWrite] {
     const { at, ...values } = report;
     const session = this.sessions.spentTimeStatement({
       userId: report.userId,
@@ -36,10 +38,16 @@ export class ReadingStatisticsRepository {
       device: { id: report.deviceId, name: report.deviceName },
       spentReadingMinutes: report.spentReadingMinutes,
       at,
+      written,
     });
+    // Columns in table order: user, book, device, its name, minutes spent, minutes left, when.
     const total = this.db
       .insert(readingStatistics)
-      .values({ ...values, updatedAt: at })
+      .select(
+        sql`SELECT ${values.userId}, ${values.bookId}, ${values.deviceId}, ${values.deviceName},
+          ${values.spentReadingMinutes}, ${values.remainingTimeMinutes}, ${at}
+          WHERE EXISTS (SELECT 1 FROM ${books} WHERE ${written})`,
+      )
       .onConflictDoUpdate({
         target: [readingStatistics.userId, readingStatistics.bookId, readingStatistics.deviceId],
         set: {
@@ -50,10 +58,5 @@ export class ReadingStatisticsRepository {
         },
       });
     return [session, total];
-  }
-
-  /** The report alone, when a device sends its reading time without a position. */
-  async save(report: ReadingTimeReport): Promise<void> {
-    await this.db.batch(this.report(report));
   }
 }

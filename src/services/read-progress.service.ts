@@ -26,7 +26,10 @@ import type { GuardedCaller } from '../repositories/credential-guard';
 import type { SentPosition } from '../repositories/progress-position';
 import type {
   AlongsideWrite,
+  BookCondition,
+  GuardedAlongside,
   InBookFold,
+  InBookOutcome,
   BookProgress,
   InBookWriteResult,
   ReadProgressRecord,
@@ -147,14 +150,21 @@ export class ReadProgressService {
    * (`book` undefined), or a position the book does not have. `readerDevice`: KOReader's own device (kosync,
    * the one caller that sends it), which names the reading-statistics sitting too. The sitting is folded in
    * the same statement's terms (ReadingSessionsRepository.foldInBookStatement): nothing when nothing is written.
+   * `also`, `alongside`: what else the book must be, and what is written beside it (a Kobo's), `at` its time.
    */
   async writeInBook(
     actor: ProgressActor,
     target: { bookId: string } | { readerHash: string },
     sent: SentPosition,
-    readerDevice?: { id: string; name: string },
+    options: {
+      readerDevice?: { id: string; name: string };
+      also?: BookCondition;
+      alongside?: GuardedAlongside;
+      at?: string;
+    } = {},
   ): Promise<InBookWriteResult> {
-    const now = nowIso();
+    const { readerDevice } = options;
+    const now = options.at ?? nowIso();
     // KOReader's push names its own device: reading statistics name the sitting's device by it.
     const device = await readingDeviceOf(factsOf(actor, readerDevice));
     const result = await this.progress.writeInBook(
@@ -163,6 +173,8 @@ export class ReadProgressService {
       {
         viewer: actor.viewer,
         caller: actor.caller,
+        also: options.also,
+        alongside: options.alongside,
         ...(await deviceOf(actor)),
         readerDevice: readerDevice ?? null,
         now,
@@ -171,6 +183,26 @@ export class ReadProgressService {
     );
     if (!result.written && result.book && !result.credentialHolds) throw new CredentialChangedError();
     return result;
+  }
+
+  /**
+   * A reader app's writes in a book that are not a position (a book marked unread: `clear`; a reading time alone),
+   * guarded as writeInBook's, in one batch: the book the viewer sees and `also`, the actor's credential when it
+   * carries one. Throws CredentialChangedError when the credential changed; `book` undefined: nothing was written,
+   * the viewer has no such book.
+   */
+  async guardedInBook(
+    actor: ProgressActor,
+    bookId: string,
+    change: { clear: boolean; also?: BookCondition; alongside: GuardedAlongside; at?: string },
+  ): Promise<InBookOutcome> {
+    const found = await this.progress.guardedInBook(
+      bookId,
+      { viewer: actor.viewer, caller: actor.caller, also: change.also, now: change.at ?? nowIso() },
+      change,
+    );
+    if (found.book && !found.credentialHolds) throw new CredentialChangedError();
+    return found;
   }
 
   /** `update` of a book whose page facts the caller already read (`bookPaging`): no second read of the row. */

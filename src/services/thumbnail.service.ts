@@ -24,7 +24,12 @@ import type { Defer } from '../lib/deferred-work';
 import type { EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type { RendererClient } from '../media/image-renderer';
-import { coverEdgeCacheKey, type EdgeCachedPage, type EdgePageCache } from '../pages/edge-page-cache';
+import {
+  coverEdgeCacheKey,
+  type EdgeCachedPage,
+  type EdgePageCache,
+  sizedCoverEdgeCacheKey,
+} from '../pages/edge-page-cache';
 import {
   ifNoneMatchHits,
   type MediaResponse,
@@ -104,24 +109,53 @@ export class ThumbnailService {
   /**
    * The book's cover within `box`, as JPEG (a Kobo asks for its grid and full-screen sizes: its image URL
    * template). Made once per cover version and size by the renderer from the cover the API serves (never
-   * enlarged: a larger box gets the cover at its own size), and kept beside the book's page renditions.
+   * enlarged: a larger box gets the cover at its own size), and kept beside the book's page renditions — and, with
+   * the edge cache on, in the data center, in an entry per size that records the version of the cover it was drawn
+   * from: counted only while the row names that version, it answers with no R2 read at all.
    */
   async forBookWithin(
     viewer: Viewer,
     bookId: string,
     box: { width: number; height: number },
-    ifNoneMatch?: string,
+    request: CoverRequest = {},
   ): Promise<MediaResponse> {
     const { cache, renderer } = this.deps;
-    // The sized cover's key names the cover's version, known only from the cover: the key this isolate last
-    // made for the book and size is read beside it (a device asks for the same sizes on every sync).
+    const { ifNoneMatch } = request;
+    const row = settled(this.deps.repo.coverBook(viewer, bookId));
+    const near = await this.lookNear(
+      request.origin ? sizedCoverEdgeCacheKey(request.origin, bookId, box.width, box.height) : null,
+    );
+    // The sized cover's key names the cover's version, known only from the cover: the key this isolate last made
+    // for the book and size is read beside it (a device asks for the same sizes on every sync), as is the cover's
+    // generated thumbnail (which the row overrides only when an uploaded cover is selected).
     const sized = `${bookId}/${box.width}x${box.height}`;
-    const lastKey = sizedCoverKeys.get(sized);
+    const lastKey = near?.hit ? undefined : sizedCoverKeys.get(sized);
     const ahead = lastKey ? settled(cache.get(lastKey)) : null;
-    const cover = await this.forBook(viewer, bookId, undefined, 'notFound').catch(async (error) => {
+    const aheadCover = near?.hit ? null : this.read(bookThumbnailKey(bookId), undefined);
+    const drop = () => Promise.all([dropAll(near, ahead), dropRead(aheadCover)]);
+    const book = await row.catch(async (error) => {
+      await drop();
+      throw error;
+    });
+    if (!book || book.deletedAt) {
+      await drop();
+      throw notFound(`Book ${bookId}`);
+    }
+    const source = coverSources(book)[0] ?? null;
+    const fromNear = source && answerFromNear(near, source, ifNoneMatch);
+    if (fromNear) {
+      await Promise.all([dropRead(ahead), dropRead(aheadCover)]);
+      return fromNear;
+    }
+    await dropNear(near);
+    const cover = await this.bookCover(viewer, book, {}, null, aheadCover).catch(async (error) => {
       await dropRead(ahead);
       throw error;
     });
+    if (!cover) {
+      await dropRead(ahead);
+      return noCover('notFound', undefined);
+    }
     const coverEtag = cover.headers.ETag ?? '';
     const etag = `"${coverEtag.replace(/"/g, '')}-${box.width}x${box.height}"`;
     const headers = { ETag: etag, 'Cache-Control': THUMBNAIL_CACHE_CONTROL };
@@ -133,8 +167,8 @@ export class ThumbnailService {
     if (ifNoneMatchHits(ifNoneMatch, etag) || stored) {
       if (cover.body instanceof ReadableStream) await cover.body.cancel();
       if (!stored) return notModified(headers);
-      const length = { 'Content-Length': String(stored.size) };
-      return { status: 200, headers: { ...headers, 'Content-Type': 'image/jpeg', ...length }, body: stored.body };
+      const answer = { status: 200 as const, headers: { ...headers, 'Content-Type': 'image/jpeg' }, body: stored.body };
+      return this.keptNear(near, source, coverEtag, { ...answer, size: stored.size });
     }
     if (!renderer || !(cover.body instanceof ReadableStream)) return cover;
     const image = await renderer.transform(cover.body, cover.headers['Content-Type'] ?? null, {
@@ -142,11 +176,53 @@ export class ThumbnailService {
       format: 'jpeg',
     });
     await cache.put(key, image.bytes, { httpMetadata: { contentType: image.mediaType } });
-    return {
-      status: 200,
-      headers: { ...headers, 'Content-Type': image.mediaType, 'Content-Length': String(image.bytes.byteLength) },
+    const answer = {
+      status: 200 as const,
+      headers: { ...headers, 'Content-Type': image.mediaType },
       body: image.bytes,
     };
+    return this.keptNear(near, source, coverEtag, { ...answer, size: image.bytes.byteLength });
+  }
+
+  /**
+   * A sized cover's answer (with its Content-Length), kept in the data center under `near.key` after the answer as
+   * drawn from the cover `source` names — once an R2 head shows the object under the source's key is still the one
+   * it was drawn from (`coverEtag`): the row read beside the cover may name a newer one.
+   */
+  private keptNear(
+    near: NearCover | null,
+    source: CoverSource | null,
+    coverEtag: string,
+    answer: MediaResponse & { body: ReadableStream<Uint8Array> | ArrayBuffer; size: number },
+  ): MediaResponse {
+    const { size, ...response } = answer;
+    response.headers = { ...response.headers, 'Content-Length': String(size) };
+    const { edgeCache, defer, cache } = this.deps;
+    const version = source?.version ?? null;
+    if (!edgeCache || !near || !source || version === null) return response;
+    let kept: ReadableStream<Uint8Array> | Uint8Array;
+    if (response.body instanceof ReadableStream) {
+      const [served, copy] = response.body.tee();
+      response.body = served;
+      kept = copy;
+    } else {
+      kept = new Uint8Array(response.body as ArrayBuffer);
+    }
+    const cancel = () => (kept instanceof ReadableStream ? kept.cancel().catch(() => {}) : undefined);
+    const mediaType = response.headers['Content-Type'] ?? 'image/jpeg';
+    const etag = response.headers.ETag as string;
+    defer(
+      async () => {
+        if ((await cache.head(source.storageKey))?.httpEtag !== coverEtag) {
+          await cancel();
+          return;
+        }
+        await edgeCache.put(near.key, { body: kept, size, mediaType, etag, version });
+      },
+      // A caller refused by the check keeps nothing near the reader: the copy is cancelled unread.
+      { dropped: () => void cancel() },
+    );
+    return response;
   }
 
   async forSeries(
@@ -198,10 +274,14 @@ export class ThumbnailService {
   }
 
   /** The data center's entry for this cover, when the edge cache is on and the request names its origin. */
-  private async near(kind: 'books' | 'series', id: string, request: CoverRequest): Promise<NearCover | null> {
+  private near(kind: 'books' | 'series', id: string, request: CoverRequest): Promise<NearCover | null> {
+    return this.lookNear(request.origin ? coverEdgeCacheKey(request.origin, kind, id) : null);
+  }
+
+  /** The data center's entry under `key`, when the edge cache is on (and there is a key). */
+  private async lookNear(key: string | null): Promise<NearCover | null> {
     const { edgeCache } = this.deps;
-    if (!edgeCache || !request.origin) return null;
-    const key = coverEdgeCacheKey(request.origin, kind, id);
+    if (!edgeCache || !key) return null;
     return { key, hit: await edgeCache.match(key) };
   }
 
@@ -249,11 +329,7 @@ export class ThumbnailService {
   ): Promise<MediaResponse | null> {
     const { ifNoneMatch } = request;
     const generated = bookThumbnailKey(book.id);
-    // A cover a user uploaded and selected shows instead of the generated one (issue 18).
-    const sources: CoverSource[] = [
-      ...(book.selectedCoverId ? [{ storageKey: coverThumbnailKey(book.selectedCoverId), version: null }] : []),
-      ...(book.thumbnailKey ? [{ storageKey: book.thumbnailKey, version: null }] : []),
-    ].map((source) => ({ ...source, version: versionOf(source.storageKey, book.thumbnailUpdatedAt) }));
+    const sources = coverSources(book);
     const fromNear = sources[0] && answerFromNear(near, sources[0], ifNoneMatch);
     if (fromNear) {
       await dropRead(ahead);
@@ -379,6 +455,15 @@ function rememberSizedCoverKey(sized: string, key: string): void {
 
 /** A stored thumbnail as read: the object, a 304's metadata, or null when it is gone. */
 type R2Read = R2Object | null;
+
+/** Where a book's cover may be, first choice first, with each one's version. */
+function coverSources(book: CoverBook): CoverSource[] {
+  // A cover a user uploaded and selected shows instead of the generated one (issue 18).
+  return [
+    ...(book.selectedCoverId ? [coverThumbnailKey(book.selectedCoverId)] : []),
+    ...(book.thumbnailKey ? [book.thumbnailKey] : []),
+  ].map((storageKey) => ({ storageKey, version: versionOf(storageKey, book.thumbnailUpdatedAt) }));
+}
 
 /**
  * The version of the cover under `storageKey`: an uploaded cover's key names bytes that never change; a

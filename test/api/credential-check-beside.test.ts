@@ -9,10 +9,11 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { readingSessions, readProgress } from '../../src/db/schema';
+import { koboDeviceBooks, readingSessions, readingStatistics, readProgress } from '../../src/db/schema';
 import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
 import { ADMIN, createUser, setupAdmin } from '../support/factories';
 import { faultyWorker, type FaultyWorker } from '../support/faults';
+import { seedKoboBooks } from '../support/kobo-library';
 import { api, type Credentials } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
@@ -324,6 +325,229 @@ describe('progress writes made beside the check (their statements test the crede
   });
 });
 
+/** A Kobo's refusal: the same 401 whatever the reason (DECISIONS.md §Kobo e-readers, the device and its key). */
+const KOBO_REFUSAL = {
+  error: 'Unauthorized',
+  message: 'This Kobo sync URL is not valid: its API key is unknown, revoked or expired',
+};
+
+describe('a Kobo beside its key’s check (the key is in its URL: DECISIONS.md §Kobo e-readers)', () => {
+  /** One scanned comic (its cover made), a reader, and the Kobo requests of it. */
+  async function koboLibrary() {
+    const { auth: selfAdmin } = await setupAdmin();
+    const libraryId = await createLibrary(selfAdmin, { name: 'Kobo shelf', path: 'kobo-shelf' });
+    const file = 'kobo-shelf/Harbour Lights/Harbour Lights 001.cbz';
+    await putObject(file, await makeCbz(3));
+    const scanned = await scan(selfAdmin, libraryId);
+    await waitForTasks(selfAdmin, libraryId, { since: scanned.completedAt });
+    const recording = recordingWorker();
+    const admin = await recording.worker.signIn(ADMIN);
+    const books = await json(recording.worker, `/books?library_id=${libraryId}`, admin);
+    const bookId = books.body.data[0].id as string;
+    const reader = await createUserThrough(recording.worker, admin);
+    const kobo = (key: Credentials, path: string, init: RequestInit = {}) =>
+      recording.worker.fetch(`/kobo/${(key as { apiKey: string }).apiKey}/v1${path}`, init);
+    const putState = (key: Credentials, status: string, percent: number, minutes: number) =>
+      kobo(key, `/library/${bookId}/state`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          ReadingStates: [
+            {
+              StatusInfo: { Status: status },
+              CurrentBookmark: { ProgressPercent: percent, Location: { Source: 'OEBPS/page-0002.xhtml' } },
+              Statistics: { SpentReadingMinutes: minutes },
+            },
+          ],
+        }),
+      });
+    const stored = async () =>
+      (await db.select().from(readProgress).where(eq(readProgress.bookId, bookId)).all()).map((r) => r.currentPage);
+    const minutesRead = async () =>
+      (await db.select().from(readingStatistics).where(eq(readingStatistics.bookId, bookId)).all()).map(
+        (r) => r.spentReadingMinutes,
+      );
+    const sittings = async () =>
+      (await db.select().from(readingSessions).where(eq(readingSessions.bookId, bookId)).all()).map((r) => r.lastPage);
+    return { ...recording, admin, reader, file, bookId, kobo, putState, stored, minutesRead, sittings };
+  }
+
+  it('a key revoked meanwhile: metadata, state, download and cover answer the 401 without a byte of the book', async () => {
+    const t = await koboLibrary();
+    // What each reads beside the check: the book as the device gets it; the download's book, file and pages; the cover.
+    const calls: Array<[string, string, RegExp]> = [
+      ['metadata', `/library/${t.bookId}/metadata`, /kobo_device_books/],
+      ['reading state', `/library/${t.bookId}/state`, /kobo_device_books/],
+      ['download', `/books/${t.bookId}/file/epub`, /"book_pages"/],
+      ['cover', `/books/${t.bookId}/thumbnail/120/160/false/image.jpg`, /from "books"/],
+    ];
+    // One key per call, each remembered by a first read (a refused check forgets the key in the isolate).
+    const keys = [];
+    for (const [what, path] of calls) {
+      const key = await newKey(t.worker, t.reader.auth, { name: `Kobo ${what}` });
+      const first = await t.kobo(key.auth, path);
+      expect(first.status, what).toBe(200);
+      await first.arrayBuffer();
+      keys.push(key);
+    }
+    for (const key of keys) {
+      expect((await json(t.worker, `/api-keys/${key.id}`, t.reader.auth, { method: 'DELETE' })).status).toBe(204);
+    }
+    for (const [i, [what, path, read]] of calls.entries()) {
+      await t.reset();
+      const refused = await t.kobo((keys[i] as { auth: Credentials }).auth, path);
+      const body = await refused.text();
+      expect(refused.status, what).toBe(401);
+      expect(JSON.parse(body), what).toEqual({ ...KOBO_REFUSAL, details: null });
+      expect(refused.headers.get('Content-Type'), what).toContain('application/json');
+      for (const header of [
+        'ETag',
+        'Content-Disposition',
+        'Content-Range',
+        'Last-Modified',
+        'Cache-Control',
+        'X-Longbox-Cache',
+      ]) {
+        expect(refused.headers.get(header), `${what}: ${header}`).toBeNull();
+      }
+      expect(body, what).not.toContain('Harbour');
+      // The book was read as the remembered reader while the key was checked: the data existed, and stayed in.
+      expect(
+        t.statements.some((batch) => batch.some((sql) => read.test(sql))),
+        `${what} read beside the check`,
+      ).toBe(true);
+    }
+  }, 60_000);
+
+  it('a reading state with the account disabled meanwhile writes nothing (progress, reading time, sitting) and answers the 401', async () => {
+    const t = await koboLibrary();
+    const key = await newKey(t.worker, t.reader.auth, { name: 'Kobo Libra' });
+    expect((await t.putState(key.auth, 'Reading', 40, 5)).status).toBe(200);
+    expect(await t.stored()).toEqual([2]);
+    const disabled = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ isActive: false }),
+    });
+    expect(disabled.status).toBe(200);
+    await t.reset();
+    const refused = await t.putState(key.auth, 'Finished', 100, 9);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ ...KOBO_REFUSAL, details: null });
+    // The write was tried as the remembered reader, and its statements found the account disabled.
+    expect(t.statements.some((batch) => batch.some((sql) => /^insert into "read_progress"/i.test(sql)))).toBe(true);
+    expect(await t.stored()).toEqual([2]);
+    expect(await t.minutesRead()).toEqual([5]);
+    expect(await t.sittings()).toEqual([2]);
+  }, 60_000);
+
+  it('nothing changed: the reading state is written beside the check, with no read of the book before it', async () => {
+    const t = await koboLibrary();
+    const key = await newKey(t.worker, t.reader.auth, { name: 'Kobo Sage' });
+    expect((await t.putState(key.auth, 'Reading', 40, 5)).status).toBe(200);
+    await t.reset();
+    const written = await t.putState(key.auth, 'Finished', 100, 12);
+    expect(written.status).toBe(200);
+    expect(((await written.json()) as { RequestResult: string }).RequestResult).toBe('Success');
+    // The key's statement and the write's batch: nothing else.
+    expect(t.statements).toHaveLength(2);
+    expect(await t.stored()).toEqual([3]);
+    expect(await t.minutesRead()).toEqual([12]);
+  }, 60_000);
+});
+
+describe('a Kobo’s sync beside its key’s check (its page is recorded in the same batch, guarded by the key)', () => {
+  async function syncingReader() {
+    await setupAdmin();
+    const kept = await seedLibrary({ name: 'Kept' });
+    const taken = await seedLibrary({ name: 'Taken' });
+    const [keptBook] = await seedKoboBooks(kept, 1, 'Lantern');
+    const [takenBook] = await seedKoboBooks(taken, 1, 'Beacon');
+    const recording = recordingWorker();
+    const admin = await recording.worker.signIn(ADMIN);
+    const reader = await createUserThrough(recording.worker, admin);
+    const key = await newKey(recording.worker, reader.auth, { name: 'Kobo Elipsa' });
+    let token: string | null = null;
+    /** One sync page as the device asks for it (with the token it kept), and what it sent. */
+    const sync = async () => {
+      const path = `/kobo/${(key.auth as { apiKey: string }).apiKey}/v1/library/sync`;
+      const res = await recording.worker.fetch(path, { headers: token ? { 'x-kobo-synctoken': token } : {} });
+      const text = await res.text();
+      if (res.status === 200) token = res.headers.get('x-kobo-synctoken');
+      const items =
+        res.status === 200 ? (JSON.parse(text) as Array<Record<string, { BookEntitlement?: { Id: string } }>>) : [];
+      const ids = (kind: string) =>
+        items.flatMap((item) => (item[kind]?.BookEntitlement ? [item[kind].BookEntitlement.Id] : []));
+      return { status: res.status, text, sent: ids('NewEntitlement'), removed: ids('ChangedEntitlement') };
+    };
+    const recorded = async () =>
+      Object.fromEntries(
+        (await db.select().from(koboDeviceBooks).where(eq(koboDeviceBooks.apiKeyId, key.id)).all()).map((row) => [
+          row.bookId,
+          row.state,
+        ]),
+      );
+    const pageWrites = (statements: string[][]) =>
+      statements.filter((batch) => batch.some((sql) => /^insert into "kobo_device_books"/i.test(sql)));
+    return { ...recording, admin, reader, key, kept, taken, keptBook, takenBook, sync, recorded, pageWrites };
+  }
+
+  it('access taken away meanwhile: the page made as the remembered reader records nothing; the checked one removes the book', async () => {
+    const t = await syncingReader();
+    const first = await t.sync();
+    expect(sorted(first.sent)).toEqual(sorted([t.keptBook, t.takenBook]));
+    // A book the remembered reader would get, and the library it is in taken away.
+    await seedKoboBooks(t.taken, 1, 'Beacon Sequel');
+    const grant = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sharedAllLibraries: false, sharedLibraryIds: [t.kept.id] }),
+    });
+    expect(grant.status).toBe(200);
+    await t.reset();
+    const next = await t.sync();
+    expect(next.status).toBe(200);
+    expect(next.sent).toEqual([]);
+    expect(next.removed).toEqual([t.takenBook]);
+    expect(next.text).not.toContain('Beacon');
+    // Made twice: as the remembered reader beside the check (its guarded writes wrote nothing: no sequel recorded),
+    // then as the checked one.
+    expect(t.pageWrites(t.statements)).toHaveLength(2);
+    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'removed' });
+  }, 60_000);
+
+  it('the account disabled meanwhile: the 401, and nothing of the page the remembered reader was given is recorded', async () => {
+    const t = await syncingReader();
+    await t.sync();
+    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
+    const disabled = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ isActive: false }),
+    });
+    expect(disabled.status).toBe(200);
+    await t.reset();
+    const refused = await t.sync();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.text)).toEqual({ ...KOBO_REFUSAL, details: null });
+    expect(refused.text).not.toContain('Lantern');
+    // The page was made and its record tried as the remembered reader; the sequel it sent was not recorded.
+    expect(t.pageWrites(t.statements)).toHaveLength(1);
+    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'sent' });
+  }, 60_000);
+
+  it('nothing changed: a sync page is the key’s statement and one batch', async () => {
+    const t = await syncingReader();
+    await t.sync();
+    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
+    await t.reset();
+    const next = await t.sync();
+    expect(next.status).toBe(200);
+    expect(next.sent).toHaveLength(1);
+    expect(t.statements).toHaveLength(2);
+  }, 60_000);
+});
+
 /** The user's session rows. */
 const sessionsOf = async (userId: string) =>
   (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first<{ n: number }>())
@@ -399,6 +623,8 @@ describe('work after the answer', () => {
     );
   });
 });
+
+const sorted = (ids: ReadonlyArray<string | undefined>) => [...ids].sort();
 
 async function createUserThrough(worker: FaultyWorker, admin: Credentials, role = 'reader') {
   const username = `reader${Math.random().toString(36).slice(2, 8)}`;

@@ -198,6 +198,54 @@ describe('every immutable byte at the edge (issue 30, Build point 3)', () => {
     expect(regenerated.bytes).not.toEqual(series.bytes);
   }, 180_000);
 
+  it('a Kobo’s sized cover seen again comes from the data center, no R2 read; a new cover shows at once', async () => {
+    const { bookId } = await comics();
+    const { worker, reads } = recordingReads();
+    const session = await worker.signIn(ADMIN);
+    const made = await worker.fetch('/api-keys', {
+      method: 'POST',
+      auth: session,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Kobo Clara' }),
+    });
+    const key = ((await made.json()) as { key: string }).key;
+    const path = `/kobo/${key}/v1/books/${bookId}/thumbnail/60/90/false/image.jpg`;
+    const cover = async (headers: Record<string, string> = {}) => {
+      const res = await worker.fetch(path, { headers });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      await worker.settle();
+      return { res, bytes };
+    };
+    const first = await cover();
+    expect(first.res.status).toBe(200);
+    expect([first.bytes[0], first.bytes[1]]).toEqual([0xff, 0xd8]);
+    reads.length = 0;
+    const again = await cover();
+    expect(again.res.headers.get('X-Longbox-Cache')).toBe('hit');
+    expect(again.res.headers.get('ETag')).toBe(first.res.headers.get('ETag'));
+    expect(again.bytes).toEqual(first.bytes);
+    expect(reads).toEqual([]);
+    const revalidated = await cover({ 'If-None-Match': first.res.headers.get('ETag') as string });
+    expect(revalidated.res.status).toBe(304);
+    expect(reads).toEqual([]);
+
+    // An uploaded cover, selected: the device's next request is drawn from it (a new version), kept again after.
+    const data = new FormData();
+    data.append('file', new Blob([png(300, 200, 7)]), 'cover.png');
+    const uploaded = await api(`/books/${bookId}/cover`, { method: 'POST', auth: ADMIN_AUTH, body: data });
+    expect(uploaded.status, uploaded.text).toBe(200);
+    const custom = await cover();
+    expect(custom.res.status).toBe(200);
+    expect(custom.res.headers.get('X-Longbox-Cache')).toBeNull();
+    expect(custom.res.headers.get('ETag')).not.toBe(first.res.headers.get('ETag'));
+    expect(custom.bytes).not.toEqual(first.bytes);
+    reads.length = 0;
+    const customAgain = await cover();
+    expect(customAgain.res.headers.get('X-Longbox-Cache')).toBe('hit');
+    expect(customAgain.bytes).toEqual(custom.bytes);
+    expect(reads).toEqual([]);
+  }, 180_000);
+
   it('a rendition seen again makes no R2 read; one whose CACHE put failed is logged, the answer unchanged', async () => {
     const { bookId } = await comics();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -3,9 +3,9 @@
  * removals, shelves, tokens, and who sees what — a simulated device (test/support/kobo-device.ts) against
  * catalogs seeded straight into D1 (test/support/kobo-library.ts). Pages hold 100 items (the default).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { koboDeviceBooks } from '../../src/db/schema';
+import { books, koboDeviceBooks } from '../../src/db/schema';
 import { db, seedLibrary, seedProgress, softDeleteBook } from '../support/catalog-factory';
 import { createApiKey, createUser, setupAdmin } from '../support/factories';
 import { api, type Credentials } from '../support/http';
@@ -75,6 +75,61 @@ describe('Kobo sync: pages', () => {
     );
     expect(retried.more).toBe(false);
     expect(device.books.size).toBe(ids.length);
+    expect((await device.sync()).pages).toEqual([[]]);
+  });
+});
+
+describe('Kobo sync: a reading state on a page the device never got', () => {
+  it('is sent again: the book comes once more, with the state', async () => {
+    const { auth: admin } = await setupAdmin();
+    const library = await seedLibrary();
+    const ids = await seedKoboBooks(library, 6);
+    const { key, user } = await reader(admin);
+    const device = new KoboDevice(key.key);
+    await device.sync();
+    const comic = ids[1] as string; // a CBZ
+    await seedProgress(user.id, comic, { currentPage: 3 });
+    const before = device.token;
+    const lost = await device.syncPage();
+    expect(lost.items.map((item) => Object.keys(item)[0])).toEqual(['ChangedReadingState']);
+    // The answer never reached the device: it asks again with the token it had, and gets the book with its state.
+    device.token = before;
+    device.books.get(comic)!.state = undefined;
+    const retried = await device.syncPage();
+    const entitlement = retried.items.find((item) => 'NewEntitlement' in item);
+    expect(entitlement && 'NewEntitlement' in entitlement && entitlement.NewEntitlement.BookEntitlement.Id).toBe(comic);
+    expect(device.books.get(comic)?.state?.StatusInfo.Status).toBe('Reading');
+    expect((await device.sync()).pages).toEqual([[]]);
+  });
+});
+
+describe('Kobo sync: a page holds every kind', () => {
+  it('books, removals, states and shelves past one page: the rest comes on the next, nothing twice, nothing lost', async () => {
+    const { auth: admin } = await setupAdmin();
+    const library = await seedLibrary();
+    const ids = await seedKoboBooks(library, 110);
+    const { key, user } = await reader(admin);
+    const device = new KoboDevice(key.key);
+    await device.sync();
+    // 95 books changed, 3 gone, 4 reading states moved elsewhere, 2 new shelves: 104 items for pages of 100. The
+    // page records what it sends in the same batch (KoboSyncRepository.syncPage): what it recorded and did not send
+    // would be lost, and what it sent and did not record would come again.
+    const [changed, gone, read, shelved] = [ids.slice(0, 95), ids.slice(95, 98), ids.slice(98, 102), ids.slice(102)];
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await db.update(books).set({ updatedAt: later }).where(inArray(books.id, changed));
+    for (const id of gone) await softDeleteBook(id);
+    for (const id of read) await seedProgress(user.id, id, { currentPage: 2 });
+    const shelves = [];
+    for (const name of ['Commute', 'Weekend']) {
+      shelves.push((await api('/readlists', { auth: admin, json: { name, bookIds: shelved } })).body.id as string);
+    }
+
+    const run = await device.sync();
+    expect(run.pages).toHaveLength(2);
+    expect(sorted(run.sent)).toEqual(sorted(changed));
+    expect(sorted(run.removed)).toEqual(sorted(gone));
+    expect(sorted(run.states)).toEqual(sorted(read));
+    expect(sorted(run.tags.created)).toEqual(sorted(shelves));
     expect((await device.sync()).pages).toEqual([[]]);
   });
 });

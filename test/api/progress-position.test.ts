@@ -3,21 +3,23 @@
  * (src/repositories/progress-position.ts: the rules of src/progress/rules.ts restated in SQL, so the write
  * is one round trip; docs/ARCHITECTURE.md, "The credential check beside the request"). Here both forms
  * meet: for books of every kind (paged formats, reflowable, image-only and unlabelled EPUBs, no pages yet)
- * and many positions, what `PUT /books/{id}/progress` and KOReader's push store — or refuse — is what
- * rules.ts says, computed by the test from the same book.
+ * and many positions, what `PUT /books/{id}/progress`, KOReader's push and a Kobo's reading state store — or
+ * refuse — is what rules.ts says, computed by the test from the same book.
  */
 import { describe, expect, it } from 'vitest';
+import { bookPages } from '../../src/db/schema';
 import {
   completesAtFraction,
   completesAtPage,
   isPageInRange,
+  isReflowable,
   lastPage,
   type PagedBook,
   pageAtFraction,
   progressFraction,
 } from '../../src/progress/rules';
 import { MAX_LOCATOR_BYTES } from '../../src/schemas/read-progress.schema';
-import { seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
+import { db, seedBook, seedLibrary, seedSeries } from '../support/catalog-factory';
 import { createApiKey, setupAdmin } from '../support/factories';
 import { api } from '../support/http';
 
@@ -118,4 +120,102 @@ describe("KOReader's push against rules.ts", () => {
       }
     }
   }, 120_000);
+});
+
+describe("a Kobo's reading state against rules.ts (DECISIONS.md §Kobo e-readers, reading state)", () => {
+  it('places a comic by its page file, any other book by the percentage, and keeps a reflowable EPUB’s locator', async () => {
+    const admin = await setupAdmin();
+    const key = (await createApiKey(admin.auth, { name: 'Kobo Clara' })).key;
+    // The books a Kobo may have: analysed, with pages; comics with an index of JPEG pages (an EPUB can hold them).
+    const owner = await seedSeries(await seedLibrary(), { title: 'Kobo positions' });
+    const kinds = KINDS.filter((kind) => kind.pageCount > 0 && kind.fileFormat !== 'pdf');
+    const seeded = await Promise.all(
+      kinds.map(async (kind, i) => {
+        const book = await seedBook(owner, { title: `Kobo kind ${i}`, ...kind });
+        if (kind.fileFormat !== 'epub') {
+          const pages = Array.from({ length: kind.pageCount }, (_, n) => ({
+            bookId: book.id,
+            number: n + 1,
+            fileName: `${n + 1}.jpg`,
+            mediaType: 'image/jpeg',
+            width: 800,
+            height: 1200,
+            size: 1000,
+            locator: {
+              kind: 'zip',
+              name: `${n + 1}.jpg`,
+              offset: n * 2000,
+              method: 0,
+              compressedSize: 1000,
+              size: 1000,
+            },
+          }));
+          for (let n = 0; n < pages.length; n += 10) await db.insert(bookPages).values(pages.slice(n, n + 10));
+        }
+        return { ...kind, id: book.id };
+      }),
+    );
+    const put = (bookId: string, status: string, bookmark: Record<string, unknown> | null) =>
+      api(`http://longbox.test/kobo/${key}/v1/library/${bookId}/state`, {
+        method: 'PUT',
+        json: {
+          ReadingStates: [{ StatusInfo: { Status: status }, ...(bookmark ? { CurrentBookmark: bookmark } : {}) }],
+        },
+      });
+    const sources = [
+      null,
+      'OEBPS/page-0001.xhtml',
+      'OEBPS/page-0007.xhtml',
+      'OEBPS/page-0021.xhtml',
+      'OEBPS/ch2.xhtml',
+    ];
+    for (const book of seeded) {
+      const pages = lastPage(book.pageCount);
+      const comic = book.fileFormat !== 'epub';
+      const reflowable = isReflowable(book);
+      for (const percent of [undefined, 0, 0.1, 25, 50, 99.99, 100]) {
+        for (const source of sources) {
+          const bookmark = {
+            ...(percent === undefined ? {} : { ProgressPercent: percent }),
+            ...(source
+              ? { ContentSourceProgressPercent: 40, Location: { Source: source, Type: 'KoboSpan', Value: 'kobo.3.1' } }
+              : {}),
+          };
+          const what = `${label(book)} ${percent}% ${source}`;
+          const res = await put(book.id, 'Reading', bookmark);
+          expect(res.status, `${what}: ${res.text}`).toBe(200);
+          const fraction = (percent ?? 0) / 100;
+          const named = source ? Number(/page-(\d+)/.exec(source)?.[1] ?? Number.NaN) : Number.NaN;
+          const page = comic && isPageInRange(named, pages) ? named : pageAtFraction(fraction, pages);
+          const stored = await api(`/books/${book.id}/progress`, { auth: admin.auth });
+          expect(stored.body, what).toMatchObject({
+            currentPage: page,
+            completed: reflowable ? completesAtFraction(fraction) : completesAtPage(page, pages),
+            progressPercentage: progressFraction(book, page, reflowable ? fraction : undefined),
+          });
+          const locator = stored.body.locator === null ? null : JSON.parse(stored.body.locator);
+          expect(locator, what).toEqual(
+            reflowable && source
+              ? {
+                  href: source,
+                  type: 'application/xhtml+xml',
+                  locations: { progression: 0.4, totalProgression: fraction },
+                  koboSpan: 'kobo.3.1',
+                }
+              : null,
+          );
+        }
+      }
+      const finished = await put(book.id, 'Finished', null);
+      expect(finished.status, finished.text).toBe(200);
+      expect((await api(`/books/${book.id}/progress`, { auth: admin.auth })).body, label(book)).toMatchObject({
+        currentPage: pages,
+        completed: true,
+        progressPercentage: 1,
+        locator: null,
+      });
+      expect((await put(book.id, 'ReadyToRead', null)).status).toBe(200);
+      expect((await api(`/books/${book.id}/progress`, { auth: admin.auth })).status, label(book)).toBe(404);
+    }
+  }, 180_000);
 });

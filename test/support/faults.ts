@@ -16,7 +16,10 @@ import { authHeaders, type Credentials } from './http';
 
 export interface FaultyWorker {
   env: Env;
-  /** An HTTP request into the worker, as SELF.fetch makes it (paths without /api/, /opds, /komga/ or /koreader/ go to /api/v1). */
+  /**
+   * An HTTP request into the worker, as SELF.fetch makes it (paths without /api/, /opds, /komga/, /koreader/ or
+   * /kobo/ go to /api/v1).
+   */
   fetch(path: string, init?: RequestInit & { auth?: Credentials }): Promise<Response>;
   /** One batch of book-work messages through the worker's queue handler: what it acked and retried. */
   deliver(queue: string, bodies: unknown[], attempts?: number): ReturnType<typeof getQueueResult>;
@@ -37,7 +40,7 @@ export function faultyWorker(injector: FaultInjector, vars: Record<string, strin
     env: faultyEnv,
     async fetch(path, init = {}) {
       const { auth, ...rest } = init;
-      const prefixed = ['/api/', '/opds', '/komga/', '/koreader/'].some((prefix) => path.startsWith(prefix));
+      const prefixed = ['/api/', '/opds', '/komga/', '/koreader/', '/kobo/'].some((prefix) => path.startsWith(prefix));
       const url = prefixed ? path : `/api/v1${path}`;
       const headers = new Headers(rest.headers);
       for (const [name, value] of Object.entries(authHeaders(auth))) headers.set(name, value);

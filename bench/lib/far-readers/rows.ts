@@ -609,11 +609,20 @@ export const ROWS: Row[] = [
     call: (l) => ({ path: '/komga/api/v1/series', headers: { Cookie: l.komgaCookie } }),
   },
   {
+    id: 'kobo-initialization',
+    newRoute: true,
+    request: 'Kobo `GET /kobo/{key}/v1/initialization` (the resources document)',
+    means: 'key check, nothing else: the resources and Longbox’s image templates are made in the isolate',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/initialization` }),
+  },
+  {
     id: 'kobo-sync',
     newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/sync` (a full sync: no token)',
     means:
-      'key check → the diff (one batch of reads) → what the page sent (one batch of writes, before the answer: the device’s next page reads it); a write: the primary, with replicas too',
+      'key check ∥ one batch: the page’s reads, then its record (what it sent, worked out again in SQL in the same transaction, each write guarded by the key: the device’s next page reads it); a write: the primary, with replicas too',
     target: 1,
     replicaTarget: 1,
     call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/sync?Filter=ALL` }),
@@ -622,7 +631,7 @@ export const ROWS: Row[] = [
     id: 'kobo-metadata',
     newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/{id}/metadata`',
-    means: 'key check → the book as the device gets it (one statement)',
+    means: 'key check ∥ the book as the device gets it (one statement)',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/metadata` }),
@@ -631,7 +640,7 @@ export const ROWS: Row[] = [
     id: 'kobo-state-get',
     newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/library/{id}/state`',
-    means: 'key check → the book with its progress (one statement)',
+    means: 'key check ∥ the book with its progress (one statement)',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: `/kobo/${l.admin.key}/v1/library/${l.book.id}/state` }),
@@ -641,7 +650,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/books/{id}/file/epub` (a CBZ as a fixed-layout EPUB), `Range: bytes=0-65535`',
     means:
-      'key check → the book, its file and pages (one batch); the EPUB’s headers are written from them, the archive’s ranged `LIBRARY.get` streams after the answer starts',
+      'key check ∥ the book, its file and pages (one batch); the EPUB’s headers are written from them, the archive’s ranged `LIBRARY.get` streams after the answer starts',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({
@@ -655,7 +664,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: 'Kobo `GET /kobo/{key}/v1/books/{id}/thumbnail/{w}/{h}/false/image.jpg` (a size made before)',
     means:
-      'key check → the cover (as `thumbnail-book`) ∥ `CACHE.get` of the sized cover under the key this isolate last made (its name holds the cover’s version)',
+      'key check ∥ the cover row ∥ the generated thumbnail ∥ `CACHE.get` of the sized cover under the key this isolate last made (its name holds the cover’s version); with replicas, the sized cover from the colo’s cache (its entry records the cover’s version)',
     target: 1,
     replicaTarget: 0,
     call: (l) => ({ path: `/kobo/${l.admin.key}/v1/books/${l.book.id}/thumbnail/120/160/false/image.jpg` }),
@@ -664,7 +673,8 @@ export const ROWS: Row[] = [
     id: 'kobo-state-put',
     newRoute: true,
     request: 'Kobo `PUT /kobo/{key}/v1/library/{id}/state`',
-    means: 'key check → the book → write batch (progress, series counts, reading time, sent to the device)',
+    means:
+      'key check ∥ one guarded batch: the book read in its own statements, the position worked out there and written (sitting, progress, series counts, reading time, what the device holds); a write: the primary, with replicas too',
     target: 1,
     replicaTarget: 1,
     call: (l) => ({
@@ -750,14 +760,6 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'file-range': { replicas: 1 },
   // The covers of the home screen come from R2 the first time a colo sees them.
   home: { replicas: 1 },
-  // The Kobo app (src/kobo) checks the key in its path before its handler runs: not yet beside the request
-  // (docs/ARCHITECTURE.md, "The credential check beside the request"), so each row pays the check first.
-  'kobo-sync': { depth: 3 },
-  'kobo-metadata': { depth: 2 },
-  'kobo-state-get': { depth: 2 },
-  'kobo-download': { depth: 2 },
-  'kobo-cover': { depth: 2, replicas: 1 },
-  'kobo-state-put': { depth: 3 },
   // Issue 35's writes that are not progress writes (measured sessions, a device's name, deleting them) do not
   // test the credential in their own statements yet: the check, then their one statement or batch.
   'reading-sessions-post': { depth: 2 },

@@ -10,7 +10,7 @@
 import type { BookFormat, PageLocator } from '../container';
 import { type ImageSource, imageForm, imageSourceOf } from './image-sources';
 import type { ComicEpubImage } from './layout';
-import { type EpubPage, isEpubImageType } from './package-files';
+import { EPUB_IMAGE_TYPES, type EpubPage, isEpubImageType } from './package-files';
 import { STORED } from './zip-records';
 
 /** A page as the page index stores it (book_pages). */
@@ -53,13 +53,17 @@ export const needsRedraw = (page: { mediaType: string; width: number; height: nu
 /** When no page's size is known, a portrait page of a common comic's proportions. */
 const FALLBACK_SIZE = { width: 1000, height: 1500 };
 
+/** The page types that can go into the EPUB: copied as they are, or, with `fit`, redrawn when they must be. */
+export const epubPageTypes = (fit: PageFit | null): string[] => (fit ? [...DRAWABLE] : Object.keys(EPUB_IMAGE_TYPES));
+
 /** Why the pages cannot go into an EPUB (as they are, or redrawn for `fit`); null when they can. */
 export function epubRefusal(
   pages: ReadonlyArray<Pick<IndexedPage, 'mediaType'>>,
   fit: PageFit | null = null,
 ): string | null {
   if (pages.length === 0) return 'the book has no pages';
-  const fits = (type: string) => (fit ? DRAWABLE.has(type) : isEpubImageType(type));
+  const types = new Set(epubPageTypes(fit));
+  const fits = (type: string) => types.has(type);
   const other = [...new Set(pages.map((p) => p.mediaType).filter((type) => !fits(type)))];
   if (other.length === 0) return null;
   return fit
