@@ -16,6 +16,7 @@ import {
   bookTerms,
   collectionSeries,
   readListBooks,
+  readingSessions,
   readProgress,
   series,
   seriesSharingLabels,
@@ -493,7 +494,7 @@ export class CatalogWriter {
     return rows.map((row) => row.id);
   }
 
-  /** Removes books for good with their search rows, pages, terms and reading progress, in one batch. */
+  /** Removes books for good with their search rows, pages, terms, reading progress and sittings, in one batch. */
   async purgeBooks(ids: string[]): Promise<void> {
     await this.runAtomically([
       ...ids.map((id) => deleteSearchRow(this.db, 'book', id)),
@@ -501,6 +502,7 @@ export class CatalogWriter {
       this.db.delete(bookTerms).where(inArray(bookTerms.bookId, ids)),
       this.db.delete(bookAuthors).where(inArray(bookAuthors.bookId, ids)),
       this.db.delete(readProgress).where(inArray(readProgress.bookId, ids)),
+      this.db.delete(readingSessions).where(inArray(readingSessions.bookId, ids)),
       this.db.delete(wantToRead).where(inArray(wantToRead.bookId, ids)),
       this.db.delete(bookStoryArcs).where(inArray(bookStoryArcs.bookId, ids)),
       this.db.delete(readListBooks).where(inArray(readListBooks.bookId, ids)),

@@ -1,13 +1,18 @@
 /**
  * The reading statistics read model (GET /reading-stats, GET /admin/reading-stats; DECISIONS.md §Reading
- * statistics): every panel of a window from one statement, so a year of a heavy reader is one round trip. The
- * window's sessions (those the viewer may see now: `visibleBooks`) are read once into a materialised CTE with
- * their local day, and each breakdown is a GROUP BY over it, joined by UNION ALL under one column layout — nested
- * three at a time, as D1 allows few terms in one compound SELECT ("too many terms in compound SELECT").
+ * statistics): every panel of a window from one statement, so a year of a heavy reader is one round trip.
+ *
+ * A reader's statement reads indexes only (migration 0026). The window's sittings are grouped once per book
+ * (`books_read`): each book is then looked up once — in id order, in a covering index — for visibility and for what
+ * the series, author and format breakdowns group by, and those breakdowns (and the summary) add up books, so
+ * none of them counts distinct values. Periods and devices group the sittings themselves, read again from the
+ * covering index in time order. The breakdowns are joined by UNION ALL under one column layout, nested three at a
+ * time, as D1 allows few terms in one compound SELECT ("too many terms in compound SELECT").
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { type Viewer, visibleBooks } from './visibility';
+import { BOOKS_READING_STATS_INDEX } from '../db/tables/books';
+import { seesEverything, type Viewer, visibleBooks } from './visibility';
 
 /** A stretch of the window with one UTC offset: until `until` (exclusive; null: the rest), local = UTC + offset. */
 export interface OffsetSpan {
@@ -77,10 +82,13 @@ interface Row {
   no_duration: number;
   no_pages: number;
   last_at: string | null;
-  readers: number;
+  /** The server's rows: how many people. */
+  readers?: number;
+  /** A reader's summary: how many of the books were first read in the window. */
+  started?: number;
 }
 
-/** The measures of a group of the window's rows `w`, in Row's column order after kind, k and label. */
+/** The server's measures of a group of the window's sittings `w`, in Row's column order after kind, k and label. */
 const MEASURES =
   sql.raw(`coalesce(sum(w.measured_ms), 0), coalesce(sum(w.inferred_ms), 0), coalesce(sum(w.pages_read), 0),
   count(*), count(DISTINCT w.book_id), count(DISTINCT CASE WHEN w.finished THEN w.book_id END),
@@ -98,6 +106,57 @@ const NAMED_MEASURES =
 const COLUMNS = sql.raw(
   'kind, k, label, measured, inferred, pages, sessions, books, finished, no_duration, no_pages, last_at, readers',
 );
+
+/**
+ * A reader's measures of a group of sittings (`s`, from reading_sessions): books and finished books are
+ * distinct counts here, as a book is read in many sittings of a day or a device.
+ */
+const SITTING_MEASURES =
+  sql.raw(`coalesce(sum(s.measured_ms), 0), coalesce(sum(s.inferred_ms), 0), coalesce(sum(s.pages_read), 0),
+  count(*), count(DISTINCT s.book_id), count(DISTINCT CASE WHEN s.finished THEN s.book_id END),
+  sum(s.measured_ms IS NULL AND s.inferred_ms IS NULL), sum(s.pages_read IS NULL), max(s.ended_at), 0`);
+
+/**
+ * A reader's measures of a group of rows that each stand for some books (`r`: a book of `books_read`, or the books
+ * of one credit list): everything adds up.
+ */
+const BOOK_MEASURES = sql.raw(`coalesce(sum(r.measured), 0), coalesce(sum(r.inferred), 0), coalesce(sum(r.pages), 0),
+  coalesce(sum(r.sessions), 0), coalesce(sum(r.books), 0), coalesce(sum(r.finished), 0), sum(r.no_duration),
+  sum(r.no_pages), max(r.last_at)`);
+
+const NAMED_BOOK_MEASURES_TEXT = `coalesce(sum(r.measured), 0) AS measured, coalesce(sum(r.inferred), 0) AS inferred,
+  coalesce(sum(r.pages), 0) AS pages, coalesce(sum(r.sessions), 0) AS sessions, coalesce(sum(r.books), 0) AS books,
+  coalesce(sum(r.finished), 0) AS finished, sum(r.no_duration) AS no_duration, sum(r.no_pages) AS no_pages,
+  max(r.last_at) AS last_at`;
+
+/** BOOK_MEASURES named, for the first member of a UNION ALL and for subqueries. */
+const NAMED_BOOK_MEASURES = sql.raw(NAMED_BOOK_MEASURES_TEXT);
+
+/**
+ * The credited writers of the window's books, as rows of BOOK_MEASURES: one per writer of each distinct credit
+ * list, carrying the books with that list (books of a series mostly share one, so each list is read from its JSON
+ * once, not once per book). A list naming a writer k times counts the sittings k times and the books once, as
+ * counting over each book's credits would.
+ */
+const CREDITED_ROWS = sql.raw(`SELECT a.value ->> 'name' AS name, list.measured * count(*) AS measured,
+    list.inferred * count(*) AS inferred, list.pages * count(*) AS pages, list.sessions * count(*) AS sessions,
+    list.books, list.finished, list.no_duration * count(*) AS no_duration, list.no_pages * count(*) AS no_pages,
+    list.last_at
+  FROM (SELECT r.authors, ${NAMED_BOOK_MEASURES_TEXT} FROM books_read AS r GROUP BY r.authors) AS list
+  JOIN json_each(list.authors) AS a
+  WHERE coalesce(a.value ->> 'role', 'writer') IN ('writer', 'author', '') AND a.value ->> 'name' <> ''
+  GROUP BY list.authors, a.value ->> 'name'`);
+
+const READER_COLUMNS = sql.raw(
+  'kind, k, label, measured, inferred, pages, sessions, books, finished, no_duration, no_pages, last_at, started',
+);
+
+/** A ranking over groups of `r` rows (BOOK_MEASURES). */
+const BOOK_RANKING: Record<StatsSort, string> = {
+  time: 'coalesce(sum(r.measured), 0) + coalesce(sum(r.inferred), 0)',
+  pages: 'coalesce(sum(r.pages), 0)',
+  completions: 'coalesce(sum(r.finished), 0)',
+};
 
 const RANKING: Record<StatsSort, string> = {
   time: 'coalesce(sum(w.measured_ms), 0) + coalesce(sum(w.inferred_ms), 0)',
@@ -160,39 +219,58 @@ export class ReadingStatsRepository {
 
   /** A reader's statistics over the window: summary, periods, devices, series, authors, formats. */
   async forReader(viewer: Viewer, window: StatsWindow): Promise<ReaderStats> {
-    const rank = sql.raw(RANKING[window.sort]);
+    const rank = sql.raw(BOOK_RANKING[window.sort]);
+    const userId = viewer.userId;
+    const inWindow = sql`s.user_id = ${userId} AND s.started_at >= ${window.from} AND s.started_at < ${window.to}`;
+    // Periods and devices count the sittings of the books the viewer sees: every sitting when they see every book
+    // (a sitting goes with its book: cascade, and the purges delete it explicitly), else those of books_read.
+    const ofVisibleBooks = seesEverything(viewer) ? sql`` : sql` AND s.book_id IN (SELECT book_id FROM books_read)`;
+    const bucket = bucketOf(localDay(sql`s.started_at`, window.offsets), window.granularity);
     const rows = await this.db.all<Row>(sql`
-      WITH w AS MATERIALIZED (${this.windowRows(viewer, window, sql`s.user_id = ${viewer.userId}`)})
-      SELECT ${COLUMNS} FROM (
-        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_MEASURES} FROM w
+      WITH books_read AS MATERIALIZED (
+        SELECT x.*, 1 AS books, b.series_id, b.file_format, b.authors,
+          -- Read before the window: a seek in (user, book, …, started_at); the unary + keeps the planner off the
+          -- (user, started_at) index, which would scan every earlier sitting of the user once per book.
+          NOT EXISTS (SELECT 1 FROM reading_sessions AS earlier WHERE earlier.user_id = ${userId}
+            AND earlier.book_id = x.book_id AND +earlier.started_at < ${window.from}) AS fresh
+        FROM (SELECT s.book_id, sum(s.measured_ms) AS measured, sum(s.inferred_ms) AS inferred,
+            sum(s.pages_read) AS pages, count(*) AS sessions, max(CASE WHEN s.finished THEN 1 ELSE 0 END) AS finished,
+            sum(s.measured_ms IS NULL AND s.inferred_ms IS NULL) AS no_duration, sum(s.pages_read IS NULL) AS no_pages,
+            max(s.ended_at) AS last_at
+          FROM reading_sessions AS s WHERE ${inWindow} GROUP BY s.book_id) AS x
+        JOIN books AS b INDEXED BY ${sql.raw(BOOKS_READING_STATS_INDEX)} ON b.id = x.book_id
+        WHERE ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })})
+      SELECT ${READER_COLUMNS} FROM (
+        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_BOOK_MEASURES},
+            coalesce(sum(r.fresh), 0) AS started
+          FROM books_read AS r
         UNION ALL
-        SELECT 'started', NULL, NULL, 0, 0, 0, 0, count(*), 0, 0, 0, NULL, 0 FROM (SELECT DISTINCT book_id FROM w) AS read
-          WHERE NOT EXISTS (SELECT 1 FROM reading_sessions AS earlier WHERE earlier.user_id = ${viewer.userId}
-            AND earlier.book_id = read.book_id AND earlier.started_at < ${window.from})
+        SELECT 'period', ${bucket} AS bucket, NULL, ${SITTING_MEASURES}
+          FROM reading_sessions AS s WHERE ${inWindow}${ofVisibleBooks} GROUP BY bucket
         UNION ALL
-        SELECT 'period', w.bucket, NULL, ${MEASURES} FROM w GROUP BY w.bucket)
+        SELECT 'device', s.device_id, coalesce(
+            (SELECT named.name FROM reading_device_names AS named WHERE named.user_id = ${userId}
+              AND named.device_id = s.device_id),
+            -- The name it had in its latest sitting: max(ended_at) is the only min/max of this SELECT, so SQLite
+            -- takes this bare column from the row holding it.
+            s.device_name), ${SITTING_MEASURES}
+          FROM reading_sessions AS s WHERE ${inWindow}${ofVisibleBooks} GROUP BY s.device_id)
         UNION ALL
-        SELECT * FROM (SELECT 'device', w.device_id, coalesce(
-            (SELECT named.name FROM reading_device_names AS named WHERE named.user_id = ${viewer.userId}
-              AND named.device_id = w.device_id),
-            (SELECT latest.device_name FROM w AS latest WHERE latest.device_id = w.device_id
-              ORDER BY latest.ended_at DESC LIMIT 1)), ${MEASURES}
-          FROM w GROUP BY w.device_id
+        SELECT * FROM (SELECT 'series', top.series_id, (SELECT title FROM series WHERE series.id = top.series_id),
+            top.measured, top.inferred, top.pages, top.sessions, top.books, top.finished, top.no_duration, top.no_pages,
+            top.last_at, 0
+          FROM (SELECT r.series_id, ${NAMED_BOOK_MEASURES} FROM books_read AS r
+            GROUP BY r.series_id ORDER BY ${rank} DESC, r.series_id LIMIT ${window.limit}) AS top
         UNION ALL
-        SELECT * FROM (SELECT 'series', w.series_id, (SELECT title FROM series WHERE series.id = w.series_id), ${MEASURES}
-          FROM w GROUP BY w.series_id ORDER BY ${rank} DESC, w.series_id LIMIT ${window.limit})
+        SELECT * FROM (SELECT 'author', r.name, r.name, ${BOOK_MEASURES}, 0 FROM (${CREDITED_ROWS}) AS r
+          GROUP BY r.name ORDER BY ${rank} DESC, r.name LIMIT ${window.limit})
         UNION ALL
-        SELECT * FROM (SELECT 'author', a.value ->> 'name', a.value ->> 'name', ${MEASURES}
-          FROM w JOIN json_each(w.authors) AS a
-          WHERE coalesce(a.value ->> 'role', 'writer') IN ('writer', 'author', '') AND a.value ->> 'name' <> ''
-          GROUP BY a.value ->> 'name' ORDER BY ${rank} DESC, a.value ->> 'name' LIMIT ${window.limit}))
-        UNION ALL
-        SELECT 'format', w.file_format, NULL, ${MEASURES} FROM w GROUP BY w.file_format
+        SELECT 'format', r.file_format, NULL, ${BOOK_MEASURES}, 0 FROM books_read AS r GROUP BY r.file_format)
       )`);
     const of = (kind: string) => rows.filter((row) => row.kind === kind);
     const summary = of('summary')[0] ?? EMPTY;
     return {
-      summary: { ...measuresOf(summary), booksStarted: Number(of('started')[0]?.books ?? 0) },
+      summary: { ...measuresOf(summary), booksStarted: Number(summary.started ?? 0) },
       periods: of('period')
         .map(breakdownOf)
         .sort((a, b) => a.key.localeCompare(b.key)),

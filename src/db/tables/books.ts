@@ -36,6 +36,7 @@ export interface BookFileMetadata {
 /** Named by catalog queries (INDEXED BY), see its definition below. */
 export const BOOKS_LIVE_CATALOG_INDEX = 'books_live_catalog_idx';
 export const BOOKS_INCOMPLETE_INDEX = 'books_incomplete_idx';
+export const BOOKS_READING_STATS_INDEX = 'books_reading_stats_idx';
 
 /** One book file (an R2 object) and what analysis learned from it (API.md §2 Book). */
 export const books = sqliteTable(
@@ -134,6 +135,10 @@ export const books = sqliteTable(
     index('books_live_reading_order_idx')
       .on(t.seriesId, sql`${t.numberSort} IS NULL`, t.numberSort, t.sortKey, t.id, t.deletedAt)
       .where(sql`deleted_at IS NULL`),
+    // The reading statistics look up each book a reader read in a window (a heavy reader's year: tens of
+    // thousands), in id order, for what they test and group by: visibility (library, series), series, format and
+    // credits. Covering, so no lookup reads the wide table row; named with INDEXED BY for the reason above.
+    index(BOOKS_READING_STATS_INDEX).on(t.id, t.seriesId, t.libraryId, t.fileFormat, t.authors),
     // Books whose queued work (details, thumbnail) is not done: progress counts and the cron re-queue.
     index(BOOKS_INCOMPLETE_INDEX)
       .on(t.libraryId, t.workQueuedAt)
