@@ -18,11 +18,12 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { chromiumPath, launchBrowser } from '../test/e2e/support/browser';
+import { startFakeProviders } from '../test/support/provider-fakes/node-server.mjs';
 import { loadHome } from './lib/far-readers/home-screen';
-import { type Library, seedLibrary } from './lib/far-readers/library';
-import { type Call, ceilingOf, ROWS, type Row } from './lib/far-readers/rows';
+import { type Library, seedLibrary, seedTracking } from './lib/far-readers/library';
+import { type Call, ceilingOf, type Fresh, ROWS, type Row } from './lib/far-readers/rows';
 import { type FarReport, type FarServer, startFarServer } from './lib/far-readers/server';
-import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
+import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { SMOKE } from './lib/smoke.mjs';
 import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
@@ -109,7 +110,7 @@ async function send(
   const res = await fetch(`${server.url}${call.path}`, {
     method: call.method ?? 'GET',
     headers,
-    body: call.json === undefined ? undefined : JSON.stringify(call.json),
+    body: call.json === undefined ? call.body : JSON.stringify(call.json),
     signal: aborter.signal,
   });
   let ms: number;
@@ -159,7 +160,9 @@ async function measureServer(
         if (row.call) {
           const n = calls.get(row.id) ?? 0;
           calls.set(row.id, n + 1);
-          const sample = await send(server, row.call(library, n));
+          const made = (await row.setup?.(library, n)) ?? {};
+          const sample = await send(server, row.call(library, n, made));
+          await row.cleanup?.(library, n);
           if (sample === 'absent') break;
           if (warmUp) continue;
           measured.depths.push(sample.depth);
@@ -237,16 +240,29 @@ interface ServerRun {
 async function runServer(label: string, commit: string | undefined, browser: Browser | null): Promise<ServerRun> {
   const state = tempStateDir(`far-readers-${label}`);
   let server: FarServer | undefined;
+  // A commit's server is not sent the rows of routes it does not have: nothing is made for them there.
+  const measured = commit ? rows.filter((row) => !row.newRoute) : rows;
+  const tracking = measured.some((row) => row.tracking);
+  const fakes = tracking ? await startFakeProviders(ROOT) : undefined;
   try {
     const started = Date.now();
-    server = await startFarServer({ label, dir: path.join(state, 'sources'), data: path.join(state, 'data'), commit });
-    const needs = (fresh: Row['fresh']) => (rows.some((row) => row.fresh === fresh) ? callsPerRow : 0);
+    server = await startFarServer({
+      label,
+      dir: path.join(state, 'sources'),
+      data: path.join(state, 'data'),
+      commit,
+      vars: fakes?.vars,
+    });
+    const needs = (fresh: Fresh) => measured.filter((row) => row.fresh === fresh).length * callsPerRow;
     const library = await seedLibrary(server.url, {
       fresh: Math.max(3, needs('book')),
       coldUsers: needs('user'),
+      victimBooks: needs('victim-book'),
+      victimSeries: needs('victim-series'),
       pagesPerBook: PAGES_PER_BOOK,
       pageWidth: PAGE_WIDTH,
     });
+    if (fakes) await seedTracking(library, fakes.url, needs('release'));
     console.log(`${label}: server up and library seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     // Read replicas are a mode of the working tree only: "before" is measured as deployed then.
     const serverPasses = commit ? passes.filter((pass) => !pass.replicas) : passes;
@@ -256,6 +272,7 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
     return { label, results, state: await server.state() };
   } finally {
     await server?.stop();
+    await fakes?.stop();
     removeDir(state);
   }
 }

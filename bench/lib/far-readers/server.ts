@@ -97,6 +97,8 @@ export async function startFarServer(options: {
   dir: string;
   data: string;
   commit?: string;
+  /** More variables for both processes (the fake release providers' addresses). */
+  vars?: Record<string, string>;
 }): Promise<FarServer> {
   const { label, dir, data, commit } = options;
   let sources: { api: string; consumers: string; renderer: string };
@@ -110,7 +112,11 @@ export async function startFarServer(options: {
   } else sources = snapshotSources(dir);
   const api = writeFarReadersConfig(dir);
   applyMigrations(sources.api, data);
-  const longbox = await startLongbox({ sources: { ...sources, api }, persistTo: data, vars: VARS });
+  const longbox = await startLongbox({
+    sources: { ...sources, api },
+    persistTo: data,
+    vars: { ...VARS, ...options.vars },
+  });
   const url = longbox.url;
   let current = '';
   const control = async (pathname: string, init?: RequestInit): Promise<any> => {
