@@ -33,7 +33,7 @@ export interface CoversServiceDeps {
   events: EventPublisher;
 }
 
-/** An uploaded image checked and thumbnailed, not stored yet (`CoversService.prepare`). */
+/** An uploaded image checked and thumbnailed, not stored yet (`CoversService.readyToStore`). */
 export interface PreparedCover {
   id: string;
   owner: CoverOwner;
@@ -66,14 +66,14 @@ export class CoversService {
 
   /** Stores an uploaded image as a cover of the owner; `select` makes it the one shown. */
   async upload(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array, select: boolean): Promise<CoverRow> {
-    return this.store(await this.prepare(viewer, owner, bytes), select);
+    return this.store(await this.readyToStore(viewer, owner, bytes), select);
   }
 
   /**
    * What storing an image as a cover needs, read and made before anything is written: the owner (a hidden one
    * is a 404), the image checked and its thumbnail rendered (the renderer is near).
    */
-  async prepare(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array): Promise<PreparedCover> {
+  async readyToStore(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array): Promise<PreparedCover> {
     const { renderer, settings } = this.deps;
     const [{ libraryId }, maxSide] = await Promise.all([
       this.owner(viewer, owner),

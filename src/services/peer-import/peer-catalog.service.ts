@@ -145,7 +145,7 @@ export class PeerCatalogService {
     const { imports, covers } = this.deps;
     const [origins, prepared] = await Promise.all([
       imports.origins(item.source, 'cover', [item.foreignId]),
-      covers.prepare(viewerOf(actor), { kind: item.kind, id: item.id }, bytes),
+      covers.readyToStore(viewerOf(actor), { kind: item.kind, id: item.id }, bytes),
     ]);
     const known = origins.get(item.foreignId);
     if (known) return unchanged(item.foreignId, known);
