@@ -815,7 +815,8 @@ export const ROWS: Row[] = [
     id: 'tracking-update',
     newRoute: true,
     request: '`PATCH /series/{id}/tracking` (`trackChapters`)',
-    means: 'key check ∥ the series with what seeding needs (`checked-writes`) → one batch: the tracking written and read back',
+    means:
+      'key check ∥ the series with what seeding needs (`checked-writes`) → one batch: the tracking written and read back',
     target: 2,
     replicaTarget: 1,
     call: (l) => ({
@@ -964,7 +965,8 @@ export const ROWS: Row[] = [
     id: 'import-users',
     newRoute: true,
     request: '`POST /admin/import/users` (one new user)',
-    means: 'admin key check ∥ one wave of reads (peer ids, accounts, libraries, labels: `checked-writes`) → one batch of writes',
+    means:
+      'admin key check ∥ one wave of reads (peer ids, accounts, libraries, labels: `checked-writes`) → one batch of writes',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1041,7 +1043,8 @@ export const ROWS: Row[] = [
     id: 'import-lists',
     newRoute: true,
     request: "`POST /admin/import/lists` (one new read list of the peer user's)",
-    means: 'admin key check ∥ one wave of reads (peer ids, names, members, owners: `checked-writes`) → one batch of writes',
+    means:
+      'admin key check ∥ one wave of reads (peer ids, names, members, owners: `checked-writes`) → one batch of writes',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1068,7 +1071,8 @@ export const ROWS: Row[] = [
     id: 'import-metadata',
     newRoute: true,
     request: "`POST /admin/import/metadata` (a series' and a book's locked summary)",
-    means: 'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
+    means:
+      'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1093,7 +1097,8 @@ export const ROWS: Row[] = [
     id: 'import-api-keys',
     newRoute: true,
     request: "`POST /admin/import/api-keys` (one Komga key of the peer user's)",
-    means: 'admin key check ∥ one wave of reads (peer ids, owners, hashes taken: `checked-writes`) → one batch of writes',
+    means:
+      'admin key check ∥ one wave of reads (peer ids, owners, hashes taken: `checked-writes`) → one batch of writes',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1118,7 +1123,8 @@ export const ROWS: Row[] = [
     id: 'import-covers',
     newRoute: true,
     request: '`POST /admin/import/covers` (a JPEG for a book; deselected after each call, not timed)',
-    means: 'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
+    means:
+      'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
