@@ -125,7 +125,9 @@ async function send(
   }
   if (res.status === 404 && server.label === 'before' && !(call.expect ?? [200]).includes(404)) return 'absent';
   if (!(call.expect ?? [200]).includes(res.status)) {
-    throw new Error(`${call.method ?? 'GET'} ${call.path} answered ${res.status}: ${text}`);
+    const id = /request id ([0-9a-f-]+)/.exec(text)?.[1];
+    const log = res.status >= 500 ? `\nthe server's log:\n${server.log(id ?? '"level":"error"')}` : '';
+    throw new Error(`${call.method ?? 'GET'} ${call.path} answered ${res.status}: ${text}${log}`);
   }
   const id = res.headers.get('x-far-request');
   if (!id) throw new Error(`${call.path}: no X-Far-Request header (is the far-readers entry running?)`);
@@ -162,7 +164,7 @@ async function measureServer(
           calls.set(row.id, n + 1);
           const made = (await row.setup?.(library, n)) ?? {};
           const sample = await send(server, row.call(library, n, made));
-          await row.cleanup?.(library, n);
+          await row.cleanup?.(library, n, made);
           if (sample === 'absent') break;
           if (warmUp) continue;
           measured.depths.push(sample.depth);

@@ -338,3 +338,25 @@ export async function seedTracking(library: Library, fakes: string, releases: nu
   const sources = (await admin.call('GET', '/release-sources')).sources as Array<{ id: string; pluginId: string }>;
   library.tracking.sources = Object.fromEntries(sources.map((s) => [s.pluginId, s.id]));
 }
+
+/**
+ * Waits until the sources (every enabled one, or `sourceId`) have polled the rows' series since `since`: a row
+ * whose call makes it poll lets the consumers finish before the next row is measured, so their work does not
+ * run beside it (the two workerd processes share one local D1 file and the machine's CPUs). At most 30 s: a
+ * poll still running then is reported and left to finish.
+ */
+export async function pollsDone(library: Library, since: string, sourceId?: string): Promise<void> {
+  type Source = { sourceId: string; enabled: boolean; lastPolledAt: string | null };
+  const admin = adminApi(library);
+  for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
+    const sources = (await admin.call('GET', `/series/${library.series.id}/tracking`)).sources as Source[];
+    const waiting = sources.filter(
+      (s) => s.enabled && (sourceId === undefined || s.sourceId === sourceId) && (s.lastPolledAt ?? '') < since,
+    );
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) {
+      console.warn(`far-readers: ${waiting.length} poll(s) of the rows' series not done 30 s after ${since}`);
+      return;
+    }
+  }
+}

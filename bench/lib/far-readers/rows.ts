@@ -10,7 +10,7 @@
  * below): the bench fails above the ceiling instead of the target.
  */
 import { createHash } from 'node:crypto';
-import { adminApi, type Library, PEER_SOURCE } from './library';
+import { adminApi, type Library, PEER_SOURCE, pollsDone } from './library';
 
 export interface Call {
   method?: string;
@@ -53,8 +53,11 @@ export interface Row {
    * not measured, and what it returns is given to `call`.
    */
   setup?: (library: Library, n: number) => Promise<Made>;
-  /** Untimed work after each call: undoes what would change another row's request (a selected cover). */
-  cleanup?: (library: Library, n: number) => Promise<void>;
+  /**
+   * Untimed work after each call: undoes what would change another row's request (a selected cover), or waits
+   * for work the call started elsewhere (a poll in the consumers) so that it does not run beside the next row.
+   */
+  cleanup?: (library: Library, n: number, made: Made) => Promise<void>;
   /** The request; absent for the home screen, which Chromium measures (home-screen.ts). */
   call?: (library: Library, n: number, made: Made) => Call;
 }
@@ -70,6 +73,8 @@ const basic = (user: string, password: string) => ({
 });
 const page = (l: Library, bookId = l.book.id, query = '') => `/api/v1/books/${bookId}/pages/1${query}`;
 const KOREADER = { Accept: 'application/vnd.koreader.v1+json' };
+/** When a call that makes the rows' series poll starts (`pollsDone` waits for polls made since). */
+const pollStart = async (): Promise<Made> => ({ since: new Date().toISOString() });
 /** The book the cover import gives a cover: a fresh one (its pages are read, never its cover). */
 const coverBook = (l: Library) => l.freshBooks[0]!.id;
 
@@ -834,12 +839,14 @@ export const ROWS: Row[] = [
     target: 2,
     replicaTarget: 1,
     tracking: true,
+    setup: pollStart,
     call: (l) => ({
       method: 'POST',
       path: `/api/v1/series/${l.series.id}/tracking/poll-now`,
       headers: key(l),
       expect: [202],
     }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!),
   },
   {
     id: 'release-update',
@@ -929,7 +936,9 @@ export const ROWS: Row[] = [
     target: 2,
     replicaTarget: 1,
     tracking: true,
+    setup: pollStart,
     call: (l) => ({ method: 'POST', path: '/api/v1/release-sources/poll-now-all', headers: key(l), expect: [202] }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!),
   },
   {
     id: 'release-source-poll-now',
@@ -939,12 +948,14 @@ export const ROWS: Row[] = [
     target: 2,
     replicaTarget: 1,
     tracking: true,
+    setup: pollStart,
     call: (l) => ({
       method: 'POST',
       path: `/api/v1/release-sources/${l.tracking.sources.mangaupdates}/poll-now`,
       headers: key(l),
       expect: [202],
     }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!, l.tracking.sources.mangaupdates),
   },
   {
     id: 'release-source-reset',

@@ -59,6 +59,8 @@ export interface FarServer {
   /** The request's whole record once its `waitUntil` work has settled (or after `timeoutMs`). */
   report(id: string, timeoutMs?: number): Promise<FarReport>;
   state(): Promise<{ environmentsSeen: number; unattributed: number }>;
+  /** The workers' last output lines that mention `needle` (a request id), else their last lines. */
+  log(needle: string): string;
   stop(): Promise<void>;
 }
 
@@ -136,6 +138,11 @@ export async function startFarServer(options: {
     },
     report: (id, timeoutMs = 15_000) => control(`requests/${id}?settled=${timeoutMs}`),
     state: () => control('state'),
+    log(needle) {
+      const lines = longbox.output().split('\n');
+      const mentioning = lines.filter((line) => line.includes(needle));
+      return (mentioning.length > 0 ? mentioning : lines.slice(-30)).join('\n');
+    },
     stop: () => longbox.stop(),
   };
 }
