@@ -56,6 +56,8 @@ export interface FarServer {
   url: string;
   /** Sets the distance, the replica mode and the LONGBOX_* variables the worker sees (no request when unchanged). */
   settings(next: FarSettings): Promise<void>;
+  /** Sends the settings last set again (the worker was reloaded: a new isolate has the defaults). */
+  reapply(): Promise<void>;
   /** The request's whole record once its `waitUntil` work has settled (or after `timeoutMs`). */
   report(id: string, timeoutMs?: number): Promise<FarReport>;
   state(): Promise<{ environmentsSeen: number; unattributed: number }>;
@@ -135,6 +137,9 @@ export async function startFarServer(options: {
       if (body === current) return;
       await control('settings', { method: 'POST', body });
       current = body;
+    },
+    async reapply() {
+      if (current) await control('settings', { method: 'POST', body: current });
     },
     report: (id, timeoutMs = 15_000) => control(`requests/${id}?settled=${timeoutMs}`),
     state: () => control('state'),
