@@ -102,7 +102,7 @@ function varsFor(pass: Pass, row: Row): Record<string, string> {
 async function send(
   server: FarServer,
   call: Call,
-): Promise<{ ms: number; depth: number; report: FarReport; isolate: string } | 'absent'> {
+): Promise<{ ms: number; depth: number; report: FarReport; isolate: string } | 'absent' | 'reloaded'> {
   const headers: Record<string, string> = { ...call.headers };
   if (call.json !== undefined) headers['Content-Type'] = 'application/json';
   const aborter = new AbortController();
@@ -131,8 +131,10 @@ async function send(
   }
   const id = res.headers.get('x-far-request');
   if (!id) throw new Error(`${call.path}: no X-Far-Request header (is the far-readers entry running?)`);
-  // Settled: its waitUntil work is done, so it does not overlap the next request.
-  const report = await server.report(id);
+  // Settled: its waitUntil work is done, so it does not overlap the next request. An isolate that took over since
+  // has no record of it.
+  const report = await server.report(id).catch(() => null);
+  if (!report) return 'reloaded';
   return { ms, depth: Number(res.headers.get('x-far-depth')), report, isolate: res.headers.get('x-far-isolate') ?? '' };
 }
 
@@ -169,13 +171,13 @@ async function measureServer(
           const sample = await send(server, row.call(library, n, made));
           await row.cleanup?.(library, n, made);
           if (sample === 'absent') break;
-          if (isolate !== undefined && sample.isolate !== isolate) {
+          if (sample === 'reloaded' || (isolate !== undefined && sample.isolate !== isolate)) {
             // A new isolate answered: it has the default settings and cold caches. The sample is dropped, the
             // settings sent again and the credentials warmed again; a row that takes nothing fresh takes the
             // sample again after a warm-up call of its own.
             if (++reloads > MAX_RELOADS) throw new Error(`the API worker was reloaded ${reloads} times: giving up`);
             console.log(`${server.label} ${pass.key} ${row.id}: the API worker was reloaded; sample dropped`);
-            isolate = sample.isolate;
+            isolate = sample === 'reloaded' ? undefined : sample.isolate;
             await server.reapply();
             await rewarm(server, library, row, () => {
               const next = calls.get(row.id) ?? 0;

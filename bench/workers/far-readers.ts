@@ -15,7 +15,7 @@
  *   working should wrangler.toml ever opt out with `no_nodejs_compat`. With nodejs_compat on, the flag changes
  *   nothing: the same global names, `process` and `Buffer` as under wrangler.toml (checked on workerd).
  * - Every response gets `X-Far-Request` (the record's id), `X-Far-Depth`, `X-Far-Calls` (the counted far
- *   calls by level, ASCII) and `X-Far-Isolate` (an id made when this module loaded: wrangler may reload the
+ *   calls by level, ASCII) and `X-Far-Isolate` (an id made at this isolate's first response: wrangler may reload the
  *   worker mid-run — another worker of its dev registry came or went — and a new isolate has neither the
  *   settings below nor the warm caches a row's samples expect); `GET /__far/requests/{id}?settled=<ms>` gives the whole record once the request's
  *   `waitUntil` work and calls have settled (waiting up to that long; `settled` says whether they had): counted,
@@ -115,8 +115,8 @@ function environmentFor(raw: Env): Env {
   return env;
 }
 
-/** This isolate (`X-Far-Isolate`). */
-const ISOLATE = crypto.randomUUID();
+/** This isolate (`X-Far-Isolate`), named at its first response (no random values in a worker's global scope). */
+let isolate: string | undefined;
 
 /** The last requests' records, for GET /__far/requests/{id} (bounded: a long run must not grow the isolate). */
 const records = new Map<string, RequestRecord>();
@@ -150,7 +150,7 @@ function labelled(response: Response, record: RequestRecord): Response {
   const report = farReport(record);
   const headers: Record<string, string> = {
     'X-Far-Request': record.id,
-    'X-Far-Isolate': ISOLATE,
+    'X-Far-Isolate': (isolate ??= crypto.randomUUID()),
     'X-Far-Depth': String(report.depth),
     'X-Far-Calls': chainText(report.levels, { sequence: ' > ', parallel: ' | ' }).replace(/[^\x20-\x7e]/g, '?'),
   };
