@@ -148,9 +148,10 @@ function requestContext(ctx: ExecutionContext, record: RequestRecord): Execution
 function labelled(response: Response, record: RequestRecord): Response {
   if (response.status === 101) return response;
   const report = farReport(record);
+  isolate ??= crypto.randomUUID();
   const headers: Record<string, string> = {
     'X-Far-Request': record.id,
-    'X-Far-Isolate': (isolate ??= crypto.randomUUID()),
+    'X-Far-Isolate': isolate,
     'X-Far-Depth': String(report.depth),
     'X-Far-Calls': chainText(report.levels, { sequence: ' > ', parallel: ' | ' }).replace(/[^\x20-\x7e]/g, '?'),
   };
