@@ -7,6 +7,7 @@ import type { Role } from './auth/permissions';
 import type { Config } from './config/config';
 import type { Database } from './db/client';
 import type { Defer } from './lib/deferred-work';
+import type { ClaimedPoll } from './repositories/release-polls.repository';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { DuplicatesRepository } from './repositories/duplicates.repository';
 import { EmailOutboxRepository } from './repositories/email-outbox.repository';
@@ -65,7 +66,7 @@ import { CatalogWriter } from './repositories/catalog-writer.repository';
 import { MetadataService } from './services/metadata.service';
 import { EventAudienceRepository } from './repositories/event-audience.repository';
 import { EventStreamsService } from './services/event-streams.service';
-import { dispatchDuePolls, dispatchSeriesPolls } from './releases/poll-dispatch';
+import { dispatchDuePolls, queueClaimedPolls } from './releases/poll-dispatch';
 import { createLogger } from './lib/logger';
 import { ReleaseLedgerRepository } from './repositories/release-ledger.repository';
 import { ReleaseSourcesRepository } from './repositories/release-sources.repository';
@@ -153,7 +154,7 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
   const userAccess = new UserAccessService(userAccessRepository, sharingLabels, libraries);
   const sharingTags = new SharingTagsService(sharingLabels, catalogRead.seriesQuery, catalogWriter);
   // Poll-now only queues: providers are asked by the release-poll consumer, never inside a request.
-  const pollSeries = (seriesId: string) => dispatchSeriesPolls(db, env.RELEASE_POLL, seriesId, new Date());
+  const queuePolls = (claimed: readonly ClaimedPoll[]) => queueClaimedPolls(env.RELEASE_POLL, claimed, new Date());
   const pollDue = async () => {
     // As a cron tick does: the rest of what poll-now made due follows at the next ticks, at the providers' pace.
     const queued = await dispatchDuePolls(db, env.RELEASE_POLL, new Date(), {
@@ -220,7 +221,7 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
     kosync: new KosyncService(catalogRead.readProgress),
     readingStats: readingStatsService(db),
     metadata,
-    tracking: new TrackingService(new SeriesTrackingRepository(db), events, pollSeries),
+    tracking: new TrackingService(new SeriesTrackingRepository(db), events, queuePolls, defer),
     releases: new ReleasesService(new ReleaseLedgerRepository(db), events),
     releaseSources: new ReleaseSourcesService(new ReleaseSourcesRepository(db), pollDue, defer),
     fileDeletion: new FileDeletionService({
@@ -229,6 +230,7 @@ export function createServices({ db, primary, config, env, defer, deferUnheld }:
       library: env.LIBRARY,
       cache: env.CACHE,
       events,
+      defer,
     }),
     ...media,
     peerImport: createPeerImportServices(db, {

@@ -14,8 +14,10 @@
  *   2026-08-04: nodejs_compat is on by default); the derived config adds `nodejs_als` anyway, so the entry keeps
  *   working should wrangler.toml ever opt out with `no_nodejs_compat`. With nodejs_compat on, the flag changes
  *   nothing: the same global names, `process` and `Buffer` as under wrangler.toml (checked on workerd).
- * - Every response gets `X-Far-Request` (the record's id), `X-Far-Depth` and `X-Far-Calls` (the counted far
- *   calls by level, ASCII); `GET /__far/requests/{id}?settled=<ms>` gives the whole record once the request's
+ * - Every response gets `X-Far-Request` (the record's id), `X-Far-Depth`, `X-Far-Calls` (the counted far
+ *   calls by level, ASCII) and `X-Far-Isolate` (an id made at this isolate's first response: wrangler may reload the
+ *   worker mid-run — another worker of its dev registry came or went — and a new isolate has neither the
+ *   settings below nor the warm caches a row's samples expect); `GET /__far/requests/{id}?settled=<ms>` gives the whole record once the request's
  *   `waitUntil` work and calls have settled (waiting up to that long; `settled` says whether they had): counted,
  *   pending and later calls.
  * - `POST /__far/settings` `{delayMs, replicas, vars}` changes the simulated distance and presents the worker
@@ -113,6 +115,9 @@ function environmentFor(raw: Env): Env {
   return env;
 }
 
+/** This isolate (`X-Far-Isolate`), named at its first response (no random values in a worker's global scope). */
+let isolate: string | undefined;
+
 /** The last requests' records, for GET /__far/requests/{id} (bounded: a long run must not grow the isolate). */
 const records = new Map<string, RequestRecord>();
 const KEPT_RECORDS = 2000;
@@ -143,8 +148,10 @@ function requestContext(ctx: ExecutionContext, record: RequestRecord): Execution
 function labelled(response: Response, record: RequestRecord): Response {
   if (response.status === 101) return response;
   const report = farReport(record);
+  isolate ??= crypto.randomUUID();
   const headers: Record<string, string> = {
     'X-Far-Request': record.id,
+    'X-Far-Isolate': isolate,
     'X-Far-Depth': String(report.depth),
     'X-Far-Calls': chainText(report.levels, { sequence: ' > ', parallel: ' | ' }).replace(/[^\x20-\x7e]/g, '?'),
   };

@@ -7,7 +7,7 @@
  * secret can produce one. Without it `withInjectedFaults` returns the environment it was given, untouched.
  *
  * The wrappers sit where the platform would fail: under Longbox's own D1 retry (src/db/busy-retry.ts), around
- * the R2 bindings' `get` (and the body it returns), `head` and `put`, and around the renderer's RPC methods. The test decides
+ * the R2 bindings' `get` (and the body it returns), `head`, `put` and `delete`, and around the renderer's RPC methods. The test decides
  * which call fails and how; the wrappers only make that failure look like the platform's.
  */
 
@@ -65,6 +65,8 @@ export interface FaultInjector {
   r2Head?(call: R2HeadCall): Error | undefined;
   /** An error to reject the R2 `put` with (R2 unreachable: nothing is stored). */
   r2Put?(call: R2HeadCall): Error | undefined;
+  /** An error to reject the R2 `delete` with (R2 unreachable: nothing is deleted); `key`: the first key. */
+  r2Delete?(call: R2HeadCall): Error | undefined;
   /** An error to reject the D1 statement or batch with (before it reaches the database: nothing is written). */
   d1?(call: D1Call): Error | undefined;
   /** An error to reject the renderer RPC call with, as an unreachable service binding does. */
@@ -131,7 +133,12 @@ function faultyBucket(name: R2GetCall['bucket'], bucket: R2Bucket, injector: Fau
     if (error) throw error;
     return (bucket.put as (...args: unknown[]) => Promise<R2Object | null>)(key, ...rest);
   };
-  return overriding(bucket, { get, head, put });
+  const remove = async (keys: string | string[]) => {
+    const error = injector.r2Delete?.({ bucket: name, key: typeof keys === 'string' ? keys : (keys[0] ?? '') });
+    if (error) throw error;
+    return bucket.delete(keys);
+  };
+  return overriding(bucket, { get, head, put, delete: remove });
 }
 
 /** The object's metadata with another body (R2ObjectBody's members are accessors of a native object). */

@@ -24,9 +24,11 @@ import type { CheckedCaller } from '../services/principal-cache';
  * What may run before the check: `reads` — GET and HEAD (handlers that write nothing before answering);
  * `read-only` — the handler only reads whatever the method (a search or a filtered list sent as a POST
  * body); `guarded-writes` — also a write whose statements test the credential themselves, so a stale
- * principal writes nothing (repositories/credential-guard.ts); `never` — the check always comes first.
+ * principal writes nothing (repositories/credential-guard.ts); `checked-writes` — a write whose reads decide
+ * what it writes: they run beside the check, and it waits for the check (`whenChecked`) before it writes
+ * (docs/DECISIONS.md §Far readers, "Writes wait for the check"); `never` — the check always comes first.
  */
-export type Speculation = 'reads' | 'read-only' | 'guarded-writes' | 'never';
+export type Speculation = 'reads' | 'read-only' | 'guarded-writes' | 'checked-writes' | 'never';
 
 export interface CallerRules {
   /** Names and starts checking the request's credentials; null when it sent none. */
@@ -48,7 +50,8 @@ function mayStartBeforeCheck(method: string, speculation: Speculation): boolean 
 /**
  * Resolves once the request's caller is checked: at once outside a speculative run (its guard awaited the
  * check), else when the check found the caller the run answers as (rejects otherwise). The one write a read
- * may need before answering (Komga's cookie session) waits for it, so nothing is written for a refused caller.
+ * may need before answering (Komga's cookie session) waits for it, and so does every write of a
+ * `checked-writes` route, so nothing is written for a refused or changed caller.
  */
 export function whenChecked(c: Context<AppEnv>): Promise<void> {
   return nestedRunOf(c)?.checked ?? Promise.resolve();

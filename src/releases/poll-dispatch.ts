@@ -2,7 +2,7 @@
  * Handing due polls to the release-poll queue (docs/DECISIONS.md §Release tracking, "Polling"): the one-minute
  * cron claims, per pollable source, at most what the provider's pace lets the consumer finish within a minute
  * (and `LONGBOX_RELEASES__POLLS_PER_TICK`), so the queue never holds hours of work that a lease would hand out
- * twice; a poll-now claims one series at once. Claimed polls are leased: a message lost in the queue makes its
+ * twice; a poll-now claims one series at once (and queues it after its answer). Claimed polls are leased: a message lost in the queue makes its
  * series due again after the lease.
  */
 import type { Database } from '../db/client';
@@ -64,7 +64,7 @@ export async function dispatchDuePolls(
 ): Promise<Dispatched> {
   const repository = new ReleasePollsRepository(db);
   const now = at.toISOString();
-  const lease = new Date(at.getTime() + POLL_LEASE_MS).toISOString();
+  const lease = pollLeaseUntil(at);
   const dispatched: Dispatched = { polls: 0, messages: 0 };
   for (const source of await repository.pollableSources(now)) {
     const provider = providerOf(source.provider);
@@ -79,17 +79,16 @@ export async function dispatchDuePolls(
   return dispatched;
 }
 
-/** Claims and queues every enabled source's poll of one series (poll-now); returns how many. */
-export async function dispatchSeriesPolls(
-  db: Database,
+/** When polls claimed at `at` are due again should their message be lost. */
+export function pollLeaseUntil(at: Date): string {
+  return new Date(at.getTime() + POLL_LEASE_MS).toISOString();
+}
+
+/** Queues polls already claimed (a series' poll-now: SeriesTrackingRepository `claimPolls`). */
+export async function queueClaimedPolls(
   queue: ReleasePollQueue,
-  seriesId: string,
+  claimed: readonly ClaimedPoll[],
   at: Date,
-): Promise<number> {
-  const claimed = await new ReleasePollsRepository(db).claimSeries(
-    seriesId,
-    new Date(at.getTime() + POLL_LEASE_MS).toISOString(),
-  );
+): Promise<void> {
   await send(queue, messagesOf(claimed, at.toISOString()));
-  return claimed.length;
 }

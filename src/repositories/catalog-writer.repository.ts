@@ -276,6 +276,25 @@ export class CatalogWriter {
     ]);
   }
 
+  /**
+   * `editSeries` and `editBooksOfSeries` as statements for a caller's own batch (a migration's metadata, with
+   * what it remembers: services/peer-import/peer-catalog.service.ts).
+   */
+  editStatements(
+    seriesEdits: readonly SeriesEditWrite[],
+    bookEdits: ReadonlyArray<{ seriesId: string; edits: readonly BookEditWrite[] }>,
+    now: string,
+  ): Statement[] {
+    return [
+      ...seriesEdits.flatMap((edit) => this.seriesEditStatements(edit, now)),
+      ...bookEdits.flatMap(({ seriesId, edits }) =>
+        edits.length === 0
+          ? []
+          : [...edits.flatMap((edit) => this.bookEditStatements(edit)), ...this.seriesCreditsStatements(seriesId)],
+      ),
+    ];
+  }
+
   private bookEditStatements({ bookId, changes, terms, restore }: BookEditWrite): Statement[] {
     const kinds = Object.keys(terms) as TermKind[];
     return [
@@ -556,25 +575,56 @@ export class CatalogWriter {
    * books).
    */
   async refreshSeries(seriesIds: string[], now: string): Promise<{ deleted: string[]; restored: string[] }> {
-    const deleted: string[] = [];
-    const restored: string[] = [];
+    const changes = { deleted: [] as string[], restored: [] as string[] };
     for (const part of chunk(seriesIds, 40)) {
-      const state = () =>
-        this.db.select({ id: series.id, deletedAt: series.deletedAt }).from(series).where(inArray(series.id, part));
-      const results = await this.db.batch([state(), ...this.derivationStatements(part, now), state()] as [
-        ReturnType<typeof state>,
-        ...Statement[],
-      ]);
-      const before = results[0] as Array<{ id: string; deletedAt: string | null }>;
-      const after = results[results.length - 1] as Array<{ id: string; deletedAt: string | null }>;
-      const wasDeleted = new Map(before.map((r) => [r.id, r.deletedAt !== null]));
-      for (const row of after) {
-        const isDeleted = row.deletedAt !== null;
-        if (isDeleted && !wasDeleted.get(row.id)) deleted.push(row.id);
-        if (!isDeleted && wasDeleted.get(row.id)) restored.push(row.id);
-      }
+      const results = await this.db.batch(this.refreshStatements(part, now) as [Statement, ...Statement[]]);
+      this.readRefresh(results, changes);
     }
-    return { deleted, restored };
+    return changes;
+  }
+
+  /**
+   * Books put in the trash (`deletedAt`) or taken out of it (null) as files that disappeared or came back are,
+   * with their series refreshed as `refreshSeries` does — one batch, for files an administrator deleted
+   * (services/file-deletion.service.ts). Returns the series whose deletion state changed.
+   */
+  async setBooksDeleted(
+    bookIds: string[],
+    seriesIds: string[],
+    deletedAt: string | null,
+    now: string,
+  ): Promise<{ deleted: string[]; restored: string[] }> {
+    const marks = chunk(bookIds, 90).map((part) =>
+      this.db.update(books).set({ deletedAt, updatedAt: now }).where(inArray(books.id, part)),
+    );
+    const refreshes = chunk(seriesIds, 40).map((part) => this.refreshStatements(part, now));
+    const results = await this.db.batch([...marks, ...refreshes.flat()] as [Statement, ...Statement[]]);
+    const changes = { deleted: [] as string[], restored: [] as string[] };
+    let at = marks.length;
+    for (const statements of refreshes) {
+      this.readRefresh(results.slice(at, at + statements.length), changes);
+      at += statements.length;
+    }
+    return changes;
+  }
+
+  /** A refresh of at most 40 series: their deletion state, the derivation statements, their state again. */
+  private refreshStatements(seriesIds: string[], now: string): Statement[] {
+    const state = () =>
+      this.db.select({ id: series.id, deletedAt: series.deletedAt }).from(series).where(inArray(series.id, seriesIds));
+    return [state(), ...this.derivationStatements(seriesIds, now), state()];
+  }
+
+  /** Which series a refresh's results show deleted or restored by it (added to `changes`). */
+  private readRefresh(results: readonly unknown[], changes: { deleted: string[]; restored: string[] }): void {
+    const before = results[0] as Array<{ id: string; deletedAt: string | null }>;
+    const after = results[results.length - 1] as Array<{ id: string; deletedAt: string | null }>;
+    const wasDeleted = new Map(before.map((r) => [r.id, r.deletedAt !== null]));
+    for (const row of after) {
+      const isDeleted = row.deletedAt !== null;
+      if (isDeleted && !wasDeleted.get(row.id)) changes.deleted.push(row.id);
+      if (!isDeleted && wasDeleted.get(row.id)) changes.restored.push(row.id);
+    }
   }
 
   /**

@@ -67,6 +67,30 @@ export class ImportsRepository {
     return new Map(rows.map((row) => [row.foreignId, row.longboxId]));
   }
 
+  /**
+   * What these peer users became here, by peer id, and whether that account still exists (one statement: the
+   * import origins with the accounts they name).
+   */
+  async userOrigins(source: string, foreignIds: readonly string[]) {
+    if (foreignIds.length === 0) return new Map<string, { longboxId: string; living: boolean }>();
+    const rows = await this.db
+      .select({
+        foreignId: importOrigins.foreignId,
+        longboxId: importOrigins.longboxId,
+        living: sql<boolean>`${users.id} IS NOT NULL`.mapWith(Boolean),
+      })
+      .from(importOrigins)
+      .leftJoin(users, eq(users.id, importOrigins.longboxId))
+      .where(
+        and(
+          eq(importOrigins.source, source),
+          eq(importOrigins.kind, 'user'),
+          sql`${importOrigins.foreignId} IN (SELECT value FROM json_each(${JSON.stringify(foreignIds)}))`,
+        ),
+      );
+    return new Map(rows.map(({ foreignId, ...origin }) => [foreignId, origin]));
+  }
+
   /** Remembers what peer ids became here; an id remembered already keeps its first answer. */
   remember(
     source: string,

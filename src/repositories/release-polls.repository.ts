@@ -146,14 +146,6 @@ export class ReleasePollsRepository {
       RETURNING series_id AS seriesId, source_id AS sourceId`);
   }
 
-  /** Claims every enabled source's poll of one series, due or not (a series' poll-now). */
-  async claimSeries(seriesId: string, leaseUntil: string): Promise<ClaimedPoll[]> {
-    return this.db.all<ClaimedPoll>(sql`
-      UPDATE ${releasePolls} SET next_poll_at = ${leaseUntil}
-      WHERE series_id = ${seriesId} AND source_id IN (SELECT id FROM ${releaseSources} WHERE enabled)
-      RETURNING series_id AS seriesId, source_id AS sourceId`);
-  }
-
   /** Everything a batch of polls needs, in one D1 batch (`linkHosts`: the providers' web hosts). */
   async load(sourceIds: readonly string[], seriesIds: readonly string[], linkHosts: readonly string[]) {
     const hostMatch = or(...linkHosts.map((host) => sql`l.value ->> 'url' LIKE ${`%${host}/%`}`)) ?? sql`false`;

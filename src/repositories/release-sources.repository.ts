@@ -4,7 +4,7 @@
  * (when it last polled, its error, a provider's request to wait) is written by release-polls.repository.ts in
  * the poll's batch.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { releaseLedger, releasePolls, releaseSources } from '../db/schema';
 import { ReleaseLedgerRepository } from './release-ledger.repository';
@@ -43,10 +43,6 @@ export class ReleaseSourcesRepository {
     return this.db.select(sourceColumns).from(releaseSources).orderBy(releaseSources.displayName);
   }
 
-  async get(id: string): Promise<SourceRow | undefined> {
-    return this.db.select(sourceColumns).from(releaseSources).where(eq(releaseSources.id, id)).get();
-  }
-
   /** Changes a source; a new interval applies from each series' next poll. Returns the source, or undefined. */
   async update(id: string, changes: SourceChanges, now: string): Promise<SourceRow | undefined> {
     const [, after] = await this.db.batch([
@@ -62,11 +58,11 @@ export class ReleaseSourcesRepository {
   /**
    * A clean slate (Codex-rs "reset"): the source's releases are deleted and what its polls learnt forgotten
    * (last poll, error, summary, backoff), the series' high-water marks lowered below its releases; its settings
-   * stay. The next poll records them anew. Returns how many
-   * releases went.
+   * stay. The next poll records them anew. One batch, with the source read back; undefined when there is no such
+   * source (then nothing matched). Returns how many releases went.
    */
-  async reset(id: string, now: string): Promise<number> {
-    const [, gone] = await this.db.batch([
+  async reset(id: string, now: string): Promise<{ source: SourceRow; deleted: number } | undefined> {
+    const [, gone, , , after] = await this.db.batch([
       ReleaseLedgerRepository.marksBelowStatement(this.db, eq(releaseLedger.sourceId, id)),
       this.db.delete(releaseLedger).where(eq(releaseLedger.sourceId, id)).returning({ id: releaseLedger.id }),
       this.db
@@ -84,16 +80,30 @@ export class ReleaseSourcesRepository {
         .update(releasePolls)
         .set({ lastPolledAt: null, lastError: null, matchedId: null })
         .where(eq(releasePolls.sourceId, id)),
+      this.db.select(sourceColumns).from(releaseSources).where(eq(releaseSources.id, id)),
     ]);
-    return gone.length;
+    return after[0] ? { source: after[0], deleted: gone.length } : undefined;
   }
 
-  /** Every series the source tracks becomes due now (poll-now); returns how many. */
-  async makeDue(id: string, now: string): Promise<number> {
-    const [due] = await this.db.batch([
-      this.db.select({ n: count() }).from(releasePolls).where(eq(releasePolls.sourceId, id)),
-      this.db.update(releasePolls).set({ nextPollAt: now }).where(eq(releasePolls.sourceId, id)),
+  /**
+   * Every series the source (or, without an id, every source) tracks becomes due now if the source is enabled
+   * (poll-now), with the sources read first: one batch. Returns the sources, enabled or not, and how many polls
+   * became due.
+   */
+  async makeDue(sourceId: string | undefined, now: string): Promise<{ sources: SourceRow[]; due: number }> {
+    const which = sourceId === undefined ? undefined : eq(releaseSources.id, sourceId);
+    const enabled = this.db
+      .select({ id: releaseSources.id })
+      .from(releaseSources)
+      .where(and(which, eq(releaseSources.enabled, true)));
+    const [sources, due] = await this.db.batch([
+      this.db.select(sourceColumns).from(releaseSources).where(which).orderBy(releaseSources.displayName),
+      this.db
+        .update(releasePolls)
+        .set({ nextPollAt: now })
+        .where(inArray(releasePolls.sourceId, enabled))
+        .returning({ sourceId: releasePolls.sourceId }),
     ]);
-    return due[0]?.n ?? 0;
+    return { sources, due: due.length };
   }
 }

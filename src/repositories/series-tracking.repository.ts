@@ -5,7 +5,7 @@
  * missing); a change is one batch that ends by reading the result back. The rows go with their series
  * (`forgetTrackingStatements`), with a library or a purged trash.
  */
-import { and, asc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../db/schema';
 import { newId } from '../lib/ids';
 import { liveVisibleSeries } from './live-visible';
-import { type PollState, pollStateColumns } from './release-polls.repository';
+import { type ClaimedPoll, type PollState, pollStateColumns } from './release-polls.repository';
 import type { Viewer } from './visibility';
 
 type Statement = BatchItem<'sqlite'>;
@@ -85,6 +85,28 @@ export interface TrackingChange {
 
 export class SeriesTrackingRepository {
   constructor(private readonly db: Database) {}
+
+  /** The series as the viewer sees it: no row when it is hidden from them, deleted or unknown. */
+  private head(viewer: Viewer, seriesId: string) {
+    return this.db
+      .select({
+        id: series.id,
+        libraryId: series.libraryId,
+        title: series.title,
+        localMaxChapter: series.localMaxChapter,
+        localMaxVolume: series.localMaxVolume,
+      })
+      .from(series)
+      .where(liveVisibleSeries(viewer, seriesId));
+  }
+
+  /**
+   * True while the series is one the viewer sees: every write below carries it, so a change and the read that
+   * tells whether the series is there are one batch (docs/DECISIONS.md §Far readers, "Writes wait for the check").
+   */
+  private seen(viewer: Viewer, seriesId: string): SQL {
+    return sql`EXISTS (SELECT 1 FROM ${series} WHERE ${liveVisibleSeries(viewer, seriesId)})`;
+  }
 
   /** The statements of a `TrackingView` (the series' row decides whether the rest is shown). */
   private viewStatements(viewer: Viewer, seriesId: string) {
@@ -241,16 +263,25 @@ export class SeriesTrackingRepository {
     return this.toView(results.slice(writes.length)) as TrackingView;
   }
 
-  /** Adds an alias; false when the series already had one with the same normalized form. */
+  /**
+   * Adds an alias to a series the viewer sees, in one batch; null when they do not see it. `created` is false when
+   * the series already had one with the same normalized form (then `alias` is that one).
+   */
   async addAlias(
+    viewer: Viewer,
     seriesId: string,
     alias: { alias: string; normalized: string; source: AliasRow['source'] },
     now: string,
-  ) {
-    const [inserted, existing] = await this.db.batch([
+  ): Promise<{ series: TrackedSeries; created: boolean; alias: AliasRow } | null> {
+    const [head, inserted, existing] = await this.db.batch([
+      this.head(viewer, seriesId),
+      // Columns in the table's order (an INSERT … SELECT names them all).
       this.db
         .insert(seriesAliases)
-        .values({ id: newId(), seriesId, ...alias, createdAt: now })
+        .select(
+          sql`SELECT ${newId()}, ${seriesId}, ${alias.alias}, ${alias.normalized}, ${alias.source}, ${now}
+            WHERE ${this.seen(viewer, seriesId)}`,
+        )
         .onConflictDoNothing()
         .returning({ id: seriesAliases.id }),
       this.db
@@ -258,31 +289,42 @@ export class SeriesTrackingRepository {
         .from(seriesAliases)
         .where(and(eq(seriesAliases.seriesId, seriesId), eq(seriesAliases.normalized, alias.normalized))),
     ]);
-    return { created: inserted.length > 0, alias: existing[0] as AliasRow };
+    const found = head[0];
+    if (!found) return null;
+    return { series: found, created: inserted.length > 0, alias: existing[0] as AliasRow };
   }
 
-  /** Removes one of the series' aliases; false when it has no such alias. */
-  async deleteAlias(seriesId: string, aliasId: string): Promise<boolean> {
-    const gone = await this.db
-      .delete(seriesAliases)
-      .where(and(eq(seriesAliases.id, aliasId), eq(seriesAliases.seriesId, seriesId)))
-      .returning({ id: seriesAliases.id });
-    return gone.length > 0;
+  /** Removes one of the aliases of a series the viewer sees (`removed`: it had it); null when they do not see it. */
+  async deleteAlias(viewer: Viewer, seriesId: string, aliasId: string) {
+    const [head, gone] = await this.db.batch([
+      this.head(viewer, seriesId),
+      this.db
+        .delete(seriesAliases)
+        .where(and(eq(seriesAliases.id, aliasId), eq(seriesAliases.seriesId, seriesId), this.seen(viewer, seriesId)))
+        .returning({ id: seriesAliases.id }),
+    ]);
+    return head[0] ? { series: head[0], removed: gone.length > 0 } : null;
   }
 
   /**
-   * Sets the series' id at a provider (replacing the one it had), and makes that provider's poll of it due
-   * now with the new id: one batch.
+   * Sets the id at a provider of a series the viewer sees (replacing the one it had), and makes that provider's
+   * poll of it due now with the new id: one batch. Null when they do not see it.
    */
   async setExternalId(
+    viewer: Viewer,
     seriesId: string,
     value: { source: string; externalId: string; externalUrl: string; origin: ExternalIdRow['origin'] },
     now: string,
-  ): Promise<ExternalIdRow> {
-    const [saved] = await this.db.batch([
+  ): Promise<{ series: TrackedSeries; saved: ExternalIdRow } | null> {
+    const seen = this.seen(viewer, seriesId);
+    const [head, saved] = await this.db.batch([
+      this.head(viewer, seriesId),
       this.db
         .insert(seriesExternalIds)
-        .values({ id: newId(), seriesId, ...value, createdAt: now, updatedAt: now })
+        .select(
+          sql`SELECT ${newId()}, ${seriesId}, ${value.source}, ${value.externalId}, ${value.externalUrl},
+            ${value.origin}, ${now}, ${now} WHERE ${seen}`,
+        )
         .onConflictDoUpdate({
           target: [seriesExternalIds.seriesId, seriesExternalIds.source],
           set: { externalId: value.externalId, externalUrl: value.externalUrl, origin: value.origin, updatedAt: now },
@@ -301,18 +343,62 @@ export class SeriesTrackingRepository {
                 .from(releaseSources)
                 .where(eq(releaseSources.provider, value.source)),
             ),
+            seen,
           ),
         ),
     ]);
-    return saved[0] as ExternalIdRow;
+    return head[0] ? { series: head[0], saved: saved[0] as ExternalIdRow } : null;
   }
 
-  async deleteExternalId(seriesId: string, externalIdId: string): Promise<boolean> {
-    const gone = await this.db
-      .delete(seriesExternalIds)
-      .where(and(eq(seriesExternalIds.id, externalIdId), eq(seriesExternalIds.seriesId, seriesId)))
-      .returning({ id: seriesExternalIds.id });
-    return gone.length > 0;
+  /** Removes a provider id of a series the viewer sees (`removed`: it had it); null when they do not see it. */
+  async deleteExternalId(viewer: Viewer, seriesId: string, externalIdId: string) {
+    const [head, gone] = await this.db.batch([
+      this.head(viewer, seriesId),
+      this.db
+        .delete(seriesExternalIds)
+        .where(
+          and(
+            eq(seriesExternalIds.id, externalIdId),
+            eq(seriesExternalIds.seriesId, seriesId),
+            this.seen(viewer, seriesId),
+          ),
+        )
+        .returning({ id: seriesExternalIds.id }),
+    ]);
+    return head[0] ? { series: head[0], removed: gone.length > 0 } : null;
+  }
+
+  /**
+   * Claims every enabled source's poll of a series the viewer sees, if it is tracked, until `leaseUntil` (a
+   * poll-now): one batch with the series' tracking view. Null when they do not see it.
+   */
+  async claimPolls(
+    viewer: Viewer,
+    seriesId: string,
+    leaseUntil: string,
+  ): Promise<{ view: TrackingView; claimed: ClaimedPoll[] } | null> {
+    const statements = this.viewStatements(viewer, seriesId);
+    const results = await this.db.batch([
+      ...statements,
+      this.db
+        .update(releasePolls)
+        .set({ nextPollAt: leaseUntil })
+        .where(
+          and(
+            eq(releasePolls.seriesId, seriesId),
+            inArray(
+              releasePolls.sourceId,
+              this.db.select({ id: releaseSources.id }).from(releaseSources).where(eq(releaseSources.enabled, true)),
+            ),
+            this.seen(viewer, seriesId),
+            sql`EXISTS (SELECT 1 FROM ${seriesTracking} WHERE ${seriesTracking.seriesId} = ${seriesId}
+              AND ${seriesTracking.tracked})`,
+          ),
+        )
+        .returning({ seriesId: releasePolls.seriesId, sourceId: releasePolls.sourceId }),
+    ]);
+    const view = this.toView(results.slice(0, statements.length));
+    return view ? { view, claimed: results[statements.length] as ClaimedPoll[] } : null;
   }
 }
 

@@ -77,6 +77,51 @@ export class SharingLabelsRepository {
     await this.db.insert(sharingLabels).values(label);
   }
 
+  /** The ids of the labels with these names (ignoring case), by lower-cased name. */
+  async idsNamed(names: readonly string[]): Promise<Map<string, string>> {
+    if (names.length === 0) return new Map();
+    const wanted = JSON.stringify([...new Set(names.map((name) => name.toLowerCase()))]);
+    const rows = await this.db
+      .select({ id: sharingLabels.id, name: sharingLabels.name })
+      .from(sharingLabels)
+      .where(sql`lower(${sharingLabels.name}) IN (SELECT value FROM json_each(${wanted}))`);
+    return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+  }
+
+  /**
+   * `ensureNamed` for a caller's own batch, after `idsNamed` read `known`: the ids of every label of `names`,
+   * those `known` lacks new, and the statement creating them. Should a label of the same name be made in
+   * between, the insert skips it and the batch fails on the grant naming the new id: nothing is written.
+   */
+  creation(
+    names: readonly string[],
+    known: ReadonlyMap<string, string>,
+    now: string,
+  ): { ids: Map<string, string>; statements: BatchItem<'sqlite'>[] } {
+    const ids = new Map(known);
+    const fresh: Array<[string, string]> = [];
+    // The first spelling of a name wins.
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (ids.has(lower)) continue;
+      const id = crypto.randomUUID();
+      ids.set(lower, id);
+      fresh.push([id, name]);
+    }
+    if (fresh.length === 0) return { ids, statements: [] };
+    return {
+      ids,
+      statements: [
+        this.db
+          .insert(sharingLabels)
+          .select(
+            sql`SELECT l.value ->> 0, l.value ->> 1, NULL, ${now}, ${now} FROM json_each(${JSON.stringify(fresh)}) AS l WHERE true`,
+          )
+          .onConflictDoNothing(),
+      ],
+    };
+  }
+
   /**
    * The ids of labels with these names (ignoring case), creating the missing ones (Komga's labels are
    * free text: naming one creates it). One batch: an insert that skips existing names, then the read.

@@ -8,6 +8,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { covers, series } from '../db/schema';
+import type { Statement } from './catalog-writer.repository';
 
 export type CoverRow = typeof covers.$inferSelect;
 export type CoverOwner = { kind: 'series' | 'book'; id: string };
@@ -30,8 +31,26 @@ export class UploadedCoversRepository {
       .get();
   }
 
-  async insert(row: typeof covers.$inferInsert): Promise<void> {
-    await this.db.insert(covers).values(row);
+  /**
+   * A new cover, made the owner's selected one when `selected` (its `seriesThumbnailKey` then points a series
+   * at it), and read back: one batch, with `alsoWrite` (what an import remembers) in it.
+   */
+  async add(
+    owner: CoverOwner,
+    row: typeof covers.$inferInsert,
+    selection: { seriesThumbnailKey: string } | null,
+    alsoWrite: Statement[] = [],
+  ): Promise<CoverRow> {
+    const results = await this.db.batch([
+      this.db.insert(covers).values(row),
+      ...(selection ? this.selection(owner, row.id, selection.seriesThumbnailKey, row.updatedAt) : []),
+      ...alsoWrite,
+      this.db
+        .select()
+        .from(covers)
+        .where(and(ownedBy(owner), eq(covers.id, row.id))),
+    ] as [Statement, ...Statement[]]);
+    return (results[results.length - 1] as CoverRow[])[0] as CoverRow;
   }
 
   /**
@@ -39,7 +58,17 @@ export class UploadedCoversRepository {
    * pointer follows in the same batch (`thumbnailKey` of the chosen cover, or null to be refreshed).
    */
   async select(owner: CoverOwner, coverId: string | null, seriesThumbnailKey: string | null, now: string) {
-    const statements = [
+    const [first, ...rest] = this.selection(owner, coverId, seriesThumbnailKey, now);
+    await this.db.batch([first as Statement, ...rest]);
+  }
+
+  private selection(
+    owner: CoverOwner,
+    coverId: string | null,
+    seriesThumbnailKey: string | null,
+    now: string,
+  ): Statement[] {
+    const statements: Statement[] = [
       this.db
         .update(covers)
         .set({ selected: sql`${covers.id} IS ${coverId}`, updatedAt: now })
@@ -56,10 +85,10 @@ export class UploadedCoversRepository {
             thumbnailUpdatedAt: now,
             updatedAt: now,
           })
-          .where(eq(series.id, owner.id)) as never,
+          .where(eq(series.id, owner.id)),
       );
     }
-    await this.db.batch(statements as [never, ...never[]]);
+    return statements;
   }
 
   async delete(owner: CoverOwner, coverId: string): Promise<void> {

@@ -14,6 +14,7 @@ import type { Viewer } from '../repositories/visibility';
 import type { ListResult } from '../services/catalog-list';
 import type { Services } from '../composition-root';
 import { requestViewer } from '../http/progress-actor';
+import { whenChecked } from '../middleware/caller';
 
 type QueryOf<R> = R extends { request: { query: infer S extends z.ZodType } } ? z.output<S> : never;
 type ParamsOf<R> = R extends { request: { params: infer S extends z.ZodType } } ? z.output<S> : undefined;
@@ -41,6 +42,11 @@ export interface RouteRequest<R> {
   body: JsonOf<R>;
   /** The path parameters, when the path has some. */
   param: ParamsOf<R>;
+  /**
+   * Resolves once the caller's credential is checked (middleware/caller.ts `whenChecked`): a `checked-writes`
+   * route's service awaits it between its reads and its writes.
+   */
+  checked: () => Promise<void>;
 }
 
 /** What a list is made from: a route request and the `library_id` of its query, as fixed-order lists take it. */
@@ -56,6 +62,7 @@ function routeRequest<R extends RouteConfig>(c: Handled, route: R): RouteRequest
     query: (route.request?.query ? c.req.valid('query') : undefined) as QueryOf<R>,
     body: (route.request?.body ? c.req.valid('json') : undefined) as JsonOf<R>,
     param: (route.request?.params ? c.req.valid('param') : undefined) as ParamsOf<R>,
+    checked: () => whenChecked(c),
   };
 }
 

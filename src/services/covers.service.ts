@@ -12,6 +12,7 @@ import { ImageRenderError, type RendererClient } from '../media/image-renderer';
 import { sniffCoverImage } from '../media/image-sniff';
 import type { MediaResponse } from '../pages/media-response';
 import { THUMBNAIL_CACHE_CONTROL } from '../pages/media-response';
+import type { Statement } from '../repositories/catalog-writer.repository';
 import type { MetadataRepository } from '../repositories/metadata.repository';
 import type { CoverOwner, CoverRow, UploadedCoversRepository } from '../repositories/uploaded-covers.repository';
 import type { Viewer } from '../repositories/visibility';
@@ -30,6 +31,17 @@ export interface CoversServiceDeps {
   renderer: RendererClient | null;
   settings: SettingsService;
   events: EventPublisher;
+}
+
+/** An uploaded image checked and thumbnailed, not stored yet (`CoversService.readyToStore`). */
+export interface PreparedCover {
+  id: string;
+  owner: CoverOwner;
+  libraryId: string;
+  bytes: Uint8Array;
+  mediaType: NonNullable<ReturnType<typeof sniffCoverImage>>;
+  info: Awaited<ReturnType<RendererClient['probe']>>;
+  thumbnail: Awaited<ReturnType<RendererClient['thumbnail']>>;
 }
 
 export class CoversService {
@@ -54,45 +66,77 @@ export class CoversService {
 
   /** Stores an uploaded image as a cover of the owner; `select` makes it the one shown. */
   async upload(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array, select: boolean): Promise<CoverRow> {
-    const { libraryId } = await this.owner(viewer, owner);
+    return this.store(await this.readyToStore(viewer, owner, bytes), select);
+  }
+
+  /**
+   * What storing an image as a cover needs, read and made before anything is written: the owner (a hidden one
+   * is a 404), the image checked and its thumbnail rendered (the renderer is near).
+   */
+  async readyToStore(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array): Promise<PreparedCover> {
+    const { renderer, settings } = this.deps;
+    const [{ libraryId }, maxSide] = await Promise.all([
+      this.owner(viewer, owner),
+      settings.value('thumbnails.max_size'),
+    ]);
     if (bytes.byteLength === 0) throw badRequest('The cover is empty');
     if (bytes.byteLength > MAX_COVER_BYTES)
       throw badRequest(`The cover is larger than ${MAX_COVER_BYTES / 1024 / 1024} MB`);
     const mediaType = sniffCoverImage(bytes.subarray(0, 16));
     if (!mediaType) throw badRequest('The cover is not a JPEG, PNG or WebP image');
-    const { renderer, settings, cache } = this.deps;
     if (!renderer) throw new AppError('ServiceUnavailable', 'Image processing is not available on this server');
     const buffer = bytes.slice().buffer as ArrayBuffer;
-    let thumbnail: Awaited<ReturnType<RendererClient['thumbnail']>>;
-    let info: Awaited<ReturnType<RendererClient['probe']>>;
     try {
-      info = await renderer.probe(buffer.slice(0));
+      const info = await renderer.probe(buffer.slice(0));
       if (info.width * info.height > MAX_COVER_PIXELS)
         throw badRequest(`The cover has more than ${MAX_COVER_PIXELS / 1_000_000} million pixels`);
-      thumbnail = await renderer.thumbnail(buffer.slice(0), mediaType, await settings.value('thumbnails.max_size'));
+      const thumbnail = await renderer.thumbnail(buffer.slice(0), mediaType, maxSide);
+      return { id: crypto.randomUUID(), owner, libraryId, bytes, mediaType, info, thumbnail };
     } catch (error) {
       if (error instanceof ImageRenderError)
         throw badRequest(`The cover could not be read as an image: ${error.message}`);
       throw error;
     }
-    const id = crypto.randomUUID();
-    await cache.put(coverOriginalKey(id), bytes, { httpMetadata: { contentType: mediaType } });
-    await cache.put(coverThumbnailKey(id), thumbnail.bytes, { httpMetadata: { contentType: thumbnail.mediaType } });
+  }
+
+  /**
+   * Stores a prepared cover: its image and thumbnail, then its row (never a row naming an image not stored
+   * yet), selected when `select`, in one batch with `alsoWrite` (what an import remembers of it).
+   */
+  async store(prepared: PreparedCover, select: boolean, alsoWrite: Statement[] = []): Promise<CoverRow> {
+    const { id, owner, bytes, mediaType, info, thumbnail } = prepared;
+    const { cache, covers, events } = this.deps;
+    await Promise.all([
+      cache.put(coverOriginalKey(id), bytes, { httpMetadata: { contentType: mediaType } }),
+      cache.put(coverThumbnailKey(id), thumbnail.bytes, { httpMetadata: { contentType: thumbnail.mediaType } }),
+    ]);
     const now = new Date().toISOString();
-    await this.deps.covers.insert({
-      id,
-      seriesId: owner.kind === 'series' ? owner.id : null,
-      bookId: owner.kind === 'book' ? owner.id : null,
-      mediaType,
-      fileSize: bytes.byteLength,
-      width: info.width,
-      height: info.height,
-      selected: false,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (select) await this.applySelection(owner, id, libraryId);
-    return (await this.deps.covers.one(owner, id)) as CoverRow;
+    const row = await covers.add(
+      owner,
+      {
+        id,
+        seriesId: owner.kind === 'series' ? owner.id : null,
+        bookId: owner.kind === 'book' ? owner.id : null,
+        mediaType,
+        fileSize: bytes.byteLength,
+        width: info.width,
+        height: info.height,
+        selected: false,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select ? { seriesThumbnailKey: coverThumbnailKey(id) } : null,
+      alsoWrite,
+    );
+    if (select) {
+      events.publish({
+        type: 'cover_updated',
+        entity_type: owner.kind,
+        entity_id: owner.id,
+        library_id: prepared.libraryId,
+      });
+    }
+    return row;
   }
 
   /** Shows this uploaded cover. */

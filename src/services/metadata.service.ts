@@ -6,7 +6,7 @@
  * Each edit emits entity events; the search rows are rewritten in the same batch.
  */
 import type { Principal } from '../auth/principal';
-import type { EventPublisher } from '../events/events';
+import type { DomainEvent, EventPublisher } from '../events/events';
 import { notFound } from '../lib/errors';
 import type {
   BookChanges,
@@ -15,6 +15,7 @@ import type {
   CatalogWriter,
   SeriesChanges,
   SeriesEditWrite,
+  Statement,
   TermKind,
 } from '../repositories/catalog-writer.repository';
 import type {
@@ -184,6 +185,57 @@ function bookEditWrite(row: BookMetadataRow, edit: BookEdit, now: string): BookE
   return { bookId: row.id, changes: { ...(changes as BookChanges), updatedAt: now }, terms, restore };
 }
 
+/** The series edits that change something, and the events announcing each changed (or re-rated) series. */
+function seriesEditPlan(
+  edits: ReadonlyArray<{ row: SeriesMetadataRow; edit: SeriesEdit; rated: boolean }>,
+  now: string,
+): { writes: SeriesEditWrite[]; events: DomainEvent[] } {
+  const writes: SeriesEditWrite[] = [];
+  const events: DomainEvent[] = [];
+  for (const { row, edit, rated } of edits) {
+    const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
+    const stored = row as unknown as Record<string, unknown>;
+    const rederive = Object.entries(edit.locks).some(
+      ([field, locked]) => locked === false && stored[lockColumn(field)],
+    );
+    const changesSomething = Object.keys(changes).length > 0 || Object.keys(terms).length > 0;
+    if (changesSomething) {
+      writes.push({
+        seriesId: row.id,
+        changes: { ...(changes as SeriesChanges), updatedAt: now },
+        terms: terms as Partial<Record<'genre' | 'tag', string[]>>,
+        rederive,
+      });
+    }
+    if (rated || changesSomething)
+      events.push({ type: 'series_updated', series_id: row.id, library_id: row.libraryId });
+  }
+  return { writes, events };
+}
+
+/** The book edits that change something, by series, with the events announcing each book and then its series. */
+function bookEditPlan(edits: ReadonlyArray<{ row: BookMetadataRow; edit: BookEdit }>, now: string) {
+  const bySeries = new Map<string, { writes: BookEditWrite[]; events: DomainEvent[] }>();
+  for (const { row, edit } of edits) {
+    const write = bookEditWrite(row, edit, now);
+    if (!write) continue;
+    const group = bySeries.get(row.seriesId) ?? { writes: [], events: [] };
+    group.writes.push(write);
+    group.events.push({
+      type: 'book_updated',
+      book_id: write.bookId,
+      series_id: row.seriesId,
+      library_id: row.libraryId,
+    });
+    bySeries.set(row.seriesId, group);
+  }
+  for (const [seriesId, group] of bySeries) {
+    const first = group.events[0] as { library_id: string };
+    group.events.push({ type: 'series_updated', series_id: seriesId, library_id: first.library_id });
+  }
+  return bySeries;
+}
+
 export class MetadataService {
   constructor(
     private readonly metadata: MetadataRepository,
@@ -278,34 +330,47 @@ export class MetadataService {
     return { updatedCount: found.size, message: `Updated ${found.size} books` };
   }
 
+  /** The live series and books of these ids the viewer sees, with their terms, read at the same time. */
+  async seriesAndBooks(viewer: Viewer, seriesIds: readonly string[], bookIds: readonly string[]) {
+    const [series, books] = await Promise.all([
+      this.metadata.seriesOfEach(viewer, [...new Set(seriesIds)]),
+      this.metadata.booksOfEach(viewer, [...new Set(bookIds)]),
+    ]);
+    return { series, books };
+  }
+
+  /**
+   * `bulkSeries` and `bulkBooks` of rows `seriesAndBooks` read, as statements for a caller's own batch (a
+   * migration's, with what it remembers): `announce` once they ran.
+   */
+  editStatements(
+    series: ReadonlyArray<{ row: SeriesMetadataRow; edit: SeriesEdit }>,
+    books: ReadonlyArray<{ row: BookMetadataRow; edit: BookEdit }>,
+  ): { statements: Statement[]; announce: () => void } {
+    const now = new Date().toISOString();
+    const seriesPlan = seriesEditPlan(
+      series.map((one) => ({ ...one, rated: false })),
+      now,
+    );
+    const bookPlan = bookEditPlan(books, now);
+    return {
+      statements: this.writer.editStatements(
+        seriesPlan.writes,
+        [...bookPlan].map(([seriesId, group]) => ({ seriesId, edits: group.writes })),
+        now,
+      ),
+      announce: () => this.events.publish(...seriesPlan.events, ...[...bookPlan.values()].flatMap((g) => g.events)),
+    };
+  }
+
   /** Writes the series edits that change something (a few batches in all) and announces each changed series. */
   private async writeSeriesEdits(
     edits: Array<{ row: SeriesMetadataRow; edit: SeriesEdit; rated: boolean }>,
   ): Promise<void> {
     const now = new Date().toISOString();
-    const writes: SeriesEditWrite[] = [];
-    const changed: SeriesMetadataRow[] = [];
-    for (const { row, edit, rated } of edits) {
-      const { changes, terms } = changesOf({ values: edit.values, locks: changedLocks(edit.locks, row) });
-      const stored = row as unknown as Record<string, unknown>;
-      const rederive = Object.entries(edit.locks).some(
-        ([field, locked]) => locked === false && stored[lockColumn(field)],
-      );
-      const changesSomething = Object.keys(changes).length > 0 || Object.keys(terms).length > 0;
-      if (changesSomething) {
-        writes.push({
-          seriesId: row.id,
-          changes: { ...(changes as SeriesChanges), updatedAt: now },
-          terms: terms as Partial<Record<'genre' | 'tag', string[]>>,
-          rederive,
-        });
-      }
-      if (rated || changesSomething) changed.push(row);
-    }
+    const { writes, events } = seriesEditPlan(edits, now);
     await this.writer.editSeries(writes, now);
-    this.events.publish(
-      ...changed.map((row) => ({ type: 'series_updated' as const, series_id: row.id, library_id: row.libraryId })),
-    );
+    this.events.publish(...events);
   }
 
   /**
@@ -313,26 +378,10 @@ export class MetadataService {
    * announces each changed book and its series. Returns how many books changed.
    */
   private async writeBookEdits(edits: Array<{ row: BookMetadataRow; edit: BookEdit }>): Promise<number> {
-    const now = new Date().toISOString();
-    const bySeries = new Map<string, { libraryId: string; writes: BookEditWrite[] }>();
-    for (const { row, edit } of edits) {
-      const write = bookEditWrite(row, edit, now);
-      if (!write) continue;
-      const group = bySeries.get(row.seriesId) ?? { libraryId: row.libraryId, writes: [] };
-      group.writes.push(write);
-      bySeries.set(row.seriesId, group);
-    }
-    for (const [seriesId, { libraryId, writes }] of bySeries) {
+    const bySeries = bookEditPlan(edits, new Date().toISOString());
+    for (const [seriesId, { writes, events }] of bySeries) {
       await this.writer.editBooksOfSeries(seriesId, writes);
-      this.events.publish(
-        ...writes.map((write) => ({
-          type: 'book_updated' as const,
-          book_id: write.bookId,
-          series_id: seriesId,
-          library_id: libraryId,
-        })),
-        { type: 'series_updated', series_id: seriesId, library_id: libraryId },
-      );
+      this.events.publish(...events);
     }
     return [...bySeries.values()].reduce((sum, group) => sum + group.writes.length, 0);
   }

@@ -52,30 +52,29 @@ export class ReleaseSourcesService {
 
   /** Makes every series of the source due and queues them after the response (409 when it is disabled). */
   async pollNow(id: string) {
-    const source = await this.sources.get(id);
+    const { sources, due } = await this.sources.makeDue(id, nowIso());
+    const source = sources[0];
     if (!source) throw notFound('Release source');
     if (!source.enabled) throw conflict(`Source '${source.displayName}' is disabled; enable it before polling`);
-    const polls = await this.sources.makeDue(id, nowIso());
     this.defer(() => this.dispatchDue());
     return {
       status: 'enqueued' as const,
-      message: `${polls} tracked series of ${source.displayName} are due now and being queued`,
-      polls,
+      message: `${due} tracked series of ${source.displayName} are due now and being queued`,
+      polls: due,
     };
   }
 
   /** Poll-now for every enabled source. */
   async pollNowAll() {
-    const sources = await this.sources.list();
+    const { sources } = await this.sources.makeDue(undefined, nowIso());
     const enabled = sources.filter((s) => s.enabled);
-    const now = nowIso();
-    for (const source of enabled) await this.sources.makeDue(source.id, now);
     if (enabled.length > 0) this.defer(() => this.dispatchDue());
     return { considered: enabled.length, enqueued: enabled.length, coalesced: 0, failed: 0 };
   }
 
   async reset(id: string) {
-    if (!(await this.sources.get(id))) throw notFound('Release source');
-    return { deletedLedgerEntries: await this.sources.reset(id, nowIso()) };
+    const result = await this.sources.reset(id, nowIso());
+    if (!result) throw notFound('Release source');
+    return { deletedLedgerEntries: result.deleted };
   }
 }

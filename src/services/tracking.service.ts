@@ -11,10 +11,14 @@ import { nowIso } from '../lib/ids';
 import type { EventPublisher } from '../events/events';
 import { externalIdsFromLinks, resolveExternalId } from '../releases/external-ids';
 import { normalizeTitle } from '../releases/names';
+import type { Defer } from '../lib/deferred-work';
+import { pollLeaseUntil } from '../releases/poll-dispatch';
+import type { ClaimedPoll } from '../repositories/release-polls.repository';
 import type {
   AliasRow,
   ExternalIdRow,
   SeriesTrackingRepository,
+  TrackedSeries,
   TrackingChange,
   TrackingValues,
   TrackingView,
@@ -25,8 +29,8 @@ import type { SeriesTrackingDto, UpdateSeriesTrackingBody } from '../schemas/rel
 /** What a virtual (never-written) tracking row shows for its times, as Codex-rs does. */
 const EPOCH = new Date(0).toISOString();
 
-/** Queues polls of one series now (src/releases/poll-dispatch.ts `dispatchSeriesPolls`). */
-export type SeriesPollDispatch = (seriesId: string) => Promise<number>;
+/** Queues claimed polls (src/releases/poll-dispatch.ts `queueClaimedPolls`). */
+export type ClaimedPollQueue = (claimed: readonly ClaimedPoll[]) => Promise<void>;
 
 export function toTrackingDto(view: TrackingView): SeriesTrackingDto {
   const t = view.tracking;
@@ -86,14 +90,24 @@ export class TrackingService {
   constructor(
     private readonly repository: SeriesTrackingRepository,
     private readonly events: EventPublisher,
-    private readonly pollSeries: SeriesPollDispatch,
+    private readonly queuePolls: ClaimedPollQueue,
+    private readonly defer: Defer,
   ) {}
 
   async get(viewer: Viewer, seriesId: string): Promise<SeriesTrackingDto> {
     return toTrackingDto(await this.visible(viewer, seriesId));
   }
 
-  async update(viewer: Viewer, seriesId: string, body: UpdateSeriesTrackingBody): Promise<SeriesTrackingDto> {
+  /**
+   * The series and what seeding needs are read beside the credential check (the route is `checked-writes`);
+   * the change waits for it (`checked`) and is one batch.
+   */
+  async update(
+    viewer: Viewer,
+    seriesId: string,
+    body: UpdateSeriesTrackingBody,
+    checked: () => Promise<void>,
+  ): Promise<SeriesTrackingDto> {
     const current = await this.repository.viewWithSeedInputs(viewer, seriesId);
     if (!current) throw notFound('Series');
     const was = current.tracking;
@@ -125,8 +139,9 @@ export class TrackingService {
       polls: turningOn ? 'start' : turningOff ? 'stop' : 'keep',
       now: nowIso(),
     };
+    await checked();
     const view = await this.repository.change(viewer, seriesId, change);
-    this.changed(view);
+    this.changed(view.series);
     return toTrackingDto(view);
   }
 
@@ -136,26 +151,28 @@ export class TrackingService {
 
   /** Adds a manual alias (idempotent: an alias normalizing to one the series has is answered as it is). */
   async addAlias(viewer: Viewer, seriesId: string, body: { alias: string; source?: AliasRow['source'] }) {
-    const view = await this.visible(viewer, seriesId);
     const normalized = normalizeTitle(body.alias);
     if (!normalized) {
       throw badRequest('The alias has no letters or digits', [
         { path: 'alias', message: 'must contain a letter or digit' },
       ]);
     }
-    const { created, alias } = await this.repository.addAlias(
+    const added = await this.repository.addAlias(
+      viewer,
       seriesId,
       { alias: body.alias, normalized, source: body.source ?? 'manual' },
       nowIso(),
     );
-    if (created) this.changed(view);
-    return { created, alias: toAliasDto(alias) };
+    if (!added) throw notFound('Series');
+    if (added.created) this.changed(added.series);
+    return { created: added.created, alias: toAliasDto(added.alias) };
   }
 
   async deleteAlias(viewer: Viewer, seriesId: string, aliasId: string): Promise<void> {
-    const view = await this.visible(viewer, seriesId);
-    if (!(await this.repository.deleteAlias(seriesId, aliasId))) throw notFound('Alias');
-    this.changed(view);
+    const result = await this.repository.deleteAlias(viewer, seriesId, aliasId);
+    if (!result) throw notFound('Series');
+    if (!result.removed) throw notFound('Alias');
+    this.changed(result.series);
   }
 
   async externalIds(viewer: Viewer, seriesId: string) {
@@ -169,8 +186,8 @@ export class TrackingService {
     body: { source: string; externalId: string; externalUrl?: string | null },
   ) {
     const resolved = resolveExternalId(body);
-    const view = await this.visible(viewer, seriesId);
-    const saved = await this.repository.setExternalId(
+    const result = await this.repository.setExternalId(
+      viewer,
       seriesId,
       {
         source: resolved.provider.key,
@@ -180,21 +197,31 @@ export class TrackingService {
       },
       nowIso(),
     );
-    this.changed(view);
-    return toExternalIdDto(saved);
+    if (!result) throw notFound('Series');
+    this.changed(result.series);
+    return toExternalIdDto(result.saved);
   }
 
   async deleteExternalId(viewer: Viewer, seriesId: string, externalIdId: string): Promise<void> {
-    const view = await this.visible(viewer, seriesId);
-    if (!(await this.repository.deleteExternalId(seriesId, externalIdId))) throw notFound('External id');
-    this.changed(view);
+    const result = await this.repository.deleteExternalId(viewer, seriesId, externalIdId);
+    if (!result) throw notFound('Series');
+    if (!result.removed) throw notFound('External id');
+    this.changed(result.series);
   }
 
-  /** Queues a poll of the series by every enabled source now (409 when it is not tracked). */
+  /**
+   * Claims the series' poll at every enabled source now (409 when it is not tracked), with the read that tells;
+   * the claimed polls are queued after the answer. A send that fails leaves them leased: they are due again
+   * when the lease ends (src/releases/poll-dispatch.ts), as a lost message's are.
+   */
   async pollNow(viewer: Viewer, seriesId: string) {
-    const view = await this.visible(viewer, seriesId);
-    if (!view.tracking?.tracked) throw conflict('The series is not tracked: turn tracking on first');
-    const polls = await this.pollSeries(seriesId);
+    const at = new Date();
+    const result = await this.repository.claimPolls(viewer, seriesId, pollLeaseUntil(at));
+    if (!result) throw notFound('Series');
+    if (!result.view.tracking?.tracked) throw conflict('The series is not tracked: turn tracking on first');
+    const { claimed } = result;
+    if (claimed.length > 0) this.defer(() => this.queuePolls(claimed));
+    const polls = claimed.length;
     return { status: 'enqueued' as const, message: `Queued ${polls} poll${polls === 1 ? '' : 's'}`, polls };
   }
 
@@ -204,8 +231,8 @@ export class TrackingService {
     return view;
   }
 
-  private changed(view: TrackingView): void {
-    this.events.publish({ type: 'series_updated', series_id: view.series.id, library_id: view.series.libraryId });
+  private changed(series: TrackedSeries): void {
+    this.events.publish({ type: 'series_updated', series_id: series.id, library_id: series.libraryId });
   }
 
   /** The series' titles as aliases (one per normalized form; those it has are kept). */

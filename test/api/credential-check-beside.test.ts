@@ -149,6 +149,37 @@ describe('a revoked credential whose request already started (DECISIONS.md §Far
   });
 });
 
+describe('a write that reads beside the check (checked-writes: DECISIONS.md §Far readers, "Writes wait for the check")', () => {
+  it('reads as the remembered key while it is checked, and writes nothing once the check refuses it', async () => {
+    await setupAdmin();
+    const library = await seedLibrary();
+    const followed = await seedSeries(library, { title: 'Paper Lantern' });
+    const { worker, statements, reset } = recordingWorker();
+    const admin = await worker.signIn(ADMIN);
+    const key = await newKey(worker, admin);
+    const track = (auth: Credentials, body: unknown) =>
+      json(worker, `/series/${followed.id}/tracking`, auth, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await track(key.auth, { trackVolumes: false })).status).toBe(200);
+
+    expect((await json(worker, `/api-keys/${key.id}`, admin, { method: 'DELETE' })).status).toBe(204);
+    await reset();
+    const refused = await track(key.auth, { tracked: true });
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('Paper Lantern');
+    // The series was read beside the check, as the remembered key...
+    expect(catalogReads(statements).length).toBeGreaterThan(0);
+    // ...and nothing was written: not the tracking, nor the aliases and polls turning it on would seed.
+    const writes = statements.flat().filter((sql) => /^\s*(insert|update|delete)\b/i.test(sql));
+    expect(writes.filter((sql) => /"(series_tracking|series_aliases|release_polls)"/.test(sql))).toEqual([]);
+    const after = await json(worker, `/series/${followed.id}/tracking`, admin);
+    expect(after.body).toMatchObject({ tracked: false, trackVolumes: false, sources: [] });
+  });
+});
+
 describe('access changed since the isolate remembered the caller', () => {
   it('never serves the series of a library taken away: the speculative answer is made again as the checked caller', async () => {
     await setupAdmin();

@@ -111,6 +111,46 @@ describe('depth after the credential check (issue 30)', () => {
   }, 180_000);
 });
 
+describe('writes wait for the check, then one far wave (DECISIONS.md §Far readers, "Writes wait for the check")', () => {
+  it('release tracking, a release source and a deleted file: the credential check, then one wave', async () => {
+    const { bookId, seriesId } = await comics();
+    const tracer = farCallTracer();
+    const admin = basic(ADMIN);
+    const send = (method: string, body?: unknown): RequestInit => ({
+      method,
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // The password's first check; the isolate remembers the admin from now on.
+    expect((await tracer.fetch(`/series/${seriesId}/tracking`, { headers: admin })).status).toBe(200);
+    const rows: Array<[string, RequestInit, number]> = [
+      // Turning tracking on seeds it from what it reads (read beside the check), then one batch.
+      [`/series/${seriesId}/tracking`, send('PATCH', { tracked: true }), 200],
+      [`/series/${seriesId}/aliases`, send('POST', { alias: 'Another Name' }), 201],
+      [`/series/${seriesId}/external-ids`, send('POST', { source: 'mangaupdates', externalId: '12345' }), 200],
+      [`/series/${seriesId}/tracking/poll-now`, send('POST'), 202],
+      ['/release-sources/poll-now-all', send('POST'), 202],
+      [`/books/${bookId}/file?confirm=true`, send('DELETE'), 204],
+    ];
+    for (const [path, init, status] of rows) {
+      const traced = await tracer.fetch(path, init);
+      const calls = traced.waited.map((c) => c.name).join(' | ');
+      expect(traced.status, `${init.method} ${path}: ${new TextDecoder().decode(traced.body)}`).toBe(status);
+      expect(traced.depth, `${init.method} ${path}: ${calls}`).toBeLessThanOrEqual(2);
+    }
+    const alias = (await api(`/series/${seriesId}/aliases`, { auth: ADMIN_AUTH })).body.aliases as Array<{
+      id: string;
+      alias: string;
+    }>;
+    const removed = await tracer.fetch(
+      `/series/${seriesId}/aliases/${alias.find((a) => a.alias === 'Another Name')?.id}`,
+      send('DELETE'),
+    );
+    expect(removed.status).toBe(204);
+    expect(removed.depth, removed.waited.map((c) => c.name).join(' | ')).toBeLessThanOrEqual(2);
+  }, 180_000);
+});
+
 describe('access on every request, with the bytes read beside it', () => {
   it('a series hidden from a reader while its page is read: the read is dropped, nothing of it leaves', async () => {
     const f = await buildAccessFixture();

@@ -6,9 +6,11 @@
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createUser, login, setupAdmin } from '../support/factories';
+import { ADMIN, createUser, login, setupAdmin } from '../support/factories';
+import { faultyWorker, r2InternalError } from '../support/faults';
 import { api, type Credentials, expectError } from '../support/http';
 import { makeCbz, putObject } from '../support/library-files';
+import { eventually } from '../support/eventually';
 import { booksByFileName, fetchRaw } from '../support/media';
 import { createLibrary, scan } from '../support/scans';
 import { waitForTasks } from '../support/tasks';
@@ -53,6 +55,15 @@ async function stored(bookId: string, key: string) {
 const KEPT = { object: true, thumbnail: true, renditions: 1 };
 const GONE = { object: false, thumbnail: false, renditions: 0 };
 
+/** The object is gone with the answer; its images go right after it (waitUntil). */
+async function removed(bookId: string, key: string) {
+  expect((await stored(bookId, key)).object).toBe(false);
+  return eventually(
+    () => stored(bookId, key),
+    (now) => now.thumbnail === GONE.thumbnail && now.renditions === GONE.renditions,
+  );
+}
+
 async function reader(admin: Credentials, role: 'reader' | 'maintainer') {
   const user = await createUser(admin, { role });
   return (await login(user.username, user.password)).auth;
@@ -74,7 +85,7 @@ describe('deleting book files (issue 31 point 10)', () => {
 
     const deleted = await api(`/books/${ids.saga1}/file?confirm=true`, { method: 'DELETE', auth });
     expect(deleted.status, deleted.text).toBe(204);
-    expect(await stored(ids.saga1, KEYS.saga1)).toEqual(GONE);
+    expect(await removed(ids.saga1, KEYS.saga1)).toEqual(GONE);
     // The other books keep their files and images.
     expect(await stored(ids.saga2, KEYS.saga2)).toEqual(KEPT);
     expect(await stored(ids.solo, KEYS.solo)).toEqual(KEPT);
@@ -96,13 +107,31 @@ describe('deleting book files (issue 31 point 10)', () => {
     expectError(await api(`/series/${ids.saga}/file`, { method: 'DELETE', auth }), 400, 'BadRequest');
     const deleted = await api(`/series/${ids.saga}/file?confirm=true`, { method: 'DELETE', auth });
     expect(deleted.status, deleted.text).toBe(204);
-    expect(await stored(ids.saga1, KEYS.saga1)).toEqual(GONE);
-    expect(await stored(ids.saga2, KEYS.saga2)).toEqual(GONE);
+    expect(await removed(ids.saga1, KEYS.saga1)).toEqual(GONE);
+    expect(await removed(ids.saga2, KEYS.saga2)).toEqual(GONE);
     expect(await stored(ids.solo, KEYS.solo)).toEqual(KEPT);
     expectError(await api(`/series/${ids.saga}`, { auth }), 404, 'NotFound');
     const titles = (await api('/series', { auth })).body.data.map((s: { title: string }) => s.title);
     expect(titles).toEqual(['Solo']);
     expectError(await api(`/series/${ids.saga}/file?confirm=true`, { method: 'DELETE', auth }), 404, 'NotFound');
+  });
+
+  it('keeps the book when storage refuses to delete its object: a 503 to retry, nothing reads as deleted', async () => {
+    const { auth, ids } = await seed();
+    const worker = faultyWorker({ r2Delete: ({ bucket }) => (bucket === 'LIBRARY' ? r2InternalError() : undefined) });
+    const through = await worker.signIn(ADMIN);
+    const failed = await worker.fetch(`/books/${ids.saga1}/file?confirm=true`, { method: 'DELETE', auth: through });
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('Retry-After')).toMatch(/^\d+$/);
+    await worker.settle();
+    // The book was trashed beside the delete and is back: live, counted, its file and images kept.
+    expect(await stored(ids.saga1, KEYS.saga1)).toEqual(KEPT);
+    expect((await api(`/books/${ids.saga1}`, { auth })).body.deleted).toBe(false);
+    expect((await api(`/series/${ids.saga}`, { auth })).body.bookCount).toBe(2);
+    // Sent again once storage answers, it is done.
+    const deleted = await api(`/books/${ids.saga1}/file?confirm=true`, { method: 'DELETE', auth });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await removed(ids.saga1, KEYS.saga1)).toEqual(GONE);
   });
 
   it('refuses maintainers and readers, and answers an unknown id with a 404', async () => {

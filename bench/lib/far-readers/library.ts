@@ -3,7 +3,9 @@
  * its own, made by its own code): generated CBZs with ComicInfo in three series, scanned and complete (page
  * sizes, hashes, covers); an admin with an API key, a session token and its cookie; a reader with an age
  * restriction and a key of their own; users whose password no isolate has checked yet; reading progress so the
- * home screen's rows, on-deck and keep-reading are not empty.
+ * home screen's rows, on-deck and keep-reading are not empty; books and series whose files rows delete, a user
+ * whose data the import rows bring in, and (`seedTracking`, for the release-tracking rows) the rows' series
+ * tracked with releases in its ledger, polled from the fake providers.
  */
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
@@ -44,12 +46,28 @@ export interface Library {
   pageWidth: number;
   /** The KOMGA-SESSION cookie a password sign-in on /komga sets. */
   komgaCookie: string;
+  /**
+   * Made to be deleted, one per call of the row that deletes a book's file (`fresh: 'victim-book'`: books of one
+   * series of their own) or a series' files (`'victim-series'`: series of one book), so no other row reads them.
+   */
+  victims: { books: string[]; series: string[] };
+  /** A reader whose progress, lists and keys the import rows bring in (`npm run migrate` imports for users). */
+  peer: { id: string };
+  /** A small JPEG (a cover an import row uploads). */
+  coverJpeg: Uint8Array;
+  /**
+   * The release-tracking rows' data (`seedTracking`; empty without it): the rows' series is tracked at both
+   * sources, with these releases in its ledger (lowest chapter first), and the sources' ids by provider.
+   */
+  tracking: { releases: string[]; sources: Record<string, string> };
 }
 
 export interface LibrarySize {
   /** Books beyond the fixed ones (at least `fresh`). */
   fresh: number;
   coldUsers: number;
+  victimBooks: number;
+  victimSeries: number;
   pagesPerBook: number;
   pageWidth: number;
 }
@@ -58,6 +76,12 @@ export const ADMIN = { username: 'far-admin', email: 'far-admin@example.com', pa
 const COLD_PASSWORD = 'far-readers-cold-42';
 const PUBLISHER = 'Far Comics';
 const SERIES = ['Far Series 1', 'Far Series 2', 'Far Series 3'];
+const VICTIMS = 'Far Victims';
+const victimSeries = (k: number) => `Far Victim Series ${k + 1}`;
+/** The source the migrate command names, for the import rows. */
+export const PEER_SOURCE = 'komga:far-readers-bench';
+/** The rows' series at the fake MangaUpdates. */
+const MANGAUPDATES_ID = '4242424242';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -93,6 +117,9 @@ function comicInfo(series: string, number: number, pages: number): Uint8Array {
 interface Caller {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
 }
+
+/** The admin's API calls (through their key), for rows' setups: the answer's JSON, or an error. */
+export const adminApi = (library: Library): Caller => caller(library.api, { 'X-API-Key': library.admin.key });
 
 function caller(api: string, headers: Record<string, string>): Caller {
   return {
@@ -133,16 +160,25 @@ export async function seedLibrary(url: string, size: LibrarySize): Promise<Libra
   const admin = caller(api, { Authorization: `Bearer ${session.token}` });
   const key = (await admin.call('POST', '/api-keys', { name: 'far-readers' })).key as string;
 
-  // Books: three fixed ones (the rows' book, an on-deck pair) and one per fresh call, over three series.
-  const books = 3 + size.fresh;
-  const perSeries = Math.ceil(books / SERIES.length);
+  // Books: three fixed ones (the rows' book, an on-deck pair) and one per fresh call, over three series; then
+  // the victims, in series of their own.
+  const main = 3 + size.fresh;
+  const perSeries = Math.ceil(main / SERIES.length);
+  const entries = [
+    ...Array.from({ length: main }, (_, i) => ({
+      series: SERIES[Math.floor(i / perSeries)]!,
+      number: (i % perSeries) + 1,
+    })),
+    ...Array.from({ length: size.victimBooks }, (_, i) => ({ series: VICTIMS, number: i + 1 })),
+    ...Array.from({ length: size.victimSeries }, (_, k) => ({ series: victimSeries(k), number: 1 })),
+  ];
+  const books = entries.length;
   const pages = await Promise.all(
     Array.from({ length: Math.min(size.pagesPerBook, 4) }, (_, n) => page(n + 1, size.pageWidth)),
   );
   const library = await admin.call('POST', '/libraries', { name: 'Far comics', path: 'far' });
   await mapLimited(books, 4, async (i: number) => {
-    const series = SERIES[Math.floor(i / perSeries)]!;
-    const number = (i % perSeries) + 1;
+    const { series, number } = entries[i]!;
     const files: Record<string, [Uint8Array, { level: 0 | 6 }]> = {
       'ComicInfo.xml': [comicInfo(series, number, size.pagesPerBook), { level: 6 }],
     };
@@ -183,9 +219,16 @@ export async function seedLibrary(url: string, size: LibrarySize): Promise<Libra
   const read = byTitle(SERIES[1]!, 1);
   const onDeck = byTitle(SERIES[1]!, 2);
   const fixed = new Set([book.id, read.id, onDeck.id]);
+  const inSeries = (names: string[]) => (b: Listed) => names.some((name) => b.title.startsWith(`${name} issue `));
   const freshBooks = listed
-    .filter((b) => !fixed.has(b.id))
+    .filter((b) => !fixed.has(b.id) && inSeries(SERIES)(b))
     .map((b) => ({ id: b.id, seriesId: b.seriesId, readerHash: b.readerHash }));
+  const victims = {
+    books: listed.filter(inSeries([VICTIMS])).map((b) => b.id),
+    series: listed
+      .filter(inSeries(Array.from({ length: size.victimSeries }, (_, k) => victimSeries(k))))
+      .map((b) => b.seriesId),
+  };
 
   // Every cover exists before anything is measured (the consumers make them; a cover still missing would be
   // rendered by the first request that asks, which is not what a cover read costs).
@@ -224,6 +267,13 @@ export async function seedLibrary(url: string, size: LibrarySize): Promise<Libra
     coldUsers.push({ username, password: COLD_PASSWORD });
   }
 
+  const peer = (await admin.call('POST', '/users', {
+    username: 'far-peer',
+    email: 'far-peer@example.com',
+    password: COLD_PASSWORD,
+    role: 'reader',
+  })) as { id: string };
+
   const basic = Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64');
   const komga = await fetch(`${url}/komga/api/v1/series`, { headers: { Authorization: `Basic ${basic}` } });
   await komga.arrayBuffer();
@@ -241,5 +291,72 @@ export async function seedLibrary(url: string, size: LibrarySize): Promise<Libra
     coldUsers,
     pageWidth: size.pageWidth,
     komgaCookie: `KOMGA-SESSION=${komgaCookie}`,
+    victims,
+    peer: { id: peer.id },
+    coverJpeg: new Uint8Array(
+      await sharp({ create: { width: 300, height: 450, channels: 3, background: '#3a6ea5' } })
+        .jpeg()
+        .toBuffer(),
+    ),
+    tracking: { releases: [], sources: {} },
   };
+}
+
+/**
+ * The rows' series tracked, as a user turns tracking on, with `releases` releases (and three more for the rows
+ * that change one) in its ledger: the fake MangaUpdates at `fakes` (test/support/provider-fakes, which the
+ * server was started with) announces chapters above any the library holds, and a poll-now records them.
+ */
+export async function seedTracking(library: Library, fakes: string, releases: number): Promise<void> {
+  const admin = adminApi(library);
+  const wanted = releases + 3;
+  const set = await fetch(`${fakes}/__fake/mangaupdates/series/${MANGAUPDATES_ID}`, {
+    method: 'PUT',
+    body: JSON.stringify({
+      title: SERIES[0],
+      releases: Array.from({ length: wanted }, (_, k) => ({
+        id: 7_700_000 + k,
+        chapter: String(1000 + k),
+        group: 'Far Scans',
+        releaseDate: '2026-11-01',
+      })),
+    }),
+  });
+  if (!set.ok) throw new Error(`the fake MangaUpdates refused the series: ${set.status} ${await set.text()}`);
+  const series = library.series.id;
+  await admin.call('PATCH', `/series/${series}/tracking`, { tracked: true });
+  await admin.call('POST', `/series/${series}/external-ids`, { source: 'mangaupdates', externalId: MANGAUPDATES_ID });
+  await admin.call('POST', `/series/${series}/tracking/poll-now`);
+  type Release = { id: string; chapters: Array<{ end: number }> | null };
+  let found: Release[] = [];
+  for (const deadline = Date.now() + 3 * 60_000; found.length < wanted; await sleep(500)) {
+    if (Date.now() > deadline) throw new Error(`${found.length} of ${wanted} releases recorded after 3 minutes`);
+    found = (await admin.call('GET', `/series/${series}/releases?pageSize=500`)).data as Release[];
+  }
+  const chapter = (r: Release) => r.chapters?.[0]?.end ?? 0;
+  library.tracking.releases = found.sort((a, b) => chapter(a) - chapter(b)).map((r) => r.id);
+  const sources = (await admin.call('GET', '/release-sources')).sources as Array<{ id: string; pluginId: string }>;
+  library.tracking.sources = Object.fromEntries(sources.map((s) => [s.pluginId, s.id]));
+}
+
+/**
+ * Waits until the sources (every enabled one, or `sourceId`) have polled the rows' series since `since`: a row
+ * whose call makes it poll lets the consumers finish before the next row is measured, so their work does not
+ * run beside it (the two workerd processes share one local D1 file and the machine's CPUs). At most 30 s: a
+ * poll still running then is reported and left to finish.
+ */
+export async function pollsDone(library: Library, since: string, sourceId?: string): Promise<void> {
+  type Source = { sourceId: string; enabled: boolean; lastPolledAt: string | null };
+  const admin = adminApi(library);
+  for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
+    const sources = (await admin.call('GET', `/series/${library.series.id}/tracking`)).sources as Source[];
+    const waiting = sources.filter(
+      (s) => s.enabled && (sourceId === undefined || s.sourceId === sourceId) && (s.lastPolledAt ?? '') < since,
+    );
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) {
+      console.warn(`far-readers: ${waiting.length} poll(s) of the rows' series not done 30 s after ${since}`);
+      return;
+    }
+  }
 }

@@ -11,7 +11,8 @@
  */
 import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db.mjs';
 import { pagesRead } from '../../../test/support/koreader-statistics-spec.mjs';
-import type { Library } from './library';
+import { createHash } from 'node:crypto';
+import { adminApi, type Library, PEER_SOURCE, pollsDone } from './library';
 
 export interface Call {
   method?: string;
@@ -21,6 +22,8 @@ export interface Call {
   json?: unknown;
   /** A raw body and its type (a KOReader statistics database). */
   raw?: { body: Uint8Array; type: string };
+  /** A raw body instead (its `Content-Type` in `headers`): an image. */
+  body?: Uint8Array;
   /** Statuses that mean the request did what the row measures (default: 200). */
   expect?: number[];
   /** Time until the response headers, then stop reading (an event stream). */
@@ -42,11 +45,30 @@ export interface Row {
   edgeCache?: boolean;
   /** The route came after the "before" commit (far-readers.bench.ts BEFORE_COMMIT): "—" there, not measured. */
   newRoute?: boolean;
-  /** Needs a new book, user or width on every call (the library is sized from it). */
-  fresh?: 'book' | 'user' | 'width';
+  /**
+   * Needs something new on every call (the library is sized from it): a book never read, a user never checked, a
+   * width never rendered; a book or series whose file it deletes; a release it deletes.
+   */
+  fresh?: Fresh;
+  /** Needs the rows' series tracked, with releases in its ledger (library.ts `seedTracking`). */
+  tracking?: true;
+  /**
+   * Untimed work before each call, for what cannot be made once for all (an alias to delete): its requests are
+   * not measured, and what it returns is given to `call`.
+   */
+  setup?: (library: Library, n: number) => Promise<Made>;
+  /**
+   * Untimed work after each call: undoes what would change another row's request (a selected cover), or waits
+   * for work the call started elsewhere (a poll in the consumers) so that it does not run beside the next row.
+   */
+  cleanup?: (library: Library, n: number, made: Made) => Promise<void>;
   /** The request; absent for the home screen, which Chromium measures (home-screen.ts). */
-  call?: (library: Library, n: number) => Call;
+  call?: (library: Library, n: number, made: Made) => Call;
 }
+
+export type Fresh = 'book' | 'user' | 'width' | 'victim-book' | 'victim-series' | 'release';
+/** What a row's `setup` made for one call (ids by name). */
+export type Made = Record<string, string>;
 
 const key = (l: Library) => ({ 'X-API-Key': l.admin.key });
 const bearer = (l: Library) => ({ Authorization: `Bearer ${l.admin.token}` });
@@ -55,6 +77,10 @@ const basic = (user: string, password: string) => ({
 });
 const page = (l: Library, bookId = l.book.id, query = '') => `/api/v1/books/${bookId}/pages/1${query}`;
 const KOREADER = { Accept: 'application/vnd.koreader.v1+json' };
+/** When a call that makes the rows' series poll starts (`pollsDone` waits for polls made since). */
+const pollStart = async (): Promise<Made> => ({ since: new Date().toISOString() });
+/** The book the cover import gives a cover: a fresh one (its pages are read, never its cover). */
+const coverBook = (l: Library) => l.freshBooks[0]!.id;
 
 /** A KOReader statistics database of 20 sittings of the book with `hash` (written once per hash by node:sqlite). */
 const koreaderFiles = new Map<string, Uint8Array>();
@@ -236,6 +262,33 @@ export const ROWS: Row[] = [
     call: (l) => ({ path: `/api/v1/series/${l.series.id}/releases`, headers: key(l) }),
   },
   {
+    id: 'series-aliases',
+    newRoute: true,
+    request: "`GET /series/{id}/aliases` (a series' other names, issue 32)",
+    means: 'key check ∥ one batch (the series ∥ its aliases ∥ ids ∥ polls)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/api/v1/series/${l.series.id}/aliases`, headers: key(l) }),
+  },
+  {
+    id: 'series-external-ids',
+    newRoute: true,
+    request: "`GET /series/{id}/external-ids` (a series' ids at the providers, issue 32)",
+    means: 'key check ∥ one batch (as the aliases)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/api/v1/series/${l.series.id}/external-ids`, headers: key(l) }),
+  },
+  {
+    id: 'release-sources',
+    newRoute: true,
+    request: '`GET /release-sources` (admin, issue 32)',
+    means: 'admin key check ∥ one statement (each source with its count of tracked series)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: '/api/v1/release-sources', headers: key(l) }),
+  },
+  {
     id: 'book-detail',
     request: '`GET /books/{id}`',
     means: 'key check ∥ one statement',
@@ -411,7 +464,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: '`POST /reading-sessions` (one measured session, a new id each call)',
     means: 'key check → one batch: unknown books, receipts, sessions, progress read back',
-    target: 1,
+    target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
@@ -438,7 +491,7 @@ export const ROWS: Row[] = [
     request: '`POST /reading-sessions/koreader` (a KOReader statistics database, 20 sittings of the bench’s book)',
     means:
       'key check → one batch: unknown and known sittings, receipts, repeats, sessions (the file read in the isolate)',
-    target: 1,
+    target: 2,
     replicaTarget: 1,
     call: (l) => ({
       method: 'POST',
@@ -461,7 +514,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: '`PUT /reading-devices/{deviceId}` (the bench’s measuring device)',
     means: 'key check → one statement (the name, written only if the user has the device)',
-    target: 1,
+    target: 2,
     replicaTarget: 1,
     call: (l) => ({
       method: 'PUT',
@@ -476,7 +529,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: '`DELETE /reading-sessions`',
     means: 'key check → one batch',
-    target: 1,
+    target: 2,
     replicaTarget: 1,
     call: (l) => ({ method: 'DELETE', path: '/api/v1/reading-sessions', headers: key(l), expect: [204] }),
   },
@@ -691,6 +744,453 @@ export const ROWS: Row[] = [
       },
     }),
   },
+  {
+    id: 'kobo-initialization',
+    newRoute: true,
+    request: 'Kobo `GET /kobo/{key}/v1/initialization` (the resources document)',
+    means: 'key check; the document is made in the isolate (store forwarding off)',
+    target: 1,
+    replicaTarget: 0,
+    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/initialization` }),
+  },
+  // Writes that wait for the credential check ----------------------------------------------------------------
+  // Rare writes whose statements do not test the credential themselves (repositories/credential-guard.ts: only
+  // progress writes do) are never run for a credential not yet verified: the check, then one wave — target 2;
+  // with read replicas the check is near and the wave goes to the primary — 1 (docs/DECISIONS.md §Far readers,
+  // "Writes wait for the check"). The admin's key throughout.
+  {
+    id: 'delete-book-file',
+    newRoute: true,
+    request: "`DELETE /books/{id}/file?confirm=true` (a book's file removed from storage; a new book each call)",
+    means:
+      'admin key check ∥ the book (read beside it: `checked-writes`) → the object deleted ∥ the book trashed and its series refreshed (one batch); its cached images after the answer',
+    target: 2,
+    replicaTarget: 1,
+    fresh: 'victim-book',
+    call: (l, n) => ({
+      method: 'DELETE',
+      path: `/api/v1/books/${l.victims.books[n]}/file?confirm=true`,
+      headers: key(l),
+      expect: [204],
+    }),
+  },
+  {
+    id: 'delete-series-file',
+    newRoute: true,
+    request: "`DELETE /series/{id}/file?confirm=true` (a series' files removed; a new series each call)",
+    means: 'admin key check ∥ its books → the objects deleted ∥ the books trashed and the series refreshed (one batch)',
+    target: 2,
+    replicaTarget: 1,
+    fresh: 'victim-series',
+    call: (l, n) => ({
+      method: 'DELETE',
+      path: `/api/v1/series/${l.victims.series[n]}/file?confirm=true`,
+      headers: key(l),
+      expect: [204],
+    }),
+  },
+  {
+    id: 'alias-add',
+    newRoute: true,
+    request: '`POST /series/{id}/aliases` (a new alias each call)',
+    means: 'key check → one batch: added if the series is one the caller sees, and read back',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: `/api/v1/series/${l.series.id}/aliases`,
+      headers: key(l),
+      json: { alias: `Far alias ${n}` },
+      expect: [201],
+    }),
+  },
+  {
+    id: 'alias-delete',
+    newRoute: true,
+    request: '`DELETE /series/{id}/aliases/{aliasId}` (an alias added before each call, not timed)',
+    means: 'key check → one batch: removed if the series is one the caller sees',
+    target: 2,
+    replicaTarget: 1,
+    setup: async (l, n) => {
+      const made = await adminApi(l).call('POST', `/series/${l.series.id}/aliases`, { alias: `Far gone ${n}` });
+      return { aliasId: made.id };
+    },
+    call: (l, _n, made) => ({
+      method: 'DELETE',
+      path: `/api/v1/series/${l.series.id}/aliases/${made.aliasId}`,
+      headers: key(l),
+      expect: [204],
+    }),
+  },
+  {
+    id: 'external-id-set',
+    newRoute: true,
+    request: "`POST /series/{id}/external-ids` (the series' AniList id)",
+    means:
+      "key check → one batch: the id replaced and the provider's poll made due, if the series is one the caller sees",
+    target: 2,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'POST',
+      path: `/api/v1/series/${l.series.id}/external-ids`,
+      headers: key(l),
+      json: { source: 'anilist', externalId: '424242' },
+    }),
+  },
+  {
+    id: 'external-id-delete',
+    newRoute: true,
+    request: '`DELETE /series/{id}/external-ids/{externalIdId}` (an id set before each call, not timed)',
+    means: 'key check → one batch: removed if the series is one the caller sees',
+    target: 2,
+    replicaTarget: 1,
+    setup: async (l, n) => {
+      const made = await adminApi(l).call('POST', `/series/${l.series.id}/external-ids`, {
+        source: 'anilist',
+        externalId: String(500_000 + n),
+      });
+      return { externalIdId: made.id };
+    },
+    call: (l, _n, made) => ({
+      method: 'DELETE',
+      path: `/api/v1/series/${l.series.id}/external-ids/${made.externalIdId}`,
+      headers: key(l),
+      expect: [204],
+    }),
+  },
+  {
+    id: 'tracking-update',
+    newRoute: true,
+    request: '`PATCH /series/{id}/tracking` (`trackChapters`)',
+    means:
+      'key check ∥ the series with what seeding needs (`checked-writes`) → one batch: the tracking written and read back',
+    target: 2,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'PATCH',
+      path: `/api/v1/series/${l.series.id}/tracking`,
+      headers: key(l),
+      json: { trackChapters: true },
+    }),
+  },
+  {
+    id: 'tracking-poll-now',
+    newRoute: true,
+    request: '`POST /series/{id}/tracking/poll-now` (a tracked series)',
+    means: "key check → one batch: the series' polls claimed if it is tracked and seen; queued after the answer",
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    setup: pollStart,
+    call: (l) => ({
+      method: 'POST',
+      path: `/api/v1/series/${l.series.id}/tracking/poll-now`,
+      headers: key(l),
+      expect: [202],
+    }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!),
+  },
+  {
+    id: 'release-update',
+    newRoute: true,
+    request: '`PATCH /releases/{id}` (`state: dismissed`)',
+    means: 'key check → one batch: the state set if the release is of a series the caller sees, and read back',
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({
+      method: 'PATCH',
+      path: `/api/v1/releases/${l.tracking.releases[0]}`,
+      headers: key(l),
+      json: { state: 'dismissed' },
+    }),
+  },
+  {
+    id: 'release-dismiss',
+    newRoute: true,
+    request: '`POST /releases/{id}/dismiss`',
+    means: 'as `PATCH /releases/{id}`',
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({ method: 'POST', path: `/api/v1/releases/${l.tracking.releases[1]}/dismiss`, headers: key(l) }),
+  },
+  {
+    id: 'release-acquire',
+    newRoute: true,
+    request: '`POST /releases/{id}/mark-acquired`',
+    means: 'as `PATCH /releases/{id}`',
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({
+      method: 'POST',
+      path: `/api/v1/releases/${l.tracking.releases[2]}/mark-acquired`,
+      headers: key(l),
+    }),
+  },
+  {
+    id: 'releases-bulk',
+    newRoute: true,
+    request: '`POST /releases/bulk` (three releases reset to announced)',
+    means: 'key check → one batch',
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/releases/bulk',
+      headers: key(l),
+      json: { ids: l.tracking.releases.slice(0, 3), action: 'reset' },
+    }),
+  },
+  {
+    id: 'release-delete',
+    newRoute: true,
+    request: '`DELETE /releases/{id}` (a release of its own each call)',
+    means: "key check → one batch: the series' marks lowered below it and the release deleted",
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    fresh: 'release',
+    call: (l, n) => ({ method: 'DELETE', path: `/api/v1/releases/${l.tracking.releases[3 + n]}`, headers: key(l) }),
+  },
+  {
+    id: 'release-source-update',
+    newRoute: true,
+    request: '`PATCH /release-sources/{id}` (AniList, `enabled: true`)',
+    means: 'admin key check → one batch: written and read back',
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({
+      method: 'PATCH',
+      path: `/api/v1/release-sources/${l.tracking.sources.anilist}`,
+      headers: key(l),
+      json: { enabled: true },
+    }),
+  },
+  {
+    id: 'release-sources-poll-all',
+    newRoute: true,
+    request: '`POST /release-sources/poll-now-all`',
+    means: "admin key check → one batch: every enabled source's series made due; queued after the answer",
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    setup: pollStart,
+    call: (l) => ({ method: 'POST', path: '/api/v1/release-sources/poll-now-all', headers: key(l), expect: [202] }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!),
+  },
+  {
+    id: 'release-source-poll-now',
+    newRoute: true,
+    request: '`POST /release-sources/{id}/poll-now` (MangaUpdates)',
+    means: "admin key check → one batch: the source's series made due if it is enabled; queued after the answer",
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    setup: pollStart,
+    call: (l) => ({
+      method: 'POST',
+      path: `/api/v1/release-sources/${l.tracking.sources.mangaupdates}/poll-now`,
+      headers: key(l),
+      expect: [202],
+    }),
+    cleanup: (l, _n, made) => pollsDone(l, made.since!, l.tracking.sources.mangaupdates),
+  },
+  {
+    id: 'release-source-reset',
+    newRoute: true,
+    request: '`POST /release-sources/{id}/reset` (AniList, which records no releases)',
+    means: "admin key check → one batch: the source's releases deleted, what its polls learnt forgotten",
+    target: 2,
+    replicaTarget: 1,
+    tracking: true,
+    call: (l) => ({
+      method: 'POST',
+      path: `/api/v1/release-sources/${l.tracking.sources.anilist}/reset`,
+      headers: key(l),
+    }),
+  },
+  // `npm run migrate`'s batches (issue 33), each with a peer id not seen before, so it is imported, not found.
+  {
+    id: 'import-users',
+    newRoute: true,
+    request: '`POST /admin/import/users` (one new user)',
+    means:
+      'admin key check ∥ one wave of reads (peer ids, accounts, libraries, labels: `checked-writes`) → one batch of writes',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/users',
+      headers: key(l),
+      json: {
+        source: PEER_SOURCE,
+        mergeExisting: false,
+        users: [
+          {
+            foreignId: `far-user-${n}`,
+            username: `far-imported-${n}`,
+            email: `far-imported-${n}@example.com`,
+            role: 'reader',
+            active: true,
+            password: null,
+            sharedAllLibraries: true,
+            libraryIds: [],
+            ageRestriction: null,
+            labelsAllow: [],
+            labelsExclude: [],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    id: 'import-progress',
+    newRoute: true,
+    request: "`POST /admin/import/progress` (one entry, newer than the user's)",
+    means: 'admin key check ∥ the books and users (`checked-writes`) → the rows written (one statement)',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/progress',
+      headers: key(l),
+      json: {
+        source: PEER_SOURCE,
+        entries: [
+          {
+            userId: l.peer.id,
+            bookId: l.book.id,
+            page: 1 + (n % 2),
+            completed: false,
+            startedAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: new Date().toISOString(),
+            completedAt: null,
+            percentage: null,
+            locator: null,
+            epubSpineIndex: null,
+            device: null,
+          },
+        ],
+      },
+    }),
+  },
+  {
+    id: 'import-want-to-read',
+    newRoute: true,
+    request: '`POST /admin/import/want-to-read` (one entry)',
+    means: 'admin key check → one statement',
+    target: 2,
+    replicaTarget: 1,
+    call: (l) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/want-to-read',
+      headers: key(l),
+      json: { source: PEER_SOURCE, entries: [{ userId: l.peer.id, seriesId: l.series.id, bookId: null }] },
+    }),
+  },
+  {
+    id: 'import-lists',
+    newRoute: true,
+    request: "`POST /admin/import/lists` (one new read list of the peer user's)",
+    means:
+      'admin key check ∥ one wave of reads (peer ids, names, members, owners: `checked-writes`) → one batch of writes',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/lists',
+      headers: key(l),
+      json: {
+        source: PEER_SOURCE,
+        lists: [
+          {
+            foreignId: `far-list-${n}`,
+            kind: 'readList',
+            ownerId: l.peer.id,
+            name: `Far imported list ${n}`,
+            summary: null,
+            ordered: true,
+            memberIds: [l.book.id],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    id: 'import-metadata',
+    newRoute: true,
+    request: "`POST /admin/import/metadata` (a series' and a book's locked summary)",
+    means:
+      'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/metadata',
+      headers: key(l),
+      json: {
+        source: PEER_SOURCE,
+        series: [
+          {
+            foreignId: `far-series-${n}`,
+            seriesId: l.series.id,
+            locked: { summary: `Imported summary ${n}` },
+            sharingLabels: [],
+          },
+        ],
+        books: [{ foreignId: `far-book-${n}`, bookId: l.book.id, locked: { summary: `Imported summary ${n}` } }],
+      },
+    }),
+  },
+  {
+    id: 'import-api-keys',
+    newRoute: true,
+    request: "`POST /admin/import/api-keys` (one Komga key of the peer user's)",
+    means:
+      'admin key check ∥ one wave of reads (peer ids, owners, hashes taken: `checked-writes`) → one batch of writes',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: '/api/v1/admin/import/api-keys',
+      headers: key(l),
+      json: {
+        source: PEER_SOURCE,
+        keys: [
+          {
+            foreignId: `far-key-${n}`,
+            userId: l.peer.id,
+            name: `Far Komga key ${n}`,
+            sha512: createHash('sha512').update(`far-key-${n}`).digest('hex'),
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
+        ],
+      },
+    }),
+  },
+  {
+    id: 'import-covers',
+    newRoute: true,
+    request: '`POST /admin/import/covers` (a JPEG for a book; deselected after each call, not timed)',
+    means:
+      'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n) => ({
+      method: 'POST',
+      path: `/api/v1/admin/import/covers?source=${PEER_SOURCE}&foreignId=far-cover-${n}&kind=book&id=${coverBook(l)}`,
+      headers: { ...key(l), 'Content-Type': 'application/octet-stream' },
+      body: l.coverJpeg,
+    }),
+    // A selected uploaded cover is read differently: the book goes back to its own before other rows see it.
+    cleanup: async (l) => {
+      await adminApi(l).call('DELETE', `/books/${coverBook(l)}/covers/selected`);
+    },
+  },
   // Signing in, the web app ---------------------------------------------------------------------------------
   {
     id: 'login',
@@ -760,12 +1260,10 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'file-range': { replicas: 1 },
   // The covers of the home screen come from R2 the first time a colo sees them.
   home: { replicas: 1 },
-  // Issue 35's writes that are not progress writes (measured sessions, a device's name, deleting them) do not
-  // test the credential in their own statements yet: the check, then their one statement or batch.
-  'reading-sessions-post': { depth: 2 },
-  'reading-sessions-koreader': { depth: 2 },
-  'reading-device-rename': { depth: 2 },
-  'reading-sessions-delete': { depth: 2 },
+  // An imported cover's images are stored before the row that names them (a cover row never names an image that
+  // is not there): after the check, the images, then the row (DECISIONS.md §Far readers, "Writes wait for the
+  // check"). No shorter path is sound without writing before the check.
+  'import-covers': { depth: 3, replicas: 2 },
 };
 
 /** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */

@@ -37,9 +37,13 @@ export interface FarServer {
   url: string;
   /** Sets the distance, the replica mode and the LONGBOX_* variables the worker sees (no request when unchanged). */
   settings(next: FarSettings): Promise<void>;
+  /** Sends the settings last set again (the worker was reloaded: a new isolate has the defaults). */
+  reapply(): Promise<void>;
   /** The request's whole record once its `waitUntil` work has settled (or after `timeoutMs`). */
   report(id: string, timeoutMs?: number): Promise<FarReport>;
   state(): Promise<{ environmentsSeen: number; unattributed: number }>;
+  /** The workers' last output lines that mention `needle` (a request id), else their last lines. */
+  log(needle: string): string;
   stop(): Promise<void>;
 }
 
@@ -60,12 +64,18 @@ export async function startFarServer(options: {
   dir: string;
   data: string;
   commit?: string;
+  /** More variables for both processes (the fake release providers' addresses). */
+  vars?: Record<string, string>;
 }): Promise<FarServer> {
   const { label, dir, data, commit } = options;
   const sources = commit ? snapshotCommit(commit, dir) : snapshotSources(dir);
   const api = writeFarReadersConfig(dir);
   applyMigrations(sources.api, data);
-  const longbox = await startLongbox({ sources: { ...sources, api }, persistTo: data, vars: VARS });
+  const longbox = await startLongbox({
+    sources: { ...sources, api },
+    persistTo: data,
+    vars: { ...VARS, ...options.vars },
+  });
   const url = longbox.url;
   let current = '';
   const control = async (pathname: string, init?: RequestInit): Promise<any> => {
@@ -83,8 +93,16 @@ export async function startFarServer(options: {
       await control('settings', { method: 'POST', body });
       current = body;
     },
+    async reapply() {
+      if (current) await control('settings', { method: 'POST', body: current });
+    },
     report: (id, timeoutMs = 15_000) => control(`requests/${id}?settled=${timeoutMs}`),
     state: () => control('state'),
+    log(needle) {
+      const lines = longbox.output().split('\n');
+      const mentioning = lines.filter((line) => line.includes(needle));
+      return (mentioning.length > 0 ? mentioning : lines.slice(-30)).join('\n');
+    },
     stop: () => longbox.stop(),
   };
 }

@@ -43,5 +43,5 @@ export const contracts = {
   booksRecentlyAdded: fixedOrderList('/books/recently-added', 'Books, newest first (BooksRead)'),
   booksRecentlyRead: fixedOrderList('/books/recently-read', 'Books the user completed, most recent first (BooksRead)'),
   getBook: books.get('/books/{id}', 'BooksRead', { summary: 'A book, including a soft-deleted one (BooksRead)', params: IdParamSchema, 200: json(BookSchema, 'The book'), errors: [400, 404] }),
-  deleteBookFile: books.delete('/books/{id}/file', 'SystemAdmin', { summary: 'Delete the book’s file from storage (SystemAdmin)', description: FILE_DELETION, params: IdParamSchema, query: FileDeletionQuerySchema, 204: empty('Deleted'), errors: [400, 404] }),
+  deleteBookFile: books.delete('/books/{id}/file', 'SystemAdmin', { summary: 'Delete the book’s file from storage (SystemAdmin)', description: FILE_DELETION, params: IdParamSchema, query: FileDeletionQuerySchema, 204: empty('Deleted'), errors: [400, 404], speculation: 'checked-writes' }),
 };

@@ -23,5 +23,7 @@ export const booksRouter = createRouter()
     c.json(await c.get('services').bookQuery.get(requestViewer(c), c.req.valid('param').id), 200),
   )
   .openapi(
-    ...act(routes.deleteBookFile, ({ services, viewer, param }) => services.fileDeletion.deleteBook(viewer, param.id)),
+    ...act(routes.deleteBookFile, ({ services, viewer, param, checked }) =>
+      services.fileDeletion.deleteBook(viewer, param.id, checked),
+    ),
   );

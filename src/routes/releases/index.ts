@@ -7,7 +7,7 @@ import { contracts as routes } from './releases.routes';
 // biome-ignore format: a table of endpoints, one service call per line
 export const releasesRouter = createRouter()
   .openapi(...answer(routes.getTracking, ({ services, viewer, param }) => services.tracking.get(viewer, param.id)))
-  .openapi(...answer(routes.updateTracking, ({ services, viewer, param, body }) => services.tracking.update(viewer, param.id, body)))
+  .openapi(...answer(routes.updateTracking, ({ services, viewer, param, body, checked }) => services.tracking.update(viewer, param.id, body, checked)))
   .openapi(...answer(routes.pollSeries, ({ services, viewer, param }) => services.tracking.pollNow(viewer, param.id), 202))
   .openapi(...answer(routes.listAliases, ({ services, viewer, param }) => services.tracking.aliases(viewer, param.id)))
   .openapi(routes.addAlias, async (c) => {

@@ -1,6 +1,7 @@
 import { createRouter } from '../../http/router';
 import { noContent, paged, scopedList } from '../handlers';
 import { progressActor, requestViewer } from '../../http/progress-actor';
+import { whenChecked } from '../../middleware/caller';
 import { contracts as routes } from './series.routes';
 
 // Fixed paths are registered before /series/{id} so that they never reach its UUID check.
@@ -38,5 +39,8 @@ export const seriesRouter = createRouter()
     noContent(c, c.get('services').readProgress.markSeriesUnread(requestViewer(c), c.req.valid('param').id)),
   )
   .openapi(routes.deleteSeriesFiles, async (c) =>
-    noContent(c, c.get('services').fileDeletion.deleteSeries(requestViewer(c), c.req.valid('param').id)),
+    noContent(
+      c,
+      c.get('services').fileDeletion.deleteSeries(requestViewer(c), c.req.valid('param').id, () => whenChecked(c)),
+    ),
   );

@@ -38,5 +38,5 @@ export const contracts = {
   listSeriesBooks: series.get('/series/{id}/books', 'SeriesRead', { summary: 'Books of a series, in reading order unless sorted otherwise (SeriesRead)', params: IdParamSchema, query: SeriesBooksQuerySchema, 200: json(BookPageSchema, 'A page of books'), errors: [400, 404] }),
   markSeriesRead: markSeries('read'),
   markSeriesUnread: markSeries('unread'),
-  deleteSeriesFiles: series.delete('/series/{id}/file', 'SystemAdmin', { summary: 'Delete the files of every book of the series from storage (SystemAdmin)', description: FILE_DELETION, params: IdParamSchema, query: FileDeletionQuerySchema, 204: empty('Deleted'), errors: [400, 404] }),
+  deleteSeriesFiles: series.delete('/series/{id}/file', 'SystemAdmin', { summary: 'Delete the files of every book of the series from storage (SystemAdmin)', description: FILE_DELETION, params: IdParamSchema, query: FileDeletionQuerySchema, 204: empty('Deleted'), errors: [400, 404], speculation: 'checked-writes' }),
 };

@@ -37,15 +37,22 @@ export class PeerCatalogService {
 
   /**
    * Locked series and book metadata, and series' sharing labels: each series or book once (a later run finds it
-   * remembered and writes nothing, so an edit made here since is kept). An id this server does not have is
-   * skipped.
+   * remembered and writes nothing, so an edit made here since is kept). An id this server does not have (or
+   * that the admin's key does not reach) is skipped. What decides it is read in one wave, beside the credential
+   * check (the route is `checked-writes`); once it succeeded (`checked`), the fields and what the batch
+   * remembers are one batch — after the rating and labels of the series that carry some, which go through the
+   * sharing service (the one place that writes what decides who sees a series).
    */
-  async importMetadata(actor: Principal, body: ImportMetadataBody): Promise<ImportOutcome[]> {
+  async importMetadata(
+    actor: Principal,
+    body: ImportMetadataBody,
+    checked: () => Promise<void>,
+  ): Promise<ImportOutcome[]> {
     const { imports, metadata, sharingTags } = this.deps;
     assertDistinct('series', body.series);
     assertDistinct('books', body.books);
     const viewer = viewerOf(actor);
-    const [seriesOrigins, bookOrigins, liveSeries, liveBooks] = await Promise.all([
+    const [seriesOrigins, bookOrigins, found] = await Promise.all([
       imports.origins(
         body.source,
         'series',
@@ -56,12 +63,9 @@ export class PeerCatalogService {
         'book',
         body.books.map((b) => b.foreignId),
       ),
-      imports.liveIds(
-        'series',
+      metadata.seriesAndBooks(
+        viewer,
         body.series.map((s) => s.seriesId),
-      ),
-      imports.liveIds(
-        'books',
         body.books.map((b) => b.bookId),
       ),
     ]);
@@ -69,26 +73,32 @@ export class PeerCatalogService {
     const series = body.series.filter((item) => {
       const known = seriesOrigins.get(item.foreignId);
       if (known) results.push(unchanged(item.foreignId, known));
-      else if (!liveSeries.has(item.seriesId)) results.push(skipped(item.foreignId, `no series ${item.seriesId}`));
+      else if (!found.series.has(item.seriesId)) results.push(skipped(item.foreignId, `no series ${item.seriesId}`));
       else return true;
       return false;
     });
     const books = body.books.filter((item) => {
       const known = bookOrigins.get(item.foreignId);
       if (known) results.push(unchanged(item.foreignId, known));
-      else if (!liveBooks.has(item.bookId)) results.push(skipped(item.foreignId, `no book ${item.bookId}`));
+      else if (!found.books.has(item.bookId)) results.push(skipped(item.foreignId, `no book ${item.bookId}`));
       else return true;
       return false;
     });
-    // The plain fields of every series in a few statements, then each series' rating and labels through the
-    // sharing service (they decide who sees the series: the one place that writes them).
-    const fields = new Map(series.map(({ seriesId, locked: { ageRating: _rating, ...values } }) => [seriesId, values]));
-    if (fields.size > 0) {
-      await metadata.bulkSeries(viewer, [...fields.keys()], (id) => {
-        const values = fields.get(id) ?? {};
-        return { values, locks: lockAll(values) };
-      });
-    }
+    // The plain fields of every series and book (a series or book named twice gets the later one's).
+    const seriesEdits = new Map(
+      series.map(({ seriesId, locked: { ageRating: _rating, ...values } }) => [
+        seriesId,
+        { row: found.series.get(seriesId)!.row, edit: { values, locks: lockAll(values) } },
+      ]),
+    );
+    const bookEdits = new Map(
+      books.map(({ bookId, locked }) => [
+        bookId,
+        { row: found.books.get(bookId)!.row, edit: { values: locked, locks: lockAll(locked) } },
+      ]),
+    );
+    const edits = metadata.editStatements([...seriesEdits.values()], [...bookEdits.values()]);
+    await checked();
     for (const item of series) {
       const rating = item.locked.ageRating;
       if (rating === undefined && item.sharingLabels.length === 0) continue;
@@ -97,15 +107,9 @@ export class PeerCatalogService {
         ...(item.sharingLabels.length === 0 ? {} : { sharingLabels: item.sharingLabels, sharingLabelsLock: true }),
       });
     }
-    const bookValues = new Map(books.map((item) => [item.bookId, item.locked]));
-    if (bookValues.size > 0) {
-      await metadata.bulkBooks(viewer, [...bookValues.keys()], (id) => {
-        const values = bookValues.get(id) ?? {};
-        return { values, locks: lockAll(values) };
-      });
-    }
     const now = nowIso();
     await imports.run([
+      ...edits.statements,
       ...imports.remember(
         body.source,
         'series',
@@ -119,6 +123,7 @@ export class PeerCatalogService {
         now,
       ),
     ]);
+    edits.announce();
     return [
       ...results,
       ...series.map((s) => created(s.foreignId, s.seriesId)),
@@ -126,20 +131,33 @@ export class PeerCatalogService {
     ];
   }
 
-  /** A cover uploaded on the peer, stored and shown as an uploaded cover is here; once per peer cover. */
+  /**
+   * A cover uploaded on the peer, stored and shown as an uploaded cover is here; once per peer cover. What decides
+   * it is read (and the image thumbnailed) beside the credential check (the route is `checked-writes`); once it
+   * succeeded (`checked`), the images are stored, then the cover's row with what the import remembers.
+   */
   async importCover(
     actor: Principal,
     item: { source: string; foreignId: string; kind: 'series' | 'book'; id: string },
     bytes: Uint8Array,
+    checked: () => Promise<void>,
   ): Promise<ImportOutcome> {
     const { imports, covers } = this.deps;
-    const known = (await imports.origins(item.source, 'cover', [item.foreignId])).get(item.foreignId);
+    const [origins, prepared] = await Promise.all([
+      imports.origins(item.source, 'cover', [item.foreignId]),
+      covers.readyToStore(viewerOf(actor), { kind: item.kind, id: item.id }, bytes),
+    ]);
+    const known = origins.get(item.foreignId);
     if (known) return unchanged(item.foreignId, known);
-    const cover = await covers.upload(viewerOf(actor), { kind: item.kind, id: item.id }, bytes, true);
-    await imports.run(
-      imports.remember(item.source, 'cover', [{ foreignId: item.foreignId, longboxId: cover.id }], nowIso()),
+    await checked();
+    const remembered = imports.remember(
+      item.source,
+      'cover',
+      [{ foreignId: item.foreignId, longboxId: prepared.id }],
+      nowIso(),
     );
-    return created(item.foreignId, cover.id);
+    await covers.store(prepared, true, remembered);
+    return created(item.foreignId, prepared.id);
   }
 }
 

@@ -22,7 +22,15 @@ export interface PeerListsDeps {
 export class PeerListsService {
   constructor(private readonly deps: PeerListsDeps) {}
 
-  async importLists(source: string, lists: readonly ImportList[]): Promise<ImportOutcome[]> {
+  /**
+   * What decides each list is read in one wave, beside the credential check (the route is `checked-writes`);
+   * the lists are written once it succeeded (`checked`), in one batch.
+   */
+  async importLists(
+    source: string,
+    lists: readonly ImportList[],
+    checked: () => Promise<void>,
+  ): Promise<ImportOutcome[]> {
     const { imports, collections, readLists } = this.deps;
     assertDistinct('lists', lists, (list) => list.kind);
     const ofKind = (kind: ImportList['kind']) => lists.filter((l) => l.kind === kind);
@@ -100,6 +108,7 @@ export class PeerListsService {
           : { ...created(list.foreignId, id), reason: `${left} member(s) not found in Longbox were left out` },
       );
     }
+    await checked();
     await imports.run([
       ...statements,
       ...imports.remember(source, 'collection', remembered.collection, now),

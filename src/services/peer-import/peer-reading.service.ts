@@ -27,7 +27,15 @@ export interface PeerReadingDeps {
 export class PeerReadingService {
   constructor(private readonly deps: PeerReadingDeps) {}
 
-  async importProgress(source: string, entries: readonly ImportProgressEntry[]): Promise<ImportCounts> {
+  /**
+   * The books and users are read beside the credential check (the route is `checked-writes`); the rows are
+   * written once it succeeded (`checked`).
+   */
+  async importProgress(
+    source: string,
+    entries: readonly ImportProgressEntry[],
+    checked: () => Promise<void>,
+  ): Promise<ImportCounts> {
     const { imports, progress } = this.deps;
     const spined = entries.filter((e) => e.epubSpineIndex !== null).map((e) => e.bookId);
     const [facts, users] = await Promise.all([
@@ -57,6 +65,7 @@ export class PeerReadingService {
       seen.add(key);
       rows.push(placed(entry, book, peer));
     });
+    await checked();
     const written = await progress.importRows(rows);
     return { written, unchanged: rows.length - written, skipped };
   }

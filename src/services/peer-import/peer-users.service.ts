@@ -37,23 +37,27 @@ const GONE = 'imported by an earlier run and deleted in Longbox since: not broug
 export class PeerUsersService {
   constructor(private readonly deps: PeerUsersDeps) {}
 
-  /** One batch of users: created, merged, found from an earlier run, or skipped with the reason. */
-  async importUsers(viewer: Viewer, body: ImportUsersBody): Promise<ImportOutcome[]> {
-    const { imports, users, labels } = this.deps;
+  /**
+   * One batch of users: created, merged, found from an earlier run, or skipped with the reason. What decides it
+   * is read in one wave, beside the credential check (the route is `checked-writes`); the writes wait for the
+   * check (`checked`) and are one batch.
+   */
+  async importUsers(viewer: Viewer, body: ImportUsersBody, checked: () => Promise<void>): Promise<ImportOutcome[]> {
+    const { imports, users, labels, libraries } = this.deps;
     assertDistinct('users', body.users);
-    await this.assertLibrariesExist(viewer, body.users);
-    const origins = await imports.origins(
-      body.source,
-      'user',
-      body.users.map((u) => u.foreignId),
-    );
-    const [living, accounts] = await Promise.all([
-      imports.existingUsers([...origins.values()]),
+    const [knownLibraries, origins, accounts, knownLabels] = await Promise.all([
+      libraries.visibleIds(viewer, [...new Set(body.users.flatMap((u) => u.libraryIds))]),
+      imports.userOrigins(
+        body.source,
+        body.users.map((u) => u.foreignId),
+      ),
       imports.accountsNamed(
         body.users.map((u) => u.email),
         body.users.map((u) => u.username),
       ),
+      labels.idsNamed(body.users.flatMap((u) => [...u.labelsAllow, ...u.labelsExclude])),
     ]);
+    assertLibrariesExist(body.users, knownLibraries);
     const now = nowIso();
     const results: ImportOutcome[] = [];
     const toCreate: Array<{ user: ImportUser; id: string; passwordHash: string }> = [];
@@ -62,7 +66,7 @@ export class PeerUsersService {
     for (const user of body.users) {
       const known = origins.get(user.foreignId);
       if (known) {
-        results.push(living.has(known) ? unchanged(user.foreignId, known) : skipped(user.foreignId, GONE));
+        results.push(known.living ? unchanged(user.foreignId, known.longboxId) : skipped(user.foreignId, GONE));
         continue;
       }
       const email = user.email.toLowerCase();
@@ -95,8 +99,9 @@ export class PeerUsersService {
       toCreate.push({ user, id, passwordHash });
       results.push(created(user.foreignId, id));
     }
-    const labelIds = await labels.ensureNamed(
+    const { ids: labelIds, statements: labelStatements } = labels.creation(
       toCreate.flatMap(({ user }) => [...user.labelsAllow, ...user.labelsExclude]),
+      knownLabels,
       now,
     );
     const statements: Statement[] = toCreate.flatMap(({ user, id, passwordHash }) =>
@@ -117,7 +122,9 @@ export class PeerUsersService {
         { change: accessOf(user, labelIds) },
       ),
     );
+    await checked();
     await imports.run([
+      ...labelStatements,
       ...statements,
       ...imports.remember(
         body.source,
@@ -133,15 +140,15 @@ export class PeerUsersService {
    * Komga's API keys (only their SHA-512 is known), each kept for its owner with every permission the owner
    * holds, as in Komga; it can be revoked like any key. A hash some other key already has collides: skipped.
    */
-  async importApiKeys(body: ImportApiKeysBody): Promise<ImportOutcome[]> {
+  async importApiKeys(body: ImportApiKeysBody, checked: () => Promise<void>): Promise<ImportOutcome[]> {
     const { imports, apiKeys } = this.deps;
     assertDistinct('keys', body.keys);
-    const origins = await imports.origins(
-      body.source,
-      'api_key',
-      body.keys.map((k) => k.foreignId),
-    );
-    const [owners, holders] = await Promise.all([
+    const [origins, owners, holders] = await Promise.all([
+      imports.origins(
+        body.source,
+        'api_key',
+        body.keys.map((k) => k.foreignId),
+      ),
       imports.existingUsers(body.keys.map((k) => k.userId)),
       apiKeys.prefixesTaken(body.keys.map((k) => k.sha512)),
     ]);
@@ -184,21 +191,20 @@ export class PeerUsersService {
       fresh.push({ foreignId: key.foreignId, longboxId: id });
       results.push(created(key.foreignId, id));
     }
+    await checked();
     await imports.run([...statements, ...imports.remember(body.source, 'api_key', fresh, now)]);
     return results;
   }
+}
 
-  /** A library id no library has would fail the whole batch on its grant row: a 400 naming it instead. */
-  private async assertLibrariesExist(viewer: Viewer, users: readonly ImportUser[]): Promise<void> {
-    const ids = [...new Set(users.flatMap((u) => u.libraryIds))];
-    const known = await this.deps.libraries.visibleIds(viewer, ids);
-    const problems = users.flatMap((user, i) =>
-      user.libraryIds.flatMap((id, j) =>
-        known.has(id) ? [] : [{ path: `users.${i}.libraryIds.${j}`, message: `no library ${id}` }],
-      ),
-    );
-    if (problems.length > 0) throw badRequest('Unknown library ids', problems);
-  }
+/** A library id no library has would fail the whole batch on its grant row: a 400 naming it instead. */
+function assertLibrariesExist(users: readonly ImportUser[], known: ReadonlySet<string>): void {
+  const problems = users.flatMap((user, i) =>
+    user.libraryIds.flatMap((id, j) =>
+      known.has(id) ? [] : [{ path: `users.${i}.libraryIds.${j}`, message: `no library ${id}` }],
+    ),
+  );
+  if (problems.length > 0) throw badRequest('Unknown library ids', problems);
 }
 
 /** The peer's access as Longbox's: a label both allowed and excluded counts as excluded (Komga's rule). */
