@@ -1,12 +1,15 @@
 /**
  * Reading statistics from the web readers in a real Chromium against `wrangler dev` (issue 35, Done when): a
- * reader reading on a phone and on a desktop browser shows two devices with their own measured time. The
+ * reader reading on a phone and on a desktop browser, and in KOReader on a third device (its statistics database
+ * uploaded with its own key), shows three devices, each with its own measured time. The
  * measured sessions leave by `sendBeacon` when the reader is closed, signed in by the HttpOnly cookie alone,
  * so this also proves the server's same-origin check lets the beacons through.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LongboxServer, startServer } from '../support/dev-server';
+import { koreaderStatisticsFile } from '../support/koreader-statistics-db.mjs';
+import { pagesRead } from '../support/koreader-statistics-spec.mjs';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
@@ -50,17 +53,43 @@ describeWithChromium('reading statistics from the web readers', () => {
     return span;
   }
 
-  it('a phone and a desktop browser are two devices, each with the time it measured', async () => {
+  /** KOReader on an e-reader of its own: 12 pages of 75 s an hour ago, its statistics database sent with its key. */
+  async function readInKoreader(): Promise<{ deviceId: string; measuredMs: number }> {
+    const key = await call(server.url, 'POST', '/api-keys', { token: session.token, json: { name: 'Libra KOReader' } });
+    const book = await call(server.url, 'GET', `/books/${library.book1.id}`, { token: session.token });
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const file = koreaderStatisticsFile([
+      { title: library.book1.title, md5: book.readerHash, totalPages: 20, visits: pagesRead(1, 12, start, 75) },
+    ]);
+    const response = await fetch(`${server.url}/api/v1/reading-sessions/koreader`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key.key, 'Content-Type': 'application/vnd.sqlite3' },
+      body: file.slice(),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect((await response.json()).accepted).toBe(1);
+    return { deviceId: `api-key:${key.id}`, measuredMs: 12 * 75_000 };
+  }
+
+  it('a phone and a desktop browser and KOReader are three devices, each with the time it measured', async () => {
     const phoneSpan = await readOn('phone');
     const desktopSpan = await readOn('desktop');
-    const devices = async () => {
+    const koreader = await readInKoreader();
+    const measuring = async () => {
       const stats = await call(server.url, 'GET', '/reading-stats', { token: session.token });
       return (
         stats.devices as Array<{ deviceId: string; duration: { measuredMs: number; inferredMs: number } }>
-      ).filter((d) => d.deviceId.startsWith('client:') && d.duration.measuredMs > 0);
+      ).filter((d) => d.duration.measuredMs > 0);
     };
-    await expect.poll(async () => (await devices()).length, { timeout: 20_000 }).toBe(2);
-    for (const device of await devices()) {
+    await expect.poll(async () => (await measuring()).length, { timeout: 20_000 }).toBe(3);
+    const all = await measuring();
+    // KOReader's own figure, to the second: what its database says was read.
+    expect(all.find((d) => d.deviceId === koreader.deviceId)?.duration).toEqual(
+      expect.objectContaining({ measuredMs: koreader.measuredMs, inferredMs: 0 }),
+    );
+    const browsers = all.filter((d) => d.deviceId.startsWith('client:'));
+    expect(browsers).toHaveLength(2);
+    for (const device of browsers) {
       // The first turn starts the clock; the two after it come 1.2 s or more apart: at least 2.4 s measured,
       // never more than the time the test spent reading.
       expect(device.duration.measuredMs).toBeGreaterThanOrEqual(2_400);
