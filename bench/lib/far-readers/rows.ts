@@ -744,15 +744,6 @@ export const ROWS: Row[] = [
       },
     }),
   },
-  {
-    id: 'kobo-initialization',
-    newRoute: true,
-    request: 'Kobo `GET /kobo/{key}/v1/initialization` (the resources document)',
-    means: 'key check; the document is made in the isolate (store forwarding off)',
-    target: 1,
-    replicaTarget: 0,
-    call: (l) => ({ path: `/kobo/${l.admin.key}/v1/initialization` }),
-  },
   // Writes that wait for the credential check ----------------------------------------------------------------
   // Rare writes whose statements do not test the credential themselves (repositories/credential-guard.ts: only
   // progress writes do) are never run for a credential not yet verified: the check, then one wave — target 2;
