@@ -2,11 +2,11 @@
  * The reading statistics read model (GET /reading-stats, GET /admin/reading-stats; DECISIONS.md §Reading
  * statistics): every panel of a window from one statement, so a year of a heavy reader is one round trip.
  *
- * A reader's statement reads indexes only (migration 0026). The window's sittings are grouped once per book
- * (`books_read`): each book is then looked up once — in id order, in a covering index — for visibility and for what
- * the series, author and format breakdowns group by, and those breakdowns (and the summary) add up books, so
- * none of them counts distinct values. Periods and devices group the sittings themselves, read again from the
- * covering index in time order. The breakdowns are joined by UNION ALL under one column layout, nested three at a
+ * A reader's statement reads sittings and books from indexes only (migration 0026). The window's sittings are
+ * grouped once per book (`books_read`): each book is then looked up once — in id order, in a covering index — for
+ * visibility and for what the series, author and format breakdowns group by, and those breakdowns (and the
+ * summary) add books up instead of counting distinct ones over every sitting. Periods and devices group the
+ * sittings themselves, read again from the covering index in time order, and count distinct books. The breakdowns are joined by UNION ALL under one column layout, nested three at a
  * time, as D1 allows few terms in one compound SELECT ("too many terms in compound SELECT").
  */
 import { type SQL, sql } from 'drizzle-orm';
