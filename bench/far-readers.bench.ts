@@ -151,68 +151,77 @@ async function measureServer(
   let isolate: string | undefined;
   let reloads = 0;
   for (const pass of serverPasses) {
-    const byRow = new Map<string, Measured>();
-    results.set(pass.key, byRow);
+    results.set(pass.key, new Map<string, Measured>());
     for (const row of rows) {
-      await server.settings({ delayMs: pass.delayMs, replicas: pass.replicas, vars: varsFor(pass, row) });
-      const measured: Measured = { depths: [], ms: [] };
-      if (row.newRoute && server.label === 'before') {
-        byRow.set(row.id, measured);
-        continue;
-      }
-      // One warm-up call first (isolate caches, the edge cache, a made rendition), except for the home screen in
-      // a smoke run: the rows before it have warmed the server, and a browser load is the smoke run's dearest call.
-      const first = !row.call && SMOKE ? 1 : 0;
-      for (let i = first; i <= pass.samples; i++) {
-        const warmUp = i === 0;
-        if (row.call) {
-          const n = calls.get(row.id) ?? 0;
-          calls.set(row.id, n + 1);
-          const made = (await row.setup?.(library, n)) ?? {};
-          const sample = await send(server, row.call(library, n, made));
-          await row.cleanup?.(library, n, made);
-          if (sample === 'absent') break;
-          if (sample === 'reloaded' || (isolate !== undefined && sample.isolate !== isolate)) {
-            // A new isolate answered: it has the default settings and cold caches. The sample is dropped, the
-            // settings sent again and the credentials warmed again; a row that takes nothing fresh takes the
-            // sample again after a warm-up call of its own.
-            if (++reloads > MAX_RELOADS) throw new Error(`the API worker was reloaded ${reloads} times: giving up`);
-            console.log(`${server.label} ${pass.key} ${row.id}: the API worker was reloaded; sample dropped`);
-            isolate = sample === 'reloaded' ? undefined : sample.isolate;
-            await server.reapply();
-            await rewarm(server, library, row, () => {
-              const next = calls.get(row.id) ?? 0;
-              calls.set(row.id, next + 1);
-              return next;
-            });
-            if (!warmUp && !row.fresh) i--;
-            continue;
-          }
-          isolate = sample.isolate;
-          if (warmUp) continue;
-          measured.depths.push(sample.depth);
-          measured.ms.push(sample.ms);
-          measured.last = sample.report;
-        } else if (browser) {
-          const load = await loadHome(browser, library.url, library.admin);
-          if (warmUp) continue;
-          measured.depths.push(load.depth);
-          measured.ms.push(load.ms);
-          measured.chain = load.chain;
-        }
-      }
-      byRow.set(row.id, measured);
-      const near = nearText(measured.last);
-      const chain =
-        row.call && measured.depths.length === 0
-          ? '(no such route in this version)'
-          : (measured.chain?.join(' → ') ?? levelsText(measured.last)) + (near ? `  (near: ${near})` : '');
-      console.log(
-        `${server.label.padEnd(6)} ${pass.key.padEnd(11)} ${row.id.padEnd(18)} depth ${depthText(measured)}  ${ms(median(measured.ms))} ms  ${chain}`,
-      );
+      await measureRow(pass, row).catch((error) => {
+        // A 5xx names its request: the server's log of it says why.
+        const id = /request id ([0-9a-f-]+)/.exec(String(error))?.[1];
+        if (id && !String(error).includes("the server's log")) console.error(`the server's log:\n${server.log(id)}`);
+        throw error;
+      });
     }
   }
   return results;
+
+  async function measureRow(pass: Pass, row: Row): Promise<void> {
+    const byRow = results.get(pass.key) as Map<string, Measured>;
+    await server.settings({ delayMs: pass.delayMs, replicas: pass.replicas, vars: varsFor(pass, row) });
+    const measured: Measured = { depths: [], ms: [] };
+    if (row.newRoute && server.label === 'before') {
+      byRow.set(row.id, measured);
+      return;
+    }
+    // One warm-up call first (isolate caches, the edge cache, a made rendition), except for the home screen in
+    // a smoke run: the rows before it have warmed the server, and a browser load is the smoke run's dearest call.
+    const first = !row.call && SMOKE ? 1 : 0;
+    for (let i = first; i <= pass.samples; i++) {
+      const warmUp = i === 0;
+      if (row.call) {
+        const n = calls.get(row.id) ?? 0;
+        calls.set(row.id, n + 1);
+        const made = (await row.setup?.(library, n)) ?? {};
+        const sample = await send(server, row.call(library, n, made));
+        await row.cleanup?.(library, n, made);
+        if (sample === 'absent') break;
+        if (sample === 'reloaded' || (isolate !== undefined && sample.isolate !== isolate)) {
+          // A new isolate answered: it has the default settings and cold caches. The sample is dropped, the
+          // settings sent again and the credentials warmed again; a row that takes nothing fresh takes the
+          // sample again after a warm-up call of its own.
+          if (++reloads > MAX_RELOADS) throw new Error(`the API worker was reloaded ${reloads} times: giving up`);
+          console.log(`${server.label} ${pass.key} ${row.id}: the API worker was reloaded; sample dropped`);
+          isolate = sample === 'reloaded' ? undefined : sample.isolate;
+          await server.reapply();
+          await rewarm(server, library, row, () => {
+            const next = calls.get(row.id) ?? 0;
+            calls.set(row.id, next + 1);
+            return next;
+          });
+          if (!warmUp && !row.fresh) i--;
+          continue;
+        }
+        isolate = sample.isolate;
+        if (warmUp) continue;
+        measured.depths.push(sample.depth);
+        measured.ms.push(sample.ms);
+        measured.last = sample.report;
+      } else if (browser) {
+        const load = await loadHome(browser, library.url, library.admin);
+        if (warmUp) continue;
+        measured.depths.push(load.depth);
+        measured.ms.push(load.ms);
+        measured.chain = load.chain;
+      }
+    }
+    byRow.set(row.id, measured);
+    const near = nearText(measured.last);
+    const chain =
+      row.call && measured.depths.length === 0
+        ? '(no such route in this version)'
+        : (measured.chain?.join(' → ') ?? levelsText(measured.last)) + (near ? `  (near: ${near})` : '');
+    console.log(
+      `${server.label.padEnd(6)} ${pass.key.padEnd(11)} ${row.id.padEnd(18)} depth ${depthText(measured)}  ${ms(median(measured.ms))} ms  ${chain}`,
+    );
+  }
 }
 
 /** Reloads of the API worker a server's run survives (each costs a row a sample, or a warm-up call). */
