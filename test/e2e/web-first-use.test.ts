@@ -128,12 +128,17 @@ describeWithChromium('the web app as a new user meets it', () => {
       path.join(root, 'Harbor Lights', 'Harbor Lights 001.cbz'),
       await comicWithCovers('Harbor Lights', 1, 8, '#1d4e89'),
     );
-    await panel.locator('input[data-folder-input]').setInputFiles(path.join(root, 'Harbor Lights'));
-    rmSync(root, { recursive: true, force: true });
-    const report = panel.locator('[data-upload-report]');
-    await report.waitFor(WAIT);
-    expect(await report.textContent()).toContain('already there 1');
-    expect(await report.textContent()).not.toContain('A scan has started');
+    // The browser reads a chosen file from disk only when the upload sends it, so the folder stays until the
+    // report is in (removing it first made the upload fail with "Network error" on a loaded machine).
+    try {
+      await panel.locator('input[data-folder-input]').setInputFiles(path.join(root, 'Harbor Lights'));
+      const report = panel.locator('[data-upload-report]');
+      await report.waitFor(WAIT);
+      expect(await report.textContent()).toContain('already there 1');
+      expect(await report.textContent()).not.toContain('A scan has started');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('deletes a wrong upload from the book page after a confirmation, and nothing without one (point 10)', async () => {
