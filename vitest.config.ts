@@ -48,7 +48,8 @@ export default defineConfig(async () => {
     test: {
       // At least two files at a time. Vitest's default (one fewer than the cores) is a single file at a
       // time on a 2-core machine, and these files spend most of their time waiting on workerd, wrangler dev
-      // and Chromium rather than computing: two at a time took the suite from ~42 to ~32 minutes there (at load 5-9).
+      // and Chromium rather than computing: two at a time took the suite from ~42 to ~32 minutes there at load 5-9,
+      // and to ~24 minutes on CI's quiet 2-core machine.
       maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: [
         {
