@@ -27,12 +27,15 @@ const POLL_TIMEOUT_MS = sized(30 * 60_000, 5 * 60_000);
 const TICK = sized(1000, 100);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The fake providers in a Node process of their own, at low priority; resolves with their variables. */
+/**
+ * The fake providers in a Node process of their own, at the lowest priority: they stand for services on
+ * other machines, so they should take CPU from nothing Longbox runs. Resolves with their variables.
+ */
 function startFakes() {
   const script = `import { startFakeProviders } from ${JSON.stringify(path.join(ROOT, 'test/support/provider-fakes/node-server.mjs'))};
     const fakes = await startFakeProviders(${JSON.stringify(ROOT)});
     console.log(JSON.stringify({ url: fakes.url, vars: fakes.vars }));`;
-  const child = spawn('nice', ['-n', '10', process.execPath, '--input-type=module', '-e', script], {
+  const child = spawn('nice', ['-n', '19', process.execPath, '--input-type=module', '-e', script], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -278,7 +281,7 @@ async function main() {
         'as `npm start` runs it: `POST /release-sources/poll-now-all` makes every series due, the dispatcher claims',
         'them (one `UPDATE … RETURNING` per source) onto the release-poll queue in messages of 25 series, and the',
         'longbox-jobs consumers (niceness 10) ask the providers — the fake MangaUpdates and AniList of the tests,',
-        'serving the vendored example answers from a Node process of their own at niceness 10, at full speed',
+        'serving the vendored example answers from a Node process of their own at niceness 19, at full speed',
         '(`…_MIN_INTERVAL_MS=0`; the real services are paced at 1 and 2 s a request) — and record each batch in one',
         'D1 batch. Counts come from the dispatcher\'s "queued polls" and the consumers\' "batch done" log lines.',
         '',
