@@ -5,20 +5,11 @@
 // Query plans of every catalog statement the measured requests run (bench/lib/catalog-plans.ts).
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import {
-  capturePlans,
-  fetchJson,
-  fullTableScans,
-  planMarkdown,
-  postJson,
-  seedLargeCatalog,
-} from './lib/large-catalog.mjs';
+import { capturePlans, fullTableScans, planMarkdown, seedCatalogWithKey } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { recountSeriesReadProgress } from './lib/series-read-progress.mjs';
 import { sized } from './lib/smoke.mjs';
-import { snapshotSources } from './lib/source-snapshot.mjs';
-import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
 const LIST_BOOKS = sized(500, 30);
 const WARMUP = sized(20, 1);
@@ -116,33 +107,11 @@ async function main() {
   const state = tempStateDir('lists');
   let worker;
   try {
-    const config = snapshotSources(path.join(state, 'sources')).api;
-    const data = path.join(state, 'data');
-    applyMigrations(config, data);
-    const {
-      database,
-      prepared: key,
-      seeded,
-    } = await seedLargeCatalog({
-      config,
-      persistTo: data,
-      state,
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-      prepare: async (api, token) => {
-        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Panels' }, token));
-        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
-        return created.body.key;
-      },
-    });
+    const { database, key, seeded, startWorker } = await seedCatalogWithKey(state, 'Panels');
     const { readListId, smartId, listBooks, fullyRead, progressRows } = await addLists(database);
     console.log('seeded', seeded, 'read list of', listBooks, 'fully read series', fullyRead);
 
-    worker = await startWranglerDev({
-      config,
-      persistTo: data,
-      readyPath: '/api/v1/health',
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-    });
+    worker = await startWorker();
     const base = worker.url;
     const basic = { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
     const requests = [

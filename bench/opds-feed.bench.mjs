@@ -5,19 +5,10 @@
 // 100 books (GET /books?library_id=…&sort=title&pageSize=100), which a feed page builds on. Target:
 // p50/p99 ≤ 50 ms. Query plans of every catalog statement a feed runs (bench/lib/catalog-plans.ts).
 import os from 'node:os';
-import path from 'node:path';
-import {
-  capturePlans,
-  fetchJson,
-  fullTableScans,
-  planMarkdown,
-  postJson,
-  seedLargeCatalog,
-} from './lib/large-catalog.mjs';
+import { capturePlans, fullTableScans, planMarkdown, seedCatalogWithKey } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
-import { snapshotSources } from './lib/source-snapshot.mjs';
-import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
 /** Page rows for the books the measured feeds show (a seeded book has none; a feed reads their types). */
 const PAGES_PER_BOOK = 24;
@@ -60,35 +51,12 @@ async function main() {
   const state = tempStateDir('opds-feed');
   let worker;
   try {
-    const config = snapshotSources(path.join(state, 'sources')).api;
-    const data = path.join(state, 'data');
-    applyMigrations(config, data);
-    const {
-      database,
-      libraries,
-      prepared: key,
-      seeded,
-    } = await seedLargeCatalog({
-      config,
-      persistTo: data,
-      state,
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-      // Reader apps sign in with an API key (HTTP Basic `api:<key>`).
-      prepare: async (api, token) => {
-        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Panels' }, token));
-        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
-        return created.body.key;
-      },
-    });
+    // Reader apps sign in with an API key (HTTP Basic `api:<key>`).
+    const { database, libraries, key, seeded, startWorker } = await seedCatalogWithKey(state, 'Panels');
     const withPages = await addPages(database, libraries[0].id);
     console.log('seeded', seeded, 'pages for', withPages, 'books');
 
-    worker = await startWranglerDev({
-      config,
-      persistTo: data,
-      readyPath: '/api/v1/health',
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-    });
+    worker = await startWorker();
     const base = worker.url;
     const basic = { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
     const library = libraries[0].id;

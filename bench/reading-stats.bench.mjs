@@ -6,12 +6,10 @@
 // worker (`wrangler dev`, local D1) over loopback, sequential; timed from Node.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { capturePlans, fetchJson, postJson, seedLargeCatalog } from './lib/large-catalog.mjs';
+import { capturePlans, seedCatalogWithKey } from './lib/large-catalog.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
-import { snapshotSources } from './lib/source-snapshot.mjs';
-import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
+import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
 
 const SESSIONS = sized(100_000, 500);
 const WARMUP = sized(5, 1);
@@ -77,31 +75,9 @@ async function main() {
   const state = tempStateDir('reading-stats');
   let worker;
   try {
-    const config = snapshotSources(path.join(state, 'sources')).api;
-    const data = path.join(state, 'data');
-    applyMigrations(config, data);
-    const {
-      database,
-      prepared: key,
-      seeded,
-    } = await seedLargeCatalog({
-      config,
-      persistTo: data,
-      state,
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-      prepare: async (api, token) => {
-        const created = await fetchJson(`${api}/api-keys`, postJson({ name: 'Phone' }, token));
-        if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
-        return created.body.key;
-      },
-    });
+    const { database, key, seeded, startWorker } = await seedCatalogWithKey(state, 'Phone');
     const { books } = await addSessions(database);
-    worker = await startWranglerDev({
-      config,
-      persistTo: data,
-      readyPath: '/api/v1/health',
-      vars: { LONGBOX_LOG__LEVEL: 'warn' },
-    });
+    worker = await startWorker();
     const api = `${worker.url}/api/v1`;
     const headers = { 'X-API-Key': key };
     const to = new Date().toISOString();

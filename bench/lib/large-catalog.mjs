@@ -1,14 +1,15 @@
-// The 100,000-book catalog the catalog-queries and opds-feed benchmarks measure: an admin and two
-// libraries created through the real worker (so their rows are exactly what the app writes), then the
-// catalog written by bench/lib/seed-catalog.ts straight into the stopped worker's local D1 file; and
-// the query plans of a request's catalog statements (bench/lib/catalog-plans.ts) as markdown.
+// The 100,000-book catalog the catalog benchmarks (catalog-queries, opds-feed, lists, reading-stats,
+// release-poll) measure: an admin and two libraries created through the real worker (so their rows are exactly
+// what the app writes), then the catalog written by bench/lib/seed-catalog.ts straight into the stopped worker's
+// local D1 file; and the query plans of a request's catalog statements (bench/lib/catalog-plans.ts) as markdown.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_ADMIN } from './admin-client.mjs';
 import { ROOT } from './report.mjs';
 import { sized } from './smoke.mjs';
-import { startWranglerDev } from './wrangler-dev.mjs';
+import { snapshotSources } from './source-snapshot.mjs';
+import { applyMigrations, startWranglerDev } from './wrangler-dev.mjs';
 
 /** 10,000 series of 10 books over 2 libraries, 2 % soft-deleted, 5,000 progress rows (a smoke run: 40 series). */
 const CATALOG = sized(
@@ -83,6 +84,32 @@ export async function seedLargeCatalog({ config, persistTo, state, vars, prepare
   const started = Date.now();
   const seeded = runTsx(['bench/lib/seed-catalog.ts', database, configFile]);
   return { database, libraries, prepared, seeded, seedSeconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * The catalog for a bench whose requests come from a reader app signed in with an API key (HTTP Basic
+ * `api:<key>` or `X-API-Key`): the workers' sources copied under `state` (edits elsewhere in the tree cannot
+ * restart the worker mid-measurement), their D1 migrated, the catalog seeded and a key of the admin's named
+ * `keyName` made. The bench writes what it adds into `database`, then `startWorker()` serves it all.
+ */
+export async function seedCatalogWithKey(state, keyName) {
+  const config = snapshotSources(path.join(state, 'sources')).api;
+  const persistTo = path.join(state, 'data');
+  applyMigrations(config, persistTo);
+  const vars = { LONGBOX_LOG__LEVEL: 'warn' };
+  const { prepared: key, ...catalog } = await seedLargeCatalog({
+    config,
+    persistTo,
+    state,
+    vars,
+    prepare: async (api, token) => {
+      const created = await fetchJson(`${api}/api-keys`, postJson({ name: keyName }, token));
+      if (created.status !== 201) throw new Error(`key failed: ${JSON.stringify(created)}`);
+      return created.body.key;
+    },
+  });
+  const startWorker = () => startWranglerDev({ config, persistTo, readyPath: '/api/v1/health', vars });
+  return { ...catalog, key, startWorker };
 }
 
 /**

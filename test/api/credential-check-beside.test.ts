@@ -523,60 +523,81 @@ describe('a Kobo’s sync beside its key’s check (its page is recorded in the 
     return { ...recording, admin, reader, key, kept, taken, keptBook, takenBook, sync, recorded, pageWrites };
   }
 
-  it('access taken away meanwhile: the page made as the remembered reader records nothing; the checked one removes the book', async () => {
-    const t = await syncingReader();
-    const first = await t.sync();
-    expect(sorted(first.sent)).toEqual(sorted([t.keptBook, t.takenBook]));
-    // A book the remembered reader would get, and the library it is in taken away.
-    await seedKoboBooks(t.taken, 1, 'Beacon Sequel');
-    const grant = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ sharedAllLibraries: false, sharedLibraryIds: [t.kept.id] }),
-    });
-    expect(grant.status).toBe(200);
-    await t.reset();
-    const next = await t.sync();
-    expect(next.status).toBe(200);
-    expect(next.sent).toEqual([]);
-    expect(next.removed).toEqual([t.takenBook]);
-    expect(next.text).not.toContain('Beacon');
-    // Made twice: as the remembered reader beside the check (its guarded writes wrote nothing: no sequel recorded),
-    // then as the checked one.
-    expect(t.pageWrites(t.statements)).toHaveLength(2);
-    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'removed' });
-  }, 60_000);
+  type SyncingReader = Awaited<ReturnType<typeof syncingReader>>;
+  type SyncPage = Awaited<ReturnType<SyncingReader['sync']>>;
 
-  it('the account disabled meanwhile: the 401, and nothing of the page the remembered reader was given is recorded', async () => {
-    const t = await syncingReader();
-    await t.sync();
-    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
-    const disabled = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ isActive: false }),
-    });
-    expect(disabled.status).toBe(200);
-    await t.reset();
-    const refused = await t.sync();
-    expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text)).toEqual({ ...KOBO_REFUSAL, details: null });
-    expect(refused.text).not.toContain('Lantern');
-    // The page was made and its record tried as the remembered reader; the sequel it sent was not recorded.
-    expect(t.pageWrites(t.statements)).toHaveLength(1);
-    expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'sent' });
-  }, 60_000);
+  /**
+   * After a first sync (both books sent), a new book in one of the reader's libraries and, unless nothing changed,
+   * the reader's access changed by the admin (`access`: PUT /users/{id}); then the next sync page, made beside the
+   * key's check, and what it sent and recorded.
+   */
+  const cases: Array<{
+    name: string;
+    sequel: { library: 'kept' | 'taken'; title: string };
+    access?: (t: SyncingReader) => Record<string, unknown>;
+    /** What the next page must be (`first`: the first sync's page). */
+    expectNext: (t: SyncingReader, next: SyncPage, first: SyncPage) => Promise<void>;
+  }> = [
+    {
+      name: 'access taken away meanwhile: the page made as the remembered reader records nothing; the checked one removes the book',
+      // A book the remembered reader would get, and the library it is in taken away.
+      sequel: { library: 'taken', title: 'Beacon Sequel' },
+      access: (t) => ({ sharedAllLibraries: false, sharedLibraryIds: [t.kept.id] }),
+      expectNext: async (t, next, first) => {
+        expect(sorted(first.sent)).toEqual(sorted([t.keptBook, t.takenBook]));
+        expect(next.status).toBe(200);
+        expect(next.sent).toEqual([]);
+        expect(next.removed).toEqual([t.takenBook]);
+        expect(next.text).not.toContain('Beacon');
+        // Made twice: as the remembered reader beside the check (its guarded writes wrote nothing: no sequel
+        // recorded), then as the checked one.
+        expect(t.pageWrites(t.statements)).toHaveLength(2);
+        expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'removed' });
+      },
+    },
+    {
+      name: 'the account disabled meanwhile: the 401, and nothing of the page the remembered reader was given is recorded',
+      sequel: { library: 'kept', title: 'Lantern Sequel' },
+      access: () => ({ isActive: false }),
+      expectNext: async (t, refused) => {
+        expect(refused.status).toBe(401);
+        expect(JSON.parse(refused.text)).toEqual({ ...KOBO_REFUSAL, details: null });
+        expect(refused.text).not.toContain('Lantern');
+        // The page was made and its record tried as the remembered reader; the sequel it sent was not recorded.
+        expect(t.pageWrites(t.statements)).toHaveLength(1);
+        expect(await t.recorded()).toEqual({ [t.keptBook as string]: 'sent', [t.takenBook as string]: 'sent' });
+      },
+    },
+    {
+      name: 'nothing changed: a sync page is the key’s statement and one batch',
+      sequel: { library: 'kept', title: 'Lantern Sequel' },
+      expectNext: async (t, next) => {
+        expect(next.status).toBe(200);
+        expect(next.sent).toHaveLength(1);
+        expect(t.statements).toHaveLength(2);
+      },
+    },
+  ];
 
-  it('nothing changed: a sync page is the key’s statement and one batch', async () => {
-    const t = await syncingReader();
-    await t.sync();
-    await seedKoboBooks(t.kept, 1, 'Lantern Sequel');
-    await t.reset();
-    const next = await t.sync();
-    expect(next.status).toBe(200);
-    expect(next.sent).toHaveLength(1);
-    expect(t.statements).toHaveLength(2);
-  }, 60_000);
+  it.each(cases)(
+    '$name',
+    async ({ sequel, access, expectNext }) => {
+      const t = await syncingReader();
+      const first = await t.sync();
+      await seedKoboBooks(t[sequel.library], 1, sequel.title);
+      if (access) {
+        const changed = await json(t.worker, `/users/${t.reader.id}`, t.admin, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(access(t)),
+        });
+        expect(changed.status).toBe(200);
+      }
+      await t.reset();
+      await expectNext(t, await t.sync(), first);
+    },
+    60_000,
+  );
 });
 
 /** The user's session rows. */

@@ -8,11 +8,11 @@
  * - the last page turned before a tab closes reaches the server, so another device sees it (point 8).
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { readerKeysReady } from './support/reader-keys';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
+import { openComicReader } from './support/open-reader';
 import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
 import { type LongboxServer, startServer } from '../support/dev-server';
 
@@ -22,15 +22,6 @@ const WAIT = { timeout: 15_000 };
 
 /** Longer than the reader's double-tap window: two taps this far apart are two taps, not a zoom. */
 const BETWEEN_TAPS_MS = 450;
-
-async function firstPageShown(page: Page) {
-  await page.waitForFunction(() => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('.rd-view img')];
-    return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0);
-  });
-  // The reader's listeners are attached after its first paint.
-  await readerKeysReady(page);
-}
 
 /**
  * Two fingers around `at`, moved from `from` to `to` px apart and lifted: a pinch outwards (to > from) or
@@ -111,8 +102,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
     const page = await signedInPage('phone');
     const { width, height } = page.viewportSize()!;
     const middle = { x: width / 2, y: height / 2 };
-    await page.goto(`${server.url}/read/${library.book1.id}`);
-    await firstPageShown(page);
+    await openComicReader(page, server.url, library.book1.id);
     const offlineRequests: string[] = [];
     page.on('request', (request) => {
       // Downloading the book for offline asks for every page; reading page 1 asks for pages 1-3 at most.
@@ -155,8 +145,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
   it('comic reader on a desktop: settings open from the menu and a click in the middle closes both', async () => {
     const page = await signedInPage('desktop');
     const { width, height } = page.viewportSize()!;
-    await page.goto(`${server.url}/read/${library.book1.id}`);
-    await firstPageShown(page);
+    await openComicReader(page, server.url, library.book1.id);
     await page.mouse.click(width / 2, height / 2);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Fit').selectOption('width');
@@ -237,8 +226,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
       await fromTheStart(library.book1.id);
       const page = await signedInPage(viewport);
       const { width, height } = page.viewportSize()!;
-      await page.goto(`${server.url}/read/${library.book1.id}`);
-      await firstPageShown(page);
+      await openComicReader(page, server.url, library.book1.id);
       for (let turn = 0; turn < 3; turn++) {
         if (viewport === 'phone') await page.touchscreen.tap(width - 20, height / 2);
         else await page.keyboard.press('ArrowRight');

@@ -6,10 +6,10 @@
  * progress synced when the network returns.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { readerKeysReady } from './support/reader-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
+import { comicPagesLoaded, openComicReader } from './support/open-reader';
 import {
   BOOK1_PAGES,
   BOOK2_PAGES,
@@ -28,10 +28,7 @@ interface Shown {
 
 /** The page images on screen, in visual order, with the `width=` asked for and the width delivered. */
 async function shown(page: Page): Promise<Shown[]> {
-  await page.waitForFunction(() => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('.rd-view img')];
-    return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0);
-  });
+  await comicPagesLoaded(page);
   return page.$$eval('.rd-view .rd-slot', (slots) =>
     slots.map((slot) => {
       const image = slot.querySelector('img')!;
@@ -57,15 +54,6 @@ const EXPECTED = {
   phone: { portrait: 800, wide: 800, half: 1440, spread: 480 },
   desktop: { portrait: 640, wide: 1120, half: 1120, spread: 640 },
 } as const;
-
-/** Opens the reader and waits until it shows a page and its keys work. */
-async function openReader(page: Page, url: string) {
-  await page.goto(url);
-  await shown(page);
-  // The reader's key listener is attached after its first paint: a key pressed in the frame the page
-  // appeared in could be missed (the first page can arrive that fast), and the test would flake.
-  await readerKeysReady(page);
-}
 
 /** The menu (Enter), then its settings panel (the bar's Settings button). */
 async function openSettings(page: Page) {
@@ -122,7 +110,7 @@ describeWithChromium('the readers', () => {
         if (viewport === 'phone') await page.touchscreen.tap(width - 20, height / 2);
         else await page.keyboard.press('ArrowRight');
       };
-      await openReader(page, `${server.url}/read/${library.book1.id}`);
+      await openComicReader(page, server.url, library.book1.id);
       await page.keyboard.press('Home');
 
       // Left to right, one page: the first page at the screen's pixel width, resized by the server.
@@ -207,7 +195,7 @@ describeWithChromium('the readers', () => {
 
   it('shows progress made in one browser context when the book is opened in another', async () => {
     const first = await signedInPage('desktop');
-    await openReader(first, `${server.url}/read/${library.book1.id}`);
+    await openComicReader(first, server.url, library.book1.id);
     await first.keyboard.press('Home');
     for (let turn = 0; turn < 2; turn++) await first.keyboard.press('ArrowRight');
     expect(await pagesShown(first)).toEqual(['3']);
@@ -215,7 +203,7 @@ describeWithChromium('the readers', () => {
       .poll(async () => (await serverProgress(server, session, library.book1.id))?.currentPage, { timeout: 10_000 })
       .toBe(3);
     const second = await signedInPage('phone');
-    await openReader(second, `${server.url}/read/${library.book1.id}`);
+    await openComicReader(second, server.url, library.book1.id);
     expect(await pagesShown(second)).toEqual(['3']);
 
     // At the end of the book, the next turn offers the next book and the one after opens it.
@@ -277,7 +265,7 @@ describeWithChromium('the readers', () => {
     const page = await signedInPage('phone');
     const context = page.context();
     const { width, height } = page.viewportSize()!;
-    await openReader(page, `${server.url}/read/${library.book1.id}`);
+    await openComicReader(page, server.url, library.book1.id);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.keyboard.press('Home');
     expect(await pagesShown(page)).toEqual(['1']);
@@ -374,7 +362,7 @@ describeWithChromium('the readers', () => {
         expect(before.completed).toBe(true);
 
         const page = await signedInPage(viewport);
-        await openReader(page, `${server.url}/read/${book2.id}`);
+        await openComicReader(page, server.url, book2.id);
         expect(await pagesShown(page)).toEqual(['1']);
         await linger(page);
         await page.keyboard.press('Escape');
@@ -385,7 +373,7 @@ describeWithChromium('the readers', () => {
 
         if (viewport === 'desktop') {
           // Turning a page starts reading it again, as in Komga: the book is in progress at that page.
-          await openReader(page, `${server.url}/read/${book2.id}`);
+          await openComicReader(page, server.url, book2.id);
           await page.keyboard.press('ArrowRight');
           await expect
             .poll(async () => (await serverProgress(server, session, book2.id))?.currentPage, { timeout: 10_000 })

@@ -13,7 +13,7 @@ import { pagesRead } from '../support/koreader-statistics-spec.mjs';
 import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
 import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
 import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
-import { readerKeysReady } from './support/reader-keys';
+import { openComicReader } from './support/open-reader';
 
 describeWithChromium('reading statistics from the web readers', () => {
   let server: LongboxServer;
@@ -39,9 +39,7 @@ describeWithChromium('reading statistics from the web readers', () => {
     contexts.push(context);
     await signInContext(context, server.url, ADMIN.username, ADMIN.password);
     const page: Page = await context.newPage();
-    await page.goto(`${server.url}/read/${library.book1.id}`);
-    await page.locator('.rd-view img').first().waitFor({ timeout: 15_000 });
-    await readerKeysReady(page);
+    await openComicReader(page, server.url, library.book1.id);
     const started = Date.now();
     await page.keyboard.press('Home');
     for (let turn = 0; turn < 3; turn++) {

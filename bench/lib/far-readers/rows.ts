@@ -82,6 +82,26 @@ const pollStart = async (): Promise<Made> => ({ since: new Date().toISOString() 
 /** The book the cover import gives a cover: a fresh one (its pages are read, never its cover). */
 const coverBook = (l: Library) => l.freshBooks[0]!.id;
 
+/**
+ * A row of a write that waits for the credential check (docs/DECISIONS.md §Far readers, "Writes wait for the
+ * check"): a route newer than the "before" commit, sent with the admin's key. Its depth is the check, then one
+ * wave — target 2; with read replicas the check is near and the wave goes to the primary — 1. `call` gives the
+ * rest of the request (its own headers go beside the key).
+ */
+function writeRow(row: Omit<Row, 'newRoute' | 'target' | 'replicaTarget'> & { call: NonNullable<Row['call']> }): Row {
+  const { call } = row;
+  return {
+    ...row,
+    newRoute: true,
+    target: 2,
+    replicaTarget: 1,
+    call: (l, n, made) => {
+      const request = call(l, n, made);
+      return { ...request, headers: { ...key(l), ...request.headers } };
+    },
+  };
+}
+
 /** A KOReader statistics database of 20 sittings of the book with `hash` (written once per hash by node:sqlite). */
 const koreaderFiles = new Map<string, Uint8Array>();
 function koreaderStatisticsOf(hash: string): Uint8Array {
@@ -746,62 +766,45 @@ export const ROWS: Row[] = [
   },
   // Writes that wait for the credential check ----------------------------------------------------------------
   // Rare writes whose statements do not test the credential themselves (repositories/credential-guard.ts: only
-  // progress writes do) are never run for a credential not yet verified: the check, then one wave — target 2;
-  // with read replicas the check is near and the wave goes to the primary — 1 (docs/DECISIONS.md §Far readers,
-  // "Writes wait for the check"). The admin's key throughout.
-  {
+  // progress writes do) are never run for a credential not yet verified: the check, then one wave (`writeRow`).
+  writeRow({
     id: 'delete-book-file',
-    newRoute: true,
     request: "`DELETE /books/{id}/file?confirm=true` (a book's file removed from storage; a new book each call)",
     means:
       'admin key check ∥ the book (read beside it: `checked-writes`) → the object deleted ∥ the book trashed and its series refreshed (one batch); its cached images after the answer',
-    target: 2,
-    replicaTarget: 1,
     fresh: 'victim-book',
     call: (l, n) => ({
       method: 'DELETE',
       path: `/api/v1/books/${l.victims.books[n]}/file?confirm=true`,
-      headers: key(l),
       expect: [204],
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'delete-series-file',
-    newRoute: true,
     request: "`DELETE /series/{id}/file?confirm=true` (a series' files removed; a new series each call)",
     means: 'admin key check ∥ its books → the objects deleted ∥ the books trashed and the series refreshed (one batch)',
-    target: 2,
-    replicaTarget: 1,
     fresh: 'victim-series',
     call: (l, n) => ({
       method: 'DELETE',
       path: `/api/v1/series/${l.victims.series[n]}/file?confirm=true`,
-      headers: key(l),
       expect: [204],
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'alias-add',
-    newRoute: true,
     request: '`POST /series/{id}/aliases` (a new alias each call)',
     means: 'key check → one batch: added if the series is one the caller sees, and read back',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: `/api/v1/series/${l.series.id}/aliases`,
-      headers: key(l),
       json: { alias: `Far alias ${n}` },
       expect: [201],
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'alias-delete',
-    newRoute: true,
     request: '`DELETE /series/{id}/aliases/{aliasId}` (an alias added before each call, not timed)',
     means: 'key check → one batch: removed if the series is one the caller sees',
-    target: 2,
-    replicaTarget: 1,
     setup: async (l, n) => {
       const made = await adminApi(l).call('POST', `/series/${l.series.id}/aliases`, { alias: `Far gone ${n}` });
       return { aliasId: made.id };
@@ -809,32 +812,24 @@ export const ROWS: Row[] = [
     call: (l, _n, made) => ({
       method: 'DELETE',
       path: `/api/v1/series/${l.series.id}/aliases/${made.aliasId}`,
-      headers: key(l),
       expect: [204],
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'external-id-set',
-    newRoute: true,
     request: "`POST /series/{id}/external-ids` (the series' AniList id)",
     means:
       "key check → one batch: the id replaced and the provider's poll made due, if the series is one the caller sees",
-    target: 2,
-    replicaTarget: 1,
     call: (l) => ({
       method: 'POST',
       path: `/api/v1/series/${l.series.id}/external-ids`,
-      headers: key(l),
       json: { source: 'anilist', externalId: '424242' },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'external-id-delete',
-    newRoute: true,
     request: '`DELETE /series/{id}/external-ids/{externalIdId}` (an id set before each call, not timed)',
     means: 'key check → one batch: removed if the series is one the caller sees',
-    target: 2,
-    replicaTarget: 1,
     setup: async (l, n) => {
       const made = await adminApi(l).call('POST', `/series/${l.series.id}/external-ids`, {
         source: 'anilist',
@@ -845,178 +840,118 @@ export const ROWS: Row[] = [
     call: (l, _n, made) => ({
       method: 'DELETE',
       path: `/api/v1/series/${l.series.id}/external-ids/${made.externalIdId}`,
-      headers: key(l),
       expect: [204],
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'tracking-update',
-    newRoute: true,
     request: '`PATCH /series/{id}/tracking` (`trackChapters`)',
     means:
       'key check ∥ the series with what seeding needs (`checked-writes`) → one batch: the tracking written and read back',
-    target: 2,
-    replicaTarget: 1,
-    call: (l) => ({
-      method: 'PATCH',
-      path: `/api/v1/series/${l.series.id}/tracking`,
-      headers: key(l),
-      json: { trackChapters: true },
-    }),
-  },
-  {
+    call: (l) => ({ method: 'PATCH', path: `/api/v1/series/${l.series.id}/tracking`, json: { trackChapters: true } }),
+  }),
+  writeRow({
     id: 'tracking-poll-now',
-    newRoute: true,
     request: '`POST /series/{id}/tracking/poll-now` (a tracked series)',
     means: "key check → one batch: the series' polls claimed if it is tracked and seen; queued after the answer",
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     setup: pollStart,
-    call: (l) => ({
-      method: 'POST',
-      path: `/api/v1/series/${l.series.id}/tracking/poll-now`,
-      headers: key(l),
-      expect: [202],
-    }),
+    call: (l) => ({ method: 'POST', path: `/api/v1/series/${l.series.id}/tracking/poll-now`, expect: [202] }),
     cleanup: (l, _n, made) => pollsDone(l, made.since!),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-update',
-    newRoute: true,
     request: '`PATCH /releases/{id}` (`state: dismissed`)',
     means: 'key check → one batch: the state set if the release is of a series the caller sees, and read back',
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     call: (l) => ({
       method: 'PATCH',
       path: `/api/v1/releases/${l.tracking.releases[0]}`,
-      headers: key(l),
       json: { state: 'dismissed' },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-dismiss',
-    newRoute: true,
     request: '`POST /releases/{id}/dismiss`',
     means: 'as `PATCH /releases/{id}`',
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
-    call: (l) => ({ method: 'POST', path: `/api/v1/releases/${l.tracking.releases[1]}/dismiss`, headers: key(l) }),
-  },
-  {
+    call: (l) => ({ method: 'POST', path: `/api/v1/releases/${l.tracking.releases[1]}/dismiss` }),
+  }),
+  writeRow({
     id: 'release-acquire',
-    newRoute: true,
     request: '`POST /releases/{id}/mark-acquired`',
     means: 'as `PATCH /releases/{id}`',
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
-    call: (l) => ({
-      method: 'POST',
-      path: `/api/v1/releases/${l.tracking.releases[2]}/mark-acquired`,
-      headers: key(l),
-    }),
-  },
-  {
+    call: (l) => ({ method: 'POST', path: `/api/v1/releases/${l.tracking.releases[2]}/mark-acquired` }),
+  }),
+  writeRow({
     id: 'releases-bulk',
-    newRoute: true,
     request: '`POST /releases/bulk` (three releases reset to announced)',
     means: 'key check → one batch',
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     call: (l) => ({
       method: 'POST',
       path: '/api/v1/releases/bulk',
-      headers: key(l),
       json: { ids: l.tracking.releases.slice(0, 3), action: 'reset' },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-delete',
-    newRoute: true,
     request: '`DELETE /releases/{id}` (a release of its own each call)',
     means: "key check → one batch: the series' marks lowered below it and the release deleted",
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     fresh: 'release',
-    call: (l, n) => ({ method: 'DELETE', path: `/api/v1/releases/${l.tracking.releases[3 + n]}`, headers: key(l) }),
-  },
-  {
+    call: (l, n) => ({ method: 'DELETE', path: `/api/v1/releases/${l.tracking.releases[3 + n]}` }),
+  }),
+  writeRow({
     id: 'release-source-update',
-    newRoute: true,
     request: '`PATCH /release-sources/{id}` (AniList, `enabled: true`)',
     means: 'admin key check → one batch: written and read back',
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     call: (l) => ({
       method: 'PATCH',
       path: `/api/v1/release-sources/${l.tracking.sources.anilist}`,
-      headers: key(l),
       json: { enabled: true },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-sources-poll-all',
-    newRoute: true,
     request: '`POST /release-sources/poll-now-all`',
     means: "admin key check → one batch: every enabled source's series made due; queued after the answer",
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     setup: pollStart,
-    call: (l) => ({ method: 'POST', path: '/api/v1/release-sources/poll-now-all', headers: key(l), expect: [202] }),
+    call: () => ({ method: 'POST', path: '/api/v1/release-sources/poll-now-all', expect: [202] }),
     cleanup: (l, _n, made) => pollsDone(l, made.since!),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-source-poll-now',
-    newRoute: true,
     request: '`POST /release-sources/{id}/poll-now` (MangaUpdates)',
     means: "admin key check → one batch: the source's series made due if it is enabled; queued after the answer",
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
     setup: pollStart,
     call: (l) => ({
       method: 'POST',
       path: `/api/v1/release-sources/${l.tracking.sources.mangaupdates}/poll-now`,
-      headers: key(l),
       expect: [202],
     }),
     cleanup: (l, _n, made) => pollsDone(l, made.since!, l.tracking.sources.mangaupdates),
-  },
-  {
+  }),
+  writeRow({
     id: 'release-source-reset',
-    newRoute: true,
     request: '`POST /release-sources/{id}/reset` (AniList, which records no releases)',
     means: "admin key check → one batch: the source's releases deleted, what its polls learnt forgotten",
-    target: 2,
-    replicaTarget: 1,
     tracking: true,
-    call: (l) => ({
-      method: 'POST',
-      path: `/api/v1/release-sources/${l.tracking.sources.anilist}/reset`,
-      headers: key(l),
-    }),
-  },
+    call: (l) => ({ method: 'POST', path: `/api/v1/release-sources/${l.tracking.sources.anilist}/reset` }),
+  }),
   // `npm run migrate`'s batches (issue 33), each with a peer id not seen before, so it is imported, not found.
-  {
+  writeRow({
     id: 'import-users',
-    newRoute: true,
     request: '`POST /admin/import/users` (one new user)',
     means:
       'admin key check ∥ one wave of reads (peer ids, accounts, libraries, labels: `checked-writes`) → one batch of writes',
-    target: 2,
-    replicaTarget: 1,
-    call: (l, n) => ({
+    call: (_l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/users',
-      headers: key(l),
       json: {
         source: PEER_SOURCE,
         mergeExisting: false,
@@ -1037,18 +972,14 @@ export const ROWS: Row[] = [
         ],
       },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-progress',
-    newRoute: true,
     request: "`POST /admin/import/progress` (one entry, newer than the user's)",
     means: 'admin key check ∥ the books and users (`checked-writes`) → the rows written (one statement)',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/progress',
-      headers: key(l),
       json: {
         source: PEER_SOURCE,
         entries: [
@@ -1068,33 +999,25 @@ export const ROWS: Row[] = [
         ],
       },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-want-to-read',
-    newRoute: true,
     request: '`POST /admin/import/want-to-read` (one entry)',
     means: 'admin key check → one statement',
-    target: 2,
-    replicaTarget: 1,
     call: (l) => ({
       method: 'POST',
       path: '/api/v1/admin/import/want-to-read',
-      headers: key(l),
       json: { source: PEER_SOURCE, entries: [{ userId: l.peer.id, seriesId: l.series.id, bookId: null }] },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-lists',
-    newRoute: true,
     request: "`POST /admin/import/lists` (one new read list of the peer user's)",
     means:
       'admin key check ∥ one wave of reads (peer ids, names, members, owners: `checked-writes`) → one batch of writes',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/lists',
-      headers: key(l),
       json: {
         source: PEER_SOURCE,
         lists: [
@@ -1110,19 +1033,15 @@ export const ROWS: Row[] = [
         ],
       },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-metadata',
-    newRoute: true,
     request: "`POST /admin/import/metadata` (a series' and a book's locked summary)",
     means:
       'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/metadata',
-      headers: key(l),
       json: {
         source: PEER_SOURCE,
         series: [
@@ -1136,19 +1055,15 @@ export const ROWS: Row[] = [
         books: [{ foreignId: `far-book-${n}`, bookId: l.book.id, locked: { summary: `Imported summary ${n}` } }],
       },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-api-keys',
-    newRoute: true,
     request: "`POST /admin/import/api-keys` (one Komga key of the peer user's)",
     means:
       'admin key check ∥ one wave of reads (peer ids, owners, hashes taken: `checked-writes`) → one batch of writes',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/api-keys',
-      headers: key(l),
       json: {
         source: PEER_SOURCE,
         keys: [
@@ -1162,26 +1077,23 @@ export const ROWS: Row[] = [
         ],
       },
     }),
-  },
-  {
+  }),
+  writeRow({
     id: 'import-covers',
-    newRoute: true,
     request: '`POST /admin/import/covers` (a JPEG for a book; deselected after each call, not timed)',
     means:
       'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
-    target: 2,
-    replicaTarget: 1,
     call: (l, n) => ({
       method: 'POST',
       path: `/api/v1/admin/import/covers?source=${PEER_SOURCE}&foreignId=far-cover-${n}&kind=book&id=${coverBook(l)}`,
-      headers: { ...key(l), 'Content-Type': 'application/octet-stream' },
+      headers: { 'Content-Type': 'application/octet-stream' },
       body: l.coverJpeg,
     }),
     // A selected uploaded cover is read differently: the book goes back to its own before other rows see it.
     cleanup: async (l) => {
       await adminApi(l).call('DELETE', `/books/${coverBook(l)}/covers/selected`);
     },
-  },
+  }),
   // Signing in, the web app ---------------------------------------------------------------------------------
   {
     id: 'login',
