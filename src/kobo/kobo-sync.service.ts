@@ -357,7 +357,7 @@ export class KoboSyncService {
     if (!source || source.book.withheld) throw notFound(`Book ${bookId}`);
     const { book, file, pages } = source;
     if (file.fileFormat === 'epub') {
-      return this.deps.files.downloadOf(file, request);
+      return this.deps.files.downloadOf({ id: book.id, ...file }, request);
     }
     return this.deps.comicEpub.download(
       {

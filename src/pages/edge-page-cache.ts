@@ -1,16 +1,17 @@
 /**
  * Immutable bytes kept in the data center's cache (the Workers Cache API), so an image read again near the
  * same reader costs a local cache hit instead of a read from R2, which may sit on another continent (issue
- * 30, "every immutable byte at the edge"): original pages, renditions (`?width=`…) and thumbnails. Every
- * request still authenticates and checks that its caller may see the book: the cache holds bytes, never
- * decides who may see them, and only replaces the storage read.
+ * 30, "every immutable byte at the edge"): original pages, renditions (`?width=`…), thumbnails and byte
+ * ranges of a book's file (the web EPUB reader's Range requests). Every request still authenticates and
+ * checks that its caller may see the book: the cache holds bytes, never decides who may see them, and only
+ * replaces the storage read.
  *
  * Every entry is one immutable version: original pages and renditions are keyed by book, page (and
- * parameters) and the R2 etag the book was scanned at, so a file replaced and rescanned never gets an old
- * page back (until that rescan, a cached page is the scanned version the catalog still describes); a cover's
- * entry records the version of the cover it holds (the catalog's, thumbnail.service.ts), and counts only
- * while the catalog still names that version. Hence the long TTL (it only bounds how long unused entries
- * take space). Where the Cache API does nothing
+ * parameters) and the R2 etag the book was scanned at, ranges of a file by book, that etag and the span, so a
+ * file replaced and rescanned never gets old bytes back (until that rescan, a cached page or range is the
+ * scanned version the catalog still describes); a cover's entry records the version of the cover it holds
+ * (the catalog's, thumbnail.service.ts), and counts only while the catalog still names that version. Hence
+ * the long TTL (it only bounds how long unused entries take space). Where the Cache API does nothing
  * (workers.dev, Node over libSQL), reads simply miss.
  */
 
@@ -27,6 +28,7 @@ const TTL_SECONDS = 30 * 24 * 3600;
  */
 const KEY_PATH = '/__longbox/edge-cache/pages';
 const COVERS_PATH = '/__longbox/edge-cache/covers';
+const FILE_RANGES_PATH = '/__longbox/edge-cache/file-ranges';
 /** The cache may answer without the Content-Length it was given: the size travels in a header of our own. */
 const SIZE_HEADER = 'X-Longbox-Page-Size';
 /** The entity tag the bytes were served with from R2 (thumbnails keep theirs for If-None-Match). */
@@ -71,6 +73,20 @@ export function renditionEdgeCacheKey(
   rendition: string,
 ): string {
   return `${originalPageCacheKey(origin, bookId, etag, pageNumber)}/${encodeURIComponent(rendition)}`;
+}
+
+/**
+ * `length` bytes of a book's file from `offset`, as the scan recorded the file (its R2 etag): one immutable entry
+ * per range asked for, whatever the Range header's spelling (a suffix range is keyed by where it falls).
+ */
+export function fileRangeCacheKey(
+  origin: string,
+  bookId: string,
+  etag: string,
+  offset: number,
+  length: number,
+): string {
+  return `${origin}${FILE_RANGES_PATH}/${bookId}/${encodeURIComponent(etag)}/${offset}-${length}`;
 }
 
 /**

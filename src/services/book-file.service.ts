@@ -3,18 +3,24 @@
  * attachment, with its R2 ETag, Last-Modified and byte ranges, so reader apps can read an EPUB or
  * resume a download without the server ever holding the file.
  *
- * The web EPUB reader makes one Range request after another, so each costs one R2 read (issue 30): the book's
- * storage columns come from the page-table cache (pages/page-table-cache.ts: the isolate, then the data
+ * The web EPUB reader makes one Range request after another, so each costs at most one R2 read (issue 30): the
+ * book's storage columns come from the page-table cache (pages/page-table-cache.ts: the isolate, then the data
  * center), the viewer's access to a kept book is checked while the bytes are read, and the answer is worked
  * out from the version the scan recorded (size, etag, upload time), with the bytes read pinned to that etag.
  * R2 returns the version it holds with the read, so an object replaced since the scan is noticed and the
  * request answered again from the real version (a second read, rarely).
+ *
+ * A range seen before comes from the data center's cache instead (pages/edge-page-cache.ts, DECISIONS.md §Far
+ * readers, "File ranges at the edge"): a range of up to MAX_EDGE_CACHED_PAGE_BYTES read from the scanned version
+ * is kept under the book, that version's etag and the span, and a later request for the same span of the same
+ * version is answered from it with the headers a read would have had. Whole files are never kept.
  */
 import type { Defer } from '../lib/deferred-work';
 import { AppError, notFound } from '../lib/errors';
 import type { BookFormat } from '../media/container';
 import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range';
 import { attachmentDisposition } from '../pages/content-disposition';
+import { type EdgePageCache, fileRangeCacheKey, MAX_EDGE_CACHED_PAGE_BYTES } from '../pages/edge-page-cache';
 import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
 import { pageTable, type PageTableStore } from '../pages/page-table-cache';
 import type { BookMediaRepository, MediaBook } from '../repositories/book-media.repository';
@@ -58,6 +64,8 @@ const fileGone = () => new AppError('NotFound', 'The book file is no longer in s
 
 /** A book's file as the scan recorded it. */
 export interface StoredFile {
+  /** The book's id: what its kept ranges are filed under. */
+  id: string;
   path: string;
   fileName: string;
   fileFormat: BookFormat;
@@ -78,6 +86,8 @@ export interface BookFileServiceDeps {
   files: BookFileStore;
   /** The data center's cache of book tables for a request's origin; null where there is none. */
   tableStore: (origin: string) => PageTableStore | null;
+  /** Ranges of files near the reader (Workers Cache API); null where the runtime has none or it is off. */
+  edgeCache: EdgePageCache | null;
   /** Runs work after the response (ctx.waitUntil). */
   defer: Defer;
 }
@@ -133,10 +143,16 @@ export class BookFileService {
       };
       const expected = answerFor(request, scanned);
       if (expected.kind === 'bytes') {
+        const key = this.edgeKeyOf(book, request.origin, expected.span);
+        const kept = key ? await this.keptRange(key, expected.span) : null;
+        if (kept) return this.respond(served, request, expected, scanned, kept, 'hit');
         const read = await this.deps.files.read(book.path, expected.span, book.etag);
         if (!read) throw fileGone();
         if (read.body && sameAnswer(expected, answerFor(request, read.version))) {
-          return this.respond(served, request, expected, read.version, read.body);
+          // Pinned to the scanned etag, the bytes are that version's: what the key names.
+          if (!key || !expected.span) return this.respond(served, request, expected, read.version, read.body);
+          const body = this.keepWhileServing(key, read.body, expected.span.length, served.mediaType);
+          return this.respond(served, request, expected, read.version, body, 'miss');
         }
         await read.body?.cancel();
         return this.answerFrom(served, request, read.version);
@@ -146,6 +162,38 @@ export class BookFileService {
     const version = await this.deps.files.version(book.path);
     if (!version) throw fileGone();
     return this.answerFrom(served, request, version);
+  }
+
+  /** Where the data center keeps this span of the scanned version; null when it is not kept (a whole file, a large span). */
+  private edgeKeyOf(book: StoredFile, origin: string, span: FileSpan | null): string | null {
+    if (!this.deps.edgeCache || !span || span.length > MAX_EDGE_CACHED_PAGE_BYTES) return null;
+    return fileRangeCacheKey(origin, book.id, book.etag, span.offset, span.length);
+  }
+
+  /** The kept bytes of `span`, or null when nothing (or not exactly the span) is kept. */
+  private async keptRange(key: string, span: FileSpan | null): Promise<ReadableStream<Uint8Array> | null> {
+    const hit = await this.deps.edgeCache?.match(key);
+    if (!hit) return null;
+    if (hit.size === span?.length) return hit.body;
+    await hit.body.cancel().catch(() => {});
+    return null;
+  }
+
+  /**
+   * One read from R2 feeds both the reader and the data center's cache, which keeps the span only if it arrives
+   * whole; the branch the slower side has not read yet is buffered, at most MAX_EDGE_CACHED_PAGE_BYTES.
+   */
+  private keepWhileServing(
+    key: string,
+    body: ReadableStream<Uint8Array>,
+    size: number,
+    mediaType: string,
+  ): ReadableStream<Uint8Array> {
+    const { edgeCache, defer } = this.deps;
+    if (!edgeCache) return body;
+    const [served, kept] = body.tee();
+    defer(() => edgeCache.put(key, { body: kept, size, mediaType }), { dropped: () => void kept.cancel() });
+    return served;
   }
 
   /** The answer from the object's current `version`, reading its bytes pinned to it when they are sent. */
@@ -166,6 +214,8 @@ export class BookFileService {
     answer: FileAnswer,
     version: FileVersion,
     body: ReadableStream<Uint8Array> | null,
+    /** Whether the bytes came from the data center's cache, for the ranges it keeps. */
+    edgeCache?: 'hit' | 'miss',
   ): MediaResponse {
     const headers: Record<string, string> = {
       ETag: version.httpEtag,
@@ -195,6 +245,7 @@ export class BookFileService {
     const { span } = answer;
     const sized: Record<string, string> = { ...headers, 'Content-Length': String(span ? span.length : version.size) };
     if (span) sized['Content-Range'] = contentRange(span.offset, span.length, version.size);
+    if (edgeCache) sized['X-Longbox-Cache'] = edgeCache;
     const status = span ? 206 : 200;
     return { status, headers: sized, body: request.method === 'HEAD' ? null : body };
   }

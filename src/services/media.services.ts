@@ -36,6 +36,7 @@ export function createMediaServices({ db, env, settings, events, defer }: MediaS
       repo,
       files: r2BookFileStore(env.LIBRARY),
       tableStore: (origin) => (edgeCache ? pageTableStore(origin) : null),
+      edgeCache,
       defer,
     }),
     thumbnails: new ThumbnailService({ repo, db, env, cache: env.CACHE, renderer, settings, events, edgeCache, defer }),

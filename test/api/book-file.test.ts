@@ -5,13 +5,19 @@
  */
 import { env } from 'cloudflare:test';
 import { zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { seriesSharingLabels } from '../../src/db/schema';
+import { MAX_EDGE_CACHED_PAGE_BYTES } from '../../src/pages/edge-page-cache';
+import { PAGE_TABLE_TTL_MS } from '../../src/pages/page-table-cache';
 import { buildEpub } from '../fixtures/epub-writer';
 import { jpeg } from '../fixtures/images';
 import { buildPdf } from '../fixtures/pdf-writer';
 import { writeRar4 } from '../fixtures/rar-writer';
+import { buildAccessFixture } from '../support/access-fixture';
+import { db } from '../support/catalog-factory';
 import { ADMIN, createApiKey, setupAdmin } from '../support/factories';
-import { api, expectError } from '../support/http';
+import { faultyWorker } from '../support/faults';
+import { api, type Credentials, expectError } from '../support/http';
 import { putObject } from '../support/library-files';
 import { booksByFileName, fetchRaw, sameBytes } from '../support/media';
 import { createLibrary, scan } from '../support/scans';
@@ -38,6 +44,8 @@ async function scannedFiles() {
 }
 
 const fileUrl = (id: string) => `/books/${id}/file`;
+
+afterEach(() => vi.useRealTimers());
 
 describe('GET /books/{id}/file: the whole file (DECISIONS.md §Storage)', () => {
   it('streams each format with its media type, an attachment name, the R2 ETag and Last-Modified', async () => {
@@ -252,4 +260,184 @@ describe('GET /books/{id}/file: errors (API.md §7)', () => {
     const booksRead = await createApiKey(auth, { name: 'books', permissions: ['BooksRead'] });
     expect((await fetchRaw(fileUrl(cbz.id), { auth: { apiKey: booksRead.key, via: 'basic' } })).status).toBe(200);
   });
+});
+
+describe('GET /books/{id}/file: ranges kept in the data center (issue 30, DECISIONS.md §Far readers)', () => {
+  const CBZ_KEY = 'comics/Mixed/Volume 01 – Ünïcode "quoted".cbz';
+  const ADMIN_AUTH: Credentials = { basic: ADMIN };
+
+  /** The worker with every R2 read recorded (`BUCKET key`), and a request that waits for its cache fill. */
+  function recordingWorker() {
+    const reads: string[] = [];
+    const worker = faultyWorker({ r2Get: ({ bucket, key }) => void reads.push(`${bucket} ${key}`) });
+    const get = async (path: string, headers: Record<string, string> = {}, auth: Credentials = ADMIN_AUTH) => {
+      reads.length = 0;
+      const res = await worker.fetch(path, { auth, headers });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      await worker.settle();
+      return { res, bytes, reads: [...reads] };
+    };
+    return { get };
+  }
+
+  /** Every header of the answer but the ones that say where its bytes came from and which request it was. */
+  const answerHeaders = (res: Response) =>
+    Object.fromEntries([...res.headers].filter(([name]) => !['x-longbox-cache', 'x-request-id'].includes(name)));
+
+  /** Asks for the range until the data center answers it (SELF's fill runs after the answer). */
+  async function rangeIsKept(auth: Credentials, path: string, range: string) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const response = await fetchRaw(path, { auth, headers: { Range: range } });
+      if (response.headers.get('X-Longbox-Cache') === 'hit') return response;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`${range} of ${path} never came from the data center`);
+  }
+
+  it('a range asked for again is the same answer from the data center, with no R2 read', async () => {
+    const { cbz, head } = await scannedFiles();
+    const { get } = recordingWorker();
+    const range = { Range: 'bytes=0-65535' };
+    const first = await get(fileUrl(cbz.id), range);
+    expect(first.res.status).toBe(206);
+    expect(first.res.headers.get('X-Longbox-Cache')).toBe('miss');
+    expect(first.reads).toEqual([`LIBRARY ${CBZ_KEY}`]);
+    expect(sameBytes(first.bytes, CBZ.subarray(0, 65_536))).toBe(true);
+
+    const again = await get(fileUrl(cbz.id), range);
+    expect(again.res.status).toBe(206);
+    expect(again.res.headers.get('X-Longbox-Cache')).toBe('hit');
+    expect(again.reads).toEqual([]);
+    expect(sameBytes(again.bytes, first.bytes)).toBe(true);
+    expect(answerHeaders(again.res)).toEqual(answerHeaders(first.res));
+    expect(again.res.headers.get('ETag')).toBe(head.httpEtag);
+    expect(again.res.headers.get('Last-Modified')).toBe(head.uploaded.toUTCString());
+    expect(again.res.headers.get('Content-Range')).toBe(`bytes 0-65535/${CBZ.length}`);
+
+    // A range is kept by where it falls in the file, however the header spells it: the last 1000 bytes.
+    const suffix = await get(fileUrl(cbz.id), { Range: 'bytes=-1000' });
+    expect(suffix.res.headers.get('X-Longbox-Cache')).toBe('miss');
+    const spelledOut = await get(fileUrl(cbz.id), { Range: `bytes=${CBZ.length - 1000}-` });
+    expect(spelledOut.res.status).toBe(206);
+    expect(spelledOut.reads).toEqual([]);
+    expect(sameBytes(spelledOut.bytes, CBZ.subarray(CBZ.length - 1000))).toBe(true);
+
+    // A Komga client reads the same kept bytes, typed as Komga types the file.
+    const komga = await get(`/komga/api/v1/books/${cbz.id}/file`, range);
+    expect(komga.res.status).toBe(206);
+    expect(komga.reads).toEqual([]);
+    expect(komga.res.headers.get('Content-Type')).toBe('application/zip');
+    expect(sameBytes(komga.bytes, first.bytes)).toBe(true);
+  });
+
+  it('If-Range and If-None-Match answer as they do without the cache', async () => {
+    const { cbz, head } = await scannedFiles();
+    const { get } = recordingWorker();
+    const range = { Range: 'bytes=100-1099' };
+    await get(fileUrl(cbz.id), range);
+    for (const ifRange of [head.httpEtag, head.uploaded.toUTCString()]) {
+      const current = await get(fileUrl(cbz.id), { ...range, 'If-Range': ifRange });
+      expect(current.res.status, ifRange).toBe(206);
+      expect(current.reads, ifRange).toEqual([]);
+      expect(sameBytes(current.bytes, CBZ.subarray(100, 1100)), ifRange).toBe(true);
+    }
+    // A copy of another version gets the whole file, read from R2.
+    const changed = await get(fileUrl(cbz.id), { ...range, 'If-Range': '"older"' });
+    expect(changed.res.status).toBe(200);
+    expect(changed.reads).toEqual([`LIBRARY ${CBZ_KEY}`]);
+    expect(sameBytes(changed.bytes, CBZ)).toBe(true);
+    const unchanged = await get(fileUrl(cbz.id), { ...range, 'If-None-Match': head.httpEtag });
+    expect(unchanged.res.status).toBe(304);
+    expect(unchanged.bytes.length).toBe(0);
+    expect(unchanged.res.headers.get('ETag')).toBe(head.httpEtag);
+    const stale = await get(fileUrl(cbz.id), { ...range, 'If-None-Match': '"older"' });
+    expect(stale.res.status).toBe(206);
+    expect(stale.res.headers.get('X-Longbox-Cache')).toBe('hit');
+    expect(sameBytes(stale.bytes, CBZ.subarray(100, 1100))).toBe(true);
+  });
+
+  it('whole files and ranges above the size bound are read from R2 every time', async () => {
+    const { auth, libraryId } = await scannedFiles();
+    const big = zipSync({
+      '1.jpg': [jpeg(64, 64, { seed: 5, padding: MAX_EDGE_CACHED_PAGE_BYTES + 64 * 1024 }), { level: 0 }],
+    });
+    await putObject('comics/Big/big.cbz', big);
+    await scan(auth, libraryId);
+    const id = (await booksByFileName(auth, libraryId))['big.cbz'].id;
+    const { get } = recordingWorker();
+    const cases: Array<[Record<string, string>, number, Uint8Array]> = [
+      [{}, 200, big],
+      [{ Range: `bytes=0-${MAX_EDGE_CACHED_PAGE_BYTES}` }, 206, big.subarray(0, MAX_EDGE_CACHED_PAGE_BYTES + 1)],
+    ];
+    for (const [headers, status, expected] of cases) {
+      for (let read = 0; read < 2; read++) {
+        const answer = await get(fileUrl(id), headers);
+        expect(answer.res.status).toBe(status);
+        expect(answer.res.headers.get('X-Longbox-Cache')).toBeNull();
+        expect(answer.reads).toEqual(['LIBRARY comics/Big/big.cbz']);
+        expect(sameBytes(answer.bytes, expected)).toBe(true);
+      }
+    }
+    // The largest range kept is exactly the bound.
+    const bound = { Range: `bytes=1-${MAX_EDGE_CACHED_PAGE_BYTES}` };
+    expect((await get(fileUrl(id), bound)).res.headers.get('X-Longbox-Cache')).toBe('miss');
+    const kept = await get(fileUrl(id), bound);
+    expect(kept.reads).toEqual([]);
+    expect(sameBytes(kept.bytes, big.subarray(1, MAX_EDGE_CACHED_PAGE_BYTES + 1))).toBe(true);
+  }, 120_000);
+
+  it('a file replaced and rescanned is never answered from the old version’s ranges', async () => {
+    const { auth, libraryId, cbz, head } = await scannedFiles();
+    const range = 'bytes=0-4095';
+    await rangeIsKept(auth, fileUrl(cbz.id), range);
+    const replaced = zipSync({ '1.jpg': [jpeg(64, 64, { seed: 11, padding: 90 * 1024 }), { level: 0 }] });
+    await putObject(CBZ_KEY, replaced);
+    const now = (await env.LIBRARY.head(CBZ_KEY))!;
+    // Until the rescan the catalog describes the scanned version: a kept range is that version's bytes under that
+    // version's ETag, so a client checking validators (If-Range) sees the change at its next read from R2.
+    const kept = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: range } });
+    expect(kept.headers.get('ETag')).toBe(head.httpEtag);
+    expect(sameBytes(kept.bytes, CBZ.subarray(0, 4096))).toBe(true);
+    const resumed = await fetchRaw(fileUrl(cbz.id), {
+      auth,
+      headers: { Range: 'bytes=4096-8191', 'If-Range': head.httpEtag },
+    });
+    expect(resumed.status).toBe(200);
+    expect(sameBytes(resumed.bytes, replaced)).toBe(true);
+
+    await scan(auth, libraryId);
+    // The book's table kept near the reader follows the rescan within its lifetime (pages/page-table-cache.ts).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + PAGE_TABLE_TTL_MS + 1000);
+    const fresh = await fetchRaw(fileUrl(cbz.id), { auth, headers: { Range: range } });
+    expect(fresh.status).toBe(206);
+    expect(fresh.headers.get('X-Longbox-Cache')).toBe('miss');
+    expect(fresh.headers.get('ETag')).toBe(now.httpEtag);
+    expect(fresh.headers.get('Content-Range')).toBe(`bytes 0-4095/${replaced.length}`);
+    expect(sameBytes(fresh.bytes, replaced.subarray(0, 4096))).toBe(true);
+    const keptAgain = await rangeIsKept(auth, fileUrl(cbz.id), range);
+    expect(keptAgain.headers.get('ETag')).toBe(now.httpEtag);
+    expect(sameBytes(keptAgain.bytes, replaced.subarray(0, 4096))).toBe(true);
+  });
+
+  it('a reader who may not see the book gets 404 though its range is kept', async () => {
+    const f = await buildAccessFixture();
+    const range = 'bytes=0-999';
+    const reader: Credentials = { apiKey: f.userKey };
+    const teen = f.series.xteen.bookIds[0] as string;
+    const beta = f.series.xbeta.bookIds[0] as string;
+    for (const book of [teen, beta]) await rangeIsKept(f.admin, fileUrl(book), range);
+    // The reader is served the kept range of a book they see…
+    const seen = await fetchRaw(fileUrl(teen), { auth: reader, headers: { Range: range } });
+    expect(seen.status).toBe(206);
+    expect(seen.headers.get('X-Longbox-Cache')).toBe('hit');
+    // …and nothing of a book in a library not shared with them, nor of one hidden from them a moment ago.
+    await db.insert(seriesSharingLabels).values({ seriesId: f.series.xteen.seriesId, labelId: f.labels.xsecret });
+    for (const book of [beta, teen]) {
+      const refused = await fetchRaw(fileUrl(book), { auth: reader, headers: { Range: range } });
+      expect(refused.status, book).toBe(404);
+      expect(refused.headers.get('Content-Range'), book).toBeNull();
+      expect(refused.json, book).toMatchObject({ error: 'NotFound' });
+    }
+  }, 180_000);
 });

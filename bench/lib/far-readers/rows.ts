@@ -215,7 +215,8 @@ export const ROWS: Row[] = [
   {
     id: 'file-range',
     request: '`GET /books/{id}/file`, `Range: bytes=0-65535` (EPUB reader)',
-    means: 'key check ∥ ranged `LIBRARY.get` (storage columns kept with the page table)',
+    means:
+      'key check ∥ ranged `LIBRARY.get` (storage columns kept with the page table); the range seen before: the colo’s cache',
     target: 1,
     replicaTarget: 0,
     note: 3,
@@ -1159,9 +1160,10 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   // A page nothing has kept needs its place in the file, which only D1 knows: the page table, then the range
   // (DECISIONS.md §After the credential check, "The first page of a book nothing has kept").
   'page-first': { depth: 2 },
-  // File ranges are not kept in the colo: with replicas the range is still one R2 read.
-  'file-range': { replicas: 1 },
-  // The covers of the home screen come from R2 the first time a colo sees them.
+  // With replicas every JSON call and cover of the home screen is at depth 0; the 1 is the web app's event stream,
+  // whose answer waits for its EventHub subscription (a Durable Object: far with replicas too, the `sse` row's
+  // target), since a stream's 200 means the subscription is live (DECISIONS.md §Far readers, "The home screen with
+  // read replicas"). Nothing on the screen waits for it.
   home: { replicas: 1 },
   // An imported cover's images are stored before the row that names them (a cover row never names an image that
   // is not there): after the check, the images, then the row (DECISIONS.md §Far readers, "Writes wait for the
