@@ -8,8 +8,8 @@
  * first request is one whose answer the page can act on — the document, a script or style sheet, a JSON call.
  * A cover image or the event stream causes no request: without that rule, a cover that happened to finish
  * before another row's cover was asked for (CPU order, at small delays) would chain the two. The event stream
- * counts until its headers. Time: navigation start to the home rows on screen with their visible covers
- * loaded.
+ * is left out: nothing on the screen waits for it (it only brings later changes), and its opening has a row of
+ * its own (`sse`). Time: navigation start to the home rows on screen with their visible covers loaded.
  */
 import type { Browser } from 'playwright-core';
 import { signInContext } from '../../../test/e2e/support/api';
@@ -30,7 +30,7 @@ interface Seen {
   issued: number;
   ended: number;
   depth: number;
-  /** Whether the page can act on its answer by asking for more (not an image, not the event stream). */
+  /** Whether the page can act on its answer by asking for more (not an image). */
   causes: boolean;
 }
 
@@ -49,6 +49,7 @@ export async function loadHome(browser: Browser, url: string, user: { username: 
     const seen = new Map<object, Seen>();
     page.on('response', (response) => {
       const request = response.request();
+      if (request.resourceType() === 'eventsource') return;
       const timing = request.timing();
       const depth = Number(response.headers()['x-far-depth'] ?? Number.NaN);
       const path = new URL(request.url()).pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}');
@@ -83,8 +84,8 @@ export function criticalPath(requests: Seen[]): { depth: number; chain: string[]
     let weight = 0;
     for (let j = 0; j < i; j++) {
       const before = sorted[j]!;
-      // Among equally heavy predecessors, the one that ended last: the likeliest cause (a cover's list, not the
-      // event stream that happened to answer earlier).
+      // Among equally heavy predecessors, the one that ended last: the likeliest cause (a cover's list, not a
+      // call that happened to answer earlier).
       const chosen = previous < 0 ? undefined : sorted[previous];
       const heavier = best[j]!.weight > weight || (best[j]!.weight === weight && before.ended > (chosen?.ended ?? -1));
       if (before.causes && before.ended <= request.issued && heavier) {

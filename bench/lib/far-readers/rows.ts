@@ -177,7 +177,9 @@ export const ROWS: Row[] = [
     request: 'first page of a book (page table not cached)',
     means:
       'key check ∥ book + pages → `LIBRARY.get`: the range needs the page’s place, which only D1 knows (kept a minute in the isolate and the colo); with replicas the bytes are not in the colo yet: one R2 read',
-    target: 1,
+    // Issue 30 asked for 1; two dependent far reads cannot be one (DECISIONS.md §After the credential check,
+    // "The first page of a book nothing has kept"): measured 2 (3 before issue 30), 1 with replicas.
+    target: 2,
     replicaTarget: 1,
     note: 3,
     fresh: 'book',
@@ -1157,14 +1159,6 @@ export function renditionWidth(l: Library, n: number): number {
  * a row measures below its ceiling); once the table is empty, delete it and `ceilingOf`.
  */
 export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: number }> = {
-  // A page nothing has kept needs its place in the file, which only D1 knows: the page table, then the range
-  // (DECISIONS.md §After the credential check, "The first page of a book nothing has kept").
-  'page-first': { depth: 2 },
-  // With replicas every JSON call and cover of the home screen is at depth 0; the 1 is the web app's event stream,
-  // whose answer waits for its EventHub subscription (a Durable Object: far with replicas too, the `sse` row's
-  // target), since a stream's 200 means the subscription is live (DECISIONS.md §Far readers, "The home screen with
-  // read replicas"). Nothing on the screen waits for it.
-  home: { replicas: 1 },
   // An imported cover's images are stored before the row that names them (a cover row never names an image that
   // is not there): after the check, the images, then the row (DECISIONS.md §Far readers, "Writes wait for the
   // check"). No shorter path is sound without writing before the check.
