@@ -487,7 +487,7 @@ const body = [
   "opening). The admin's want-to-read list is empty there, as in the note (a card's cover would",
   'often be one another row already asked for); the `want-to-read` row measures a list with an entry.',
   '',
-  'Targets are issue 30\'s, except the first page of a book nothing has kept (2: the R2 range needs the page table',
+  "Targets are issue 30's, except the first page of a book nothing has kept (2: the R2 range needs the page table",
   'from D1 first; DECISIONS.md §After the credential check) and the writes that wait for the check (2 / 1; DECISIONS.md',
   '§Far readers, "Writes wait for the check"). A ceiling (`ISSUE_30_CEILINGS` in `bench/lib/far-readers/rows.ts`, "issue 30 in',
   'progress") is the depth measured when the benchmark landed: the bench fails above it until the cut that brings',
