@@ -20,6 +20,13 @@ import { applyMigrations, killOnInterrupt, removeDir, tempStateDir } from './lib
 
 const READER = { username: 'bench-reader', email: 'reader@example.com', password: 'bench-password-43' };
 const RATIO = 1.2;
+/**
+ * `--pace-ms=N`: the least time between two requests to one provider (`LONGBOX_RELEASES__<KEY>_MIN_INTERVAL_MS`).
+ * Longbox keeps to each provider's published rate limit (MangaUpdates 1 s, AniList 2 s a request), so real polls
+ * trickle; the default, 10 ms, is still 100× and 200× faster than those limits, and 0 (no pace at all) makes the
+ * consumers go as fast as this machine lets them: a test of throughput, not a load a deployment can meet.
+ */
+const PACE_MS = Number(process.argv.find((a) => a.startsWith('--pace-ms='))?.slice('--pace-ms='.length) ?? 10);
 const WARMUP = sized(30, 2);
 const IDLE_ROUNDS = sized(300, 5);
 const POLL_TIMEOUT_MS = sized(30 * 60_000, 5 * 60_000);
@@ -110,12 +117,17 @@ async function main() {
     const tracked = JSON.parse(seedOut.trim().split('\n').at(-1));
     console.log(elapsed(), 'catalog', seeded, 'tracked', tracked);
 
-    // 3. The fake providers, then Longbox as `npm start` runs it, pointed at them at full speed.
+    // 3. The fake providers, then Longbox as `npm start` runs it, pointed at them at the chosen pace.
     fakes = await startFakes();
     stack = await startLongbox({
       sources,
       data,
-      env: { ...fakes.vars, LONGBOX_RELEASES__POLLS_PER_TICK: String(TICK) },
+      env: {
+        ...fakes.vars,
+        LONGBOX_RELEASES__MANGAUPDATES_MIN_INTERVAL_MS: String(PACE_MS),
+        LONGBOX_RELEASES__ANILIST_MIN_INTERVAL_MS: String(PACE_MS),
+        LONGBOX_RELEASES__POLLS_PER_TICK: String(TICK),
+      },
     });
     console.log(elapsed(), 'npm start is up');
     const api = `${stack.url}/api/v1`;
@@ -281,8 +293,10 @@ async function main() {
         'as `npm start` runs it: `POST /release-sources/poll-now-all` makes every series due, the dispatcher claims',
         'them (one `UPDATE … RETURNING` per source) onto the release-poll queue in messages of 25 series, and the',
         'longbox-jobs consumers (niceness 10) ask the providers — the fake MangaUpdates and AniList of the tests,',
-        'serving the vendored example answers from a Node process of their own at niceness 19, at full speed',
-        '(`…_MIN_INTERVAL_MS=0`; the real services are paced at 1 and 2 s a request) — and record each batch in one',
+        'serving the vendored example answers from a Node process of their own at niceness 19, paced at',
+        PACE_MS === 0
+          ? 'full speed (`--pace-ms=0`; Longbox paces the real services at 1 and 2 s a request) — and record each batch in one'
+          : `${PACE_MS} ms a request (\`--pace-ms=${PACE_MS}\`; Longbox paces the real services at 1 and 2 s a request) — and record each batch in one`,
         'D1 batch. Counts come from the dispatcher\'s "queued polls" and the consumers\' "batch done" log lines.',
         '',
         results,
@@ -311,7 +325,7 @@ async function main() {
               '',
             ]
           : []),
-        ...environmentLines('npm run bench -- release-poll'),
+        ...environmentLines(`npm run bench -- release-poll${PACE_MS === 10 ? '' : ` --pace-ms=${PACE_MS}`}`),
       ].join('\n'),
     );
     console.log(results);
