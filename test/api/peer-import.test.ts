@@ -7,10 +7,14 @@
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { jpeg, png } from '../fixtures/images';
 import { seedBook, seedLibrary, seedProgress, seedSeries } from '../support/catalog-factory';
-import { createUser, setupAdmin } from '../support/factories';
+import { ADMIN, createUser, setupAdmin } from '../support/factories';
+import { faultyWorker, r2InternalError } from '../support/faults';
 import { api, type Credentials, expectError } from '../support/http';
 import { KOMGA } from '../support/komga';
+import { makeCbz, putObject } from '../support/library-files';
+import { createLibrary, scan } from '../support/scans';
 
 const SOURCE = 'komga:test-instance';
 
@@ -515,3 +519,151 @@ describe('admin import API: lists and metadata', () => {
     expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body.title).toBe('Saga');
   });
 });
+
+/** A scanned book (its generated cover made from its first page) and its series. */
+async function scannedBook(auth: Credentials) {
+  await putObject('comics/Saga/Saga 001.cbz', await makeCbz(2, { Series: 'Saga', Number: '1' }, [60, 90]));
+  await scan(auth, await createLibrary(auth));
+  const seriesId = (await api('/series', { auth })).body.data[0].id as string;
+  const bookId = (await api(`/series/${seriesId}/books`, { auth })).body.data[0].id as string;
+  return { seriesId, bookId };
+}
+
+const coverPath = (kind: 'book' | 'series', id: string, foreignId: string) =>
+  `/admin/import/covers?source=${encodeURIComponent(SOURCE)}&foreignId=${foreignId}&kind=${kind}&id=${id}`;
+const coverImport = (image: Uint8Array) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/octet-stream' },
+  body: image,
+});
+
+/** The cover the thumbnail route shows now (its ETag; the generated cover and each upload have their own). */
+async function shownCover(auth: Credentials, kind: 'books' | 'series', id: string): Promise<string | null> {
+  const shown = await api(`/${kind}/${id}/thumbnail`, { auth });
+  expect(shown.status).toBe(200);
+  return shown.headers.get('ETag');
+}
+
+/** The covers listed for a book or series: [id, selected] each. */
+async function coverList(auth: Credentials, kind: 'books' | 'series', id: string) {
+  const { covers } = (await api(`/${kind}/${id}/covers`, { auth })).body;
+  return covers.map((c: { id: string; isSelected: boolean }) => [c.id, c.isSelected]);
+}
+
+/** Storage refusing to store any uploaded cover's image (R2 unreachable for `covers/…`). */
+const coverImagesRefused = () => ({
+  r2Put: ({ bucket, key }: { bucket: string; key: string }) =>
+    bucket === 'CACHE' && key.startsWith('covers/') ? r2InternalError() : undefined,
+});
+
+describe('admin import API: covers', () => {
+  it('an uploaded cover of the peer becomes the selected cover, once', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId } = await scannedBook(auth);
+    const generated = await shownCover(auth, 'books', bookId);
+    const first = await api(coverPath('book', bookId, 'c1'), { auth, ...coverImport(jpeg(120, 180)) });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ foreignId: 'c1', outcome: 'created' });
+    const coverId = first.body.id as string;
+    expect(await coverList(auth, 'books', bookId)).toEqual([[coverId, true]]);
+    const shown = await shownCover(auth, 'books', bookId);
+    expect(shown).not.toBe(generated);
+    // The thumbnail shown is the imported cover's own.
+    const own = await api(`/books/${bookId}/covers/${coverId}/image`, { auth });
+    expect(own.headers.get('ETag')).toBe(shown);
+
+    const again = await api(coverPath('book', bookId, 'c1'), { auth, ...coverImport(jpeg(120, 180)) });
+    expect(again.body).toMatchObject({ foreignId: 'c1', id: coverId, outcome: 'unchanged' });
+    expect(await coverList(auth, 'books', bookId)).toEqual([[coverId, true]]);
+  });
+
+  it('when storage refuses the images, the cover shown before stays and the next run imports it', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId, seriesId } = await scannedBook(auth);
+    // The book shows a cover uploaded here; the series its first book's.
+    const mine = await api(`/books/${bookId}/cover`, { method: 'POST', auth, body: formOf(png(90, 120, 3)) });
+    expect(mine.status, mine.text).toBe(200);
+    const bookCover = await shownCover(auth, 'books', bookId);
+    const seriesCover = await shownCover(auth, 'series', seriesId);
+
+    const worker = faultyWorker(coverImagesRefused());
+    const through = await worker.signIn(ADMIN);
+    for (const [kind, id, foreignId] of [
+      ['book', bookId, 'b-cover'],
+      ['series', seriesId, 's-cover'],
+    ] as const) {
+      const refused = await worker.fetch(coverPath(kind, id, foreignId), {
+        auth: through,
+        ...coverImport(jpeg(64, 96)),
+      });
+      expect(refused.status, await refused.clone().text()).toBe(503);
+      expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+    }
+    await worker.settle();
+    // Nothing of the refused covers is left: the row written beside the images is taken back, with its selection.
+    expect(await coverList(auth, 'books', bookId)).toEqual([[mine.body.id, true]]);
+    expect(await coverList(auth, 'series', seriesId)).toEqual([]);
+    expect(await shownCover(auth, 'books', bookId)).toBe(bookCover);
+    expect(await shownCover(auth, 'series', seriesId)).toBe(seriesCover);
+    expect((await api(`/series/${seriesId}`, { auth })).body).toMatchObject({
+      hasCustomCover: false,
+      selectedCoverSource: 'first_book',
+    });
+
+    // Run again once storage answers, both are imported (not "unchanged": the refused run was not remembered).
+    for (const [kind, id, foreignId] of [
+      ['book', bookId, 'b-cover'],
+      ['series', seriesId, 's-cover'],
+    ] as const) {
+      const imported = await api(coverPath(kind, id, foreignId), { auth, ...coverImport(jpeg(64, 96)) });
+      expect(imported.body, imported.text).toMatchObject({ foreignId, outcome: 'created' });
+    }
+    expect(await shownCover(auth, 'books', bookId)).not.toBe(bookCover);
+    expect(await shownCover(auth, 'series', seriesId)).not.toBe(seriesCover);
+    expect((await api(`/series/${seriesId}`, { auth })).body.hasCustomCover).toBe(true);
+  });
+
+  it('a cover row whose images are missing shows the cover before in its place, never kept under its version', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId } = await scannedBook(auth);
+    const generated = await shownCover(auth, 'books', bookId);
+    // Storage refuses the images and the database then refuses to take the row back: the row outlives them, as
+    // it does for the moment a reader may see between the row and the images of any new cover.
+    const worker = faultyWorker({
+      ...coverImagesRefused(),
+      d1: ({ sql }) =>
+        sql.some((s) => /^delete from "covers"/i.test(s)) ? new Error('D1_ERROR: internal error') : undefined,
+    });
+    const refused = await worker.fetch(coverPath('book', bookId, 'c1'), {
+      auth: await worker.signIn(ADMIN),
+      ...coverImport(jpeg(64, 96)),
+    });
+    expect(refused.status).toBe(503);
+    await worker.settle();
+    const [[coverId, selected]] = await coverList(auth, 'books', bookId);
+    expect(selected).toBe(true);
+    expectError(await api(`/books/${bookId}/covers/${coverId}/image`, { auth }), 404, 'NotFound');
+
+    // The book names the new cover's version; asked for by it, the generated cover answers, revalidated each time.
+    const version = (await api(`/books/${bookId}`, { auth })).body.coverVersion as string;
+    const standIn = await api(`/books/${bookId}/thumbnail?v=${version}`, { auth });
+    expect(standIn.status).toBe(200);
+    expect(standIn.headers.get('ETag')).toBe(generated);
+    expect(standIn.headers.get('Cache-Control')).toBe('private, no-cache');
+
+    // Once the cover shows its own image (selected again after a good import), its version is immutable again.
+    const good = await api(coverPath('book', bookId, 'c2'), { auth, ...coverImport(jpeg(64, 96)) });
+    expect(good.body.outcome).toBe('created');
+    const next = (await api(`/books/${bookId}`, { auth })).body.coverVersion as string;
+    expect(next).not.toBe(version);
+    const own = await api(`/books/${bookId}/thumbnail?v=${next}`, { auth });
+    expect(own.headers.get('ETag')).not.toBe(generated);
+    expect(own.headers.get('Cache-Control')).toContain('immutable');
+  });
+});
+
+function formOf(bytes: Uint8Array): FormData {
+  const data = new FormData();
+  data.append('file', new Blob([bytes]), 'cover.bin');
+  return data;
+}

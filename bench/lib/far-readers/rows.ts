@@ -1114,9 +1114,10 @@ export const ROWS: Row[] = [
   {
     id: 'import-metadata',
     newRoute: true,
-    request: "`POST /admin/import/metadata` (a series' and a book's locked summary)",
+    request:
+      "`POST /admin/import/metadata` (a series' and a book's locked summary; the series' rating, kept as it is, and a sharing label no user is restricted by)",
     means:
-      'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
+      "admin key check ∥ one wave of reads (peer ids, the series and books with their terms, the labels named: `checked-writes`) → one batch: the series' labels and rating, the fields, credits, search rows and what is remembered",
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1129,8 +1130,9 @@ export const ROWS: Row[] = [
           {
             foreignId: `far-series-${n}`,
             seriesId: l.series.id,
-            locked: { summary: `Imported summary ${n}` },
-            sharingLabels: [],
+            // The books carry no rating, so neither does the series: locking it as none hides nothing.
+            locked: { summary: `Imported summary ${n}`, ageRating: null },
+            sharingLabels: ['Far bench'],
           },
         ],
         books: [{ foreignId: `far-book-${n}`, bookId: l.book.id, locked: { summary: `Imported summary ${n}` } }],
@@ -1168,7 +1170,7 @@ export const ROWS: Row[] = [
     newRoute: true,
     request: '`POST /admin/import/covers` (a JPEG for a book; deselected after each call, not timed)',
     means:
-      'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
+      'admin key check ∥ the peer id ∥ the book, its selected cover ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` ∥ the cover row, its selection and what is remembered (one batch)',
     target: 2,
     replicaTarget: 1,
     call: (l, n) => ({
@@ -1251,10 +1253,6 @@ export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: numb
   'file-range': { replicas: 1 },
   // The covers of the home screen come from R2 the first time a colo sees them.
   home: { replicas: 1 },
-  // An imported cover's images are stored before the row that names them (a cover row never names an image that
-  // is not there): after the check, the images, then the row (DECISIONS.md §Far readers, "Writes wait for the
-  // check"). No shorter path is sound without writing before the check.
-  'import-covers': { depth: 3, replicas: 2 },
 };
 
 /** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */
