@@ -5,13 +5,13 @@
  * work on /komga only; progress, lists, want-to-read and locked metadata; every batch idempotent. The end-to-end
  * run of the command itself against a real server: test/node/migrate.test.ts.
  */
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { jpeg, png } from '../fixtures/images';
 import { seedBook, seedLibrary, seedProgress, seedSeries } from '../support/catalog-factory';
 import { ADMIN, createUser, setupAdmin } from '../support/factories';
 import { faultyWorker, r2InternalError } from '../support/faults';
-import { api, type Credentials, expectError } from '../support/http';
+import { api, authHeaders, type Credentials, expectError } from '../support/http';
 import { KOMGA } from '../support/komga';
 import { makeCbz, putObject } from '../support/library-files';
 import { createLibrary, scan } from '../support/scans';
@@ -518,6 +518,50 @@ describe('admin import API: lists and metadata', () => {
     expect(again.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['unchanged', 'unchanged']);
     expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body.title).toBe('Saga');
   });
+
+  it('sharing labels, the rating and the fields are one write: refused, none of them lands', async () => {
+    const { auth } = await setupAdmin();
+    const s = await shelf();
+    const json = {
+      source: SOURCE,
+      series: [
+        {
+          foreignId: 's1',
+          seriesId: s.saga.id,
+          locked: { summary: 'Edited on Komga', ageRating: 16 },
+          sharingLabels: ['grown-ups'],
+        },
+      ],
+      books: [],
+    };
+    // The database drops its connection as the import's write arrives (D1's documented transient error).
+    const worker = faultyWorker({
+      d1: ({ sql }) =>
+        sql.some((statement) => /insert into "import_origins"/i.test(statement))
+          ? new Error('D1_ERROR: Network connection lost.')
+          : undefined,
+    });
+    const refused = await worker.fetch('/admin/import/metadata', {
+      method: 'POST',
+      auth: await worker.signIn(ADMIN),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    expect(refused.status).toBe(503);
+    await worker.settle();
+    // No label was made or put on the series, no rating locked: the next run starts from nothing done.
+    expect((await api('/admin/sharing-tags', { auth })).body.data).toEqual([]);
+    expect((await api(`/series/${s.saga.id}/sharing-tags`, { auth })).body).toEqual([]);
+    const meta = (await api(`/series/${s.saga.id}/metadata`, { auth })).body;
+    expect(meta.locks).toMatchObject({ summary: false, ageRating: false });
+    const again = await api('/admin/import/metadata', { auth, json });
+    expect(again.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['created']);
+    expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body).toMatchObject({
+      summary: 'Edited on Komga',
+      ageRating: 16,
+      locks: { summary: true, ageRating: true },
+    });
+  });
 });
 
 /** A scanned book (its generated cover made from its first page) and its series. */
@@ -539,8 +583,9 @@ const coverImport = (image: Uint8Array) => ({
 
 /** The cover the thumbnail route shows now (its ETag; the generated cover and each upload have their own). */
 async function shownCover(auth: Credentials, kind: 'books' | 'series', id: string): Promise<string | null> {
-  const shown = await api(`/${kind}/${id}/thumbnail`, { auth });
+  const shown = await SELF.fetch(`http://longbox.test/api/v1/${kind}/${id}/thumbnail`, { headers: authHeaders(auth) });
   expect(shown.status).toBe(200);
+  await shown.arrayBuffer();
   return shown.headers.get('ETag');
 }
 
