@@ -6,7 +6,7 @@
  * row of bench/lib/far-readers/rows.ts it reports the **sequential depth** (the longest chain of far calls the
  * response waited for, from the recorded calls) without and with read replicas, and the median time at 0 and
  * 100 ms per far call, for the working tree and, in the same run, for main before issue 30 (BEFORE_COMMIT).
- * It exits non-zero when a row's depth is above its target, or above its "issue 30 in progress" ceiling.
+ * It exits non-zero when a row's depth is above its target.
  *
  * Options (after the bench's name: `npm run bench -- far-readers --rows=page,login --depth-only`):
  *   --rows=a,b      only the rows whose id contains one of these (rows.ts ids; nothing written to the docs)
@@ -21,7 +21,7 @@ import { chromiumPath, launchBrowser } from '../test/e2e/support/browser';
 import { startFakeProviders } from '../test/support/provider-fakes/node-server.mjs';
 import { loadHome } from './lib/far-readers/home-screen';
 import { type Library, seedLibrary, seedTracking } from './lib/far-readers/library';
-import { type Call, ceilingOf, type Fresh, ROWS, type Row } from './lib/far-readers/rows';
+import { type Call, type Fresh, ROWS, type Row } from './lib/far-readers/rows';
 import { type FarReport, type FarServer, startFarServer } from './lib/far-readers/server';
 import { environmentLines, markdownTable, percentile, ROOT, writeSection } from './lib/report.mjs';
 import { SMOKE } from './lib/smoke.mjs';
@@ -345,41 +345,22 @@ try {
   await browser?.close();
 }
 
-// Verdicts: the ceiling while issue 30 is in progress, else the target. -----------------------------------
+// Verdicts: every row at or under its target. ---------------------------------------------------------------
 const failures: string[] = [];
-const hints: string[] = [];
 for (const row of rows) {
-  const checks: Array<[string, number, number, boolean]> = [
-    ['depth', modeDepth(now.results.get(depthPass)?.get(row.id)), row.target, false],
+  const checks: Array<[string, number, number]> = [
+    ['depth', modeDepth(now.results.get(depthPass)?.get(row.id)), row.target],
   ];
   if (withReplicas) {
-    checks.push([
-      'depth with read replicas',
-      modeDepth(now.results.get('replicas')?.get(row.id)),
-      row.replicaTarget,
-      true,
-    ]);
+    checks.push(['depth with read replicas', modeDepth(now.results.get('replicas')?.get(row.id)), row.replicaTarget]);
   }
-  for (const [what, depth, target, replicas] of checks) {
-    const { limit, ceiling } = ceilingOf(row, replicas);
-    if (!(depth <= limit)) {
-      failures.push(
-        `${row.id}: ${what} ${depth} is above its ${ceiling === undefined ? 'target' : 'issue-30 ceiling'} ${limit}`,
-      );
-    } else if (ceiling !== undefined && depth < ceiling) {
-      hints.push(
-        `${row.id}: ${what} ${depth} is below its issue-30 ceiling ${ceiling}: ${depth <= target ? 'delete' : `lower to ${depth}`} its ${replicas ? '`replicas`' : '`depth`'} entry in ISSUE_30_CEILINGS (bench/lib/far-readers/rows.ts)`,
-      );
-    }
+  for (const [what, depth, target] of checks) {
+    if (!(depth <= target)) failures.push(`${row.id}: ${what} ${depth} is above its target ${target}`);
   }
 }
 
 // The table ------------------------------------------------------------------------------------------------
 const cell = (run: ServerRun | undefined, pass: string, row: Row) => run?.results.get(pass)?.get(row.id);
-const ceilingText = (row: Row) =>
-  [ceilingOf(row, false).ceiling, ceilingOf(row, true).ceiling]
-    .map((c) => (c === undefined ? '—' : String(c)))
-    .join(' / ');
 
 const main = markdownTable(
   [
@@ -387,7 +368,6 @@ const main = markdownTable(
     'depth',
     'depth with read replicas',
     'target (without / with replicas)',
-    'issue-30 ceiling',
     `depth before (${BEFORE_COMMIT})`,
     ...delays.flatMap((d) => [`ms @${d} now`, `ms @${d} before`]),
   ],
@@ -396,7 +376,6 @@ const main = markdownTable(
     depthText(cell(now, depthPass, row)),
     withReplicas ? depthText(cell(now, 'replicas', row)) : '—',
     `${row.target} / ${row.replicaTarget}`,
-    ceilingText(row),
     depthText(cell(before, depthPass, row)),
     ...delays.flatMap((d) => [
       ms(median(cell(now, `primary@${d}`, row)?.ms ?? [])),
@@ -489,9 +468,7 @@ const body = [
   '',
   "Targets are issue 30's, except the first page of a book nothing has kept (2: the R2 range needs the page table",
   'from D1 first; DECISIONS.md §After the credential check) and the writes that wait for the check (2 / 1; DECISIONS.md',
-  '§Far readers, "Writes wait for the check"). A ceiling (`ISSUE_30_CEILINGS` in `bench/lib/far-readers/rows.ts`, "issue 30 in',
-  'progress") is the depth measured when the benchmark landed: the bench fails above it until the cut that brings',
-  'the row to its target lands and removes it.',
+  '§Far readers, "Writes wait for the check"). The bench fails when a row measures above its target.',
   '',
   main,
   '',
@@ -522,8 +499,7 @@ const body = [
 console.log(`\n${main}\n\n${details}\n`);
 if (SMOKE || complete) writeSection(SECTION, body);
 else console.log('(a partial run: docs/BENCHMARKS.md left as it was)');
-for (const hint of hints) console.log(`hint: ${hint}`);
 if (failures.length > 0) {
-  console.error(`\nfar-readers: ${failures.length} row(s) over their limit:\n  ${failures.join('\n  ')}`);
+  console.error(`\nfar-readers: ${failures.length} row(s) over their target:\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;
 }

@@ -6,6 +6,11 @@ export interface MediaResponse {
   status: 200 | 206 | 304 | 416;
   headers: Record<string, string>;
   body: ReadableStream<Uint8Array> | ArrayBuffer | string | null;
+  /**
+   * A cover that stands in for the one the catalog names, whose image is not there (yet: a new cover's row can be
+   * written a moment before its image, covers.service.ts `store`): never kept under that cover's version.
+   */
+  standIn?: true;
 }
 
 /**
@@ -26,13 +31,14 @@ export const REVALIDATE_CACHE_CONTROL = 'private, no-cache';
 export const VERSIONED_COVER_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
 /**
- * The caching of a cover answer: immutable when the address names its version; revalidated every time for
- * covers that follow another's (a library's first series, a list's first member), which have no version of
- * their own; otherwise as the service set it.
+ * The caching of a cover answer: immutable when the address names its version and the answer is that cover
+ * (not a stand-in for it); revalidated every time for covers that follow another's (a library's first series, a
+ * list's first member), which have no version of their own, and for stand-ins; otherwise as the service set it.
  */
 export function coverCaching(result: MediaResponse, cover: 'versioned' | 'derived' | 'plain'): MediaResponse {
   if (cover === 'plain') return result;
-  const cacheControl = cover === 'versioned' ? VERSIONED_COVER_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL;
+  const cacheControl =
+    cover === 'versioned' && !result.standIn ? VERSIONED_COVER_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL;
   return { ...result, headers: { ...result.headers, 'Cache-Control': cacheControl } };
 }
 

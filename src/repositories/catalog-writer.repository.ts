@@ -390,16 +390,23 @@ export class CatalogWriter {
    * rated below its books (what an `EXCLUDE` restriction hides; docs/DECISIONS.md §Enforcement).
    */
   async editSeriesAgeRating(seriesId: string, edit: { ageRating?: number | null; lock?: boolean }): Promise<void> {
-    if (edit.ageRating === undefined && edit.lock === undefined) return;
+    await this.runAtomically(this.seriesAgeRatingStatements(seriesId, edit));
+  }
+
+  /** `editSeriesAgeRating` for a caller's own batch: its statement (none when the edit changes nothing). */
+  seriesAgeRatingStatements(seriesId: string, edit: { ageRating?: number | null; lock?: boolean }): Statement[] {
+    if (edit.ageRating === undefined && edit.lock === undefined) return [];
     const locked = edit.lock === undefined ? sql`${series.ageRatingLock}` : sql`${edit.lock ? 1 : 0}`;
     const kept = edit.ageRating === undefined ? sql`${series.ageRating}` : sql`${edit.ageRating}`;
-    await this.db
-      .update(series)
-      .set({
-        ...(edit.lock === undefined ? {} : { ageRatingLock: edit.lock }),
-        ageRating: sql`case when ${locked} then ${kept} else ${booksAgeRating} end`,
-      })
-      .where(eq(series.id, seriesId));
+    return [
+      this.db
+        .update(series)
+        .set({
+          ...(edit.lock === undefined ? {} : { ageRatingLock: edit.lock }),
+          ageRating: sql`case when ${locked} then ${kept} else ${booksAgeRating} end`,
+        })
+        .where(eq(series.id, seriesId)),
+    ];
   }
 
   /**

@@ -110,6 +110,20 @@ export class ImportsRepository {
     ];
   }
 
+  /** Takes back what `remember` wrote for these pairs (what they named could not be stored after all). */
+  forget(
+    source: string,
+    kind: ImportKind,
+    pairs: ReadonlyArray<{ foreignId: string; longboxId: string }>,
+  ): Statement[] {
+    if (pairs.length === 0) return [];
+    const rows = JSON.stringify(pairs.map((p) => [p.foreignId, p.longboxId]));
+    const named = sql`(${importOrigins.foreignId}, ${importOrigins.longboxId}) IN (SELECT r.value ->> 0, r.value ->> 1 FROM json_each(${rows}) r)`;
+    return [
+      this.db.delete(importOrigins).where(and(eq(importOrigins.source, source), eq(importOrigins.kind, kind), named)),
+    ];
+  }
+
   /** Runs one batch's statements as one D1 batch (one transaction). */
   async run(statements: Statement[]): Promise<void> {
     const [first, ...rest] = statements;

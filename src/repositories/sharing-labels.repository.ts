@@ -178,6 +178,16 @@ export class SharingLabelsRepository {
     labelIds: readonly string[] | undefined,
     lock: boolean | undefined,
   ): Promise<void> {
+    const [first, ...rest] = this.settingForSeries(seriesId, labelIds, lock);
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** `setForSeries` for a caller's own batch: its statements. */
+  settingForSeries(
+    seriesId: string,
+    labelIds: readonly string[] | undefined,
+    lock: boolean | undefined,
+  ): BatchItem<'sqlite'>[] {
     const statements: BatchItem<'sqlite'>[] = [];
     if (lock !== undefined) {
       statements.push(this.db.update(series).set({ sharingLabelsLock: lock }).where(eq(series.id, seriesId)));
@@ -192,8 +202,7 @@ export class SharingLabelsRepository {
         );
       }
     }
-    const [first, ...rest] = statements;
-    if (first) await this.db.batch([first, ...rest]);
+    return statements;
   }
 
   /** What a series carries that decides who sees it, beside its labels: its rating and both locks. */

@@ -31,6 +31,16 @@ export class UploadedCoversRepository {
       .get();
   }
 
+  /** The owner's selected cover; null while the generated cover shows. */
+  async selectedId(owner: CoverOwner): Promise<string | null> {
+    const row = await this.db
+      .select({ id: covers.id })
+      .from(covers)
+      .where(and(ownedBy(owner), eq(covers.selected, true)))
+      .get();
+    return row?.id ?? null;
+  }
+
   /**
    * A new cover, made the owner's selected one when `selected` (its `seriesThumbnailKey` then points a series
    * at it), and read back: one batch, with `alsoWrite` (what an import remembers) in it.
@@ -51,6 +61,24 @@ export class UploadedCoversRepository {
         .where(and(ownedBy(owner), eq(covers.id, row.id))),
     ] as [Statement, ...Statement[]]);
     return (results[results.length - 1] as CoverRow[])[0] as CoverRow;
+  }
+
+  /**
+   * Takes back a cover `add` wrote a moment ago (its images could not be stored): its row, the selection it made
+   * (`restore`: the cover selected before, and the series' pointer to it) and `alsoUndo` — one batch.
+   */
+  async takeBack(
+    owner: CoverOwner,
+    coverId: string,
+    restore: { coverId: string | null; seriesThumbnailKey: string | null } | null,
+    alsoUndo: Statement[],
+    now: string,
+  ): Promise<void> {
+    await this.db.batch([
+      this.db.delete(covers).where(and(ownedBy(owner), eq(covers.id, coverId))),
+      ...(restore ? this.selection(owner, restore.coverId, restore.seriesThumbnailKey, now) : []),
+      ...alsoUndo,
+    ] as [Statement, ...Statement[]]);
   }
 
   /**

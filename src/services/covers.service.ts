@@ -3,7 +3,8 @@
  * upload (JPEG, PNG or WebP told from the bytes, at most 20 MB and 50 megapixels, decoded and thumbnailed
  * by the renderer), list, select, delete, and reset to the generated cover (a book's cover page, a
  * series' first book). The image and its thumbnail live in the CACHE bucket under `covers/<id>/`, never
- * among the user's book files. Every change of what shows announces `cover_updated`.
+ * among the user's book files; a new cover has a new id, so no key is ever written twice. Every change of
+ * what shows announces `cover_updated`.
  */
 import type { Database } from '../db/client';
 import type { EventPublisher } from '../events/events';
@@ -42,6 +43,14 @@ export interface PreparedCover {
   mediaType: NonNullable<ReturnType<typeof sniffCoverImage>>;
   info: Awaited<ReturnType<RendererClient['probe']>>;
   thumbnail: Awaited<ReturnType<RendererClient['thumbnail']>>;
+  /** The owner's cover selected before this one: selected again should storing this one fail. */
+  selectedBefore: string | null;
+}
+
+/** What a caller writes with a cover's row (an import's memory of it), and what takes that back. */
+export interface AlongWithCover {
+  write: Statement[];
+  undo: Statement[];
 }
 
 export class CoversService {
@@ -71,13 +80,14 @@ export class CoversService {
 
   /**
    * What storing an image as a cover needs, read and made before anything is written: the owner (a hidden one
-   * is a 404), the image checked and its thumbnail rendered (the renderer is near).
+   * is a 404) and its selected cover, the image checked and its thumbnail rendered (the renderer is near).
    */
   async readyToStore(viewer: Viewer, owner: CoverOwner, bytes: Uint8Array): Promise<PreparedCover> {
-    const { renderer, settings } = this.deps;
-    const [{ libraryId }, maxSide] = await Promise.all([
+    const { renderer, settings, covers } = this.deps;
+    const [{ libraryId }, maxSide, selectedBefore] = await Promise.all([
       this.owner(viewer, owner),
       settings.value('thumbnails.max_size'),
+      covers.selectedId(owner),
     ]);
     if (bytes.byteLength === 0) throw badRequest('The cover is empty');
     if (bytes.byteLength > MAX_COVER_BYTES)
@@ -91,7 +101,7 @@ export class CoversService {
       if (info.width * info.height > MAX_COVER_PIXELS)
         throw badRequest(`The cover has more than ${MAX_COVER_PIXELS / 1_000_000} million pixels`);
       const thumbnail = await renderer.thumbnail(buffer.slice(0), mediaType, maxSide);
-      return { id: crypto.randomUUID(), owner, libraryId, bytes, mediaType, info, thumbnail };
+      return { id: crypto.randomUUID(), owner, libraryId, bytes, mediaType, info, thumbnail, selectedBefore };
     } catch (error) {
       if (error instanceof ImageRenderError)
         throw badRequest(`The cover could not be read as an image: ${error.message}`);
@@ -100,34 +110,53 @@ export class CoversService {
   }
 
   /**
-   * Stores a prepared cover: its image and thumbnail, then its row (never a row naming an image not stored
-   * yet), selected when `select`, in one batch with `alsoWrite` (what an import remembers of it).
+   * Stores a prepared cover: its image, its thumbnail and its row (selected when `select`, in one batch with
+   * `along.write`) all at once — after the credential check, one far round trip (docs/DECISIONS.md §Far readers,
+   * "Writes wait for the check"). A reader may find the row a moment before its images: the thumbnail route then
+   * shows the cover shown before (a book's generated one, a series' first book's) and keeps it under no version.
+   * Should an image not be stored, the row is taken back (the earlier selection and `along.undo` with it) and
+   * the error is the answer; should the row not be written, the images no row names are deleted.
    */
-  async store(prepared: PreparedCover, select: boolean, alsoWrite: Statement[] = []): Promise<CoverRow> {
+  async store(
+    prepared: PreparedCover,
+    select: boolean,
+    along: AlongWithCover = { write: [], undo: [] },
+  ): Promise<CoverRow> {
     const { id, owner, bytes, mediaType, info, thumbnail } = prepared;
     const { cache, covers, events } = this.deps;
-    await Promise.all([
+    const now = new Date().toISOString();
+    // Settled one by one: nothing is cleaned up while a put is still in flight (it would land after the delete).
+    const [original, thumbnailStored, added] = await Promise.allSettled([
       cache.put(coverOriginalKey(id), bytes, { httpMetadata: { contentType: mediaType } }),
       cache.put(coverThumbnailKey(id), thumbnail.bytes, { httpMetadata: { contentType: thumbnail.mediaType } }),
+      covers.add(
+        owner,
+        {
+          id,
+          seriesId: owner.kind === 'series' ? owner.id : null,
+          bookId: owner.kind === 'book' ? owner.id : null,
+          mediaType,
+          fileSize: bytes.byteLength,
+          width: info.width,
+          height: info.height,
+          selected: false,
+          createdAt: now,
+          updatedAt: now,
+        },
+        select ? { seriesThumbnailKey: coverThumbnailKey(id) } : null,
+        along.write,
+      ),
     ]);
-    const now = new Date().toISOString();
-    const row = await covers.add(
-      owner,
-      {
-        id,
-        seriesId: owner.kind === 'series' ? owner.id : null,
-        bookId: owner.kind === 'book' ? owner.id : null,
-        mediaType,
-        fileSize: bytes.byteLength,
-        width: info.width,
-        height: info.height,
-        selected: false,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select ? { seriesThumbnailKey: coverThumbnailKey(id) } : null,
-      alsoWrite,
-    );
+    const unstored = [original, thumbnailStored].find((put): put is PromiseRejectedResult => put.status === 'rejected');
+    if (unstored) {
+      if (added.status === 'fulfilled') await this.takeBack(prepared, select, along.undo);
+      await this.dropImages(id);
+      throw unstored.reason;
+    }
+    if (added.status === 'rejected') {
+      await this.dropImages(id);
+      throw added.reason;
+    }
     if (select) {
       events.publish({
         type: 'cover_updated',
@@ -136,7 +165,36 @@ export class CoversService {
         library_id: prepared.libraryId,
       });
     }
-    return row;
+    return added.value;
+  }
+
+  /**
+   * Takes back a cover whose row was written but whose images were not: its row goes, the cover selected before
+   * shows again. Should that fail too, the row stays and the thumbnail route shows the earlier cover in its place.
+   */
+  private async takeBack(prepared: PreparedCover, select: boolean, undo: Statement[]): Promise<void> {
+    const { id, owner, selectedBefore, libraryId } = prepared;
+    const { covers, events, db } = this.deps;
+    const restore = select
+      ? { coverId: selectedBefore, seriesThumbnailKey: selectedBefore ? coverThumbnailKey(selectedBefore) : null }
+      : null;
+    try {
+      await covers.takeBack(owner, id, restore, undo, new Date().toISOString());
+      if (!select) return;
+      events.publish({ type: 'cover_updated', entity_type: owner.kind, entity_id: owner.id, library_id: libraryId });
+      if (owner.kind === 'series' && selectedBefore === null) await refreshSeriesThumbnail(db, events, owner.id);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', msg: 'cover not taken back', coverId: id, error: String(error) }));
+    }
+  }
+
+  /** Deletes a cover's images (what of them was stored); a failure is logged, the caller's error is the answer. */
+  private async dropImages(id: string): Promise<void> {
+    await this.deps.cache.delete([coverOriginalKey(id), coverThumbnailKey(id)]).catch((error: unknown) => {
+      console.error(
+        JSON.stringify({ level: 'error', msg: 'cover images not deleted', coverId: id, error: String(error) }),
+      );
+    });
   }
 
   /** Shows this uploaded cover. */

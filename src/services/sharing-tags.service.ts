@@ -19,7 +19,7 @@ import type {
   SharingLabelsRepository,
   SharingLabelWithCounts,
 } from '../repositories/sharing-labels.repository';
-import type { CatalogWriter } from '../repositories/catalog-writer.repository';
+import type { CatalogWriter, Statement } from '../repositories/catalog-writer.repository';
 import { type Viewer, viewerOf } from '../repositories/visibility';
 import type { SeriesQueryService } from './series-query.service';
 
@@ -40,6 +40,8 @@ function assertAdministers(actor: Principal): void {
 }
 
 const labelKey = (name: string) => name.trim().toLowerCase();
+/** Tag names as stored: trimmed, none empty. */
+const cleanNames = (names: readonly string[]) => names.map((name) => name.trim()).filter((name) => name.length > 0);
 const NAME_TAKEN = 'A sharing tag with this name already exists';
 
 export class SharingTagsService {
@@ -118,8 +120,41 @@ export class SharingTagsService {
 
   /** The ids of tags with these names (ignoring case), creating the missing ones. */
   async idsNamed(names: readonly string[]): Promise<Map<string, string>> {
-    const cleaned = names.map((n) => n.trim()).filter((n) => n.length > 0);
-    return this.labels.ensureNamed(cleaned, nowIso());
+    return this.labels.ensureNamed(cleanNames(names), nowIso());
+  }
+
+  /** The ids of the tags with these names that exist (ignoring case), by lower-cased name. Reads only. */
+  async existingIdsNamed(names: readonly string[]): Promise<Map<string, string>> {
+    return this.labels.idsNamed(cleanNames(names));
+  }
+
+  /**
+   * `editSeriesContent` by an actor that administers, as statements for the caller's own batch (an import's: its
+   * series are ones the actor sees, already read): the tags not in `known` (`existingIdsNamed`, read beforehand)
+   * created, then each series' tags and rating with their locks. 403 without `UsersWrite`.
+   */
+  seriesContentStatements(
+    actor: Principal,
+    edits: ReadonlyArray<{ seriesId: string; edit: SeriesContentEdit }>,
+    known: ReadonlyMap<string, string>,
+    now: string,
+  ): Statement[] {
+    if (edits.length === 0) return [];
+    assertAdministers(actor);
+    const { ids, statements } = this.labels.creation(
+      cleanNames(edits.flatMap(({ edit }) => edit.sharingLabels ?? [])),
+      known,
+      now,
+    );
+    for (const { seriesId, edit } of edits) {
+      const labelIds =
+        edit.sharingLabels && cleanNames(edit.sharingLabels).map((name) => ids.get(labelKey(name)) as string);
+      statements.push(
+        ...this.labels.settingForSeries(seriesId, labelIds, edit.sharingLabelsLock),
+        ...this.writer.seriesAgeRatingStatements(seriesId, { ageRating: edit.ageRating, lock: edit.ageRatingLock }),
+      );
+    }
+    return statements;
   }
 
   /** Names (lower-case) of the tags on series the viewer sees, of some libraries when given. */

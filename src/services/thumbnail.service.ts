@@ -6,7 +6,9 @@
  * A series shows its stored cover (its first book's, or a custom one), else its first book's; a library
  * shows its first series' by title. Anything without an image gets the placeholder cover on /api/v1;
  * reader apps (Komga's clients, OPDS) get a 404 instead, as Komga answers, and show their own placeholder
- * rather than a broken tile (many cannot decode SVG).
+ * rather than a broken tile (many cannot decode SVG). When the image the catalog names is not there (a new
+ * uploaded cover's row is written beside its images: covers.service.ts `store`), the next source answers — the
+ * generated cover, a series' first book's, the placeholder — marked as a stand-in, which no `?v=` address keeps.
  *
  * Round trips (issue 30): a cover's bytes are kept in the data center's cache (pages/edge-page-cache.ts), in
  * one entry per book or series that records which version of the cover it holds — the catalog's: an uploaded
@@ -103,7 +105,8 @@ export class ThumbnailService {
       await dropAll(near, ahead);
       throw notFound(`Book ${bookId}`);
     }
-    return (await this.bookCover(viewer, book, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
+    const cover = await this.bookCover(viewer, book, request, near, ahead);
+    return cover ?? noCover(missing, request.ifNoneMatch, coverSources(book).length > 0);
   }
 
   /**
@@ -245,7 +248,8 @@ export class ThumbnailService {
       throw notFound(`Series ${seriesId}`);
     }
     rememberSeriesCoverKey(seriesId, series.thumbnailKey);
-    return (await this.seriesCover(viewer, series, request, near, ahead)) ?? noCover(missing, request.ifNoneMatch);
+    const cover = await this.seriesCover(viewer, series, request, near, ahead);
+    return cover ?? noCover(missing, request.ifNoneMatch, series.thumbnailKey !== null);
   }
 
   async forLibrary(
@@ -313,7 +317,9 @@ export class ThumbnailService {
     }
     if (stored) return stored;
     const first = await this.deps.repo.firstBookOfSeries(viewer, series.id);
-    return first ? this.bookCover(viewer, first, { ifNoneMatch: request.ifNoneMatch }, null, null) : null;
+    const cover = first ? await this.bookCover(viewer, first, { ifNoneMatch: request.ifNoneMatch }, null, null) : null;
+    // The series names a cover whose image is not there: its first book's shows instead.
+    return cover && source ? standIn(cover) : cover;
   }
 
   /**
@@ -337,7 +343,8 @@ export class ThumbnailService {
     }
     await dropNear(near);
     let readAhead = ahead;
-    for (const source of sources) {
+    // Any answer but the first source's stands in for the cover the book names (its image is not there).
+    for (const [index, source] of sources.entries()) {
       const stored =
         readAhead && source.storageKey === generated
           ? await this.storedFrom(await readAhead, source, near?.key ?? null, true)
@@ -345,12 +352,13 @@ export class ThumbnailService {
       if (source.storageKey === generated) readAhead = null;
       if (stored) {
         await dropRead(readAhead);
-        return stored;
+        return index === 0 ? stored : standIn(stored);
       }
     }
     await dropRead(readAhead);
     if (await this.generate(viewer, book)) {
-      return this.stored({ storageKey: generated, version: null }, ifNoneMatch, null);
+      const made = await this.stored({ storageKey: generated, version: null }, ifNoneMatch, null);
+      return made && sources.length > 0 ? standIn(made) : made;
     }
     return null;
   }
@@ -514,9 +522,14 @@ async function dropAll(near: NearCover | null, read: Promise<R2Read> | null): Pr
   await Promise.all([dropNear(near), dropRead(read)]);
 }
 
-function noCover(missing: MissingCover, ifNoneMatch: string | undefined): MediaResponse {
+function standIn(answer: MediaResponse): MediaResponse {
+  return { ...answer, standIn: true };
+}
+
+/** `namesCover`: the catalog names an image that is not there (the placeholder then stands in for it). */
+function noCover(missing: MissingCover, ifNoneMatch: string | undefined, namesCover = false): MediaResponse {
   if (missing === 'notFound') throw notFound('Thumbnail');
-  return placeholder(ifNoneMatch);
+  return namesCover ? standIn(placeholder(ifNoneMatch)) : placeholder(ifNoneMatch);
 }
 
 function placeholder(ifNoneMatch: string | undefined): MediaResponse {

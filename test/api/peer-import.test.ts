@@ -5,12 +5,16 @@
  * work on /komga only; progress, lists, want-to-read and locked metadata; every batch idempotent. The end-to-end
  * run of the command itself against a real server: test/node/migrate.test.ts.
  */
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { jpeg, png } from '../fixtures/images';
 import { seedBook, seedLibrary, seedProgress, seedSeries } from '../support/catalog-factory';
-import { createUser, setupAdmin } from '../support/factories';
-import { api, type Credentials, expectError } from '../support/http';
+import { ADMIN, createUser, setupAdmin } from '../support/factories';
+import { faultyWorker, r2InternalError } from '../support/faults';
+import { api, authHeaders, type Credentials, expectError } from '../support/http';
 import { KOMGA } from '../support/komga';
+import { makeCbz, putObject } from '../support/library-files';
+import { createLibrary, scan } from '../support/scans';
 
 const SOURCE = 'komga:test-instance';
 
@@ -514,4 +518,197 @@ describe('admin import API: lists and metadata', () => {
     expect(again.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['unchanged', 'unchanged']);
     expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body.title).toBe('Saga');
   });
+
+  it('sharing labels, the rating and the fields are one write: refused, none of them lands', async () => {
+    const { auth } = await setupAdmin();
+    const s = await shelf();
+    const json = {
+      source: SOURCE,
+      series: [
+        {
+          foreignId: 's1',
+          seriesId: s.saga.id,
+          locked: { summary: 'Edited on Komga', ageRating: 16 },
+          sharingLabels: ['grown-ups'],
+        },
+      ],
+      books: [],
+    };
+    // The database drops its connection as the import's write arrives (D1's documented transient error).
+    const worker = faultyWorker({
+      d1: ({ sql }) =>
+        sql.some((statement) => /insert into "import_origins"/i.test(statement))
+          ? new Error('D1_ERROR: Network connection lost.')
+          : undefined,
+    });
+    const refused = await worker.fetch('/admin/import/metadata', {
+      method: 'POST',
+      auth: await worker.signIn(ADMIN),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    expect(refused.status).toBe(503);
+    await worker.settle();
+    // No label was made or put on the series, no rating locked: the next run starts from nothing done.
+    expect((await api('/admin/sharing-tags', { auth })).body.data).toEqual([]);
+    expect((await api(`/series/${s.saga.id}/sharing-tags`, { auth })).body).toEqual([]);
+    const meta = (await api(`/series/${s.saga.id}/metadata`, { auth })).body;
+    expect(meta.locks).toMatchObject({ summary: false, ageRating: false });
+    const again = await api('/admin/import/metadata', { auth, json });
+    expect(again.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['created']);
+    expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body).toMatchObject({
+      summary: 'Edited on Komga',
+      ageRating: 16,
+      locks: { summary: true, ageRating: true },
+    });
+  });
 });
+
+/** A scanned book (its generated cover made from its first page) and its series. */
+async function scannedBook(auth: Credentials) {
+  await putObject('comics/Saga/Saga 001.cbz', await makeCbz(2, { Series: 'Saga', Number: '1' }, [60, 90]));
+  await scan(auth, await createLibrary(auth));
+  const seriesId = (await api('/series', { auth })).body.data[0].id as string;
+  const bookId = (await api(`/series/${seriesId}/books`, { auth })).body.data[0].id as string;
+  return { seriesId, bookId };
+}
+
+const coverPath = (kind: 'book' | 'series', id: string, foreignId: string) =>
+  `/admin/import/covers?source=${encodeURIComponent(SOURCE)}&foreignId=${foreignId}&kind=${kind}&id=${id}`;
+const coverImport = (image: Uint8Array) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/octet-stream' },
+  body: image,
+});
+
+/** The cover the thumbnail route shows now (its ETag; the generated cover and each upload have their own). */
+async function shownCover(auth: Credentials, kind: 'books' | 'series', id: string): Promise<string | null> {
+  const shown = await SELF.fetch(`http://longbox.test/api/v1/${kind}/${id}/thumbnail`, { headers: authHeaders(auth) });
+  expect(shown.status).toBe(200);
+  await shown.arrayBuffer();
+  return shown.headers.get('ETag');
+}
+
+/** The covers listed for a book or series: [id, selected] each. */
+async function coverList(auth: Credentials, kind: 'books' | 'series', id: string) {
+  const { covers } = (await api(`/${kind}/${id}/covers`, { auth })).body;
+  return covers.map((c: { id: string; isSelected: boolean }) => [c.id, c.isSelected]);
+}
+
+/** Storage refusing to store any uploaded cover's image (R2 unreachable for `covers/…`). */
+const coverImagesRefused = () => ({
+  r2Put: ({ bucket, key }: { bucket: string; key: string }) =>
+    bucket === 'CACHE' && key.startsWith('covers/') ? r2InternalError() : undefined,
+});
+
+describe('admin import API: covers', () => {
+  it('an uploaded cover of the peer becomes the selected cover, once', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId } = await scannedBook(auth);
+    const generated = await shownCover(auth, 'books', bookId);
+    const first = await api(coverPath('book', bookId, 'c1'), { auth, ...coverImport(jpeg(120, 180)) });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ foreignId: 'c1', outcome: 'created' });
+    const coverId = first.body.id as string;
+    expect(await coverList(auth, 'books', bookId)).toEqual([[coverId, true]]);
+    const shown = await shownCover(auth, 'books', bookId);
+    expect(shown).not.toBe(generated);
+    // The thumbnail shown is the imported cover's own.
+    const own = await api(`/books/${bookId}/covers/${coverId}/image`, { auth });
+    expect(own.headers.get('ETag')).toBe(shown);
+
+    const again = await api(coverPath('book', bookId, 'c1'), { auth, ...coverImport(jpeg(120, 180)) });
+    expect(again.body).toMatchObject({ foreignId: 'c1', id: coverId, outcome: 'unchanged' });
+    expect(await coverList(auth, 'books', bookId)).toEqual([[coverId, true]]);
+  });
+
+  it('when storage refuses the images, the cover shown before stays and the next run imports it', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId, seriesId } = await scannedBook(auth);
+    // The book shows a cover uploaded here; the series its first book's.
+    const mine = await api(`/books/${bookId}/cover`, { method: 'POST', auth, body: formOf(png(90, 120, 3)) });
+    expect(mine.status, mine.text).toBe(200);
+    const bookCover = await shownCover(auth, 'books', bookId);
+    const seriesCover = await shownCover(auth, 'series', seriesId);
+
+    const worker = faultyWorker(coverImagesRefused());
+    const through = await worker.signIn(ADMIN);
+    for (const [kind, id, foreignId] of [
+      ['book', bookId, 'b-cover'],
+      ['series', seriesId, 's-cover'],
+    ] as const) {
+      const refused = await worker.fetch(coverPath(kind, id, foreignId), {
+        auth: through,
+        ...coverImport(jpeg(64, 96)),
+      });
+      expect(refused.status, await refused.clone().text()).toBe(503);
+      expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+    }
+    await worker.settle();
+    // Nothing of the refused covers is left: the row written beside the images is taken back, with its selection.
+    expect(await coverList(auth, 'books', bookId)).toEqual([[mine.body.id, true]]);
+    expect(await coverList(auth, 'series', seriesId)).toEqual([]);
+    expect(await shownCover(auth, 'books', bookId)).toBe(bookCover);
+    expect(await shownCover(auth, 'series', seriesId)).toBe(seriesCover);
+    expect((await api(`/series/${seriesId}`, { auth })).body).toMatchObject({
+      hasCustomCover: false,
+      selectedCoverSource: 'first_book',
+    });
+
+    // Run again once storage answers, both are imported (not "unchanged": the refused run was not remembered).
+    for (const [kind, id, foreignId] of [
+      ['book', bookId, 'b-cover'],
+      ['series', seriesId, 's-cover'],
+    ] as const) {
+      const imported = await api(coverPath(kind, id, foreignId), { auth, ...coverImport(jpeg(64, 96)) });
+      expect(imported.body, imported.text).toMatchObject({ foreignId, outcome: 'created' });
+    }
+    expect(await shownCover(auth, 'books', bookId)).not.toBe(bookCover);
+    expect(await shownCover(auth, 'series', seriesId)).not.toBe(seriesCover);
+    expect((await api(`/series/${seriesId}`, { auth })).body.hasCustomCover).toBe(true);
+  });
+
+  it('a cover row whose images are missing shows the cover before in its place, never kept under its version', async () => {
+    const { auth } = await setupAdmin();
+    const { bookId } = await scannedBook(auth);
+    const generated = await shownCover(auth, 'books', bookId);
+    // Storage refuses the images and the database then refuses to take the row back: the row outlives them, as
+    // it does for the moment a reader may see between the row and the images of any new cover.
+    const worker = faultyWorker({
+      ...coverImagesRefused(),
+      d1: ({ sql }) =>
+        sql.some((s) => /^delete from "covers"/i.test(s)) ? new Error('D1_ERROR: internal error') : undefined,
+    });
+    const refused = await worker.fetch(coverPath('book', bookId, 'c1'), {
+      auth: await worker.signIn(ADMIN),
+      ...coverImport(jpeg(64, 96)),
+    });
+    expect(refused.status).toBe(503);
+    await worker.settle();
+    const [[coverId, selected]] = await coverList(auth, 'books', bookId);
+    expect(selected).toBe(true);
+    expectError(await api(`/books/${bookId}/covers/${coverId}/image`, { auth }), 404, 'NotFound');
+
+    // The book names the new cover's version; asked for by it, the generated cover answers, revalidated each time.
+    const version = (await api(`/books/${bookId}`, { auth })).body.coverVersion as string;
+    const standIn = await api(`/books/${bookId}/thumbnail?v=${version}`, { auth });
+    expect(standIn.status).toBe(200);
+    expect(standIn.headers.get('ETag')).toBe(generated);
+    expect(standIn.headers.get('Cache-Control')).toBe('private, no-cache');
+
+    // Once the cover shows its own image (selected again after a good import), its version is immutable again.
+    const good = await api(coverPath('book', bookId, 'c2'), { auth, ...coverImport(jpeg(64, 96)) });
+    expect(good.body.outcome).toBe('created');
+    const next = (await api(`/books/${bookId}`, { auth })).body.coverVersion as string;
+    expect(next).not.toBe(version);
+    const own = await api(`/books/${bookId}/thumbnail?v=${next}`, { auth });
+    expect(own.headers.get('ETag')).not.toBe(generated);
+    expect(own.headers.get('Cache-Control')).toContain('immutable');
+  });
+});
+
+function formOf(bytes: Uint8Array): FormData {
+  const data = new FormData();
+  data.append('file', new Blob([bytes]), 'cover.bin');
+  return data;
+}

@@ -6,8 +6,7 @@
  * server: rows that need something new each time — a book never read, a width never rendered, a user never
  * checked — take the n-th), what depth it must reach (`target`; `replicaTarget` with read replicas on a warm
  * colo) and what that depth means. `note`: the depth measured at 140f3ba in the far-readers note (a scratch
- * shim), for comparison only. While issue 30 is in progress a row may also have a ceiling (ISSUE_30_CEILINGS
- * below): the bench fails above the ceiling instead of the target.
+ * shim), for comparison only. The bench fails when a row measures above its target.
  */
 import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db.mjs';
 import { pagesRead } from '../../../test/support/koreader-statistics-spec.mjs';
@@ -1039,9 +1038,10 @@ export const ROWS: Row[] = [
   }),
   writeRow({
     id: 'import-metadata',
-    request: "`POST /admin/import/metadata` (a series' and a book's locked summary)",
+    request:
+      "`POST /admin/import/metadata` (a series' and a book's locked summary; the series' rating, kept as it is, and a sharing label no user is restricted by)",
     means:
-      'admin key check ∥ one wave of reads (peer ids, the series and books with their terms: `checked-writes`) → one batch: the fields, credits, search rows and what is remembered',
+      "admin key check ∥ one wave of reads (peer ids, the series and books with their terms, the labels named: `checked-writes`) → one batch: the series' labels and rating, the fields, credits, search rows and what is remembered",
     call: (l, n) => ({
       method: 'POST',
       path: '/api/v1/admin/import/metadata',
@@ -1051,8 +1051,9 @@ export const ROWS: Row[] = [
           {
             foreignId: `far-series-${n}`,
             seriesId: l.series.id,
-            locked: { summary: `Imported summary ${n}` },
-            sharingLabels: [],
+            // The books carry no rating, so neither does the series: locking it as none hides nothing.
+            locked: { summary: `Imported summary ${n}`, ageRating: null },
+            sharingLabels: ['Far bench'],
           },
         ],
         books: [{ foreignId: `far-book-${n}`, bookId: l.book.id, locked: { summary: `Imported summary ${n}` } }],
@@ -1085,7 +1086,7 @@ export const ROWS: Row[] = [
     id: 'import-covers',
     request: '`POST /admin/import/covers` (a JPEG for a book; deselected after each call, not timed)',
     means:
-      'admin key check ∥ the peer id ∥ the book ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` → the cover row, its selection and what is remembered (one batch)',
+      'admin key check ∥ the peer id ∥ the book, its selected cover ∥ the size setting (`checked-writes`); resize (near) → both images `CACHE.put` ∥ the cover row, its selection and what is remembered (one batch)',
     call: (l, n) => ({
       method: 'POST',
       path: `/api/v1/admin/import/covers?source=${PEER_SOURCE}&foreignId=far-cover-${n}&kind=book&id=${coverBook(l)}`,
@@ -1150,23 +1151,4 @@ export const ROWS: Row[] = [
  */
 export function renditionWidth(l: Library, n: number): number {
   return 101 + 2 * (n % Math.max(1, Math.floor((l.pageWidth - 202) / 2)));
-}
-
-/**
- * **Issue 30 in progress.** Today's measured depth of every row still above its target (`depth`: the primary;
- * `replicas`: with read replicas): the most the bench accepts until the cut that brings the row to its target
- * lands. Whoever lands a cut lowers or deletes the row's entry in the same commit (the bench prints a hint when
- * a row measures below its ceiling); once the table is empty, delete it and `ceilingOf`.
- */
-export const ISSUE_30_CEILINGS: Record<string, { depth?: number; replicas?: number }> = {
-  // An imported cover's images are stored before the row that names them (a cover row never names an image that
-  // is not there): after the check, the images, then the row (DECISIONS.md §Far readers, "Writes wait for the
-  // check"). No shorter path is sound without writing before the check.
-  'import-covers': { depth: 3, replicas: 2 },
-};
-
-/** The most a row's depth may be now: its issue-30 ceiling while it has one, else its target. */
-export function ceilingOf(row: Row, replicas: boolean): { limit: number; ceiling: number | undefined } {
-  const ceiling = replicas ? ISSUE_30_CEILINGS[row.id]?.replicas : ISSUE_30_CEILINGS[row.id]?.depth;
-  return { limit: ceiling ?? (replicas ? row.replicaTarget : row.target), ceiling };
 }

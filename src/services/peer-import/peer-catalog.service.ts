@@ -39,9 +39,10 @@ export class PeerCatalogService {
    * Locked series and book metadata, and series' sharing labels: each series or book once (a later run finds it
    * remembered and writes nothing, so an edit made here since is kept). An id this server does not have (or
    * that the admin's key does not reach) is skipped. What decides it is read in one wave, beside the credential
-   * check (the route is `checked-writes`); once it succeeded (`checked`), the fields and what the batch
-   * remembers are one batch — after the rating and labels of the series that carry some, which go through the
-   * sharing service (the one place that writes what decides who sees a series).
+   * check (the route is `checked-writes`), the names of the sharing labels sent among it; once it succeeded
+   * (`checked`), everything is one batch: the labels not there yet and the ratings and labels of the series that
+   * carry some (made by the sharing service, the one place that writes what decides who sees a series), the
+   * fields, and what the batch remembers.
    */
   async importMetadata(
     actor: Principal,
@@ -52,7 +53,7 @@ export class PeerCatalogService {
     assertDistinct('series', body.series);
     assertDistinct('books', body.books);
     const viewer = viewerOf(actor);
-    const [seriesOrigins, bookOrigins, found] = await Promise.all([
+    const [seriesOrigins, bookOrigins, found, knownLabels] = await Promise.all([
       imports.origins(
         body.source,
         'series',
@@ -68,6 +69,7 @@ export class PeerCatalogService {
         body.series.map((s) => s.seriesId),
         body.books.map((b) => b.bookId),
       ),
+      sharingTags.existingIdsNamed(body.series.flatMap((s) => s.sharingLabels)),
     ]);
     const results: ImportOutcome[] = [];
     const series = body.series.filter((item) => {
@@ -98,17 +100,28 @@ export class PeerCatalogService {
       ]),
     );
     const edits = metadata.editStatements([...seriesEdits.values()], [...bookEdits.values()]);
-    await checked();
-    for (const item of series) {
-      const rating = item.locked.ageRating;
-      if (rating === undefined && item.sharingLabels.length === 0) continue;
-      await sharingTags.editSeriesContent(actor, item.seriesId, {
-        ...(rating === undefined ? {} : { ageRating: rating, ageRatingLock: true }),
-        ...(item.sharingLabels.length === 0 ? {} : { sharingLabels: item.sharingLabels, sharingLabelsLock: true }),
-      });
-    }
     const now = nowIso();
+    const sharing = sharingTags.seriesContentStatements(
+      actor,
+      series.flatMap(({ seriesId, locked: { ageRating }, sharingLabels }) =>
+        ageRating === undefined && sharingLabels.length === 0
+          ? []
+          : [
+              {
+                seriesId,
+                edit: {
+                  ...(ageRating === undefined ? {} : { ageRating, ageRatingLock: true }),
+                  ...(sharingLabels.length === 0 ? {} : { sharingLabels, sharingLabelsLock: true }),
+                },
+              },
+            ],
+      ),
+      knownLabels,
+      now,
+    );
+    await checked();
     await imports.run([
+      ...sharing,
       ...edits.statements,
       ...imports.remember(
         body.source,
@@ -134,7 +147,8 @@ export class PeerCatalogService {
   /**
    * A cover uploaded on the peer, stored and shown as an uploaded cover is here; once per peer cover. What decides
    * it is read (and the image thumbnailed) beside the credential check (the route is `checked-writes`); once it
-   * succeeded (`checked`), the images are stored, then the cover's row with what the import remembers.
+   * succeeded (`checked`), the images are stored while the cover's row is written with what the import remembers
+   * (`CoversService.store`: one wave).
    */
   async importCover(
     actor: Principal,
@@ -150,13 +164,12 @@ export class PeerCatalogService {
     const known = origins.get(item.foreignId);
     if (known) return unchanged(item.foreignId, known);
     await checked();
-    const remembered = imports.remember(
-      item.source,
-      'cover',
-      [{ foreignId: item.foreignId, longboxId: prepared.id }],
-      nowIso(),
-    );
-    await covers.store(prepared, true, remembered);
+    const pair = [{ foreignId: item.foreignId, longboxId: prepared.id }];
+    await covers.store(prepared, true, {
+      write: imports.remember(item.source, 'cover', pair, nowIso()),
+      // A cover whose images could not be stored is not remembered: the next run imports it again.
+      undo: imports.forget(item.source, 'cover', pair),
+    });
     return created(item.foreignId, prepared.id);
   }
 }
