@@ -165,14 +165,24 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
         middles,
         labels: [...plot.querySelectorAll('.ct-label.ct-horizontal')].map((label) => {
           const box = label.parentElement!;
+          const range = document.createRange();
+          range.selectNodeContents(label);
+          const words = range.getBoundingClientRect();
           return {
             text: label.textContent ?? '',
             middle: Number(box.getAttribute('x')) + Number(box.getAttribute('width')) / 2,
+            left: words.left,
+            right: words.right,
           };
         }),
       };
     });
     expect(drawn.middles).toHaveLength(buckets.length);
+    // Written apart: no label runs into the next.
+    drawn.labels.slice(1).forEach((label, index) => {
+      const before = drawn.labels[index]!;
+      expect(label.left, `"${before.text}" and "${label.text}" under ${chart}`).toBeGreaterThan(before.right);
+    });
     return drawn.labels.map(({ text, middle }) => {
       const nearest = drawn.middles.reduce(
         (best, x, index) => (Math.abs(x - middle) < Math.abs(drawn.middles[best]! - middle) ? index : best),
@@ -448,14 +458,15 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
 
     await recording.uncheck();
     await page.locator('[data-recording-state="paused"]').waitFor();
-    expect((await api('/user/preferences'))['stats.recording']).toBe(false);
+    // The box answers the click at once; the server has it a moment later.
+    await expect.poll(async () => (await api('/user/preferences'))['stats.recording']).toBe(false);
     const before = await mihonFigures();
     await twoSaves();
     expect(await mihonFigures()).toEqual(before);
 
     await recording.check();
     await page.locator('[data-recording-state="on"]').waitFor();
-    expect((await api('/user/preferences'))['stats.recording']).toBe(true);
+    await expect.poll(async () => (await api('/user/preferences'))['stats.recording']).toBe(true);
     await twoSaves();
     const after = await mihonFigures();
     expect(after.sessions + after.inferredMs).toBeGreaterThan(before.sessions + before.inferredMs);

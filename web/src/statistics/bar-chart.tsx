@@ -26,8 +26,11 @@ export interface NumbersTable {
 /** The least room between two written x labels' middles: "Sep", "Mar 30" at the charts' label size. */
 const LABEL_ROOM_PX = 34;
 /** A generous character's width at the labels' 12 px, for the longer labels that carry a year ("Nov 2025"). */
-const LABEL_CHARACTER_PX = 7;
+const LABEL_CHARACTER_PX = 7.5;
 const LABEL_GAP_PX = 8;
+/** The y axis's labels and the room kept on the right: the bars share what is left of the width. */
+const Y_AXIS_PX = 44;
+const PADDING = { top: 12, right: 4, bottom: 0, left: 0 };
 const TONE_CLASS = { measured: 'chart-tone-measured', inferred: 'chart-tone-inferred', plain: 'chart-tone-plain' };
 
 export function BarChart({
@@ -76,7 +79,7 @@ export function BarChart({
       {
         stackBars: series.length > 1,
         height: '200px',
-        chartPadding: { top: 12, right: 4, bottom: 0, left: 0 },
+        chartPadding: PADDING,
         axisX: {
           showGrid: false,
           labelInterpolationFnc: (_value: unknown, index: number) => {
@@ -86,14 +89,14 @@ export function BarChart({
             if (index === 0) last = null;
             const text = axis(index, last?.index ?? null);
             if (text === null) return null;
-            const slot = element.clientWidth / Math.max(1, keys.length);
+            const slot = (element.clientWidth - Y_AXIS_PX - PADDING.right) / Math.max(1, keys.length);
             if (last && (index - last.index) * slot < labelRoom(last.text, text)) return null;
             last = { index, text };
             return text;
           },
         },
         axisY: {
-          offset: 44,
+          offset: Y_AXIS_PX,
           onlyInteger: integer,
           scaleMinSpace: 32,
           labelInterpolationFnc: (value: unknown) => formatValue(Number(value)),

@@ -393,10 +393,14 @@ function PrivacyCard({ onDeleted }: { onDeleted: () => void }) {
 
   async function setRecording(value: boolean) {
     setError(null);
+    const before = preferences.data;
+    // Shown at once — a controlled checkbox would otherwise spring back until the server answers — and put back
+    // if the server refuses.
+    if (before) preferences.set({ ...before, 'stats.recording': value });
     try {
       await put('/user/preferences/stats.recording', { value });
-      if (preferences.data) preferences.set({ ...preferences.data, 'stats.recording': value });
     } catch (failure) {
+      if (before) preferences.set(before);
       setError(failure);
     }
   }
