@@ -151,6 +151,66 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
     );
   }
 
+  /**
+   * The labels written under a chart's bars, each with the period (its key, from the chart's table, in order)
+   * whose bar it stands under: Chartist centres a label's box on its bar.
+   */
+  async function axisLabels(page: Page, chart: string): Promise<{ text: string; bucket: string }[]> {
+    const buckets = [...(await numbers(page, chart)).keys()];
+    const drawn = await page.locator(`[data-chart="${chart}"] .chart__plot`).evaluate((plot: HTMLElement) => {
+      const middles = [...(plot.querySelector('.ct-series')?.querySelectorAll('.ct-bar') ?? [])].map((bar) =>
+        Number(bar.getAttribute('x1')),
+      );
+      return {
+        middles,
+        labels: [...plot.querySelectorAll('.ct-label.ct-horizontal')].map((label) => {
+          const box = label.parentElement!;
+          const range = document.createRange();
+          range.selectNodeContents(label);
+          const words = range.getBoundingClientRect();
+          return {
+            text: label.textContent ?? '',
+            middle: Number(box.getAttribute('x')) + Number(box.getAttribute('width')) / 2,
+            left: words.left,
+            right: words.right,
+          };
+        }),
+      };
+    });
+    expect(drawn.middles).toHaveLength(buckets.length);
+    // Written apart: no label runs into the next.
+    drawn.labels.slice(1).forEach((label, index) => {
+      const before = drawn.labels[index]!;
+      expect(label.left, `"${before.text}" and "${label.text}" under ${chart}`).toBeGreaterThan(before.right);
+    });
+    return drawn.labels.map(({ text, middle }) => {
+      const nearest = drawn.middles.reduce(
+        (best, x, index) => (Math.abs(x - middle) < Math.abs(drawn.middles[best]! - middle) ? index : best),
+        0,
+      );
+      return { text, bucket: buckets[nearest]! };
+    });
+  }
+
+  /**
+   * Labels a reader can tell apart: none written twice, each naming its own period, and the year written on the
+   * first and wherever it differs from the label before ("Nov 2025" … "Jan 2026" … "Nov"), nowhere else.
+   */
+  function expectUnambiguous(labels: { text: string; bucket: string }[], granularity: 'week' | 'month') {
+    expect(labels.length).toBeGreaterThan(1);
+    expect(new Set(labels.map((label) => label.text)).size, labels.map((l) => l.text).join(', ')).toBe(labels.length);
+    labels.forEach(({ text, bucket }, index) => {
+      const withYear = index === 0 || labels[index - 1]!.bucket.slice(0, 4) !== bucket.slice(0, 4);
+      const expected = new Intl.DateTimeFormat('en-US', {
+        timeZone: 'UTC',
+        month: 'short',
+        ...(granularity === 'week' ? { day: 'numeric' } : {}),
+        ...(withYear ? { year: 'numeric' } : {}),
+      }).format(new Date(`${bucket}T00:00:00Z`));
+      expect(text, `the label under ${bucket}`).toBe(expected);
+    });
+  }
+
   /** The longest run of consecutive local days in the API's day periods. */
   function longestRun(periods: Period[]): number {
     const days = periods.map((period) => Date.parse(`${period.bucket}T00:00:00Z`) / 86_400_000).sort((a, b) => a - b);
@@ -199,6 +259,17 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
         period.duration.totalMs > best.duration.totalMs ? period : best,
       );
       expect(cells.find(([day]) => day === busiest.bucket)?.[1]).toBe(4);
+      // Its months named once each, the first with the year.
+      const monthLabels = await page
+        .locator('[data-chart="calendar"] text[data-month]')
+        .evaluateAll((elements: Element[]) =>
+          elements.map((label) => [Number(label.getAttribute('data-month')), label.textContent ?? ''] as const),
+        );
+      expect(monthLabels).toHaveLength(12);
+      expectUnambiguous(
+        monthLabels.map(([month, text]) => ({ text, bucket: `${year}-${String(month + 1).padStart(2, '0')}-01` })),
+        'month',
+      );
       const dayRows = await numbers(page, 'calendar');
       expect([...dayRows.keys()]).toEqual(readDays);
       for (const period of days.periods as Period[]) {
@@ -211,9 +282,12 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
 
       // Time and pages per month, then per week; books finished per month.
       await expectPeriodCharts(page, 'month', months.periods);
+      expectUnambiguous(await axisLabels(page, 'time-month'), 'month');
       await page.locator('[data-granularity="week"]').click();
       await page.locator('[data-chart="time-week"] .ct-bar').first().waitFor({ state: 'attached' });
       await expectPeriodCharts(page, 'week', weeks.periods);
+      // A year's first week mostly starts in December of the year before: its label says which December.
+      expectUnambiguous(await axisLabels(page, 'time-week'), 'week');
       const finished = await numbers(page, 'finished-month');
       const finishedBy = new Map((months.periods as Period[]).map((period) => [period.bucket, period.booksFinished]));
       for (const [bucket, [count]] of finished) expect(countIn(count!), bucket).toBe(finishedBy.get(bucket) ?? 0);
@@ -221,6 +295,7 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
         [...finished.keys()].map((b) => finishedBy.get(b) ?? 0),
       );
       expect([...finishedBy.values()].some((count) => count > 0)).toBe(true);
+      expectUnambiguous(await axisLabels(page, 'finished-month'), 'month');
 
       // The year in review.
       const fact = (name: string) => page.locator(`[data-year-review] [data-fact="${name}"] strong`).textContent();
@@ -291,6 +366,48 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
     });
   }
 
+  it("phone: the calendar's weekday names stay beside their rows when the grid is scrolled to its latest weeks", async () => {
+    const { page } = await open('phone', '/statistics');
+    await statisticsDrawn(page);
+    const scroller = page.locator('[data-chart="calendar"] .heatmap__scroll');
+    // Scrolled to its end by hand, as a reader's thumb would, though the screen opens there.
+    await scroller.evaluate((element: HTMLElement) => element.scrollTo({ left: 0 }));
+    await expect.poll(() => scroller.evaluate((element: HTMLElement) => element.scrollLeft)).toBe(0);
+    await scroller.evaluate((element: HTMLElement) => element.scrollTo({ left: element.scrollWidth }));
+    await expect
+      .poll(() =>
+        scroller.evaluate(
+          (element: HTMLElement) => element.scrollLeft + element.clientWidth >= element.scrollWidth - 1,
+        ),
+      )
+      .toBe(true);
+    // The grid is wider than the phone: it did scroll, by more than the width of the weekday names.
+    expect(await scroller.evaluate((element: HTMLElement) => element.scrollLeft)).toBeGreaterThan(100);
+
+    const viewport = page.viewportSize()!;
+    const grid = (await scroller.boundingBox())!;
+    const days = await page
+      .locator('[data-chart="calendar"] rect[data-day]')
+      .evaluateAll((cells: Element[]) => cells.map((cell) => cell.getAttribute('data-day') ?? ''));
+    for (const weekday of [0, 2, 4]) {
+      const label = page.locator(`[data-chart="calendar"] text[data-weekday="${weekday}"]`);
+      expect(await label.isVisible()).toBe(true);
+      const box = (await label.boundingBox())!;
+      expect(box.x, `weekday ${weekday}`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      // Left of the cells, not under them…
+      expect(box.x + box.width).toBeLessThanOrEqual(grid.x + 1);
+      // …and level with its own row, whose latest day is in view beside it.
+      const latest = days.findLast((day) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7 === weekday)!;
+      const cell = (await page.locator(`[data-chart="calendar"] rect[data-day="${latest}"]`).boundingBox())!;
+      expect(cell.x).toBeGreaterThanOrEqual(grid.x);
+      expect(cell.x + cell.width).toBeLessThanOrEqual(grid.x + grid.width + 1);
+      const middle = box.y + box.height / 2;
+      expect(middle, `weekday ${weekday} beside ${latest}`).toBeGreaterThan(cell.y);
+      expect(middle).toBeLessThan(cell.y + cell.height);
+    }
+  });
+
   it('renames a device in its row, and an empty name gives it back its own', async () => {
     const { page } = await open('desktop', '/statistics');
     await statisticsDrawn(page);
@@ -341,14 +458,15 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
 
     await recording.uncheck();
     await page.locator('[data-recording-state="paused"]').waitFor();
-    expect((await api('/user/preferences'))['stats.recording']).toBe(false);
+    // The box answers the click at once; the server has it a moment later.
+    await expect.poll(async () => (await api('/user/preferences'))['stats.recording']).toBe(false);
     const before = await mihonFigures();
     await twoSaves();
     expect(await mihonFigures()).toEqual(before);
 
     await recording.check();
     await page.locator('[data-recording-state="on"]').waitFor();
-    expect((await api('/user/preferences'))['stats.recording']).toBe(true);
+    await expect.poll(async () => (await api('/user/preferences'))['stats.recording']).toBe(true);
     await twoSaves();
     const after = await mihonFigures();
     expect(after.sessions + after.inferredMs).toBeGreaterThan(before.sessions + before.inferredMs);
@@ -389,6 +507,14 @@ describeWithChromium('the Statistics screen (issue 35)', () => {
       expect(await column('series')).toEqual(serverStats.series.map((s: { seriesName: string }) => s.seriesName));
       expect(await column('users')).toEqual([ADMIN.username]);
       expect(await column('libraries')).toEqual(['Comics']);
+
+      // The last 12 months run from this month last year to this one: the same month stands at both ends, and
+      // its two labels must not read alike.
+      const months = [...(await numbers(page, 'time-month')).keys()];
+      expect(months[0]!.slice(0, 4)).not.toBe(months.at(-1)!.slice(0, 4));
+      const labels = await axisLabels(page, 'time-month');
+      expect(labels[0]!.bucket).toBe(months[0]);
+      expectUnambiguous(labels, 'month');
       expect(errors).toEqual([]);
     });
   }

@@ -9,6 +9,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n';
 import { type FigureRow, FiguresTable } from './figures-table';
+import type { AxisLabel } from './period-axis';
 
 export interface ChartSeries {
   name: string;
@@ -22,16 +23,22 @@ export interface NumbersTable {
   rows: FigureRow[];
 }
 
-/** The width an x label needs: "Sep", "Mar 30" at the charts' label size. */
+/** The least room between two written x labels' middles: "Sep", "Mar 30" at the charts' label size. */
 const LABEL_ROOM_PX = 34;
+/** A generous character's width at the labels' 12 px, for the longer labels that carry a year ("Nov 2025"). */
+const LABEL_CHARACTER_PX = 7.5;
+const LABEL_GAP_PX = 8;
+/** The y axis's labels and the room kept on the right: the bars share what is left of the width. */
+const Y_AXIS_PX = 44;
+const PADDING = { top: 12, right: 4, bottom: 0, left: 0 };
 const TONE_CLASS = { measured: 'chart-tone-measured', inferred: 'chart-tone-inferred', plain: 'chart-tone-plain' };
 
 export function BarChart({
   id,
   caption,
-  labels,
+  keys,
+  axis,
   series,
-  showLabel = () => true,
   formatValue = String,
   integer = false,
   summary,
@@ -42,11 +49,12 @@ export function BarChart({
   /** `data-chart`, for the tests. */
   id: string;
   caption: string;
-  labels: string[];
+  /** One a bar, in order (the periods' keys): the chart is drawn again when they change. */
+  keys: string[];
+  /** The words under the bars (period-axis.ts), each written where there is room since the last one. */
+  axis: AxisLabel;
   /** Stacked, bottom first. */
   series: ChartSeries[];
-  /** Which x labels are written (a year of weeks has room for one a month). */
-  showLabel?: (index: number) => boolean;
   formatValue?: (value: number) => string;
   integer?: boolean;
   summary: ComponentChildren;
@@ -57,35 +65,38 @@ export function BarChart({
 }) {
   const host = useRef<HTMLDivElement>(null);
   // Drawn again only when what it shows changes, not on every render of the screen.
-  const drawn = JSON.stringify([labels, series]);
+  const drawn = JSON.stringify([keys, series]);
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    let lastLabel = Number.NEGATIVE_INFINITY;
+    let last: { index: number; text: string } | null = null;
     const chart = new ChartistBar(
       element,
       {
-        labels,
+        labels: keys,
         series: series.map((entry) => ({ name: entry.name, data: entry.values, className: TONE_CLASS[entry.tone] })),
       },
       {
         stackBars: series.length > 1,
         height: '200px',
-        chartPadding: { top: 12, right: 4, bottom: 0, left: 0 },
+        chartPadding: PADDING,
         axisX: {
           showGrid: false,
-          labelInterpolationFnc: (value: unknown, index: number) => {
+          labelInterpolationFnc: (_value: unknown, index: number) => {
             // Called in order on every drawing, resizes included: a label is written only where there is room
-            // since the previous one (twelve months on a phone get every other one).
-            if (index === 0) lastLabel = Number.NEGATIVE_INFINITY;
-            const slot = element.clientWidth / Math.max(1, labels.length);
-            if (!showLabel(index) || (index - lastLabel) * slot < LABEL_ROOM_PX) return null;
-            lastLabel = index;
-            return String(value);
+            // since the previous one (twelve months on a phone get every other one). Which was written last
+            // decides whether this one needs its year, and a label with a year needs more room.
+            if (index === 0) last = null;
+            const text = axis(index, last?.index ?? null);
+            if (text === null) return null;
+            const slot = (element.clientWidth - Y_AXIS_PX - PADDING.right) / Math.max(1, keys.length);
+            if (last && (index - last.index) * slot < labelRoom(last.text, text)) return null;
+            last = { index, text };
+            return text;
           },
         },
         axisY: {
-          offset: 44,
+          offset: Y_AXIS_PX,
           onlyInteger: integer,
           scaleMinSpace: 32,
           labelInterpolationFnc: (value: unknown) => formatValue(Number(value)),
@@ -95,7 +106,7 @@ export function BarChart({
     // Bars as wide as their slot allows (Chartist draws them 10 px wide whatever the chart's width).
     chart.on('draw', (event) => {
       if (event.type !== 'bar') return;
-      const width = (event.chartRect.width() / Math.max(1, labels.length)) * 0.7;
+      const width = (event.chartRect.width() / Math.max(1, keys.length)) * 0.7;
       event.element.attr({ style: `stroke-width: ${Math.max(2, Math.min(32, width)).toFixed(1)}px` });
     });
     return () => {
@@ -124,6 +135,11 @@ export function BarChart({
       <NumbersDisclosure numbers={numbers} label={caption} />
     </figure>
   );
+}
+
+/** How far apart two labels' middles must be: half of each (they are centred on their bars) and a gap. */
+function labelRoom(before: string, after: string): number {
+  return Math.max(LABEL_ROOM_PX, ((before.length + after.length) / 2) * LABEL_CHARACTER_PX + LABEL_GAP_PX);
 }
 
 /** The table behind a chart, closed until asked for. */

@@ -3,14 +3,19 @@
  * API's weeks), each day shaded by its share of the busiest day's time. Our own SVG: Chartist has no calendar,
  * and the packages that do cost far more than this file (README, Design notes). Hovering a day names it with its
  * time; the picture is one image whose label sums the year up, and the days' numbers are in the table below it.
+ * The weekday labels are a column of their own beside the scrolling grid, so on a phone, where the grid scrolls
+ * sideways, they stay in view and every row keeps its name.
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n';
 import { NumbersDisclosure } from './bar-chart';
-import { type Calendar, busiestDay, dayName, formatDuration, monthLabel, shortDayName } from './shape';
+import { allLabels, periodAxis } from './period-axis';
+import { type Calendar, busiestDay, dayKey, dayName, formatDuration, shortDayName } from './shape';
 
+/** Drawn at its own size in CSS pixels (not scaled to the card): the weekday column beside it must line up. */
 const CELL = 12;
 const STEP = 15;
+/** The weekday column's width. */
 const LEFT = 30;
 const TOP = 16;
 const weekdayName = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
@@ -35,64 +40,83 @@ export function Heatmap({ calendar }: { calendar: Calendar }) {
         time: formatDuration(busiest.duration.totalMs),
       })
     : t('stats.calendar.summaryNoTime', { days: read.length, year: calendar.year });
-  const width = LEFT + calendar.weeks * STEP;
+  const width = calendar.weeks * STEP;
   const height = TOP + 7 * STEP;
+  // Labelled as the charts' months are: the first with its year.
+  const monthLabels = allLabels(
+    periodAxis(
+      calendar.months.map(({ month }) => dayKey(new Date(calendar.year, month, 1))),
+      'month',
+    ),
+    calendar.months.length,
+  );
 
   return (
     <figure class="chart heatmap" data-chart="calendar">
       <figcaption class="chart__caption">
         <h2>{t('stats.calendar')}</h2>
       </figcaption>
-      <section
-        ref={scroller}
-        class="heatmap__scroll"
-        aria-label={t('stats.calendar.region', { year: calendar.year })}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, the grid scrolls, and a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable)
-        tabIndex={0}
-      >
+      <div class="heatmap__body">
+        {/* The cells' own titles name their days: the column is for the eye. */}
         <svg
-          class="heatmap__grid"
-          viewBox={`0 0 ${width} ${height}`}
-          width={width}
+          class="heatmap__weekdays"
+          viewBox={`0 0 ${LEFT} ${height}`}
+          width={LEFT}
           height={height}
-          role="img"
-          aria-label={summary}
+          aria-hidden="true"
         >
-          {calendar.months.map(({ month, week }) => (
-            <text key={month} class="heatmap__label" x={LEFT + week * STEP} y={TOP - 5}>
-              {monthLabel(month)}
-            </text>
-          ))}
           {[0, 2, 4].map((weekday) => (
-            <text key={weekday} class="heatmap__label" x={0} y={TOP + weekday * STEP + CELL - 2}>
+            <text key={weekday} class="heatmap__label" x={0} y={TOP + weekday * STEP + CELL - 2} data-weekday={weekday}>
               {weekdayLabel(weekday)}
             </text>
           ))}
-          {calendar.days.map((day) => (
-            <rect
-              key={day.day}
-              class={`heat heat--${day.level}`}
-              x={LEFT + day.week * STEP}
-              y={TOP + day.weekday * STEP}
-              width={CELL}
-              height={CELL}
-              rx={2}
-              data-day={day.day}
-              data-level={day.level}
-            >
-              <title>
-                {day.level === 0
-                  ? t('stats.calendar.empty', { day: dayName(day.day) })
-                  : t('stats.calendar.cell', {
-                      day: dayName(day.day),
-                      time: formatDuration(day.duration.totalMs),
-                      pages: day.pagesRead,
-                    })}
-              </title>
-            </rect>
-          ))}
         </svg>
-      </section>
+        <section
+          ref={scroller}
+          class="heatmap__scroll"
+          aria-label={t('stats.calendar.region', { year: calendar.year })}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, the grid scrolls, and a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable)
+          tabIndex={0}
+        >
+          <svg
+            class="heatmap__grid"
+            viewBox={`0 0 ${width} ${height}`}
+            width={width}
+            height={height}
+            role="img"
+            aria-label={summary}
+          >
+            {calendar.months.map(({ month, week }, index) => (
+              <text key={month} class="heatmap__label" x={week * STEP} y={TOP - 5} data-month={month}>
+                {monthLabels[index]}
+              </text>
+            ))}
+            {calendar.days.map((day) => (
+              <rect
+                key={day.day}
+                class={`heat heat--${day.level}`}
+                x={day.week * STEP}
+                y={TOP + day.weekday * STEP}
+                width={CELL}
+                height={CELL}
+                rx={2}
+                data-day={day.day}
+                data-level={day.level}
+              >
+                <title>
+                  {day.level === 0
+                    ? t('stats.calendar.empty', { day: dayName(day.day) })
+                    : t('stats.calendar.cell', {
+                        day: dayName(day.day),
+                        time: formatDuration(day.duration.totalMs),
+                        pages: day.pagesRead,
+                      })}
+                </title>
+              </rect>
+            ))}
+          </svg>
+        </section>
+      </div>
       <div class="heatmap__legend" aria-hidden="true">
         {t('stats.calendar.less')}
         {[0, 1, 2, 3, 4].map((level) => (

@@ -5,21 +5,8 @@
 import type { ReadingDuration } from '../api/types';
 import { t } from '../i18n';
 import { BarChart } from './bar-chart';
-import {
-  formatCount,
-  formatDuration,
-  hours,
-  type Period,
-  type PeriodGranularity,
-  periodLabel,
-  periodName,
-} from './shape';
-
-/** The x labels a year of periods has room for: every month, or a week's label where its month begins. */
-function monthStarts(buckets: string[], granularity: PeriodGranularity): (index: number) => boolean {
-  if (granularity === 'month') return () => true;
-  return (index) => index === 0 || buckets[index]?.slice(0, 7) !== buckets[index - 1]?.slice(0, 7);
-}
+import { periodAxis } from './period-axis';
+import { formatCount, formatDuration, hours, type Period, type PeriodGranularity, periodName } from './shape';
 
 /** The charts of one window's periods; `windowName` is how the sentences name it ("2026", "the last 12 months"). */
 export function PeriodCharts({
@@ -34,8 +21,7 @@ export function PeriodCharts({
   windowName: string;
 }) {
   const buckets = rows.map((row) => row.bucket);
-  const labels = buckets.map((bucket) => periodLabel(bucket, granularity));
-  const showLabel = monthStarts(buckets, granularity);
+  const axis = periodAxis(buckets, granularity);
   const hoursAxis = (value: number) => t('stats.hoursAxis', { hours: Math.round(value * 10) / 10 });
   const mostPages = rows.reduce<Period | null>(
     (best, row) => (row.pagesRead > (best?.pagesRead ?? 0) ? row : best),
@@ -47,8 +33,8 @@ export function PeriodCharts({
       <BarChart
         id={`time-${granularity}`}
         caption={t(granularity === 'week' ? 'stats.timePer.week' : 'stats.timePer.month')}
-        labels={labels}
-        showLabel={showLabel}
+        keys={buckets}
+        axis={axis}
         legend
         series={[
           { name: t('stats.measured'), values: rows.map((row) => hours(row.duration.measuredMs)), tone: 'measured' },
@@ -84,8 +70,8 @@ export function PeriodCharts({
       <BarChart
         id={`pages-${granularity}`}
         caption={t(granularity === 'week' ? 'stats.pagesPer.week' : 'stats.pagesPer.month')}
-        labels={labels}
-        showLabel={showLabel}
+        keys={buckets}
+        axis={axis}
         integer
         series={[{ name: t('stats.pages'), values: rows.map((row) => row.pagesRead), tone: 'plain' }]}
         summary={

@@ -10,10 +10,13 @@ import { get } from '../api/client';
 import type { ServerReadingStats } from '../api/types';
 import { Async, useAsync } from '../components/async';
 import { t } from '../i18n';
+import { Fact, Facts, TimeFact } from './facts';
 import { FiguresTable } from './figures-table';
 import { PeriodCharts } from './period-charts';
 import { browserTimeZone, formatCount, formatDuration, type Measures, periodsBetween, yearWindow } from './shape';
+import { StatsCard } from './stats-card';
 import './statistics.css';
+import { WindowChooser } from './window-chooser';
 
 /** How many series and readers are listed. */
 const TOP = 10;
@@ -35,44 +38,27 @@ export function ServerStatistics() {
   const windowName = choice === 'last' ? t('admin.reading.lastYearInSentence') : String(choice);
   return (
     <div class="stats" data-server-stats>
-      <div class="toolbar">
-        <label class="stats-year">
-          <span>{t('admin.reading.window')}</span>
-          <select
-            class="select"
-            value={String(choice)}
-            onChange={(event) => {
-              const value = (event.currentTarget as HTMLSelectElement).value;
-              setChoice(value === 'last' ? 'last' : Number(value));
-            }}
-          >
-            <option value="last">{t('admin.reading.lastYear')}</option>
-            {Array.from({ length: YEARS }, (_, index) => thisYear - index).map((year) => (
-              <option key={year} value={String(year)}>
-                {year}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <WindowChooser
+        label={t('admin.reading.window')}
+        value={String(choice)}
+        options={[
+          { value: 'last', label: t('admin.reading.lastYear') },
+          ...Array.from({ length: YEARS }, (_, index) => String(thisYear - index)).map((year) => ({
+            value: year,
+            label: year,
+          })),
+        ]}
+        onChoose={(value) => setChoice(value === 'last' ? 'last' : Number(value))}
+      />
       <Async state={stats}>
         {(loaded) =>
           loaded.summary.sessions === 0 ? (
             <p class="notice">{t('admin.reading.nothing')}</p>
           ) : (
             <>
-              <section class="card" aria-labelledby="server-totals" data-server-totals>
-                <h2 id="server-totals">{t('admin.reading.totals')}</h2>
-                <dl class="review__facts">
-                  <Fact name="time" label={t('stats.review.time')}>
-                    <strong>{formatDuration(loaded.summary.duration.totalMs)}</strong>
-                    {loaded.summary.duration.inferredMs > 0 && (
-                      <span class="muted">
-                        {' '}
-                        {t('stats.ofWhichEstimated', { inferred: formatDuration(loaded.summary.duration.inferredMs) })}
-                      </span>
-                    )}
-                  </Fact>
+              <StatsCard id="server-totals" title={t('admin.reading.totals')} marker="server-totals">
+                <Facts>
+                  <TimeFact duration={loaded.summary.duration} />
                   <Fact name="readers" label={t('admin.reading.readers')}>
                     <strong>{formatCount(loaded.summary.readers)}</strong>
                   </Fact>
@@ -88,19 +74,17 @@ export function ServerStatistics() {
                   <Fact name="sessions" label={t('stats.sessions')}>
                     <strong>{formatCount(loaded.summary.sessions)}</strong>
                   </Fact>
-                </dl>
-              </section>
-              <section class="card" aria-labelledby="server-months">
-                <h2 id="server-months">{t('admin.reading.byMonth')}</h2>
+                </Facts>
+              </StatsCard>
+              <StatsCard id="server-months" title={t('admin.reading.byMonth')}>
                 <PeriodCharts
                   granularity="month"
                   rows={periodsBetween(new Date(loaded.from), new Date(loaded.to), 'month', loaded.periods)}
                   duration={loaded.summary.duration}
                   windowName={windowName}
                 />
-              </section>
-              <section class="card" aria-labelledby="server-series">
-                <h2 id="server-series">{t('admin.reading.topSeries')}</h2>
+              </StatsCard>
+              <StatsCard id="server-series" title={t('admin.reading.topSeries')}>
                 <Ranking
                   id="series"
                   first={t('admin.reading.series')}
@@ -116,9 +100,8 @@ export function ServerStatistics() {
                     extra: [formatCount(entry.readers), formatCount(entry.booksFinished)],
                   }))}
                 />
-              </section>
-              <section class="card" aria-labelledby="server-users">
-                <h2 id="server-users">{t('admin.reading.topUsers')}</h2>
+              </StatsCard>
+              <StatsCard id="server-users" title={t('admin.reading.topUsers')}>
                 <p class="muted">{t('admin.reading.usersHint')}</p>
                 <Ranking
                   id="users"
@@ -131,9 +114,8 @@ export function ServerStatistics() {
                     extra: [formatCount(entry.books), formatCount(entry.booksFinished)],
                   }))}
                 />
-              </section>
-              <section class="card" aria-labelledby="server-libraries">
-                <h2 id="server-libraries">{t('admin.reading.libraries')}</h2>
+              </StatsCard>
+              <StatsCard id="server-libraries" title={t('admin.reading.libraries')}>
                 <Ranking
                   id="libraries"
                   first={t('admin.reading.library')}
@@ -145,20 +127,11 @@ export function ServerStatistics() {
                     extra: [formatCount(entry.readers), formatCount(entry.books)],
                   }))}
                 />
-              </section>
+              </StatsCard>
             </>
           )
         }
       </Async>
-    </div>
-  );
-}
-
-function Fact({ name, label, children }: { name: string; label: string; children: ComponentChildren }) {
-  return (
-    <div data-fact={name}>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
     </div>
   );
 }

@@ -173,26 +173,15 @@ export function periodsOfYear(year: number, granularity: PeriodGranularity, peri
   return periodsBetween(new Date(year, 0, 1), new Date(year + 1, 0, 1), granularity, periods);
 }
 
-const monthName = new Intl.DateTimeFormat(undefined, { month: 'short' });
 const monthAndYear = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
 const shortDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 const longDay = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-
-/** "Jan" for a month's key, "Mar 2" for a week's (its Monday). */
-export function periodLabel(bucket: string, granularity: PeriodGranularity): string {
-  return granularity === 'month' ? monthName.format(dayOf(bucket)) : shortDay.format(dayOf(bucket));
-}
 
 /** "January 2026" for a month's key, "Week of Mar 2" for a week's: the tables' row headings. */
 export function periodName(bucket: string, granularity: PeriodGranularity): string {
   return granularity === 'month'
     ? monthAndYear.format(dayOf(bucket))
     : t('stats.weekOf', { day: shortDay.format(dayOf(bucket)) });
-}
-
-/** "Jan" … "Dec" by month index. */
-export function monthLabel(month: number): string {
-  return monthName.format(new Date(2000, month, 1));
 }
 
 /** "Tuesday, March 3, 2026" */

@@ -14,7 +14,9 @@ import { Main } from '../components/page-main';
 import { formatDateTime } from '../i18n/format';
 import { t } from '../i18n';
 import { BarChart } from './bar-chart';
+import { Fact, Facts, TimeFact } from './facts';
 import { Heatmap } from './heatmap';
+import { periodAxis } from './period-axis';
 import { PeriodCharts } from './period-charts';
 import { RankedList } from './ranked-list';
 import {
@@ -26,14 +28,15 @@ import {
   formatDuration,
   longestStreak,
   type PeriodGranularity,
-  periodLabel,
   periodName,
   periodsOfYear,
   readingYears,
   shortDayName,
   yearWindow,
 } from './shape';
+import { StatsCard } from './stats-card';
 import './statistics.css';
+import { WindowChooser } from './window-chooser';
 
 /** How many series and authors the year's lists show. */
 const TOP = 5;
@@ -90,23 +93,12 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
 
   return (
     <div class="stats" data-stats-window data-from={from} data-to={to} data-tz={tz}>
-      <div class="toolbar">
-        <label class="stats-year">
-          <span>{t('stats.year')}</span>
-          <select
-            class="select"
-            value={String(year)}
-            onChange={(event) => onYear(Number((event.currentTarget as HTMLSelectElement).value))}
-            data-year-select
-          >
-            {years.map((option) => (
-              <option key={option} value={String(option)}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <WindowChooser
+        value={String(year)}
+        options={years.map((option) => ({ value: String(option), label: String(option) }))}
+        onChoose={(value) => onYear(Number(value))}
+        marker="year-select"
+      />
       <Async state={days}>
         {(stats) =>
           stats.summary.sessions === 0 ? (
@@ -117,9 +109,10 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
               <section class="card">
                 <Heatmap calendar={calendarOf(year, stats.periods)} />
               </section>
-              <section class="card stats__periods" aria-labelledby="stats-periods">
-                <div class="stats__periods-head">
-                  <h2 id="stats-periods">{t('stats.periods')}</h2>
+              <StatsCard
+                id="stats-periods"
+                title={t('stats.periods')}
+                tools={
                   <fieldset class="segmented">
                     <legend class="visually-hidden">{t('stats.periods')}</legend>
                     {(['week', 'month'] as const).map((option) => (
@@ -135,7 +128,8 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                       </button>
                     ))}
                   </fieldset>
-                </div>
+                }
+              >
                 {granularity === 'month' ? (
                   <Async state={months}>
                     {(loaded) => <YearPeriodCharts year={year} granularity="month" stats={loaded} />}
@@ -143,13 +137,12 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                 ) : (
                   <WeekCharts year={year} load={load} />
                 )}
-              </section>
+              </StatsCard>
               <section class="card">
                 <Async state={months}>{(loaded) => <FinishedChart year={year} stats={loaded} />}</Async>
               </section>
               <div class="stats__lists">
-                <section class="card" aria-labelledby="stats-series">
-                  <h2 id="stats-series">{t('stats.topSeries')}</h2>
+                <StatsCard id="stats-series" title={t('stats.topSeries')}>
                   <RankedList
                     id="series"
                     empty={t('stats.review.none')}
@@ -160,17 +153,15 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                       ...entry,
                     }))}
                   />
-                </section>
-                <section class="card" aria-labelledby="stats-authors">
-                  <h2 id="stats-authors">{t('stats.topAuthors')}</h2>
+                </StatsCard>
+                <StatsCard id="stats-authors" title={t('stats.topAuthors')}>
                   <RankedList
                     id="authors"
                     empty={t('stats.noAuthors')}
                     items={stats.authors.map((entry) => ({ key: entry.name, ...entry }))}
                   />
-                </section>
-                <section class="card" aria-labelledby="stats-formats">
-                  <h2 id="stats-formats">{t('stats.formats')}</h2>
+                </StatsCard>
+                <StatsCard id="stats-formats" title={t('stats.formats')}>
                   <RankedList
                     id="formats"
                     empty={t('stats.review.none')}
@@ -180,7 +171,7 @@ function YearStatistics({ year, years, onYear }: { year: number; years: number[]
                       ...entry,
                     }))}
                   />
-                </section>
+                </StatsCard>
               </div>
               <Devices devices={stats.devices} onRenamed={days.reload} />
             </>
@@ -222,96 +213,68 @@ function YearInReview({ year, stats }: { year: number; stats: ReadingStats }) {
   const top = stats.series[0];
   const { summary } = stats;
   return (
-    <section class="card review" aria-labelledby="stats-review" data-year-review>
-      <h2 id="stats-review">{t('stats.review', { year })}</h2>
-      <dl class="review__facts">
-        <div data-fact="time">
-          <dt>{t('stats.review.time')}</dt>
-          <dd>
-            <strong>{formatDuration(summary.duration.totalMs)}</strong>
-            {summary.duration.inferredMs > 0 && (
+    <StatsCard id="stats-review" title={t('stats.review', { year })} class="review" marker="year-review">
+      <Facts>
+        <TimeFact duration={summary.duration} />
+        <Fact name="finished" label={t('stats.review.finished')}>
+          <strong>{formatCount(summary.booksFinished)}</strong>
+        </Fact>
+        <Fact name="started" label={t('stats.review.started')}>
+          <strong>{formatCount(summary.booksStarted)}</strong>
+        </Fact>
+        <Fact name="pages" label={t('stats.review.pages')}>
+          <strong>{formatCount(summary.pagesRead)}</strong>
+        </Fact>
+        <Fact name="streak" label={t('stats.review.streak')}>
+          {streak ? (
+            <>
+              <strong>{t('stats.review.streakDays', { count: streak.days })}</strong>{' '}
               <span class="muted">
-                {' '}
-                {t('stats.ofWhichEstimated', { inferred: formatDuration(summary.duration.inferredMs) })}
+                {streak.days > 1
+                  ? t('stats.review.streakRange', { from: shortDayName(streak.from), to: shortDayName(streak.to) })
+                  : shortDayName(streak.from)}
               </span>
-            )}
-          </dd>
-        </div>
-        <div data-fact="finished">
-          <dt>{t('stats.review.finished')}</dt>
-          <dd>
-            <strong>{formatCount(summary.booksFinished)}</strong>
-          </dd>
-        </div>
-        <div data-fact="started">
-          <dt>{t('stats.review.started')}</dt>
-          <dd>
-            <strong>{formatCount(summary.booksStarted)}</strong>
-          </dd>
-        </div>
-        <div data-fact="pages">
-          <dt>{t('stats.review.pages')}</dt>
-          <dd>
-            <strong>{formatCount(summary.pagesRead)}</strong>
-          </dd>
-        </div>
-        <div data-fact="streak">
-          <dt>{t('stats.review.streak')}</dt>
-          <dd>
-            {streak ? (
-              <>
-                <strong>{t('stats.review.streakDays', { count: streak.days })}</strong>{' '}
-                <span class="muted">
-                  {streak.days > 1
-                    ? t('stats.review.streakRange', { from: shortDayName(streak.from), to: shortDayName(streak.to) })
-                    : shortDayName(streak.from)}
-                </span>
-              </>
-            ) : (
-              t('stats.review.none')
-            )}
-          </dd>
-        </div>
-        <div data-fact="busiest">
-          <dt>{t('stats.review.busiest')}</dt>
-          <dd>
-            {busiest ? (
-              <>
-                <strong>{formatDuration(busiest.duration.totalMs)}</strong>{' '}
-                <span class="muted">{dayName(busiest.day)}</span>
-              </>
-            ) : (
-              t('stats.review.none')
-            )}
-          </dd>
-        </div>
-        <div data-fact="top-series">
-          <dt>{t('stats.review.topSeries')}</dt>
-          <dd>
-            {top ? (
-              <>
-                <strong>{top.seriesName ?? t('stats.unnamedSeries')}</strong>{' '}
-                <span class="muted">{formatDuration(top.duration.totalMs)}</span>
-              </>
-            ) : (
-              t('stats.review.none')
-            )}
-          </dd>
-        </div>
-      </dl>
-    </section>
+            </>
+          ) : (
+            t('stats.review.none')
+          )}
+        </Fact>
+        <Fact name="busiest" label={t('stats.review.busiest')}>
+          {busiest ? (
+            <>
+              <strong>{formatDuration(busiest.duration.totalMs)}</strong>{' '}
+              <span class="muted">{dayName(busiest.day)}</span>
+            </>
+          ) : (
+            t('stats.review.none')
+          )}
+        </Fact>
+        <Fact name="top-series" label={t('stats.review.topSeries')}>
+          {top ? (
+            <>
+              <strong>{top.seriesName ?? t('stats.unnamedSeries')}</strong>{' '}
+              <span class="muted">{formatDuration(top.duration.totalMs)}</span>
+            </>
+          ) : (
+            t('stats.review.none')
+          )}
+        </Fact>
+      </Facts>
+    </StatsCard>
   );
 }
 
 function FinishedChart({ year, stats }: { year: number; stats: ReadingStats }) {
   const rows = periodsOfYear(year, 'month', stats.periods);
+  const buckets = rows.map((row) => row.bucket);
   const finished = stats.summary.booksFinished;
   return (
     <BarChart
       id="finished-month"
       heading="h2"
       caption={t('stats.finishedPerMonth')}
-      labels={rows.map((row) => periodLabel(row.bucket, 'month'))}
+      keys={buckets}
+      axis={periodAxis(buckets, 'month')}
       integer
       series={[{ name: t('stats.finished'), values: rows.map((row) => row.booksFinished), tone: 'plain' }]}
       summary={t('stats.finishedSummary', { count: finished, year })}
@@ -349,8 +312,7 @@ function Devices({ devices, onRenamed }: { devices: ReadingDevice[]; onRenamed: 
   }
 
   return (
-    <section class="card" aria-labelledby="stats-devices" data-devices>
-      <h2 id="stats-devices">{t('stats.devices')}</h2>
+    <StatsCard id="stats-devices" title={t('stats.devices')} marker="devices">
       <p class="muted">{t('stats.devicesHint')}</p>
       <ErrorMessage error={error} />
       <AdminTable
@@ -419,7 +381,7 @@ function Devices({ devices, onRenamed }: { devices: ReadingDevice[]; onRenamed: 
           );
         })}
       </AdminTable>
-    </section>
+    </StatsCard>
   );
 }
 
@@ -431,10 +393,14 @@ function PrivacyCard({ onDeleted }: { onDeleted: () => void }) {
 
   async function setRecording(value: boolean) {
     setError(null);
+    const before = preferences.data;
+    // Shown at once — a controlled checkbox would otherwise spring back until the server answers — and put back
+    // if the server refuses.
+    if (before) preferences.set({ ...before, 'stats.recording': value });
     try {
       await put('/user/preferences/stats.recording', { value });
-      if (preferences.data) preferences.set({ ...preferences.data, 'stats.recording': value });
     } catch (failure) {
+      if (before) preferences.set(before);
       setError(failure);
     }
   }
@@ -451,8 +417,7 @@ function PrivacyCard({ onDeleted }: { onDeleted: () => void }) {
   }
 
   return (
-    <section class="card stats__privacy" aria-labelledby="stats-privacy" data-privacy>
-      <h2 id="stats-privacy">{t('stats.privacy')}</h2>
+    <StatsCard id="stats-privacy" title={t('stats.privacy')} class="stats__privacy" marker="privacy">
       <ErrorMessage error={error} />
       <label class="checkbox">
         <input
@@ -498,6 +463,6 @@ function PrivacyCard({ onDeleted }: { onDeleted: () => void }) {
           </span>
         )}
       </div>
-    </section>
+    </StatsCard>
   );
 }
