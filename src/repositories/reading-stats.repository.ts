@@ -99,21 +99,21 @@ const MEASURES =
   count(DISTINCT w.user_id)`);
 
 /**
- * The server's measures of a group of rows of `user_books` (`w`: one user's sittings of one book): time, pages and
+ * The server's measures of a group of rows of `user_books` (`r`: one user's sittings of one book): time, pages and
  * sittings add up; books and readers are distinct among the rows, a book finished when any of its sittings was.
- * RANKING reads these rows as it reads sittings (same column names).
+ * RANKING ranks groups of these rows.
  */
 const READ_MEASURES =
-  sql.raw(`coalesce(sum(w.measured_ms), 0), coalesce(sum(w.inferred_ms), 0), coalesce(sum(w.pages_read), 0),
-  coalesce(sum(w.sessions), 0), count(DISTINCT w.book_id), count(DISTINCT CASE WHEN w.finished THEN w.book_id END),
-  sum(w.no_duration), sum(w.no_pages), max(w.ended_at), count(DISTINCT w.user_id)`);
+  sql.raw(`coalesce(sum(r.measured_ms), 0), coalesce(sum(r.inferred_ms), 0), coalesce(sum(r.pages_read), 0),
+  coalesce(sum(r.sessions), 0), count(DISTINCT r.book_id), count(DISTINCT CASE WHEN r.finished THEN r.book_id END),
+  sum(r.no_duration), sum(r.no_pages), max(r.ended_at), count(DISTINCT r.user_id)`);
 
 /** READ_MEASURES named, for the first member of a UNION ALL. */
 const NAMED_READ_MEASURES =
-  sql.raw(`coalesce(sum(w.measured_ms), 0) AS measured, coalesce(sum(w.inferred_ms), 0) AS inferred,
-  coalesce(sum(w.pages_read), 0) AS pages, coalesce(sum(w.sessions), 0) AS sessions, count(DISTINCT w.book_id) AS books,
-  count(DISTINCT CASE WHEN w.finished THEN w.book_id END) AS finished, sum(w.no_duration) AS no_duration,
-  sum(w.no_pages) AS no_pages, max(w.ended_at) AS last_at, count(DISTINCT w.user_id) AS readers`);
+  sql.raw(`coalesce(sum(r.measured_ms), 0) AS measured, coalesce(sum(r.inferred_ms), 0) AS inferred,
+  coalesce(sum(r.pages_read), 0) AS pages, coalesce(sum(r.sessions), 0) AS sessions, count(DISTINCT r.book_id) AS books,
+  count(DISTINCT CASE WHEN r.finished THEN r.book_id END) AS finished, sum(r.no_duration) AS no_duration,
+  sum(r.no_pages) AS no_pages, max(r.ended_at) AS last_at, count(DISTINCT r.user_id) AS readers`);
 
 const COLUMNS = sql.raw(
   'kind, k, label, measured, inferred, pages, sessions, books, finished, no_duration, no_pages, last_at, readers',
@@ -171,9 +171,9 @@ const BOOK_RANKING: Record<StatsSort, string> = {
 };
 
 const RANKING: Record<StatsSort, string> = {
-  time: 'coalesce(sum(w.measured_ms), 0) + coalesce(sum(w.inferred_ms), 0)',
-  pages: 'coalesce(sum(w.pages_read), 0)',
-  completions: 'count(DISTINCT CASE WHEN w.finished THEN w.book_id END)',
+  time: 'coalesce(sum(r.measured_ms), 0) + coalesce(sum(r.inferred_ms), 0)',
+  pages: 'coalesce(sum(r.pages_read), 0)',
+  completions: 'count(DISTINCT CASE WHEN r.finished THEN r.book_id END)',
 };
 
 /** The local calendar day of a UTC time, by the window's offsets. */
@@ -324,20 +324,20 @@ export class ReadingStatsRepository {
         JOIN books AS b INDEXED BY ${sql.raw(BOOKS_READING_STATS_INDEX)} ON b.id = x.book_id
         WHERE ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })})
       SELECT ${COLUMNS} FROM (
-        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_READ_MEASURES} FROM user_books AS w
+        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_READ_MEASURES} FROM user_books AS r
         UNION ALL
         SELECT 'period', ${bucket} AS bucket, NULL, ${MEASURES} FROM ${sittings}
           WHERE ${inWindow}${ofVisibleBooks} GROUP BY bucket)
         UNION ALL
-        SELECT * FROM (SELECT 'series', w.series_id, (SELECT title FROM series WHERE series.id = w.series_id),
+        SELECT * FROM (SELECT 'series', r.series_id, (SELECT title FROM series WHERE series.id = r.series_id),
             ${READ_MEASURES}
-          FROM user_books AS w GROUP BY w.series_id ORDER BY ${rank} DESC, w.series_id LIMIT ${window.limit})
+          FROM user_books AS r GROUP BY r.series_id ORDER BY ${rank} DESC, r.series_id LIMIT ${window.limit})
         UNION ALL
-        SELECT * FROM (SELECT 'user', w.user_id, (SELECT username FROM users WHERE users.id = w.user_id), ${READ_MEASURES}
-          FROM user_books AS w GROUP BY w.user_id ORDER BY ${rank} DESC, w.user_id LIMIT ${window.limit})
+        SELECT * FROM (SELECT 'user', r.user_id, (SELECT username FROM users WHERE users.id = r.user_id), ${READ_MEASURES}
+          FROM user_books AS r GROUP BY r.user_id ORDER BY ${rank} DESC, r.user_id LIMIT ${window.limit})
         UNION ALL
-        SELECT 'library', w.library_id, (SELECT name FROM libraries WHERE libraries.id = w.library_id), ${READ_MEASURES}
-          FROM user_books AS w GROUP BY w.library_id
+        SELECT 'library', r.library_id, (SELECT name FROM libraries WHERE libraries.id = r.library_id), ${READ_MEASURES}
+          FROM user_books AS r GROUP BY r.library_id
       )`);
     const of = (kind: string) => rows.filter((row) => row.kind === kind);
     const withReaders = (row: Row) => ({ ...breakdownOf(row), readers: Number(row.readers) });
