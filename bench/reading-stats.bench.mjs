@@ -1,5 +1,6 @@
 // Reading statistics (issue 35): GET /reading-stats for a year of a heavy reader (100,000 sessions over
-// 100,000 books), with the query plan of its one statement (run by the app in Node over a copy of the D1 file),
+// 100,000 books) and the admin's GET /admin/reading-stats over the same server, with the query plan of each one
+// statement (run by the app in Node over a copy of the D1 file),
 // and what recording sessions adds to every progress write — one statement at the head of the write's own batch
 // (docs/DECISIONS.md §Reading statistics), timed as PUT /books/{id}/progress with recording on against the same
 // write with recording paused (the fold then writes nothing). Reference in the same run: GET /health. Real
@@ -92,6 +93,10 @@ async function main() {
         label: 'GET /reading-stats, a year by month, UTC',
         path: `/reading-stats?from=${from}&to=${to}&granularity=month`,
       },
+      {
+        label: 'GET /admin/reading-stats, a year by day, Europe/Paris',
+        path: `/admin/reading-stats?from=${from}&to=${to}&granularity=day&tz=Europe/Paris`,
+      },
     ];
     const first = JSON.parse((await timed(`${api}${reads[1].path}`, { headers })).body);
     for (let i = 0; i < WARMUP; i++) for (const r of reads) await timed(`${api}${r.path}`, { headers });
@@ -127,18 +132,30 @@ async function main() {
 
     // The statement and its plan: which index each read goes through (a table row read shows as a SEARCH
     // "USING INDEX" that is not covering, or a SCAN of the table).
+    const planned = [reads[1], reads[3]];
     const plans = capturePlans({
       state,
       database,
-      requests: [{ label: reads[1].label, method: 'GET', path: reads[1].path }],
+      requests: planned.map((r) => ({ label: r.label, method: 'GET', path: r.path })),
     });
-    const [statement] = plans.requests[0].statements;
-    if (!statement || plans.requests[0].statements.length !== 1) {
-      throw new Error(`expected one statement, got ${plans.requests[0].statements.length}`);
-    }
-    const tableReads = statement.plan.filter((line) =>
-      /(SEARCH|SCAN) (s|b|earlier|reading_sessions|books)\b(?! USING (COVERING|INTEGER PRIMARY KEY))/.test(line.trim()),
-    );
+    const [statement, serverStatement] = plans.requests.map((request) => {
+      if (request.statements.length !== 1) {
+        throw new Error(`${request.label}: expected one statement, got ${request.statements.length}`);
+      }
+      return request.statements[0];
+    });
+    const tableReadsOf = (plan) =>
+      plan.filter((line) =>
+        /(SEARCH|SCAN) (s|b|w|earlier|reading_sessions|books)\b(?! USING (COVERING|INTEGER PRIMARY KEY))/.test(
+          line.trim(),
+        ),
+      );
+    const tableReads = tableReadsOf(statement.plan);
+    const serverTableReads = tableReadsOf(serverStatement.plan);
+    const rowReads = (lines) =>
+      lines.length === 0
+        ? 'none — every read of reading_sessions and books goes through a covering index'
+        : lines.map((line) => `\`${line.trim()}\``).join(', ');
 
     const rows = reads.map((r, j) => [
       r.label,
@@ -182,12 +199,24 @@ async function main() {
         `The year's answer: ${first.periods.length} days, ${first.devices.length} devices, ${first.series.length} series, summary of`,
         `${first.summary.sessions.toLocaleString('en-US')} sessions on ${first.summary.books.toLocaleString('en-US')} books — one statement (DECISIONS.md §Reading statistics). The same statement`,
         `in SQLite alone (${plans.sqliteVersion}, the app in Node over libSQL on a copy of the D1 file, median of 7): ${statement.ms.toFixed(0)} ms.`,
-        `Reads of a table row: ${tableReads.length === 0 ? 'none — every read of reading_sessions and books goes through a covering index' : tableReads.map((line) => `\`${line.trim()}\``).join(', ')}.`,
+        `Reads of a table row: ${rowReads(tableReads)}.`,
         '',
         '<details><summary>Query plan</summary>',
         '',
         '```',
         ...statement.plan,
+        '```',
+        '',
+        '</details>',
+        '',
+        `The admin's year (every user's sittings: here the one reader's) is one statement too, ${serverStatement.ms.toFixed(0)} ms in SQLite`,
+        `alone; it reads users one by one and each one's window from the same covering index. Reads of a table row:`,
+        `${rowReads(serverTableReads)}.`,
+        '',
+        '<details><summary>Query plan of GET /admin/reading-stats</summary>',
+        '',
+        '```',
+        ...serverStatement.plan,
         '```',
         '',
         '</details>',
@@ -223,6 +252,10 @@ async function main() {
     console.log(readTable);
     console.log(`one statement, ${statement.ms.toFixed(0)} ms in SQLite; table row reads: ${tableReads.length}`);
     console.log(statement.plan.join('\n'));
+    console.log(
+      `admin: one statement, ${serverStatement.ms.toFixed(0)} ms in SQLite; table row reads: ${serverTableReads.length}`,
+    );
+    console.log(serverStatement.plan.join('\n'));
     console.log(writeTable);
   } finally {
     await worker?.stop();

@@ -6,12 +6,15 @@
  * grouped once per book (`books_read`): each book is then looked up once — in id order, in a covering index — for
  * visibility and for what the series, author and format breakdowns group by, and those breakdowns (and the
  * summary) add books up instead of counting distinct ones over every sitting. Periods and devices group the
- * sittings themselves, read again from the covering index in time order, and count distinct books. The breakdowns are joined by UNION ALL under one column layout, nested three at a
- * time, as D1 allows few terms in one compound SELECT ("too many terms in compound SELECT").
+ * sittings themselves, read again from the covering index in time order, and count distinct books. The server's
+ * statement (an admin's) reads the same indexes user by user, grouping once per user and book. The breakdowns are
+ * joined by UNION ALL under one column layout, nested three at a time, as D1 allows few terms in one compound
+ * SELECT ("too many terms in compound SELECT").
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { BOOKS_READING_STATS_INDEX } from '../db/tables/books';
+import { READING_SESSIONS_USER_STARTED_INDEX } from '../db/tables/reading-sessions';
 import { seesEverything, type Viewer, visibleBooks } from './visibility';
 
 /** A stretch of the window with one UTC offset: until `until` (exclusive; null: the rest), local = UTC + offset. */
@@ -88,20 +91,29 @@ interface Row {
   started?: number;
 }
 
-/** The server's measures of a group of the window's sittings `w`, in Row's column order after kind, k and label. */
+/** The server's measures of a group of the window's sittings `w` (its periods), in Row's column order after kind, k and label. */
 const MEASURES =
   sql.raw(`coalesce(sum(w.measured_ms), 0), coalesce(sum(w.inferred_ms), 0), coalesce(sum(w.pages_read), 0),
   count(*), count(DISTINCT w.book_id), count(DISTINCT CASE WHEN w.finished THEN w.book_id END),
   sum(w.measured_ms IS NULL AND w.inferred_ms IS NULL), sum(w.pages_read IS NULL), max(w.ended_at),
   count(DISTINCT w.user_id)`);
 
-/** MEASURES named, for the first member of a UNION ALL (which names the columns). */
-const NAMED_MEASURES =
-  sql.raw(`coalesce(sum(w.measured_ms), 0) AS measured, coalesce(sum(w.inferred_ms), 0) AS inferred,
-  coalesce(sum(w.pages_read), 0) AS pages, count(*) AS sessions, count(DISTINCT w.book_id) AS books,
-  count(DISTINCT CASE WHEN w.finished THEN w.book_id END) AS finished,
-  sum(w.measured_ms IS NULL AND w.inferred_ms IS NULL) AS no_duration, sum(w.pages_read IS NULL) AS no_pages,
-  max(w.ended_at) AS last_at, count(DISTINCT w.user_id) AS readers`);
+/**
+ * The server's measures of a group of rows of `user_books` (`r`: one user's sittings of one book): time, pages and
+ * sittings add up; books and readers are distinct among the rows, a book finished when any of its sittings was.
+ * RANKING ranks groups of these rows.
+ */
+const READ_MEASURES =
+  sql.raw(`coalesce(sum(r.measured_ms), 0), coalesce(sum(r.inferred_ms), 0), coalesce(sum(r.pages_read), 0),
+  coalesce(sum(r.sessions), 0), count(DISTINCT r.book_id), count(DISTINCT CASE WHEN r.finished THEN r.book_id END),
+  sum(r.no_duration), sum(r.no_pages), max(r.ended_at), count(DISTINCT r.user_id)`);
+
+/** READ_MEASURES named, for the first member of a UNION ALL. */
+const NAMED_READ_MEASURES =
+  sql.raw(`coalesce(sum(r.measured_ms), 0) AS measured, coalesce(sum(r.inferred_ms), 0) AS inferred,
+  coalesce(sum(r.pages_read), 0) AS pages, coalesce(sum(r.sessions), 0) AS sessions, count(DISTINCT r.book_id) AS books,
+  count(DISTINCT CASE WHEN r.finished THEN r.book_id END) AS finished, sum(r.no_duration) AS no_duration,
+  sum(r.no_pages) AS no_pages, max(r.ended_at) AS last_at, count(DISTINCT r.user_id) AS readers`);
 
 const COLUMNS = sql.raw(
   'kind, k, label, measured, inferred, pages, sessions, books, finished, no_duration, no_pages, last_at, readers',
@@ -159,9 +171,9 @@ const BOOK_RANKING: Record<StatsSort, string> = {
 };
 
 const RANKING: Record<StatsSort, string> = {
-  time: 'coalesce(sum(w.measured_ms), 0) + coalesce(sum(w.inferred_ms), 0)',
-  pages: 'coalesce(sum(w.pages_read), 0)',
-  completions: 'count(DISTINCT CASE WHEN w.finished THEN w.book_id END)',
+  time: 'coalesce(sum(r.measured_ms), 0) + coalesce(sum(r.inferred_ms), 0)',
+  pages: 'coalesce(sum(r.pages_read), 0)',
+  completions: 'count(DISTINCT CASE WHEN r.finished THEN r.book_id END)',
 };
 
 /** The local calendar day of a UTC time, by the window's offsets. */
@@ -284,24 +296,48 @@ export class ReadingStatsRepository {
   /**
    * The server's statistics over the window, for an admin: totals, periods, the most read series, the most
    * active users and reading by library — counts and sums only, never which books a user read.
+   *
+   * Read as a reader's are, from indexes only: users one by one (a server has few), each user's window from the
+   * covering (user, started_at, …) index, grouped once per user and book (`user_books`); each book looked up once in
+   * `books_reading_stats_idx`. Series, users and libraries add up those (user, book) rows and count distinct
+   * books and readers among them; periods group the sittings themselves.
    */
   async forServer(viewer: Viewer, window: StatsWindow): Promise<ServerStats> {
     const rank = sql.raw(RANKING[window.sort]);
+    // CROSS JOIN keeps users outside (SQLite does not reorder it), so each user's window is one seek in the
+    // covering index rather than a walk of every sitting by start through (started_at), reading table rows.
+    const sittings = sql`users AS u CROSS JOIN reading_sessions AS w INDEXED BY ${sql.raw(READING_SESSIONS_USER_STARTED_INDEX)}`;
+    const inWindow = sql`w.user_id = u.id AND w.started_at >= ${window.from} AND w.started_at < ${window.to}`;
+    // As a reader's: every sitting counts when the admin sees every book (a sitting goes with its book), else
+    // those of the books `user_books` kept.
+    const ofVisibleBooks = seesEverything(viewer) ? sql`` : sql` AND w.book_id IN (SELECT book_id FROM user_books)`;
+    const bucket = bucketOf(localDay(sql`w.started_at`, window.offsets), window.granularity);
     const rows = await this.db.all<Row>(sql`
-      WITH w AS MATERIALIZED (${this.windowRows(viewer, window, sql`TRUE`)})
+      WITH user_books AS MATERIALIZED (
+        SELECT x.*, b.series_id, b.library_id
+        FROM (SELECT w.user_id, w.book_id, sum(w.measured_ms) AS measured_ms, sum(w.inferred_ms) AS inferred_ms,
+            sum(w.pages_read) AS pages_read, count(*) AS sessions,
+            max(CASE WHEN w.finished THEN 1 ELSE 0 END) AS finished,
+            sum(w.measured_ms IS NULL AND w.inferred_ms IS NULL) AS no_duration, sum(w.pages_read IS NULL) AS no_pages,
+            max(w.ended_at) AS ended_at
+          FROM ${sittings} WHERE ${inWindow} GROUP BY w.user_id, w.book_id) AS x
+        JOIN books AS b INDEXED BY ${sql.raw(BOOKS_READING_STATS_INDEX)} ON b.id = x.book_id
+        WHERE ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })})
       SELECT ${COLUMNS} FROM (
-        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_MEASURES} FROM w
+        SELECT * FROM (SELECT 'summary' AS kind, NULL AS k, NULL AS label, ${NAMED_READ_MEASURES} FROM user_books AS r
         UNION ALL
-        SELECT 'period', w.bucket, NULL, ${MEASURES} FROM w GROUP BY w.bucket)
+        SELECT 'period', ${bucket} AS bucket, NULL, ${MEASURES} FROM ${sittings}
+          WHERE ${inWindow}${ofVisibleBooks} GROUP BY bucket)
         UNION ALL
-        SELECT * FROM (SELECT 'series', w.series_id, (SELECT title FROM series WHERE series.id = w.series_id), ${MEASURES}
-          FROM w GROUP BY w.series_id ORDER BY ${rank} DESC, w.series_id LIMIT ${window.limit})
+        SELECT * FROM (SELECT 'series', r.series_id, (SELECT title FROM series WHERE series.id = r.series_id),
+            ${READ_MEASURES}
+          FROM user_books AS r GROUP BY r.series_id ORDER BY ${rank} DESC, r.series_id LIMIT ${window.limit})
         UNION ALL
-        SELECT * FROM (SELECT 'user', w.user_id, (SELECT username FROM users WHERE users.id = w.user_id), ${MEASURES}
-          FROM w GROUP BY w.user_id ORDER BY ${rank} DESC, w.user_id LIMIT ${window.limit})
+        SELECT * FROM (SELECT 'user', r.user_id, (SELECT username FROM users WHERE users.id = r.user_id), ${READ_MEASURES}
+          FROM user_books AS r GROUP BY r.user_id ORDER BY ${rank} DESC, r.user_id LIMIT ${window.limit})
         UNION ALL
-        SELECT 'library', w.library_id, (SELECT name FROM libraries WHERE libraries.id = w.library_id), ${MEASURES}
-          FROM w GROUP BY w.library_id
+        SELECT 'library', r.library_id, (SELECT name FROM libraries WHERE libraries.id = r.library_id), ${READ_MEASURES}
+          FROM user_books AS r GROUP BY r.library_id
       )`);
     const of = (kind: string) => rows.filter((row) => row.kind === kind);
     const withReaders = (row: Row) => ({ ...breakdownOf(row), readers: Number(row.readers) });
@@ -324,17 +360,6 @@ export class ReadingStatsRepository {
       FROM reading_sessions AS s JOIN books AS b ON b.id = s.book_id
       WHERE s.user_id = ${viewer.userId} AND ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })}`);
     return { firstReadAt: row?.first ?? null, lastReadAt: row?.last ?? null };
-  }
-
-  /** The window's sessions the viewer may see, with what the breakdowns group by. */
-  private windowRows(viewer: Viewer, window: StatsWindow, whose: SQL): SQL {
-    const day = localDay(sql`s.started_at`, window.offsets);
-    return sql`SELECT s.user_id, s.book_id, s.device_id, s.device_name, s.ended_at, s.measured_ms, s.inferred_ms,
-        s.pages_read, s.finished, b.series_id, b.library_id, b.file_format, b.authors,
-        ${bucketOf(day, window.granularity)} AS bucket
-      FROM reading_sessions AS s JOIN books AS b ON b.id = s.book_id
-      WHERE ${whose} AND s.started_at >= ${window.from} AND s.started_at < ${window.to}
-        AND ${visibleBooks(viewer, { seriesId: sql`b.series_id`, libraryId: sql`b.library_id` })}`;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
- * preferences, progress, their own lists).
+ * preferences, progress, reading statistics, their own lists).
  */
 import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
@@ -11,6 +11,10 @@ import {
   collections,
   emailVerificationTokens,
   oidcIdentities,
+  readingDeviceNames,
+  readingSessionReceipts,
+  readingSessions,
+  readingStatistics,
   readListBooks,
   readLists,
   readProgress,
@@ -241,6 +245,11 @@ export class UsersRepository {
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),
       forgetUserSeriesProgress(this.db, id, allowed),
       this.db.delete(wantToRead).where(and(eq(wantToRead.userId, id), allowed)),
+      // Their reading statistics: sittings, the receipts of what clients sent, device names, Kobo running totals.
+      this.db.delete(readingSessions).where(and(eq(readingSessions.userId, id), allowed)),
+      this.db.delete(readingSessionReceipts).where(and(eq(readingSessionReceipts.userId, id), allowed)),
+      this.db.delete(readingDeviceNames).where(and(eq(readingDeviceNames.userId, id), allowed)),
+      this.db.delete(readingStatistics).where(and(eq(readingStatistics.userId, id), allowed)),
       // The user's own lists (a migration from Kavita brings them), with their members.
       this.db.delete(collectionSeries).where(and(inArray(collectionSeries.collectionId, ownCollections), allowed)),
       this.db.delete(collections).where(and(eq(collections.ownerUserId, id), allowed)),

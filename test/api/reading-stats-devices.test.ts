@@ -141,6 +141,43 @@ describe("KOReader's statistics database (issue 35 point 2)", () => {
     expect((await db.select().from(readingSessions).where(eq(readingSessions.userId, reader.id))).length).toBe(2);
   });
 
+  it('an upload while recording is paused is answered as accepted and keeps nothing, not even a receipt', async () => {
+    // DECISIONS.md §Reading statistics, Privacy: a measured session sent while paused is answered as accepted (its
+    // client lets it go) and kept nowhere; KOReader's database is such a batch of sessions.
+    const { reader, auth } = await catalog();
+    const mine = sql`user_id = ${reader.id}`;
+    const rowsOf = async (table: 'reading_sessions' | 'reading_session_receipts') =>
+      (await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${mine}`))[0]?.n;
+    // The reader pauses on the web app (their password), not with the device's key.
+    const recording = (value: boolean) =>
+      api('/user/preferences/stats.recording', { method: 'PUT', auth: { basic: reader }, json: { value } });
+    expect((await recording(false)).status).toBe(200);
+
+    const paused = await upload(auth, fixture('library'));
+    expect(paused.status, paused.text).toBe(200);
+    expect(paused.body).toMatchObject({
+      accepted: 3,
+      alreadyKnown: 0,
+      measuredMs: SAGA_SITTINGS_MS[0] + SAGA_SITTINGS_MS[1] + 4 * 2 * MINUTE,
+    });
+    expect(await rowsOf('reading_sessions')).toBe(0);
+    expect(await rowsOf('reading_session_receipts')).toBe(0);
+    expect((await stats(auth)).summary).toMatchObject({ sessions: 0, duration: { totalMs: 0 } });
+    expect((await api('/reading-sessions/export', { auth })).body).toEqual([]);
+
+    // Recording again, the same file is news: nothing of it was taken while paused.
+    expect((await recording(true)).status).toBe(200);
+    expect((await upload(auth, fixture('library'))).body).toMatchObject({ accepted: 3, alreadyKnown: 0 });
+    const recorded = await stats(auth);
+    expect(recorded.summary).toMatchObject({ sessions: 3, duration: { measuredMs: 1_530_000 } });
+
+    // Paused again, sending it once more changes nothing that was kept.
+    expect((await recording(false)).status).toBe(200);
+    expect((await upload(auth, fixture('library'))).status).toBe(200);
+    expect(await stats(auth)).toEqual(recorded);
+    expect(await rowsOf('reading_session_receipts')).toBe(3);
+  });
+
   it('a sitting that overlaps one KOReader sync opened takes its place on that device, its inferred time replaced', async () => {
     const { auth, key, reader } = await catalog();
     const mine = sql`user_id = ${reader.id}`;

@@ -477,4 +477,38 @@ describe('privacy and control (issue 35, Build 5)', () => {
     expect((await stats(auth)).summary.sessions).toBe(0);
     expect((await api('/reading-sessions/export', { auth })).body).toEqual([]);
   }, 60_000);
+
+  it('a deleted user leaves nothing of their reading: no sitting, receipt or device name, in no figure', async () => {
+    const { admin, sagaOne } = await catalog();
+    const reader = await createUser(admin.auth, { role: 'reader' });
+    const auth = (await login(reader.username, reader.password)).auth;
+    expect((await webProgress(auth, sagaOne.id, 4, 'phone-1', IPHONE)).status).toBe(200);
+    expect(
+      (await sessions(auth, [measured({ id: 'kept', bookId: sagaOne.id, activeDurationMs: MINUTE })])).status,
+    ).toBe(200);
+    expect((await api('/reading-devices/client:desk-1', { method: 'PUT', auth, json: { name: 'Desk' } })).status).toBe(
+      204,
+    );
+    const tables = ['reading_sessions', 'reading_session_receipts', 'reading_device_names'];
+    const left = async () => {
+      const counts: Record<string, number | undefined> = {};
+      for (const table of tables) {
+        const [row] = await db.all<{ n: number }>(
+          sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE user_id = ${reader.id}`,
+        );
+        counts[table] = row?.n;
+      }
+      return counts;
+    };
+    expect(await left()).toEqual({ reading_sessions: 2, reading_session_receipts: 1, reading_device_names: 1 });
+    const before = await api('/admin/reading-stats', { auth: admin.auth });
+    expect(before.body.users).toMatchObject([{ userId: reader.id, sessions: 2 }]);
+
+    expect((await api(`/users/${reader.id}`, { method: 'DELETE', auth: admin.auth })).status).toBe(204);
+    expect(await left()).toEqual({ reading_sessions: 0, reading_session_receipts: 0, reading_device_names: 0 });
+    const after = await api('/admin/reading-stats', { auth: admin.auth });
+    expect(after.body.summary).toMatchObject({ sessions: 0, readers: 0, books: 0 });
+    expect(after.body.users).toEqual([]);
+    expect(JSON.stringify(after.body)).not.toContain(reader.username);
+  }, 60_000);
 });

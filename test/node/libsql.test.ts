@@ -1,6 +1,7 @@
 /**
  * Issue 2 point 3 (DECISIONS.md §Storage: the catalog is D1 or libSQL): the same migrations, drizzle
- * schema and app code run over a local libSQL file in Node, driven through the HTTP API.
+ * schema and app code run over a local libSQL file in Node, driven through the HTTP API. A second file is
+ * opened with foreign keys off, as a connection may run: what D1 would cascade, the app deletes itself.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { type Database, schema } from '../../src/db/client';
+import { books, libraries, readingSessions, readingStatistics, series } from '../../src/db/schema';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 const workDir = mkdtempSync(path.join(tmpdir(), 'longbox-libsql-'));
@@ -36,18 +38,27 @@ const env = { LIBRARY: fakeBucket, CACHE: fakeBucket } as unknown as Env;
 
 const app = createApp({ databaseFactory: () => drizzle(client, { schema }) as unknown as Database });
 
-async function call(pathname: string, init: { method?: string; json?: unknown; token?: string } = {}) {
+type App = ReturnType<typeof createApp>;
+interface CallInit {
+  method?: string;
+  json?: unknown;
+  token?: string;
+}
+
+const call = (pathname: string, init: CallInit = {}) => callOn(app, env, pathname, init);
+
+async function callOn(target: App, bindings: Env, pathname: string, init: CallInit = {}) {
   const headers: Record<string, string> = {};
   if (init.json !== undefined) headers['Content-Type'] = 'application/json';
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  const response = await app.request(
+  const response = await target.request(
     `http://longbox.test/api/v1${pathname}`,
     {
       method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
       headers,
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
     },
-    env,
+    bindings,
   );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, text };
@@ -123,5 +134,140 @@ describe('libSQL file database in Node (issue 2 point 3)', () => {
     expect((await client.execute('PRAGMA foreign_keys')).rows[0]?.foreign_keys).toBe(1);
     const users = await client.execute('SELECT count(*) AS n FROM users');
     expect(users.rows[0]?.n).toBe(2);
+  });
+});
+
+describe('libSQL without foreign keys (issue 35: a deleted user leaves no reading statistics)', () => {
+  let plain: Client;
+  let plainApp: App;
+  // A user's deletion ends their sessions with an event: the EventHub Durable Object's binding, standing in,
+  // keeps what it is handed.
+  const published: Array<{ type: string; user_id?: string }> = [];
+  const eventHub = {
+    idFromName: (name: string) => name,
+    get: () => ({ publish: async (events: typeof published) => published.push(...events) }),
+  };
+  const plainEnv = { ...env, EVENT_HUB: eventHub } as unknown as Env;
+  const on = (pathname: string, init: CallInit = {}) => callOn(plainApp, plainEnv, pathname, init);
+
+  beforeAll(async () => {
+    // One connection, so the pragma holds for every statement the app sends (the client opens new connections
+    // with foreign keys on).
+    plain = createClient({ url: `file:${path.join(workDir, 'plain.db')}`, concurrency: 1 });
+    await plain.execute('PRAGMA foreign_keys = OFF');
+    plainApp = createApp({ databaseFactory: () => drizzle(plain, { schema }) as unknown as Database });
+    await applyMigrations(plain);
+  });
+
+  afterAll(() => plain?.close());
+
+  it("deleting a user deletes their sittings, receipts, device names and a Kobo's totals", async () => {
+    // Nothing cascades here: every row below is gone only because the deletion names its table.
+    expect((await plain.execute('PRAGMA foreign_keys')).rows[0]?.foreign_keys).toBe(0);
+    const admin = { username: 'admin', email: 'admin@example.com', password: 'admin-password-1' };
+    expect((await on('/setup/initialize', { json: admin })).status).toBe(201);
+    const token = (await on('/auth/login', { json: { username: 'admin', password: admin.password } })).body
+      .access_token as string;
+    const reader = { username: 'reader1', email: 'reader1@example.com', password: 'reader-password-1', role: 'reader' };
+    const created = await on('/users', { json: reader, token });
+    expect(created.status, created.text).toBe(201);
+    const readerId = created.body.id as string;
+    const readerToken = (await on('/auth/login', { json: { username: 'reader1', password: reader.password } })).body
+      .access_token as string;
+
+    // A book to read (a scan needs storage this test has not got), and the reader's statistics of it.
+    const db = drizzle(plain, { schema });
+    const now = new Date().toISOString();
+    const [libraryId, seriesId, bookId] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    await db.insert(libraries).values({
+      id: libraryId,
+      name: 'Comics',
+      path: 'comics',
+      scanningConfig: { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false },
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db.insert(series).values({
+      id: seriesId,
+      libraryId,
+      title: 'Saga',
+      titleSort: 'Saga',
+      groupKey: 'saga',
+      path: 'comics/Saga',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db.insert(books).values({
+      id: bookId,
+      libraryId,
+      seriesId,
+      title: 'Saga 001',
+      titleSort: 'Saga 001',
+      sortKey: 'Saga 001',
+      path: 'comics/Saga/Saga 001.cbz',
+      fileName: 'Saga 001.cbz',
+      fileFormat: 'cbz',
+      fileSize: 1000,
+      etag: 'etag',
+      fileModifiedAt: now,
+      fileHash: 'hash',
+      pageCount: 20,
+      analyzed: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const sent = await on('/reading-sessions', {
+      token: readerToken,
+      json: {
+        sessions: [
+          {
+            id: 'phone-1',
+            bookId,
+            deviceId: 'phone',
+            kind: 'progress',
+            activeDurationMs: 600_000,
+            clientStartedAt: new Date(Date.now() - 900_000).toISOString(),
+            clientEndedAt: new Date(Date.now() - 60_000).toISOString(),
+          },
+        ],
+      },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body.accepted).toEqual(['phone-1']);
+    expect(
+      (await on('/reading-devices/client:phone', { method: 'PUT', token: readerToken, json: { name: 'Mine' } })).status,
+    ).toBe(204);
+    await db.insert(readingStatistics).values({
+      userId: readerId,
+      bookId,
+      deviceId: 'api-key:kobo',
+      deviceName: 'Kobo',
+      spentReadingMinutes: 10,
+      updatedAt: now,
+    });
+    const tables = ['reading_sessions', 'reading_session_receipts', 'reading_device_names', 'reading_statistics'];
+    const left = async () => {
+      const counts: Record<string, unknown> = {};
+      for (const table of tables) {
+        const result = await plain.execute({
+          sql: `SELECT count(*) AS n FROM ${table} WHERE user_id = ?`,
+          args: [readerId],
+        });
+        counts[table] = result.rows[0]?.n;
+      }
+      return counts;
+    };
+    expect(await left()).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    expect((await on('/admin/reading-stats', { token })).body.users).toMatchObject([{ userId: readerId, sessions: 1 }]);
+
+    const deleted = await on(`/users/${readerId}`, { method: 'DELETE', token });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(published).toContainEqual(expect.objectContaining({ type: 'session_expired', user_id: readerId }));
+    expect(await left()).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    expect(await db.select().from(readingSessions)).toEqual([]);
+    const server = await on('/admin/reading-stats', { token });
+    expect(server.status, server.text).toBe(200);
+    expect(server.body.summary).toMatchObject({ sessions: 0, readers: 0 });
+    expect(server.body.users).toEqual([]);
   });
 });

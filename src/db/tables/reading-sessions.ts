@@ -3,6 +3,9 @@ import { books } from './books';
 import { cascadingReference, id } from './columns';
 import { users } from './users';
 
+/** Named by the server's statistics (INDEXED BY: reading-stats.repository.ts `forServer`). */
+export const READING_SESSIONS_USER_STARTED_INDEX = 'reading_sessions_user_started_idx';
+
 /**
  * A sitting: one person reading one book on one device (docs/DECISIONS.md §Reading statistics). Progress
  * writes of a device fold into its open sitting (`reading-sessions.repository.ts` `foldStatement`): writes
@@ -35,9 +38,9 @@ export const readingSessions = sqliteTable(
     finished: integer('finished', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
-    // A reader's sittings in a window (GET /reading-stats, export). Every column the statistics read is here, so
-    // a year of a heavy reader is read from the index alone, never from the table rows.
-    index('reading_sessions_user_started_idx').on(
+    // A reader's sittings in a window (GET /reading-stats, export; the server's, user by user). Every column the
+    // statistics read is here, so a year of a heavy reader is read from the index alone, never from the table rows.
+    index(READING_SESSIONS_USER_STARTED_INDEX).on(
       t.userId,
       t.startedAt,
       t.bookId,
@@ -53,7 +56,7 @@ export const readingSessions = sqliteTable(
     // With the start, it also tells whether a book was read before a window (the statistics' books started)
     // without a row read.
     index('reading_sessions_user_book_ended_idx').on(t.userId, t.bookId, t.endedAt, t.startedAt),
-    // The hourly retention prune (oldest first) and the admin's server-wide window.
+    // The hourly retention prune (oldest first).
     index('reading_sessions_started_idx').on(t.startedAt),
   ],
 );
