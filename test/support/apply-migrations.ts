@@ -1,8 +1,5 @@
 import { applyD1Migrations, env, reset } from 'cloudflare:test';
-// The plugin's own wait for every `waitUntil` of the worker's requests (SELF.fetch's included), which
-// `cloudflare:test` does not re-export; declared in test/support/cloudflare-test-internal.d.ts.
-import { waitForGlobalWaitUntil } from 'cloudflare:test-internal';
-import { afterEach, beforeEach } from 'vitest';
+import { beforeEach } from 'vitest';
 
 /**
  * Every test starts from an empty D1/R2/Durable Object state with the same migrations wrangler applies.
@@ -25,15 +22,4 @@ beforeEach(async () => {
     if (attempt === 3) throw new Error('storage could not be reset: rows of an earlier test survived three resets');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-});
-
-/**
- * A test ends when the work its requests left for after their answers has: otherwise that work (a sign-in's
- * authentication activity, an API key's last use) writes into the next test's freshly wiped storage, and
- * fails there on a foreign key ("deferred work failed … FOREIGN KEY constraint failed") — noise in the log
- * that hides real failures. Work that fails is still logged by the worker as it was; a rejected `waitUntil`
- * fails the test that left it.
- */
-afterEach(async () => {
-  await waitForGlobalWaitUntil();
 });
