@@ -385,10 +385,13 @@ export class BooksRepository {
         .with(cte)
         .select({ ...bookColumns(viewer), pageTotal: total, ...(extrasRead ? { extras: bookExtrasColumns() } : {}) })
         .from(cte)
-        .innerJoin(books, sql`${books.id} = ${id}`)
+        // The page drives (CROSS JOIN keeps SQLite from reordering): left free, the planner scanned every book
+        // and looked the page up per row once the cover source's subquery was selected (80 ms on 100,000 books).
+        .crossJoin(books)
         .innerJoin(libraries, eq(libraries.id, books.libraryId))
         .innerJoin(series, eq(series.id, books.seriesId))
         .leftJoin(readProgress, progressOf(viewer, books.id))
+        .where(sql`${books.id} = ${id}`)
         .orderBy(...order),
     );
     if (!extrasRead) return read;

@@ -193,8 +193,10 @@ export class KomgaCatalogRepository {
         .with(cte)
         .select({ ...seriesColumns(viewer), pageTotal: total })
         .from(cte)
-        .innerJoin(series, sql`${series.id} = ${id}`)
+        // The page drives (CROSS JOIN keeps SQLite from reordering; books.repository.ts `read` says why).
+        .crossJoin(series)
         .innerJoin(libraries, eq(libraries.id, series.libraryId))
+        .where(sql`${series.id} = ${id}`)
         .orderBy(...order);
   }
 
@@ -214,10 +216,12 @@ export class KomgaCatalogRepository {
         .with(cte, positions)
         .select({ ...bookColumns(), position: sql<number | null>`"pos"."position"`, pageTotal: total })
         .from(cte)
-        .innerJoin(books, sql`${books.id} = ${id}`)
+        // The page drives (CROSS JOIN keeps SQLite from reordering; books.repository.ts `read` says why).
+        .crossJoin(books)
         .innerJoin(series, eq(series.id, books.seriesId))
         .leftJoin(positions, sql`"pos"."book_id" = ${books.id}`)
         .leftJoin(readProgress, progressOf(viewer, books.id))
+        .where(sql`${books.id} = ${id}`)
         .orderBy(...order);
       return rows.map((row) => ({ ...row, position: row.position === null ? null : Number(row.position) }));
     };

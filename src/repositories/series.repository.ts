@@ -319,9 +319,11 @@ export class SeriesRepository {
           ...(extrasRead ? { hasCover: seriesHasCoverColumn(viewer) } : {}),
         })
         .from(cte)
-        .innerJoin(series, sql`${series.id} = ${id}`)
+        // The page drives (CROSS JOIN keeps SQLite from reordering; books.repository.ts `read` says why).
+        .crossJoin(series)
         .innerJoin(libraries, eq(libraries.id, series.libraryId))
         .leftJoin(seriesTracking, eq(seriesTracking.seriesId, series.id))
+        .where(sql`${series.id} = ${id}`)
         .orderBy(...order),
     );
     if (!extrasRead) return read;
