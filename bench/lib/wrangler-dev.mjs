@@ -106,7 +106,19 @@ export function applyMigrations(config, persistTo) {
  * given the same `registry` folder see each other and nothing else on the machine; without one, each
  * process gets a registry of its own, so a bench never binds to another Longbox running beside it.
  */
-export async function startWranglerDev({
+export async function startWranglerDev(options) {
+  // A free port can be taken by another process (a test server beside the bench) before wrangler binds it:
+  // such a start is tried again on new ports, as the test servers do.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerDevOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !String(error?.message).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startWranglerDevOnce({
   config,
   persistTo,
   readyPath = '/',
