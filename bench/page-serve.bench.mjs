@@ -226,6 +226,24 @@ async function main() {
           headers: { Authorization: prepared.basic },
           group,
         },
+        // The breakdown rows at that commit too: where a difference in CPU lies (framework, credential check and
+        // page table, or the R2 read).
+        {
+          label: `breakdown at ${AGAINST}: without credentials (401)`,
+          urlOf: oldPage,
+          headers: {},
+          group,
+          expect: { status: 401 },
+          breakdown: true,
+        },
+        {
+          label: `breakdown at ${AGAINST}: API key and If-None-Match: * (304)`,
+          urlOf: oldPage,
+          headers: { 'X-API-Key': prepared.apiKey, 'If-None-Match': '*' },
+          group,
+          expect: { status: 304, bytes: 0 },
+          breakdown: true,
+        },
       );
     }
     const bareTarget = {

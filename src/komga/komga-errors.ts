@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../env';
 import { AppError, badRequest } from '../lib/errors';
+import { rootCauseMessage } from '../lib/platform-errors';
 import { REALM } from '../middleware/authenticate';
 
 export const BASIC_CHALLENGE = `Basic realm="${REALM}"`;
@@ -48,7 +49,12 @@ export function handleKomgaError(error: Error, c: Context<AppEnv>): Response {
     return komgaErrorResponse(c, status, message);
   }
   const logger = c.get('logger');
-  logger?.error('unhandled error', { error: error.message, stack: error.stack, path: c.req.path });
+  logger?.error('unhandled error', {
+    error: error.message,
+    cause: rootCauseMessage(error),
+    stack: error.stack,
+    path: c.req.path,
+  });
   return komgaErrorResponse(
     c,
     500,

@@ -29,3 +29,10 @@ export function isTransientPlatformError(error: unknown): boolean {
 
 /** Seconds a client is asked to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
+
+/** The innermost error's message: drizzle's "Failed query: …" names the statement, its cause says why it failed. */
+export function rootCauseMessage(error: unknown): string {
+  let root: unknown = error;
+  for (let depth = 0; depth < 5 && root instanceof Error && root.cause !== undefined; depth++) root = root.cause;
+  return root instanceof Error ? root.message : String(root);
+}

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../env';
 import { AppError, type ErrorBody } from '../lib/errors';
-import { isTransientPlatformError, RETRY_AFTER_SECONDS } from '../lib/platform-errors';
+import { isTransientPlatformError, RETRY_AFTER_SECONDS, rootCauseMessage } from '../lib/platform-errors';
 
 function fromHttpException(error: HTTPException): AppError {
   switch (error.status) {
@@ -41,12 +41,20 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof AppError) return errorResponse(c, error);
   if (error instanceof HTTPException) return errorResponse(c, fromHttpException(error));
   const logger = c.get('logger');
-  const fields = { error: error.message, stack: error.stack, method: c.req.method, path: c.req.path };
+  // The root cause goes beside the message: drizzle's "Failed query: …" says which statement failed, only its
+  // cause says why (a SQLite error, a dropped connection).
+  const fields = {
+    error: error.message,
+    cause: rootCauseMessage(error),
+    stack: error.stack,
+    method: c.req.method,
+    path: c.req.path,
+  };
   if (isTransientPlatformError(error)) {
     // Storage or a service that may be back in a moment (issue 21): the client is told to retry. The log
     // names the platform's own error, not a wrapper's text (drizzle's carries the statement and its values).
     if (logger)
-      logger.warn('platform unavailable', { error: rootCause(error), method: c.req.method, path: c.req.path });
+      logger.warn('platform unavailable', { error: rootCauseMessage(error), method: c.req.method, path: c.req.path });
     return errorResponse(
       c,
       new AppError(
@@ -68,12 +76,6 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
       `An unexpected error occurred${requestId ? ` (request id ${requestId})` : ''}; it has been logged`,
     ),
   );
-}
-
-function rootCause(error: Error): string {
-  let root: unknown = error;
-  for (let depth = 0; depth < 5 && root instanceof Error && root.cause !== undefined; depth++) root = root.cause;
-  return root instanceof Error ? root.message : String(root);
 }
 
 export function handleNotFound(c: Context<AppEnv>): Response {

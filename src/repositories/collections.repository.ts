@@ -8,7 +8,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { collectionSeries, collections, series } from '../db/schema';
 import type { MemberCounts } from './list-members';
-import { type ListPageQuery, ListsRepository } from './lists.repository';
+import { type ListKind, type ListPageQuery, ListsRepository } from './lists.repository';
 import { type Viewer, visibleSeries } from './visibility';
 
 export type { SmartRule } from '../db/tables/lists';
@@ -27,25 +27,28 @@ export interface CollectionListQuery extends Omit<ListPageQuery<'name'>, 'sort'>
   pinned?: boolean;
 }
 
+/** What makes a collection a list of series (built once per isolate: drizzle fragments are not free to make). */
+const COLLECTION_KIND: ListKind<typeof collections> = {
+  table: collections,
+  members: {
+    table: collectionSeries,
+    listId: collectionSeries.collectionId,
+    memberId: collectionSeries.seriesId,
+    position: collectionSeries.position,
+    membersTable: series,
+    member,
+    // drizzle writes a single-table select's columns bare: a bare "id" in the member subqueries is the member's.
+    outerListId: sql.raw('"collections"."id"'),
+    visible: (viewer) => visibleSeries(viewer, member),
+  },
+  alwaysShown: sql`${collections.rule} IS NOT NULL`,
+  unorderedOrder: [sql`${member.titleSort} COLLATE NOCASE`],
+  sorts: { name: sql`${collections.name} COLLATE NOCASE` },
+};
+
 export class CollectionsRepository extends ListsRepository<typeof collections> {
   constructor(db: Database) {
-    super(db, {
-      table: collections,
-      members: {
-        table: collectionSeries,
-        listId: collectionSeries.collectionId,
-        memberId: collectionSeries.seriesId,
-        position: collectionSeries.position,
-        membersTable: series,
-        member,
-        // drizzle writes a single-table select's columns bare: a bare "id" in the member subqueries is the member's.
-        outerListId: sql.raw('"collections"."id"'),
-        visible: (viewer) => visibleSeries(viewer, member),
-      },
-      alwaysShown: sql`${collections.rule} IS NOT NULL`,
-      unorderedOrder: [sql`${member.titleSort} COLLATE NOCASE`],
-      sorts: { name: sql`${collections.name} COLLATE NOCASE` },
-    });
+    super(db, COLLECTION_KIND);
   }
 
   /** A page of the collections the viewer may see, by name. */

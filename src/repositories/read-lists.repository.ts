@@ -9,7 +9,7 @@ import type { Database } from '../db/client';
 import { books, bookStoryArcs, readListBooks, readLists, series } from '../db/schema';
 import { inIds } from './catalog-sql';
 import type { MemberCounts } from './list-members';
-import { type ListPageQuery, ListsRepository } from './lists.repository';
+import { type ListKind, type ListPageQuery, ListsRepository } from './lists.repository';
 import { type Viewer, visibleBooks } from './visibility';
 import { liveVisibleSeries } from './live-visible';
 
@@ -40,26 +40,29 @@ export interface CblCandidateRow {
   title: string;
 }
 
+/** What makes a read list a list of books (built once per isolate: drizzle fragments are not free to make). */
+const READ_LIST_KIND: ListKind<typeof readLists> = {
+  table: readLists,
+  members: {
+    table: readListBooks,
+    listId: readListBooks.readListId,
+    memberId: readListBooks.bookId,
+    position: readListBooks.position,
+    membersTable: books,
+    member,
+    // The outer read list's id, qualified (a bare "id" inside the member subqueries would be the member book's).
+    outerListId: sql.raw('"read_lists"."id"'),
+    visible: (viewer) => visibleBooks(viewer, member),
+  },
+  // An unordered list reads by release (as RELEASE_ORDER), then by series.
+  unorderedOrder: [sql`${member.year} IS NULL`, sql`${member.year}`, sql`${series.titleSort} COLLATE NOCASE`],
+  orderJoin: { table: series, on: eq(series.id, member.seriesId) },
+  sorts: READ_LIST_SORTS,
+};
+
 export class ReadListsRepository extends ListsRepository<typeof readLists, keyof typeof READ_LIST_SORTS> {
   constructor(db: Database) {
-    super(db, {
-      table: readLists,
-      members: {
-        table: readListBooks,
-        listId: readListBooks.readListId,
-        memberId: readListBooks.bookId,
-        position: readListBooks.position,
-        membersTable: books,
-        member,
-        // The outer read list's id, qualified (a bare "id" inside the member subqueries would be the member book's).
-        outerListId: sql.raw('"read_lists"."id"'),
-        visible: (viewer) => visibleBooks(viewer, member),
-      },
-      // An unordered list reads by release (as RELEASE_ORDER), then by series.
-      unorderedOrder: [sql`${member.year} IS NULL`, sql`${member.year}`, sql`${series.titleSort} COLLATE NOCASE`],
-      orderJoin: { table: series, on: eq(series.id, member.seriesId) },
-      sorts: READ_LIST_SORTS,
-    });
+    super(db, READ_LIST_KIND);
   }
 
   /** Read lists by name, case-insensitively (story arcs find their lists this way). */
