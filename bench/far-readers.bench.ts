@@ -328,6 +328,8 @@ async function runServer(label: string, commit: string | undefined, browser: Bro
     console.log(`${label}: measured in ${((Date.now() - measuring) / 1000).toFixed(0)} s`);
     return { label, results, state: await server.state() };
   } finally {
+    const errors = server?.errors() ?? [];
+    if (errors.length > 0) console.warn(`${label}: the server logged ${errors.length} error(s):\n${errors.join('\n')}`);
     await server?.stop();
     await fakes?.stop();
     removeDir(state);

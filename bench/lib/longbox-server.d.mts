@@ -5,4 +5,4 @@ export function startLongbox(options: {
   sources: Pick<SourceConfigs, 'api' | 'consumers' | 'renderer'>;
   persistTo: string;
   vars?: Record<string, string>;
-}): Promise<{ url: string; jobsUrl: string; output(): string; stop(): Promise<void> }>;
+}): Promise<{ url: string; jobsUrl: string; output(): string; errors(): string[]; stop(): Promise<void> }>;

@@ -30,6 +30,7 @@ export async function startLongbox({ sources, persistTo, vars = {} }) {
     url: api.url,
     jobsUrl: jobs.url,
     output: () => `${api.output()}\n${jobs.output()}`,
+    errors: () => [...api.errors(), ...jobs.errors()],
     stop: async () => {
       await jobs.stop();
       await api.stop();

@@ -11,5 +11,5 @@ export function startWranglerDev(options: {
   vars?: Record<string, string>;
   registry?: string;
   timeoutMs?: number;
-}): Promise<{ url: string; pid: number; stop(): Promise<void>; output(): string }>;
+}): Promise<{ url: string; pid: number; stop(): Promise<void>; output(): string; errors(): string[] }>;
 export function removeDir(dir: string): void;

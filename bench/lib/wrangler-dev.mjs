@@ -145,8 +145,14 @@ async function startWranglerDevOnce({
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  /** Error log lines, kept apart from the output's tail (the first ones of a long run would be gone from it). */
+  const errors = [];
+  let partial = '';
   const keep = (chunk) => {
     output = (output + chunk).slice(-20_000);
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.includes('"level":"error"') && errors.length < 200) errors.push(line);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
@@ -180,7 +186,8 @@ async function startWranglerDevOnce({
     try {
       const res = await fetch(url + readyPath);
       await res.arrayBuffer();
-      if (res.status === readyStatus) return { url, pid: child.pid, stop, output: () => output };
+      if (res.status === readyStatus)
+        return { url, pid: child.pid, stop, output: () => output, errors: () => [...errors] };
     } catch {
       // not listening yet
     }

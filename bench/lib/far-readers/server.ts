@@ -44,6 +44,8 @@ export interface FarServer {
   state(): Promise<{ environmentsSeen: number; unattributed: number }>;
   /** The workers' last output lines that mention `needle` (a request id), else their last lines. */
   log(needle: string): string;
+  /** Every error line the workers logged (a failure the run asked past, such as a setup wait's, is still shown). */
+  errors(): string[];
   stop(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startFarServer(options: {
       const mentioning = lines.filter((line) => line.includes(needle));
       return (mentioning.length > 0 ? mentioning : lines.slice(-30)).join('\n');
     },
+    errors: () => longbox.errors(),
     stop: () => longbox.stop(),
   };
 }
