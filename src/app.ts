@@ -19,6 +19,7 @@ import { opds1Router } from './opds/v1/opds1.routes';
 import { OPDS2_BASE } from './opds/v2/opds2-documents';
 import { opds2Router } from './opds/v2/opds2.routes';
 import { securityHeaders } from './http/security-headers';
+import { nestedRunOf } from './http/speculation';
 import { serveWebApp } from './web/web-app';
 import { KOREADER_BASE, koreaderRouter } from './koreader/kosync.routes';
 
@@ -58,7 +59,8 @@ export function createApp({ databaseFactory = defaultDatabaseFactory }: AppOptio
     },
   });
   app.use(`${API_PREFIX}/*`, async (c, next) => {
-    if (isStreamingUpload(c.req.path, c.req.method)) return next();
+    // Safe to skip in a nested run: its body is the copy of one the outer run read through this limit.
+    if (nestedRunOf(c) || isStreamingUpload(c.req.path, c.req.method)) return next();
     return isCoverUpload(c.req.path, c.req.method) ? coverLimit(c, next) : jsonLimit(c, next);
   });
   for (const router of apiRouters) app.route(API_PREFIX, router);

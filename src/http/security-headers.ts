@@ -14,6 +14,7 @@
  *   (src/openapi/docs.ts) and Komga's EPUB resources set theirs.
  */
 import { createMiddleware } from 'hono/factory';
+import { nestedRunOf } from './speculation';
 
 /**
  * Book content and every other answer that is data. `sandbox` (no allow-* at all) gives the document an
@@ -83,6 +84,8 @@ export const REFERRER_POLICY = 'same-origin';
 
 export function securityHeaders() {
   return createMiddleware(async function securityHeaders(c, next) {
+    // Safe to skip: a nested run's answer reaches the client only as the outer run's, which this sets them on.
+    if (nestedRunOf(c)) return next();
     await next();
     try {
       applyDefaults(c.res.headers);

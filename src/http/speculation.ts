@@ -61,11 +61,14 @@ export function nestedContext(ctx: ExecutionContext | undefined, run: NestedRun)
   return context;
 }
 
-/** The copy of `request` a nested run gets (`body`: the outer request's, read once, for a method with one). */
+/**
+ * The request a nested run gets. A read (`body` undefined) has no body to share, and nothing in the app changes
+ * a request: the run gets the request itself. A request with a body gets a copy carrying the outer run's bytes
+ * (read once) with its URL, method and headers, all the app reads of it.
+ */
 export function nestedRequest(request: Request, body?: ArrayBuffer): Request {
-  return body === undefined
-    ? new Request(request)
-    : new Request(request.url, { method: request.method, headers: request.headers, body });
+  if (body === undefined) return request;
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
 }
 
 /** The nested run this request's context is, if a guard made it. */

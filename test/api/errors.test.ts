@@ -2,7 +2,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { setupAdmin } from '../support/factories';
+import { createApiKey, setupAdmin } from '../support/factories';
 import { api, expectError } from '../support/http';
 
 const LOGIN = { username: 'admin', password: 'admin-password-1' };
@@ -118,6 +118,16 @@ describe('body too large → 413 PayloadTooLarge (DECISIONS.md §Errors)', () =>
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: 'PayloadTooLarge', details: null });
+  });
+
+  it('also for a search sent by a caller whose check runs beside the request (the nested run passes the limit by)', async () => {
+    const admin = await setupAdmin();
+    const { key } = await createApiKey(admin.auth);
+    const auth = { apiKey: key };
+    // The first request checks the key; the isolate remembers it, so the next one starts before its check.
+    expect((await api('/series/list', { auth, json: {} })).status).toBe(200);
+    const res = await api('/series/list', { auth, json: { search: 'x'.repeat(1024 * 1024) } });
+    expect(expectError(res, 413, 'PayloadTooLarge').details).toBeNull();
   });
 });
 
