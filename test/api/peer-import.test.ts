@@ -14,6 +14,7 @@ import { faultyWorker, r2InternalError } from '../support/faults';
 import { api, authHeaders, type Credentials, expectError } from '../support/http';
 import { KOMGA } from '../support/komga';
 import { makeCbz, putObject } from '../support/library-files';
+import { peerUser } from '../support/peers/peer-user';
 import { createLibrary, scan } from '../support/scans';
 
 const SOURCE = 'komga:test-instance';
@@ -39,23 +40,6 @@ const ASPNET = {
 async function sha512Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-512', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function peerUser(foreignId: string, overrides: Record<string, unknown> = {}) {
-  return {
-    foreignId,
-    username: foreignId,
-    email: `${foreignId}@home.test`,
-    role: 'reader',
-    active: true,
-    password: null,
-    sharedAllLibraries: true,
-    libraryIds: [],
-    ageRestriction: null,
-    labelsAllow: [],
-    labelsExclude: [],
-    ...overrides,
-  };
 }
 
 async function importUsers(auth: Credentials, users: unknown[], mergeExisting = false) {
