@@ -17,6 +17,7 @@ import { snapshotSources } from './lib/source-snapshot.mjs';
 import { removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 import { mapLimited, stackProcesses, startLongbox } from './lib/longbox-stack.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
+import { createLibrary, uploadBookFile } from './lib/seed-library.mjs';
 
 // LONGBOX_BENCH_BOOKS: a smaller benchmark library for a quick run (nothing is written);
 // LONGBOX_BENCH_REALISTIC: fewer realistic books (written, and the table says how many).
@@ -123,29 +124,15 @@ async function main() {
     const processes = workerdProcesses(server.pid);
     const api = `${server.url}/api/v1`;
     const { auth, call } = await setupAdminClient(api);
-    const upload = async (libraryId, key, bytes) => {
-      const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
-      const res = await fetch(url, {
-        method: 'PUT',
-        headers: { ...auth, 'Content-Type': 'application/octet-stream' },
-        body: bytes,
-      });
-      if (res.status !== 201) throw new Error(`upload of ${key} failed: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    };
-    const createLibrary = async (name, prefix) => {
-      const library = await call('POST', '/libraries', { name, path: prefix });
-      if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
-      return library.body.id;
-    };
+    const upload = (libraryId, key, bytes) => uploadBookFile({ api, auth }, libraryId, key, bytes);
 
     // A book to read while the others are ingested (page requests), complete before anything is timed.
     const pages = await distinctPages();
-    const readerLibrary = await createLibrary('Reading', 'reading');
+    const readerLibrary = await createLibrary(call, 'Reading', 'reading');
     await upload(readerLibrary, 'Reading/Reading #01.cbz', book(0, pages).bytes);
 
     const libraries = [];
-    const smallLibrary = await createLibrary('Bench comics', 'bench');
+    const smallLibrary = await createLibrary(call, 'Bench comics', 'bench');
     let smallBytes = 0;
     let started = Date.now();
     await mapLimited(BOOKS, UPLOAD_CONCURRENCY, async (i) => {
@@ -165,7 +152,7 @@ async function main() {
     started = Date.now();
     const realPages = [];
     for (let seed = 0; seed < REALISTIC_PAGES; seed++) realPages.push(await realisticPage(seed));
-    const realLibrary = await createLibrary('Realistic comics', 'real');
+    const realLibrary = await createLibrary(call, 'Realistic comics', 'real');
     let realBytes = 0;
     const realSizes = [];
     await mapLimited(REALISTIC, 2, async (i) => {

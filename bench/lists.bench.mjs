@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { capturePlans, fullTableScans, planMarkdown, seedCatalogWithKey } from './lib/large-catalog.mjs';
+import { interleavedRounds } from './lib/loopback-rounds.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { recountSeriesReadProgress } from './lib/series-read-progress.mjs';
 import { sized } from './lib/smoke.mjs';
@@ -87,22 +88,6 @@ async function addLists(database) {
   return { readListId, smartId, listBooks: books.length, fullyRead, progressRows };
 }
 
-async function timed(url, headers) {
-  const started = process.hrtime.bigint();
-  const res = await fetch(url, { headers });
-  const body = await res.text();
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
-  return { ms, body };
-}
-
-/** Entries in a response: the envelope's data, an Atom feed's entries, an OPDS 2 feed's publications. */
-function entries(pathName, body) {
-  if (pathName.startsWith('/opds/v1.2')) return (body.match(/<entry>/g) ?? []).length;
-  if (pathName.startsWith('/opds/v2.0')) return JSON.parse(body).publications.length;
-  return JSON.parse(body).data?.length ?? '—';
-}
-
 async function main() {
   const state = tempStateDir('lists');
   let worker;
@@ -143,15 +128,7 @@ async function main() {
         headers: basic,
       },
     ];
-    const counts = [];
-    for (const r of requests) counts.push(entries(r.path, (await timed(`${base}${r.path}`, r.headers)).body));
-    for (let i = 0; i < WARMUP; i++) for (const r of requests) await timed(`${base}${r.path}`, r.headers);
-    const samples = requests.map(() => []);
-    let peakLoad = 0;
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const [j, r] of requests.entries()) samples[j].push((await timed(`${base}${r.path}`, r.headers)).ms);
-      if (i % 20 === 19) peakLoad = Math.max(peakLoad, os.loadavg()[0]);
-    }
+    const { counts, samples, peakLoad } = await interleavedRounds(base, requests, { warmup: WARMUP, rounds: ROUNDS });
     await worker.stop();
     worker = undefined;
 

@@ -6,6 +6,7 @@
 // p50/p99 ≤ 50 ms. Query plans of every catalog statement a feed runs (bench/lib/catalog-plans.ts).
 import os from 'node:os';
 import { capturePlans, fullTableScans, planMarkdown, seedCatalogWithKey } from './lib/large-catalog.mjs';
+import { interleavedRounds } from './lib/loopback-rounds.mjs';
 import { environmentLines, markdownTable, percentile, writeSection } from './lib/report.mjs';
 import { sized } from './lib/smoke.mjs';
 import { removeDir, tempStateDir } from './lib/wrangler-dev.mjs';
@@ -36,15 +37,6 @@ async function addPages(database, libraryId) {
   db.exec('COMMIT');
   db.close();
   return ids.length;
-}
-
-async function timed(url, headers) {
-  const started = process.hrtime.bigint();
-  const res = await fetch(url, { headers });
-  const body = await res.text();
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
-  return { ms, body };
 }
 
 async function main() {
@@ -79,24 +71,7 @@ async function main() {
         headers: basic,
       },
     ];
-    const entryCounts = [];
-    for (const request of requests) {
-      const { body } = await timed(`${base}${request.path}`, request.headers);
-      entryCounts.push(
-        request.path.startsWith('/opds/v1.2')
-          ? (body.match(/<entry>/g) ?? []).length
-          : request.path.startsWith('/opds/v2.0')
-            ? JSON.parse(body).publications.length
-            : (JSON.parse(body).data?.length ?? '—'),
-      );
-    }
-    for (let i = 0; i < WARMUP; i++) for (const r of requests) await timed(`${base}${r.path}`, r.headers);
-    const samples = requests.map(() => []);
-    let peakLoad = 0;
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const [j, r] of requests.entries()) samples[j].push((await timed(`${base}${r.path}`, r.headers)).ms);
-      if (i % 20 === 19) peakLoad = Math.max(peakLoad, os.loadavg()[0]);
-    }
+    const { counts, samples, peakLoad } = await interleavedRounds(base, requests, { warmup: WARMUP, rounds: ROUNDS });
     await worker.stop();
     worker = undefined;
 
@@ -115,7 +90,7 @@ async function main() {
       const p99 = percentile(samples[j], 99);
       return [
         r.label,
-        String(entryCounts[j]),
+        String(counts[j]),
         p50.toFixed(1),
         percentile(samples[j], 95).toFixed(1),
         p99.toFixed(1),

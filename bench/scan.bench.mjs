@@ -11,6 +11,7 @@ import { sized } from './lib/smoke.mjs';
 import { snapshotSources } from './lib/source-snapshot.mjs';
 import { applyMigrations, removeDir, startWranglerDev, tempStateDir } from './lib/wrangler-dev.mjs';
 import { setupAdminClient } from './lib/admin-client.mjs';
+import { createLibrary, uploadBookFile } from './lib/seed-library.mjs';
 
 // LONGBOX_BENCH_SERIES: fewer series for a quick profiling run (nothing is written to BENCHMARKS.md;
 // LONGBOX_BENCH_ROUNDS sets its rounds); LONGBOX_BENCH_SOURCES: run an already prepared copy of the
@@ -53,12 +54,8 @@ async function main() {
     worker = await startWranglerDev({ config: configs, persistTo: data, readyPath: '/api/v1/health' });
     const api = `${worker.url}/api/v1`;
     const { auth, call } = await setupAdminClient(api);
-    const createLibrary = async () => {
-      const library = await call('POST', '/libraries', { name: 'Bench comics', path: 'bench' });
-      if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
-      return library.body.id;
-    };
-    let libraryId = await createLibrary();
+    const benchLibrary = () => createLibrary(call, 'Bench comics', 'bench');
+    let libraryId = await benchLibrary();
 
     // Upload through PUT /libraries/{id}/files/{path}, as the import command does.
     const total = SERIES * BOOKS_PER_SERIES;
@@ -66,14 +63,7 @@ async function main() {
     const uploadStarted = Date.now();
     await mapLimited(total, UPLOAD_CONCURRENCY, async (i) => {
       const { key, bytes } = book(i, pages);
-      const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
-      const res = await fetch(url, {
-        method: 'PUT',
-        headers: { ...auth, 'Content-Type': 'application/octet-stream' },
-        body: bytes,
-      });
-      if (res.status !== 201) throw new Error(`upload of ${key} failed: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+      await uploadBookFile({ api, auth }, libraryId, key, bytes);
       uploadedBytes += bytes.length;
     });
     const uploadSeconds = (Date.now() - uploadStarted) / 1000;
@@ -124,7 +114,7 @@ async function main() {
         // A fresh library on the same files: the next round's first scan is a first scan again.
         const removed = await call('DELETE', `/libraries/${libraryId}`);
         if (removed.status !== 204) throw new Error(`library deletion failed: ${JSON.stringify(removed)}`);
-        libraryId = await createLibrary();
+        libraryId = await benchLibrary();
       }
       for (const [k, kind] of KINDS.entries()) {
         scans[k].push(await runScan(kind.mode));

@@ -14,20 +14,11 @@ export async function seedComicLibrary(
   { api, auth, call },
   { name = 'Soak comics', prefix = 'soak', books, timeoutMs = 20 * 60_000 },
 ) {
-  const library = await call('POST', '/libraries', { name, path: prefix });
-  if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
-  const libraryId = library.body.id;
+  const libraryId = await createLibrary(call, name, prefix);
   const pages = await distinctPages();
   await mapLimited(books, 8, async (i) => {
     const { key, bytes } = book(i, pages);
-    const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
-    const res = await fetch(url, {
-      method: 'PUT',
-      headers: { ...auth, 'Content-Type': 'application/octet-stream' },
-      body: bytes,
-    });
-    if (res.status !== 201) throw new Error(`upload of ${key} failed: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
+    await uploadBookFile({ api, auth }, libraryId, key, bytes);
   });
   const scan = await call('POST', `/libraries/${libraryId}/scan`);
   if (scan.status !== 202) throw new Error(`scan start failed: ${JSON.stringify(scan)}`);
@@ -40,6 +31,25 @@ export async function seedComicLibrary(
     if (Date.now() > deadline) throw new Error(`${complete.length} of ${books} books complete after ${timeoutMs} ms`);
     await sleep(1000);
   }
+}
+
+/** Creates library `name` at storage prefix `prefix` (POST /libraries); returns its id. */
+export async function createLibrary(call, name, prefix) {
+  const library = await call('POST', '/libraries', { name, path: prefix });
+  if (library.status !== 201) throw new Error(`library creation failed: ${JSON.stringify(library)}`);
+  return library.body.id;
+}
+
+/** Uploads one book file to `key` in the library (PUT /libraries/{id}/files/{path}, as the import command does). */
+export async function uploadBookFile({ api, auth }, libraryId, key, bytes) {
+  const url = `${api}/libraries/${libraryId}/files/${key.split('/').map(encodeURIComponent).join('/')}`;
+  const res = await fetch(url, {
+    method: 'PUT',
+    headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+    body: bytes,
+  });
+  if (res.status !== 201) throw new Error(`upload of ${key} failed: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
 }
 
 /** Every book of the library, through the paginated GET /books. */

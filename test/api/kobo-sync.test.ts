@@ -25,15 +25,20 @@ async function reader(admin: Credentials, libraries?: string[]) {
   return { user, auth, key };
 }
 
+/** An admin, a library of `count` Kobo books, and a new reader's Kobo (its own key) that has not synced yet. */
+async function readerDevice(count: number) {
+  const { auth: admin } = await setupAdmin();
+  const library = await seedLibrary();
+  const ids = await seedKoboBooks(library, count);
+  const { user, auth, key } = await reader(admin);
+  return { admin, ids, user, auth, key, device: new KoboDevice(key.key) };
+}
+
 const sorted = (ids: readonly string[]) => [...ids].sort();
 
 describe('Kobo sync: pages', () => {
   it('a library of exactly one page comes in one page, without continue; an unchanged library then sends nothing', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, LIMIT);
-    const { key } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { ids, device } = await readerDevice(LIMIT);
     await device.connect();
     const run = await device.sync();
     expect(run.pages.length).toBe(1);
@@ -45,11 +50,7 @@ describe('Kobo sync: pages', () => {
   });
 
   it('a library one book larger than a page comes in two pages, no book twice', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, LIMIT + 1);
-    const { key } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { ids, device } = await readerDevice(LIMIT + 1);
     const run = await device.sync();
     expect(run.pages.map((page) => page.length)).toEqual([LIMIT, 1]);
     expect(new Set(run.sent).size).toBe(run.sent.length);
@@ -57,11 +58,7 @@ describe('Kobo sync: pages', () => {
   });
 
   it('a page the device never got is sent again: its token names where it was', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, LIMIT + 20);
-    const { key } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { ids, device } = await readerDevice(LIMIT + 20);
     const first = await device.syncPage();
     expect(first.more).toBe(true);
     const afterFirst = device.token;
@@ -81,11 +78,7 @@ describe('Kobo sync: pages', () => {
 
 describe('Kobo sync: a reading state on a page the device never got', () => {
   it('is sent again: the book comes once more, with the state', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, 6);
-    const { key, user } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { ids, user, device } = await readerDevice(6);
     await device.sync();
     const comic = ids[1] as string; // a CBZ
     await seedProgress(user.id, comic, { currentPage: 3 });
@@ -105,11 +98,7 @@ describe('Kobo sync: a reading state on a page the device never got', () => {
 
 describe('Kobo sync: a page holds every kind', () => {
   it('books, removals, states and shelves past one page: the rest comes on the next, nothing twice, nothing lost', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, 110);
-    const { key, user } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { admin, ids, user, device } = await readerDevice(110);
     await device.sync();
     // 95 books changed, 3 gone, 4 reading states moved elsewhere, 2 new shelves: 104 items for pages of 100. The
     // page records what it sends in the same batch (KoboSyncRepository.syncPage): what it recorded and did not send
@@ -136,11 +125,7 @@ describe('Kobo sync: a page holds every kind', () => {
 
 describe('Kobo sync: changes', () => {
   it('sends again only the books that changed, with their new metadata; a removed book is removed from the device', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, 30);
-    const { key } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { admin, ids, device } = await readerDevice(30);
     await device.sync();
     const [edited, gone] = [ids[4] as string, ids[7] as string];
     const patch = await api(`/books/${edited}/metadata`, { method: 'PATCH', auth: admin, json: { title: 'Renamed' } });
@@ -219,12 +204,8 @@ describe('Kobo sync: changes', () => {
 
 describe('Kobo sync: tokens and keys', () => {
   it('a token that is garbage, or another key’s, gets a full sync, not an error', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    const ids = await seedKoboBooks(library, 5);
-    const { key } = await reader(admin);
+    const { admin, ids, device } = await readerDevice(5);
     const { key: otherKey } = await reader(admin);
-    const device = new KoboDevice(key.key);
     await device.sync();
     const other = new KoboDevice(otherKey.key);
     await other.sync();
@@ -237,11 +218,7 @@ describe('Kobo sync: tokens and keys', () => {
   });
 
   it('an unknown, malformed, expired or revoked key gets 401 and nothing else; a key revoked mid-sync stops the device', async () => {
-    const { auth: admin } = await setupAdmin();
-    const library = await seedLibrary();
-    await seedKoboBooks(library, LIMIT + 5);
-    const { auth, key } = await reader(admin);
-    const device = new KoboDevice(key.key);
+    const { auth, key, device } = await readerDevice(LIMIT + 5);
     const first = await device.syncPage();
     expect(first.more).toBe(true);
     expect((await api(`/api-keys/${key.id}`, { method: 'DELETE', auth })).status).toBe(204);

@@ -7,6 +7,7 @@
  */
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { ImportMetadataBody } from '../../src/schemas/import.schema';
 import { jpeg, png } from '../fixtures/images';
 import { seedBook, seedLibrary, seedProgress, seedSeries } from '../support/catalog-factory';
 import { ADMIN, createUser, setupAdmin } from '../support/factories';
@@ -14,6 +15,7 @@ import { faultyWorker, r2InternalError } from '../support/faults';
 import { api, authHeaders, type Credentials, expectError } from '../support/http';
 import { KOMGA } from '../support/komga';
 import { makeCbz, putObject } from '../support/library-files';
+import { peerUser } from '../support/peers/peer-user';
 import { createLibrary, scan } from '../support/scans';
 
 const SOURCE = 'komga:test-instance';
@@ -41,27 +43,22 @@ async function sha512Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function peerUser(foreignId: string, overrides: Record<string, unknown> = {}) {
-  return {
-    foreignId,
-    username: foreignId,
-    email: `${foreignId}@home.test`,
-    role: 'reader',
-    active: true,
-    password: null,
-    sharedAllLibraries: true,
-    libraryIds: [],
-    ageRestriction: null,
-    labelsAllow: [],
-    labelsExclude: [],
-    ...overrides,
-  };
-}
-
 async function importUsers(auth: Credentials, users: unknown[], mergeExisting = false) {
   const res = await api('/admin/import/users', { auth, json: { source: SOURCE, mergeExisting, users } });
   expect(res.status, res.text).toBe(200);
   return res.body.results as Array<{ foreignId: string; id: string | null; outcome: string; reason: string | null }>;
+}
+
+/**
+ * An `/admin/import/metadata` body: the peer's series `s1`, matched to `seriesId`, with the fields it locked and
+ * the sharing label "grown-ups".
+ */
+function grownUpsSeriesMetadata(
+  seriesId: string,
+  locked: ImportMetadataBody['series'][number]['locked'],
+  books: ImportMetadataBody['books'] = [],
+): ImportMetadataBody {
+  return { source: SOURCE, series: [{ foreignId: 's1', seriesId, locked, sharingLabels: ['grown-ups'] }], books };
 }
 
 async function storedHash(username: string): Promise<string> {
@@ -481,18 +478,11 @@ describe('admin import API: lists and metadata', () => {
   it('locked metadata and sharing labels land locked on the matched series, once', async () => {
     const { auth } = await setupAdmin();
     const s = await shelf();
-    const json = {
-      source: SOURCE,
-      series: [
-        {
-          foreignId: 's1',
-          seriesId: s.saga.id,
-          locked: { title: 'Saga (Image)', summary: 'Edited on Komga', genres: ['space opera'], ageRating: 16 },
-          sharingLabels: ['grown-ups'],
-        },
-      ],
-      books: [{ foreignId: 'b1', bookId: s.one.id, locked: { title: 'Chapter One' } }],
-    };
+    const json = grownUpsSeriesMetadata(
+      s.saga.id,
+      { title: 'Saga (Image)', summary: 'Edited on Komga', genres: ['space opera'], ageRating: 16 },
+      [{ foreignId: 'b1', bookId: s.one.id, locked: { title: 'Chapter One' } }],
+    );
     const first = await api('/admin/import/metadata', { auth, json });
     expect(first.status, first.text).toBe(200);
     expect(first.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['created', 'created']);
@@ -522,18 +512,7 @@ describe('admin import API: lists and metadata', () => {
   it('sharing labels, the rating and the fields are one write: refused, none of them lands', async () => {
     const { auth } = await setupAdmin();
     const s = await shelf();
-    const json = {
-      source: SOURCE,
-      series: [
-        {
-          foreignId: 's1',
-          seriesId: s.saga.id,
-          locked: { summary: 'Edited on Komga', ageRating: 16 },
-          sharingLabels: ['grown-ups'],
-        },
-      ],
-      books: [],
-    };
+    const json = grownUpsSeriesMetadata(s.saga.id, { summary: 'Edited on Komga', ageRating: 16 });
     // The database drops its connection as the import's write arrives (D1's documented transient error).
     const worker = faultyWorker({
       d1: ({ sql }) =>

@@ -7,14 +7,12 @@
  *   readable in the light theme and the dark theme has no white frame (point 4);
  * - the last page turned before a tab closes reaches the server, so another device sees it (point 8).
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
-import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
-import { openComicReader } from './support/open-reader';
-import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
-import { type LongboxServer, startServer } from '../support/dev-server';
+import { expect, it } from 'vitest';
+import { call } from './support/api';
+import { describeWithChromium, type ViewportName } from './support/browser';
+import { openComicReader, readerSuite } from './support/open-reader';
 
 /** The phone of the issue: an iPhone-sized screen. */
 const PHONE = { viewport: { width: 390, height: 844 } };
@@ -69,40 +67,19 @@ async function pixel(page: Page, x: number, y: number): Promise<[number, number,
 }
 
 describeWithChromium('the readers as a new reader meets them', () => {
-  let server: LongboxServer;
-  let browser: Browser;
-  let session: Session;
-  let library: ReaderLibrary;
-  const contexts: BrowserContext[] = [];
-
-  async function signedInPage(viewport: ViewportName): Promise<Page> {
-    const context = await newContext(browser, viewport, viewport === 'phone' ? PHONE : {});
-    contexts.push(context);
-    await signInContext(context, server.url, ADMIN.username, ADMIN.password);
-    return context.newPage();
-  }
+  const suite = readerSuite();
+  const signedInPage = (viewport: ViewportName) => suite.signedInPage(viewport, viewport === 'phone' ? PHONE : {});
 
   async function fromTheStart(bookId: string) {
-    await call(server.url, 'DELETE', `/books/${bookId}/progress`, { token: session.token }).catch(() => {});
+    await call(suite.server.url, 'DELETE', `/books/${bookId}/progress`, { token: suite.session.token }).catch(() => {});
   }
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    session = await setupAdmin(server.url);
-    library = await createReaderLibrary(server.url, session.token);
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('comic reader on a phone: the tap that closes the menu closes it, and two fingers zoom the comic', async () => {
-    await fromTheStart(library.book1.id);
+    await fromTheStart(suite.library.book1.id);
     const page = await signedInPage('phone');
     const { width, height } = page.viewportSize()!;
     const middle = { x: width / 2, y: height / 2 };
-    await openComicReader(page, server.url, library.book1.id);
+    await openComicReader(page, suite.server.url, suite.library.book1.id);
     const offlineRequests: string[] = [];
     page.on('request', (request) => {
       // Downloading the book for offline asks for every page; reading page 1 asks for pages 1-3 at most.
@@ -145,7 +122,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
   it('comic reader on a desktop: settings open from the menu and a click in the middle closes both', async () => {
     const page = await signedInPage('desktop');
     const { width, height } = page.viewportSize()!;
-    await openComicReader(page, server.url, library.book1.id);
+    await openComicReader(page, suite.server.url, suite.library.book1.id);
     await page.mouse.click(width / 2, height / 2);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Fit').selectOption('width');
@@ -158,7 +135,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`EPUB reader on a ${viewport}: the middle opens the menu, ? shows its keys, both themes read well`, async () => {
-      await fromTheStart(library.novel.id);
+      await fromTheStart(suite.library.novel.id);
       const page = await signedInPage(viewport);
       const { width, height } = page.viewportSize()!;
       const tap = (x: number, y: number) =>
@@ -166,7 +143,7 @@ describeWithChromium('the readers as a new reader meets them', () => {
       await page.addInitScript(() =>
         localStorage.setItem('longbox.reader.epub', JSON.stringify({ theme: 'light', flow: 'paginated' })),
       );
-      await page.goto(`${server.url}/read/${library.novel.id}`);
+      await page.goto(`${suite.server.url}/read/${suite.library.novel.id}`);
       await page.locator('.rd-epub[data-ready="true"]').waitFor(WAIT);
 
       // The middle of the page, not a strip along the top, opens the menu: Back, Contents and Settings on screen.
@@ -223,10 +200,10 @@ describeWithChromium('the readers as a new reader meets them', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`sends the last page turned before the tab closes, which another device then reads, on a ${viewport}`, async () => {
-      await fromTheStart(library.book1.id);
+      await fromTheStart(suite.library.book1.id);
       const page = await signedInPage(viewport);
       const { width, height } = page.viewportSize()!;
-      await openComicReader(page, server.url, library.book1.id);
+      await openComicReader(page, suite.server.url, suite.library.book1.id);
       for (let turn = 0; turn < 3; turn++) {
         if (viewport === 'phone') await page.touchscreen.tap(width - 20, height / 2);
         else await page.keyboard.press('ArrowRight');
@@ -239,9 +216,9 @@ describeWithChromium('the readers as a new reader meets them', () => {
         .poll(
           async () =>
             (
-              await call(server.url, 'GET', `/books/${library.book1.id}/progress`, { token: session.token }).catch(
-                () => null,
-              )
+              await call(suite.server.url, 'GET', `/books/${suite.library.book1.id}/progress`, {
+                token: suite.session.token,
+              }).catch(() => null)
             )?.currentPage,
           WAIT,
         )

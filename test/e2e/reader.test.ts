@@ -5,19 +5,13 @@
  * reopened at the same CFI in another context, and a downloaded book read with the network cut, its
  * progress synced when the network returns.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
-import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
-import { comicPagesLoaded, openComicReader } from './support/open-reader';
-import {
-  BOOK1_PAGES,
-  BOOK2_PAGES,
-  createReaderLibrary,
-  type ReaderLibrary,
-  WIDE_PAGE_NUMBER,
-} from './support/reader-library';
-import { type LongboxServer, startServer } from '../support/dev-server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call, type Session } from './support/api';
+import { describeWithChromium } from './support/browser';
+import { comicPagesLoaded, openComicReader, readerSuite } from './support/open-reader';
+import { BOOK1_PAGES, BOOK2_PAGES, WIDE_PAGE_NUMBER } from './support/reader-library';
+import type { LongboxServer } from '../support/dev-server';
 
 interface Shown {
   page: number;
@@ -77,40 +71,18 @@ async function serverProgress(server: LongboxServer, session: Session, bookId: s
 }
 
 describeWithChromium('the readers', () => {
-  let server: LongboxServer;
-  let browser: Browser;
-  let session: Session;
-  let library: ReaderLibrary;
-  const contexts: BrowserContext[] = [];
-
-  async function signedInPage(viewport: ViewportName): Promise<Page> {
-    const context = await newContext(browser, viewport);
-    contexts.push(context);
-    await signInContext(context, server.url, ADMIN.username, ADMIN.password);
-    return context.newPage();
-  }
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    session = await setupAdmin(server.url);
-    library = await createReaderLibrary(server.url, session.token);
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = readerSuite();
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`reads a comic in every mode on a ${viewport}`, async () => {
       const expected = EXPECTED[viewport];
-      const page = await signedInPage(viewport);
+      const page = await suite.signedInPage(viewport);
       const { width, height } = page.viewportSize()!;
       const next = async () => {
         if (viewport === 'phone') await page.touchscreen.tap(width - 20, height / 2);
         else await page.keyboard.press('ArrowRight');
       };
-      await openComicReader(page, server.url, library.book1.id);
+      await openComicReader(page, suite.server.url, suite.library.book1.id);
       await page.keyboard.press('Home');
 
       // Left to right, one page: the first page at the screen's pixel width, resized by the server.
@@ -175,53 +147,59 @@ describeWithChromium('the readers', () => {
       // Webtoon: one continuous strip that carries on into the next book.
       await chooseInMenu(page, 'Reading mode', 'webtoon');
       const strip = page.locator('.rd-webtoon');
-      await expect.poll(() => strip.locator(`[data-book="${library.book1.id}"] img`).count(), WAIT).toBe(BOOK1_PAGES);
+      await expect
+        .poll(() => strip.locator(`[data-book="${suite.library.book1.id}"] img`).count(), WAIT)
+        .toBe(BOOK1_PAGES);
       const stripWidth = await strip
         .locator('img')
         .first()
         .evaluate((image) => image.getBoundingClientRect().width);
       expect(stripWidth).toBe(Math.min(width, 900));
       await strip.evaluate((element) => element.scrollTo(0, element.scrollHeight));
-      const book2Pages = strip.locator(`[data-book="${library.book2.id}"]`);
+      const book2Pages = strip.locator(`[data-book="${suite.library.book2.id}"]`);
       await expect.poll(() => book2Pages.count(), WAIT).toBe(BOOK2_PAGES);
       await book2Pages.first().evaluate((element) => element.scrollIntoView({ block: 'center' }));
-      await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe(`/read/${library.book2.id}`);
+      await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe(`/read/${suite.library.book2.id}`);
       // Scrolling into the next book finished the first one.
       await expect
-        .poll(async () => (await serverProgress(server, session, library.book1.id))?.completed, { timeout: 10_000 })
+        .poll(async () => (await serverProgress(suite.server, suite.session, suite.library.book1.id))?.completed, {
+          timeout: 10_000,
+        })
         .toBe(true);
     });
   }
 
   it('shows progress made in one browser context when the book is opened in another', async () => {
-    const first = await signedInPage('desktop');
-    await openComicReader(first, server.url, library.book1.id);
+    const first = await suite.signedInPage('desktop');
+    await openComicReader(first, suite.server.url, suite.library.book1.id);
     await first.keyboard.press('Home');
     for (let turn = 0; turn < 2; turn++) await first.keyboard.press('ArrowRight');
     expect(await pagesShown(first)).toEqual(['3']);
     await expect
-      .poll(async () => (await serverProgress(server, session, library.book1.id))?.currentPage, { timeout: 10_000 })
+      .poll(async () => (await serverProgress(suite.server, suite.session, suite.library.book1.id))?.currentPage, {
+        timeout: 10_000,
+      })
       .toBe(3);
-    const second = await signedInPage('phone');
-    await openComicReader(second, server.url, library.book1.id);
+    const second = await suite.signedInPage('phone');
+    await openComicReader(second, suite.server.url, suite.library.book1.id);
     expect(await pagesShown(second)).toEqual(['3']);
 
     // At the end of the book, the next turn offers the next book and the one after opens it.
     await first.keyboard.press('End');
     await first.keyboard.press('ArrowRight');
-    await first.getByText(`Continue with ${library.book2.title}`).waitFor();
+    await first.getByText(`Continue with ${suite.library.book2.title}`).waitFor();
     await first.keyboard.press('ArrowRight');
-    await expect.poll(() => new URL(first.url()).pathname, WAIT).toBe(`/read/${library.book2.id}`);
+    await expect.poll(() => new URL(first.url()).pathname, WAIT).toBe(`/read/${suite.library.book2.id}`);
     expect(await pagesShown(first)).toEqual(['1']);
   });
 
   it('streams an EPUB by Range requests and reopens it at the same place in another context', async () => {
-    const page = await signedInPage('desktop');
+    const page = await suite.signedInPage('desktop');
     const fileRequests: (string | undefined)[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith(`/books/${library.novel.id}/file`)) fileRequests.push(request.headers().range);
+      if (request.url().endsWith(`/books/${suite.library.novel.id}/file`)) fileRequests.push(request.headers().range);
     });
-    await page.goto(`${server.url}/read/${library.novel.id}`);
+    await page.goto(`${suite.server.url}/read/${suite.library.novel.id}`);
     const root = page.locator('.rd-epub[data-ready="true"]');
     await root.waitFor();
     expect(await root.getAttribute('data-cfi')).toMatch(/^epubcfi\(/);
@@ -241,20 +219,22 @@ describeWithChromium('the readers', () => {
     }
     const here = await root.getAttribute('data-cfi');
     await expect
-      .poll(async () => (await serverProgress(server, session, library.novel.id))?.locator, { timeout: 10_000 })
+      .poll(async () => (await serverProgress(suite.server, suite.session, suite.library.novel.id))?.locator, {
+        timeout: 10_000,
+      })
       .toBe(here);
     expect(fileRequests.length).toBeGreaterThan(0);
     expect(fileRequests.every((range) => range?.startsWith('bytes='))).toBe(true);
 
     // Another browser with the same screen opens at exactly the same place…
-    const elsewhere = await signedInPage('desktop');
-    await elsewhere.goto(`${server.url}/read/${library.novel.id}`);
+    const elsewhere = await suite.signedInPage('desktop');
+    await elsewhere.goto(`${suite.server.url}/read/${suite.library.novel.id}`);
     const reopened = elsewhere.locator('.rd-epub[data-ready="true"]');
     await reopened.waitFor();
     await expect.poll(() => reopened.getAttribute('data-cfi'), { timeout: 10_000 }).toBe(here);
     // …and a phone, whose pages break elsewhere, opens in the same chapter at the page holding that place.
-    const phone = await signedInPage('phone');
-    await phone.goto(`${server.url}/read/${library.novel.id}`);
+    const phone = await suite.signedInPage('phone');
+    await phone.goto(`${suite.server.url}/read/${suite.library.novel.id}`);
     const onPhone = phone.locator('.rd-epub[data-ready="true"]');
     await onPhone.waitFor();
     const chapterOf = (cfi: string | null) => cfi?.slice(0, cfi.indexOf('!'));
@@ -262,10 +242,10 @@ describeWithChromium('the readers', () => {
   });
 
   it('reads a downloaded comic with the network cut and syncs its progress when the network returns', async () => {
-    const page = await signedInPage('phone');
+    const page = await suite.signedInPage('phone');
     const context = page.context();
     const { width, height } = page.viewportSize()!;
-    await openComicReader(page, server.url, library.book1.id);
+    await openComicReader(page, suite.server.url, suite.library.book1.id);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await page.keyboard.press('Home');
     expect(await pagesShown(page)).toEqual(['1']);
@@ -286,7 +266,7 @@ describeWithChromium('the readers', () => {
         url,
       );
     expect(await reach('/api/v1/health')).toBe('unreachable');
-    expect(await reach(`/api/v1/books/${library.book2.id}`)).toBe('unreachable');
+    expect(await reach(`/api/v1/books/${suite.library.book2.id}`)).toBe('unreachable');
     await page.reload();
     await page.locator('.rd-view img').first().waitFor();
     await page.keyboard.press('Home');
@@ -297,20 +277,22 @@ describeWithChromium('the readers', () => {
     expect(offlinePages[0]!.naturalWidth).toBe(EXPECTED.phone.portrait);
     await expect
       .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('longbox.progress.pending') ?? '{}')))
-      .toMatchObject({ [library.book1.id]: { update: { currentPage: 4 } } });
-    expect((await serverProgress(server, session, library.book1.id))?.currentPage).not.toBe(4);
+      .toMatchObject({ [suite.library.book1.id]: { update: { currentPage: 4 } } });
+    expect((await serverProgress(suite.server, suite.session, suite.library.book1.id))?.currentPage).not.toBe(4);
 
     await context.setOffline(false);
     await expect
-      .poll(async () => (await serverProgress(server, session, library.book1.id))?.currentPage, { timeout: 15_000 })
+      .poll(async () => (await serverProgress(suite.server, suite.session, suite.library.book1.id))?.currentPage, {
+        timeout: 15_000,
+      })
       .toBe(4);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('longbox.progress.pending')), WAIT).toBe('{}');
   });
 
   it('reads a downloaded EPUB with the network cut, from the kept file', async () => {
-    const page = await signedInPage('phone');
+    const page = await suite.signedInPage('phone');
     const context = page.context();
-    await page.goto(`${server.url}/read/${library.novel.id}`);
+    await page.goto(`${suite.server.url}/read/${suite.library.novel.id}`);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     const root = page.locator('.rd-epub[data-ready="true"]');
     await root.waitFor();
@@ -322,7 +304,7 @@ describeWithChromium('the readers', () => {
     await context.setOffline(true);
     const fileRequests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes(`/books/${library.novel.id}/file`)) fileRequests.push(request.url());
+      if (request.url().includes(`/books/${suite.library.novel.id}/file`)) fileRequests.push(request.url());
     });
     await page.reload();
     await root.waitFor({ timeout: 30_000 });
@@ -347,8 +329,8 @@ describeWithChromium('the readers', () => {
    */
   describe('a finished book opened and closed without turning a page stays read', () => {
     const readState = async (bookId: string, seriesId: string) => {
-      const progress = await serverProgress(server, session, bookId);
-      const series = await call(server.url, 'GET', `/series/${seriesId}`, { token: session.token });
+      const progress = await serverProgress(suite.server, suite.session, bookId);
+      const series = await call(suite.server.url, 'GET', `/series/${seriesId}`, { token: suite.session.token });
       return { completed: progress?.completed, unreadCount: series.unreadCount };
     };
     /** Longer than the saver's debounce (800 ms): a position recorded on opening would have gone out. */
@@ -356,13 +338,13 @@ describeWithChromium('the readers', () => {
 
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`a comic, on a ${viewport}`, async () => {
-        const { book2, book1 } = library;
-        await call(server.url, 'POST', `/books/${book2.id}/read`, { token: session.token });
+        const { book2, book1 } = suite.library;
+        await call(suite.server.url, 'POST', `/books/${book2.id}/read`, { token: suite.session.token });
         const before = await readState(book2.id, book1.seriesId);
         expect(before.completed).toBe(true);
 
-        const page = await signedInPage(viewport);
-        await openComicReader(page, server.url, book2.id);
+        const page = await suite.signedInPage(viewport);
+        await openComicReader(page, suite.server.url, book2.id);
         expect(await pagesShown(page)).toEqual(['1']);
         await linger(page);
         await page.keyboard.press('Escape');
@@ -373,25 +355,28 @@ describeWithChromium('the readers', () => {
 
         if (viewport === 'desktop') {
           // Turning a page starts reading it again, as in Komga: the book is in progress at that page.
-          await openComicReader(page, server.url, book2.id);
+          await openComicReader(page, suite.server.url, book2.id);
           await page.keyboard.press('ArrowRight');
           await expect
-            .poll(async () => (await serverProgress(server, session, book2.id))?.currentPage, { timeout: 10_000 })
+            .poll(async () => (await serverProgress(suite.server, suite.session, book2.id))?.currentPage, {
+              timeout: 10_000,
+            })
             .toBe(2);
-          expect((await serverProgress(server, session, book2.id))?.completed).toBe(false);
+          expect((await serverProgress(suite.server, suite.session, book2.id))?.completed).toBe(false);
         }
       });
     }
 
     it('an EPUB', async () => {
-      const { novel } = library;
-      await call(server.url, 'POST', `/books/${novel.id}/read`, { token: session.token });
-      const seriesId = (await call(server.url, 'GET', `/books/${novel.id}`, { token: session.token })).seriesId;
+      const { novel } = suite.library;
+      await call(suite.server.url, 'POST', `/books/${novel.id}/read`, { token: suite.session.token });
+      const seriesId = (await call(suite.server.url, 'GET', `/books/${novel.id}`, { token: suite.session.token }))
+        .seriesId;
       const before = await readState(novel.id, seriesId);
       expect(before.completed).toBe(true);
 
-      const page = await signedInPage('desktop');
-      await page.goto(`${server.url}/read/${novel.id}`);
+      const page = await suite.signedInPage('desktop');
+      await page.goto(`${suite.server.url}/read/${novel.id}`);
       await page.locator('.rd-epub[data-ready="true"]').waitFor();
       const opened = await page.locator('.rd-epub').getAttribute('data-cfi');
       // The window changes size (a tablet turned): the book is laid out again, which moves nobody.

@@ -1,45 +1,17 @@
-/**
- * Reading statistics from the web readers in a real Chromium against `wrangler dev` (issue 35, Done when): a
- * reader reading on a phone and on a desktop browser, and in KOReader on a third device (its statistics database
- * uploaded with its own key), shows three devices, each with its own measured time. The
- * measured sessions leave by `sendBeacon` when the reader is closed, signed in by the HttpOnly cookie alone,
- * so this also proves the server's same-origin check lets the beacons through.
- */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type LongboxServer, startServer } from '../support/dev-server';
+import { expect, it } from 'vitest';
 import { koreaderStatisticsFile } from '../support/koreader-statistics-db.mjs';
 import { pagesRead } from '../support/koreader-statistics-spec.mjs';
-import { ADMIN, call, type Session, setupAdmin, signInContext } from './support/api';
-import { describeWithChromium, launchBrowser, newContext, type ViewportName } from './support/browser';
-import { createReaderLibrary, type ReaderLibrary } from './support/reader-library';
-import { openComicReader } from './support/open-reader';
+import { call } from './support/api';
+import { describeWithChromium, type ViewportName } from './support/browser';
+import { openComicReader, readerSuite } from './support/open-reader';
 
 describeWithChromium('reading statistics from the web readers', () => {
-  let server: LongboxServer;
-  let browser: Browser;
-  let session: Session;
-  let library: ReaderLibrary;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    session = await setupAdmin(server.url);
-    library = await createReaderLibrary(server.url, session.token);
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = readerSuite();
 
   /** Turns three pages 1.2 s or more apart on a new browser (its own device), then closes the reader. */
   async function readOn(viewport: ViewportName): Promise<number> {
-    const context = await newContext(browser, viewport);
-    contexts.push(context);
-    await signInContext(context, server.url, ADMIN.username, ADMIN.password);
-    const page: Page = await context.newPage();
-    await openComicReader(page, server.url, library.book1.id);
+    const page = await suite.signedInPage(viewport);
+    await openComicReader(page, suite.server.url, suite.library.book1.id);
     const started = Date.now();
     await page.keyboard.press('Home');
     for (let turn = 0; turn < 3; turn++) {
@@ -54,13 +26,18 @@ describeWithChromium('reading statistics from the web readers', () => {
 
   /** KOReader on an e-reader of its own: 12 pages of 75 s an hour ago, its statistics database sent with its key. */
   async function readInKoreader(): Promise<{ deviceId: string; measuredMs: number }> {
-    const key = await call(server.url, 'POST', '/api-keys', { token: session.token, json: { name: 'Libra KOReader' } });
-    const book = await call(server.url, 'GET', `/books/${library.book1.id}`, { token: session.token });
+    const key = await call(suite.server.url, 'POST', '/api-keys', {
+      token: suite.session.token,
+      json: { name: 'Libra KOReader' },
+    });
+    const book = await call(suite.server.url, 'GET', `/books/${suite.library.book1.id}`, {
+      token: suite.session.token,
+    });
     const start = Math.floor(Date.now() / 1000) - 3600;
     const file = koreaderStatisticsFile([
-      { title: library.book1.title, md5: book.readerHash, totalPages: 20, visits: pagesRead(1, 12, start, 75) },
+      { title: suite.library.book1.title, md5: book.readerHash, totalPages: 20, visits: pagesRead(1, 12, start, 75) },
     ]);
-    const response = await fetch(`${server.url}/api/v1/reading-sessions/koreader`, {
+    const response = await fetch(`${suite.server.url}/api/v1/reading-sessions/koreader`, {
       method: 'POST',
       headers: { 'X-API-Key': key.key, 'Content-Type': 'application/vnd.sqlite3' },
       body: file.slice(),
@@ -75,7 +52,7 @@ describeWithChromium('reading statistics from the web readers', () => {
     const desktopSpan = await readOn('desktop');
     const koreader = await readInKoreader();
     const measuring = async () => {
-      const stats = await call(server.url, 'GET', '/reading-stats', { token: session.token });
+      const stats = await call(suite.server.url, 'GET', '/reading-stats', { token: suite.session.token });
       return (
         stats.devices as Array<{ deviceId: string; duration: { measuredMs: number; inferredMs: number } }>
       ).filter((d) => d.duration.measuredMs > 0);

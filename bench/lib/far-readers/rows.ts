@@ -10,6 +10,7 @@
  */
 import { koreaderStatisticsFile } from '../../../test/support/koreader-statistics-db.mjs';
 import { pagesRead } from '../../../test/support/koreader-statistics-spec.mjs';
+import { peerUser } from '../../../test/support/peers/peer-user';
 import { createHash } from 'node:crypto';
 import { adminApi, type Library, PEER_SOURCE, pollsDone } from './library';
 
@@ -957,21 +958,7 @@ export const ROWS: Row[] = [
       json: {
         source: PEER_SOURCE,
         mergeExisting: false,
-        users: [
-          {
-            foreignId: `far-user-${n}`,
-            username: `far-imported-${n}`,
-            email: `far-imported-${n}@example.com`,
-            role: 'reader',
-            active: true,
-            password: null,
-            sharedAllLibraries: true,
-            libraryIds: [],
-            ageRestriction: null,
-            labelsAllow: [],
-            labelsExclude: [],
-          },
-        ],
+        users: [peerUser(`far-user-${n}`, { username: `far-imported-${n}`, email: `far-imported-${n}@example.com` })],
       },
     }),
   }),

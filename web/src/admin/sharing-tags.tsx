@@ -1,10 +1,10 @@
 /** Sharing tags: create, list with the series and users each concerns, delete (docs/DECISIONS.md §Organise and share). */
-import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
 import type { Page, SharingTag } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
+import { useReloadingAction } from '../components/reloading-action';
 import { t } from '../i18n';
 
 export function SharingTagsSection() {
@@ -12,17 +12,7 @@ export function SharingTagsSection() {
     (signal) => get<Page<SharingTag>>('/admin/sharing-tags', { query: { pageSize: 500 }, signal }),
     [],
   );
-  const [error, setError] = useState<unknown>(null);
-
-  async function act(action: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await action();
-      tags.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  }
+  const { error, act } = useReloadingAction(tags.reload);
 
   async function create(event: Event) {
     event.preventDefault();

@@ -8,6 +8,7 @@ import type { Library, Page, SharingTag, User } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
 import { ErrorMessage, useAsync } from '../components/async';
 import { Field } from '../components/field';
+import { useReloadingAction } from '../components/reloading-action';
 import { t } from '../i18n';
 import { currentUser } from '../state/session';
 import { accessSummary, UserAccessEditor } from './user-access';
@@ -16,7 +17,7 @@ const ROLES = ['reader', 'maintainer', 'admin'] as const;
 
 export function UsersSection() {
   const users = useAsync((signal) => get<Page<User>>('/users', { query: { pageSize: 500 }, signal }), []);
-  const [error, setError] = useState<unknown>(null);
+  const { error, act } = useReloadingAction(users.reload);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const editingUser = users.data?.data.find((user) => user.id === editing);
@@ -27,16 +28,6 @@ export function UsersSection() {
     }),
     [],
   );
-
-  async function act(action: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await action();
-      users.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  }
 
   async function create(event: Event) {
     event.preventDefault();
