@@ -12,7 +12,13 @@ import { queueBookWork } from '../src/ingest/book-work';
 import { openIngestTasks } from '../src/ingest/ingest-tasks';
 import { TasksRepository } from '../src/repositories/tasks.repository';
 import { LibraryScanner } from '../src/scanning/library-scanner';
-import { type LibraryScanRpc, type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
+import {
+  type LibraryScanRpc,
+  NO_SCAN_COUNTS,
+  type ScanMode,
+  type ScanState,
+  ScanStore,
+} from '../src/scanning/scan-store';
 import { skippedFilesOf } from '../src/scanning/skipped-files';
 
 const MAX_CONSECUTIVE_FAILURES = 5;
@@ -48,14 +54,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
       cancelRequested: false,
       startedAt: new Date().toISOString(),
       completedAt: null,
-      filesTotal: 0,
-      filesProcessed: 0,
-      seriesFound: 0,
-      booksFound: 0,
-      booksAdded: 0,
-      booksUpdated: 0,
-      booksDeleted: 0,
-      errors: 0,
+      ...NO_SCAN_COUNTS,
       skipped: [],
       message: null,
     };
