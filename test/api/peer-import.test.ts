@@ -71,6 +71,24 @@ async function storedHash(username: string): Promise<string> {
   return row?.h ?? '';
 }
 
+/**
+ * An import sent through a worker whose database fails, with `error`, the batch holding a statement `failing`
+ * matches; answered once the request's background work has settled.
+ */
+async function importFailing(path: string, json: unknown, failing: RegExp, error: string) {
+  const worker = faultyWorker({
+    d1: ({ sql }) => (sql.some((statement) => failing.test(statement)) ? new Error(error) : undefined),
+  });
+  const res = await worker.fetch(path, {
+    method: 'POST',
+    auth: await worker.signIn(ADMIN),
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(json),
+  });
+  await worker.settle();
+  return res;
+}
+
 /** A library with books at known paths under its prefix, as a scan would have stored them. */
 async function shelf() {
   const library = await seedLibrary({ name: 'Comics' });
@@ -221,26 +239,15 @@ describe('admin import API: users and credentials', () => {
     const { auth } = await setupAdmin();
     // The batch's insert of the label skips the name made meanwhile, and its grant names the id it meant to make:
     // the database refuses the grant's foreign key (what D1 answers then, injected: the moment cannot be timed).
-    const worker = faultyWorker({
-      d1: ({ sql }) =>
-        sql.some((statement) => /insert into "sharing_labels"/i.test(statement))
-          ? new Error('D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT')
-          : undefined,
-    });
-    const res = await worker.fetch('/admin/import/users', {
-      method: 'POST',
-      auth: await worker.signIn(ADMIN),
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        source: SOURCE,
-        mergeExisting: false,
-        users: [peerUser('kid', { labelsExclude: ['Gore'] })],
-      }),
-    });
+    const res = await importFailing(
+      '/admin/import/users',
+      { source: SOURCE, mergeExisting: false, users: [peerUser('kid', { labelsExclude: ['Gore'] })] },
+      /insert into "sharing_labels"/i,
+      'D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT',
+    );
     expect(res.status).toBe(409);
     const body = (await res.json()) as { error: string; message: string; details: unknown };
     expect(body).toEqual({ error: 'Conflict', message: expect.stringContaining('Send it again'), details: null });
-    await worker.settle();
     expect((await api('/users', { auth })).body.data).toHaveLength(1);
     expect((await importUsers(auth, [peerUser('kid', { labelsExclude: ['Gore'] })]))[0]?.outcome).toBe('created');
   });
@@ -599,20 +606,13 @@ describe('admin import API: lists and metadata', () => {
       books: [],
     };
     // The database drops its connection as the import's write arrives (D1's documented transient error).
-    const worker = faultyWorker({
-      d1: ({ sql }) =>
-        sql.some((statement) => /insert into "import_origins"/i.test(statement))
-          ? new Error('D1_ERROR: Network connection lost.')
-          : undefined,
-    });
-    const refused = await worker.fetch('/admin/import/metadata', {
-      method: 'POST',
-      auth: await worker.signIn(ADMIN),
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(json),
-    });
+    const refused = await importFailing(
+      '/admin/import/metadata',
+      json,
+      /insert into "import_origins"/i,
+      'D1_ERROR: Network connection lost.',
+    );
     expect(refused.status).toBe(503);
-    await worker.settle();
     // No label was made or put on the series, no rating locked: the next run starts from nothing done.
     expect((await api('/admin/sharing-tags', { auth })).body.data).toEqual([]);
     expect((await api(`/series/${s.saga.id}/sharing-tags`, { auth })).body).toEqual([]);
