@@ -18,6 +18,7 @@ import {
   type ScanMode,
   type ScanState,
   ScanStore,
+  scanCountsOf,
 } from '../src/scanning/scan-store';
 import { skippedFilesOf } from '../src/scanning/skipped-files';
 
@@ -176,17 +177,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
       startedAt: state.startedAt,
       completedAt: state.completedAt,
       error: state.status === 'failed' ? message : null,
-      result: {
-        filesTotal: state.filesTotal,
-        filesProcessed: state.filesProcessed,
-        seriesFound: state.seriesFound,
-        booksFound: state.booksFound,
-        booksAdded: state.booksAdded,
-        booksUpdated: state.booksUpdated,
-        booksDeleted: state.booksDeleted,
-        errors: state.errors,
-        ...skipped,
-      },
+      result: { ...scanCountsOf(state), ...skipped },
     });
     createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work())).publish(
       {

@@ -34,6 +34,20 @@ export const NO_SCAN_COUNTS: Readonly<ScanCounts> = {
   errors: 0,
 };
 
+/** A state's counts alone: what its task's result and its status show (the state holds more). */
+export function scanCountsOf(state: ScanCounts): ScanCounts {
+  return {
+    filesTotal: state.filesTotal,
+    filesProcessed: state.filesProcessed,
+    seriesFound: state.seriesFound,
+    booksFound: state.booksFound,
+    booksAdded: state.booksAdded,
+    booksUpdated: state.booksUpdated,
+    booksDeleted: state.booksDeleted,
+    errors: state.errors,
+  };
+}
+
 export interface ScanState extends ScanCounts {
   taskId: string;
   libraryId: string;
