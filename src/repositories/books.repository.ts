@@ -270,20 +270,10 @@ export class BooksRepository extends CatalogListRepository<BookListQuery> {
    * RELEASE_ORDER for an unordered list), narrowed by a checked filter when given.
    */
   async listInReadList(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode) {
-    return this.read(viewer, this.readListSpec(viewer, readListId, window, filter));
+    return this.read(viewer, this.membersSpec(viewer, readListId, window, filter));
   }
 
-  /** The page `listInReadList` reads, in a caller's own shape (listAs). */
-  async listInReadListAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    readListId: string,
-    window: PageWindow,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.readListSpec(viewer, readListId, window), enrich);
-  }
-
-  private readListSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
+  protected membersSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     return {
       id: books.id,

@@ -1,10 +1,12 @@
 /**
- * What the catalog's two list repositories (books, series) share: the page a query asks for read in a caller's
- * own row shape, through the list's `ListSpec` (catalog-page.ts). Each repository reads its own rows (`list`).
+ * What the catalog's two list repositories (books, series) share: the page a query asks for, or of a list's
+ * members (a read list's books, a collection's series), read in a caller's own row shape through the list's
+ * `ListSpec` (catalog-page.ts). Each repository reads its own rows (`list`, `listIn…`).
  */
 import type { Database } from '../db/client';
 import type { FeedExtrasRead } from './book-extras.repository';
-import { type ListSpec, type PageEnrichment, readList } from './catalog-page';
+import type { FilterNode } from './catalog-filters';
+import { type ListSpec, type PageEnrichment, type PageWindow, readList } from './catalog-page';
 import type { Viewer } from './visibility';
 
 export abstract class CatalogListRepository<Query> {
@@ -26,6 +28,19 @@ export abstract class CatalogListRepository<Query> {
     return readList(this.db, this.listSpec(viewer, query), enrich);
   }
 
+  /** A page of a list's members (`listInReadList`, `listInCollection`), in a caller's own shape (listAs). */
+  async listMembersAs<Row extends { pageTotal: number | null }>(
+    viewer: Viewer,
+    listId: string,
+    window: PageWindow,
+    enrich: PageEnrichment<Row>,
+  ) {
+    return readList(this.db, this.membersSpec(viewer, listId, window), enrich);
+  }
+
   /** The list's page as `readList` reads it: its rows, condition and order. */
   protected abstract listSpec(viewer: Viewer, query: Query): ListSpec;
+
+  /** The page of a list's live members the viewer may see, in `window`'s order, narrowed by `filter` when given. */
+  protected abstract membersSpec(viewer: Viewer, listId: string, window: PageWindow, filter?: FilterNode): ListSpec;
 }

@@ -15,7 +15,6 @@ import {
   ONE_ROW,
   type PageWindow,
   pageIdsQuery,
-  type PageEnrichment,
   readList,
   type SortKey,
 } from './catalog-page';
@@ -230,20 +229,10 @@ export class SeriesRepository extends CatalogListRepository<SeriesListQuery> {
    * order is `collection_series.position`: COLLECTION_ORDER), narrowed by a checked filter when given.
    */
   async listInCollection(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode) {
-    return this.read(viewer, this.collectionSpec(viewer, collectionId, window, filter));
+    return this.read(viewer, this.membersSpec(viewer, collectionId, window, filter));
   }
 
-  /** The page `listInCollection` reads, in a caller's own shape (listAs). */
-  async listInCollectionAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    collectionId: string,
-    window: PageWindow,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.collectionSpec(viewer, collectionId, window), enrich);
-  }
-
-  private collectionSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
+  protected membersSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, SERIES_FILTER_FIELDS, viewer) : undefined;
     return {
       id: series.id,
