@@ -12,7 +12,14 @@ import { queueBookWork } from '../src/ingest/book-work';
 import { openIngestTasks } from '../src/ingest/ingest-tasks';
 import { TasksRepository } from '../src/repositories/tasks.repository';
 import { LibraryScanner } from '../src/scanning/library-scanner';
-import { type LibraryScanRpc, type ScanMode, type ScanState, ScanStore } from '../src/scanning/scan-store';
+import {
+  type LibraryScanRpc,
+  NO_SCAN_COUNTS,
+  type ScanMode,
+  type ScanState,
+  ScanStore,
+  scanCountsOf,
+} from '../src/scanning/scan-store';
 import { skippedFilesOf } from '../src/scanning/skipped-files';
 
 const MAX_CONSECUTIVE_FAILURES = 5;
@@ -48,14 +55,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
       cancelRequested: false,
       startedAt: new Date().toISOString(),
       completedAt: null,
-      filesTotal: 0,
-      filesProcessed: 0,
-      seriesFound: 0,
-      booksFound: 0,
-      booksAdded: 0,
-      booksUpdated: 0,
-      booksDeleted: 0,
-      errors: 0,
+      ...NO_SCAN_COUNTS,
       skipped: [],
       message: null,
     };
@@ -177,17 +177,7 @@ export class LibraryScan extends DurableObject<Env> implements LibraryScanRpc {
       startedAt: state.startedAt,
       completedAt: state.completedAt,
       error: state.status === 'failed' ? message : null,
-      result: {
-        filesTotal: state.filesTotal,
-        filesProcessed: state.filesProcessed,
-        seriesFound: state.seriesFound,
-        booksFound: state.booksFound,
-        booksAdded: state.booksAdded,
-        booksUpdated: state.booksUpdated,
-        booksDeleted: state.booksDeleted,
-        errors: state.errors,
-        ...skipped,
-      },
+      result: { ...scanCountsOf(state), ...skipped },
     });
     createEventPublisher(this.env.EVENT_HUB, (work) => this.ctx.waitUntil(work())).publish(
       {

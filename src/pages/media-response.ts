@@ -2,6 +2,8 @@
  * What the media services (pages, book files, thumbnails) hand to their routes: a status, headers and a
  * body that is streamed, never buffered by the route. Also the HTTP caching rules they share.
  */
+import { attachmentDisposition } from './content-disposition';
+
 export interface MediaResponse {
   status: 200 | 206 | 304 | 416;
   headers: Record<string, string>;
@@ -56,4 +58,38 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 
 export function notModified(headers: Record<string, string>): MediaResponse {
   return { status: 304, headers, body: null };
+}
+
+/**
+ * The headers of a file a client downloads (a book's file, a comic as an EPUB) and may ask ranges of: its
+ * validators, revalidated on every use (the file can be replaced in place), its type and the name to save it as.
+ */
+export function downloadHeaders(file: {
+  etag: string;
+  modified: Date;
+  mediaType: string;
+  fileName: string;
+}): Record<string, string> {
+  return {
+    ETag: file.etag,
+    'Last-Modified': file.modified.toUTCString(),
+    'Cache-Control': REVALIDATE_CACHE_CONTROL,
+    'Accept-Ranges': 'bytes',
+    'Content-Type': file.mediaType,
+    'Content-Disposition': attachmentDisposition(file.fileName),
+  };
+}
+
+/** A range outside a file of `size` bytes: 416 naming the size (RFC 9110 §14.4), with the error envelope. */
+export function rangeNotSatisfiable(size: number): MediaResponse {
+  return {
+    status: 416,
+    headers: { 'Content-Type': 'application/json', 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${size}` },
+    // The envelope's kind list has no 416: BadRequest is the kind of every other refused request.
+    body: JSON.stringify({
+      error: 'BadRequest',
+      message: `The requested range is outside the file (${size} bytes)`,
+      details: null,
+    }),
+  };
 }

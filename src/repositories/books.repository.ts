@@ -5,11 +5,10 @@
  * only the books visibility.ts lets it.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
 import { books, libraries, readListBooks, readProgress, series } from '../db/schema';
 import { BOOKS_LIVE_CATALOG_INDEX } from '../db/tables/books';
 import { bookCoverSource } from './cover-source';
-import { type BookExtrasRow, bookExtrasColumns, type FeedExtrasRead, toBookExtras } from './book-extras.repository';
+import { type BookExtrasRow, bookExtrasColumns, toBookExtras } from './book-extras.repository';
 import { BOOK_FILTER_FIELDS, compileFilter, type FilterNode } from './catalog-filters';
 import {
   type ListSpec,
@@ -21,6 +20,7 @@ import {
   type SortKey,
 } from './catalog-page';
 import { firstBookOf, progressColumns, progressOf, readingOrderKeys } from './catalog-sql';
+import { CatalogListRepository } from './catalog-list.repository';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleBooks, visibleCount, visibleSeries } from './visibility';
 import { booksAndSeriesOf, type IdsQuery, liveVisibleBooks } from './live-visible';
@@ -129,16 +129,8 @@ export const pagingColumns = {
 /** Of the books sharing a KOReader document hash, the one it means comes first: live before trashed, then the oldest. */
 export const READER_HASH_ORDER = [sql`${books.deletedAt} IS NOT NULL`, books.createdAt, books.id];
 
-export class BooksRepository {
-  /**
-   * `extrasRead`: the book lists of an OPDS feed read each row's extras (book-extras.repository.ts) in the same
-   * statement as the page and leave them there, so the feed needs no second round trip for them (issue 30).
-   */
-  constructor(
-    private readonly db: Database,
-    private readonly extrasRead: FeedExtrasRead | null = null,
-  ) {}
-
+/** Books; with `extrasRead`, its lists read each row's extras (book-extras.repository.ts) in the page's statement. */
+export class BooksRepository extends CatalogListRepository<BookListQuery> {
   /**
    * A page of live books. Unfiltered, an index serves the order and the page stops after its rows; the
    * count is a second statement. Filtered or searched, rows are read through the covering index, and
@@ -149,19 +141,7 @@ export class BooksRepository {
     return this.read(viewer, this.listSpec(viewer, query));
   }
 
-  /**
-   * The page `list` reads, its rows selected in a caller's own shape (the Komga API's) in the page's statement:
-   * each row is enriched once, and the page costs no round trip for ids before its rows.
-   */
-  async listAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    query: BookListQuery,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.listSpec(viewer, query), enrich);
-  }
-
-  private listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
+  protected listSpec(viewer: Viewer, query: BookListQuery): ListSpec {
     const filter = query.filter ? compileFilter(query.filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     const filtered = filter !== undefined || query.match !== undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
@@ -290,20 +270,10 @@ export class BooksRepository {
    * RELEASE_ORDER for an unordered list), narrowed by a checked filter when given.
    */
   async listInReadList(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode) {
-    return this.read(viewer, this.readListSpec(viewer, readListId, window, filter));
+    return this.read(viewer, this.membersSpec(viewer, readListId, window, filter));
   }
 
-  /** The page `listInReadList` reads, in a caller's own shape (listAs). */
-  async listInReadListAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    readListId: string,
-    window: PageWindow,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.readListSpec(viewer, readListId, window), enrich);
-  }
-
-  private readListSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
+  protected membersSpec(viewer: Viewer, readListId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, BOOK_FILTER_FIELDS, viewer) : undefined;
     return {
       id: books.id,

@@ -18,6 +18,7 @@ import { bookPages, books, koboDeviceBooks, koboDeviceShelves } from '../db/sche
 import type { CreditedAuthor } from '../db/tables/metadata-values';
 import { credentialStillGrants, type GuardedCaller } from './credential-guard';
 import type { AlongsideWrite, BookCondition } from './read-progress.repository';
+import { fromExcluded } from './upsert';
 import { type Viewer, visibleBooks } from './visibility';
 
 /** The user preference naming the collections and read lists a Kobo syncs (null: the whole library). */
@@ -519,12 +520,7 @@ export class KoboSyncRepository {
       )
       .onConflictDoUpdate({
         target: [koboDeviceBooks.apiKeyId, koboDeviceBooks.bookId],
-        set: {
-          state: sql`excluded.state`,
-          fingerprint: sql`excluded.fingerprint`,
-          generation: sql`excluded.generation`,
-          progressAt: sql`excluded.progress_at`,
-        },
+        set: fromExcluded(koboDeviceBooks, ['state', 'fingerprint', 'generation', 'progressAt']),
       });
     const shelvesSent = this.db
       .insert(koboDeviceShelves)
@@ -539,11 +535,7 @@ export class KoboSyncRepository {
       )
       .onConflictDoUpdate({
         target: [koboDeviceShelves.apiKeyId, koboDeviceShelves.listId],
-        set: {
-          state: sql`excluded.state`,
-          fingerprint: sql`excluded.fingerprint`,
-          generation: sql`excluded.generation`,
-        },
+        set: fromExcluded(koboDeviceShelves, ['state', 'fingerprint', 'generation']),
       });
     const acknowledgedRemovals = <T extends typeof koboDeviceBooks | typeof koboDeviceShelves>(table: T) =>
       and(eq(table.apiKeyId, apiKeyId), eq(table.state, 'removed'), lte(table.generation, acknowledged), holds);

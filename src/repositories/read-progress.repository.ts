@@ -11,6 +11,7 @@ import { progressOf } from './catalog-sql';
 import { credentialStillGrants, type GuardedCaller } from './credential-guard';
 import { positionSql, type SentPosition } from './progress-position';
 import { recountSeriesProgress, seriesIdList, seriesOfBooks } from './series-read-progress';
+import { fromExcluded } from './upsert';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadProgressRecord = typeof readProgress.$inferSelect;
@@ -142,18 +143,20 @@ function selectedRowWins(keep: { completedAt: SQL; startedAt?: SQL; onlyIf?: SQL
   return {
     target: [readProgress.userId, readProgress.bookId],
     set: {
-      currentPage: sql`excluded.current_page`,
-      completed: sql`excluded.completed`,
-      completedAt: keep.completedAt,
-      progressPercentage: sql`excluded.progress_percentage`,
       // The position replaces the last one: a locator not sent again would point where the reader left.
-      locator: sql`excluded.locator`,
-      deviceId: sql`excluded.device_id`,
-      deviceName: sql`excluded.device_name`,
-      readerDeviceId: sql`excluded.reader_device_id`,
-      readerDeviceName: sql`excluded.reader_device_name`,
+      ...fromExcluded(readProgress, [
+        'currentPage',
+        'completed',
+        'progressPercentage',
+        'locator',
+        'deviceId',
+        'deviceName',
+        'readerDeviceId',
+        'readerDeviceName',
+        'updatedAt',
+      ]),
+      completedAt: keep.completedAt,
       ...(keep.startedAt ? { startedAt: keep.startedAt } : {}),
-      updatedAt: sql`excluded.updated_at`,
     },
     ...(keep.onlyIf ? { setWhere: keep.onlyIf } : {}),
   };
@@ -520,15 +523,12 @@ export class ReadProgressRepository {
       .onConflictDoUpdate({
         target: [readProgress.userId, readProgress.bookId],
         set: {
-          currentPage: sql`excluded.current_page`,
+          ...fromExcluded(readProgress, ['currentPage', 'deviceId', 'deviceName', 'updatedAt']),
           completed: true,
           completedAt: KEEP_FIRST_COMPLETION,
           progressPercentage: 1,
-          deviceId: sql`excluded.device_id`,
-          deviceName: sql`excluded.device_name`,
           readerDeviceId: null,
           readerDeviceName: null,
-          updatedAt: sql`excluded.updated_at`,
         },
       });
     await this.db.batch([markRead, ...recountSeriesProgress(this.db, seriesIds, write.userId)]);

@@ -9,6 +9,7 @@ import type { Database } from '../db/client';
 import { books, readingDeviceNames, readingSessionReceipts, readingSessions } from '../db/schema';
 import { READER_HASH_ORDER } from './books.repository';
 import type { InBookFold } from './read-progress.repository';
+import { fromExcluded } from './upsert';
 import { type Viewer, visibleBooks } from './visibility';
 
 export type ReadingSessionRecord = typeof readingSessions.$inferSelect;
@@ -220,14 +221,14 @@ export class ReadingSessionsRepository {
       )
       .onConflictDoUpdate({
         target: readingSessions.id,
-        set: {
-          deviceName: sql`excluded.device_name`,
-          endedAt: sql`excluded.ended_at`,
-          inferredMs: sql`excluded.inferred_ms`,
-          pagesRead: sql`excluded.pages_read`,
-          lastPage: sql`excluded.last_page`,
-          finished: sql`excluded.finished`,
-        },
+        set: fromExcluded(readingSessions, [
+          'deviceName',
+          'endedAt',
+          'inferredMs',
+          'pagesRead',
+          'lastPage',
+          'finished',
+        ]),
       });
   }
 
@@ -445,12 +446,7 @@ export class ReadingSessionsRepository {
       )
       .onConflictDoUpdate({
         target: readingSessions.id,
-        set: {
-          startedAt: sql`excluded.started_at`,
-          endedAt: sql`excluded.ended_at`,
-          measuredMs: sql`excluded.measured_ms`,
-          inferredMs: sql`NULL`,
-        },
+        set: { ...fromExcluded(readingSessions, ['startedAt', 'endedAt', 'measuredMs']), inferredMs: sql`NULL` },
       });
   }
 
@@ -494,7 +490,7 @@ export class ReadingSessionsRepository {
       .select(sql`SELECT ${userId}, ${deviceId}, ${name}, ${now} WHERE ${owned}`)
       .onConflictDoUpdate({
         target: [readingDeviceNames.userId, readingDeviceNames.deviceId],
-        set: { name: sql`excluded.name`, updatedAt: sql`excluded.updated_at` },
+        set: fromExcluded(readingDeviceNames, ['name', 'updatedAt']),
       })
       .returning({ deviceId: readingDeviceNames.deviceId });
     return written.length > 0;

@@ -162,25 +162,19 @@ function orderOf({ field, direction }: InboxSort) {
   }
 }
 
+/** What `page`'s two statements read, as the API lists it. */
+const pageOf = (rows: unknown[], [counted]: Array<{ total: number }>) => ({
+  rows: rows as ReleaseRow[],
+  total: counted?.total ?? 0,
+});
+
 export class ReleaseLedgerRepository {
   constructor(private readonly db: Database) {}
 
   /** A page of the inbox and its total, in one batch. */
   async inbox(viewer: Viewer, filter: InboxFilter, sort: InboxSort, limit: number, offset: number) {
-    const where = seen(viewer, filterOf(filter));
-    const [rows, [counted]] = await this.db.batch([
-      selectReleases(this.db)
-        .where(where)
-        .orderBy(...orderOf(sort))
-        .limit(limit)
-        .offset(offset),
-      this.db
-        .select({ total: count() })
-        .from(releaseLedger)
-        .innerJoin(series, eq(series.id, releaseLedger.seriesId))
-        .where(where),
-    ]);
-    return { rows: rows as ReleaseRow[], total: counted?.total ?? 0 };
+    const [rows, counted] = await this.db.batch(this.page(seen(viewer, filterOf(filter)), sort, limit, offset));
+    return pageOf(rows, counted);
   }
 
   /** One series' releases (null when the viewer may not see the series), in one batch. */
@@ -193,11 +187,20 @@ export class ReleaseLedgerRepository {
     offset: number,
   ) {
     const where = seen(viewer, filterOf({ ...filter, seriesId }));
-    const [found, rows, [counted]] = await this.db.batch([
+    const [found, rows, counted] = await this.db.batch([
       this.db
         .select({ id: series.id })
         .from(series)
         .where(seen(viewer, eq(series.id, seriesId))),
+      ...this.page(where, sort, limit, offset),
+    ]);
+    if (found.length === 0) return null;
+    return pageOf(rows, counted);
+  }
+
+  /** A page of the releases `where` selects, and their count: two statements for the caller's batch. */
+  private page(where: SQL | undefined, sort: InboxSort, limit: number, offset: number) {
+    return [
       selectReleases(this.db)
         .where(where)
         .orderBy(...orderOf(sort))
@@ -208,9 +211,7 @@ export class ReleaseLedgerRepository {
         .from(releaseLedger)
         .innerJoin(series, eq(series.id, releaseLedger.seriesId))
         .where(where),
-    ]);
-    if (found.length === 0) return null;
-    return { rows: rows as ReleaseRow[], total: counted?.total ?? 0 };
+    ] as const;
   }
 
   /** One release the viewer may see. */

@@ -4,11 +4,10 @@
  * a viewer and sees only the series visibility.ts lets it.
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
 import { books, collectionSeries, libraries, readProgress, series, seriesTracking, wantToRead } from '../db/schema';
 import { SERIES_LIVE_CATALOG_INDEX } from '../db/tables/series';
 import { seriesCoverSource } from './cover-source';
-import { type FeedExtrasRead, seriesHasCoverColumn } from './book-extras.repository';
+import { seriesHasCoverColumn } from './book-extras.repository';
 import { compileFilter, type FilterNode, SERIES_FILTER_FIELDS } from './catalog-filters';
 import {
   type ListSpec,
@@ -16,11 +15,11 @@ import {
   ONE_ROW,
   type PageWindow,
   pageIdsQuery,
-  type PageEnrichment,
   readList,
   type SortKey,
 } from './catalog-page';
 import { readCountsOf } from './catalog-sql';
+import { CatalogListRepository } from './catalog-list.repository';
 import { rankedMatches } from './search-index';
 import { type CountedRows, seesEverything, type Viewer, visibleCount, visibleSeries } from './visibility';
 
@@ -148,31 +147,14 @@ export interface SeriesListQuery extends PageWindow {
   match?: string;
 }
 
-export class SeriesRepository {
-  /** `extrasRead`: the series lists of an OPDS feed read whether each row has a cover in the same statement. */
-  constructor(
-    private readonly db: Database,
-    private readonly extrasRead: FeedExtrasRead | null = null,
-  ) {}
-
+/** Series; with `extrasRead`, its lists read whether each row has a cover in the page's statement. */
+export class SeriesRepository extends CatalogListRepository<SeriesListQuery> {
   /**
    * A page of live series. When a search or a condition narrowing to id lists drives it, the page
    * visits and sorts every match anyway and counts them in the same pass (catalog-page.ts).
    */
   async list(viewer: Viewer, query: SeriesListQuery) {
     return this.read(viewer, this.listSpec(viewer, query));
-  }
-
-  /**
-   * The page `list` reads, its rows selected in a caller's own shape (the Komga API's) in the page's statement:
-   * each row is enriched once, and the page costs no round trip for ids before its rows.
-   */
-  async listAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    query: SeriesListQuery,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.listSpec(viewer, query), enrich);
   }
 
   /**
@@ -186,7 +168,7 @@ export class SeriesRepository {
     return results.map((rows) => rows.map((row) => row.id));
   }
 
-  private listSpec(viewer: Viewer, query: SeriesListQuery): ListSpec {
+  protected listSpec(viewer: Viewer, query: SeriesListQuery): ListSpec {
     const filter = query.filter ? compileFilter(query.filter, SERIES_FILTER_FIELDS, viewer) : undefined;
     const unfiltered = filter === undefined && query.match === undefined;
     const countInPage = query.match !== undefined || filter?.narrowsToIds === true;
@@ -247,20 +229,10 @@ export class SeriesRepository {
    * order is `collection_series.position`: COLLECTION_ORDER), narrowed by a checked filter when given.
    */
   async listInCollection(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode) {
-    return this.read(viewer, this.collectionSpec(viewer, collectionId, window, filter));
+    return this.read(viewer, this.membersSpec(viewer, collectionId, window, filter));
   }
 
-  /** The page `listInCollection` reads, in a caller's own shape (listAs). */
-  async listInCollectionAs<Row extends { pageTotal: number | null }>(
-    viewer: Viewer,
-    collectionId: string,
-    window: PageWindow,
-    enrich: PageEnrichment<Row>,
-  ) {
-    return readList(this.db, this.collectionSpec(viewer, collectionId, window), enrich);
-  }
-
-  private collectionSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
+  protected membersSpec(viewer: Viewer, collectionId: string, window: PageWindow, filter?: FilterNode): ListSpec {
     const compiled = filter ? compileFilter(filter, SERIES_FILTER_FIELDS, viewer) : undefined;
     return {
       id: series.id,

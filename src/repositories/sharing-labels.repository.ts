@@ -77,21 +77,26 @@ export class SharingLabelsRepository {
     await this.db.insert(sharingLabels).values(label);
   }
 
-  /** The ids of the labels with these names (ignoring case), by lower-cased name. */
+  /**
+   * The ids of the labels with these names (ignoring case), by lower-cased name. Compared as the unique index
+   * compares (`COLLATE NOCASE`, which folds ASCII letters only): every label `creation` would collide with is
+   * found, whatever other letters its name has ("Ärzte" is not lower-cased to "ärzte" by SQLite).
+   */
   async idsNamed(names: readonly string[]): Promise<Map<string, string>> {
     if (names.length === 0) return new Map();
-    const wanted = JSON.stringify([...new Set(names.map((name) => name.toLowerCase()))]);
+    const wanted = JSON.stringify([...new Set(names)]);
     const rows = await this.db
       .select({ id: sharingLabels.id, name: sharingLabels.name })
       .from(sharingLabels)
-      .where(sql`lower(${sharingLabels.name}) IN (SELECT value FROM json_each(${wanted}))`);
+      .where(sql`${byName} IN (SELECT value FROM json_each(${wanted}))`);
     return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
   }
 
   /**
    * `ensureNamed` for a caller's own batch, after `idsNamed` read `known`: the ids of every label of `names`,
    * those `known` lacks new, and the statement creating them. Should a label of the same name be made in
-   * between, the insert skips it and the batch fails on the grant naming the new id: nothing is written.
+   * between, the insert skips it and the batch fails on the grant naming the new id: nothing is written
+   * (`ImportsRepository.run` answers that with a 409).
    */
   creation(
     names: readonly string[],

@@ -1,15 +1,18 @@
 /**
- * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, keys,
- * preferences, progress, reading statistics, their own lists).
+ * Users, with their e-mail verification tokens and the cascade a user deletion needs (sessions, sign-in activity,
+ * keys and what Kobos synced with them, preferences, progress, reading statistics, their own lists).
  */
 import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, preparedPerDatabase } from '../db/client';
 import {
   apiKeyLibraries,
   apiKeys,
+  authenticationActivity,
   collectionSeries,
   collections,
   emailVerificationTokens,
+  koboDeviceBooks,
+  koboDeviceShelves,
   oidcIdentities,
   readingDeviceNames,
   readingSessionReceipts,
@@ -226,8 +229,11 @@ export class UsersRepository {
   /**
    * Deletes the user and everything that is theirs; false when the user is gone or is the last active
    * admin. Foreign keys cascade on D1, but libSQL connections may run without `PRAGMA foreign_keys`, so
-   * the dependants are removed explicitly in one batch (one transaction). Every statement carries the
-   * last-admin condition, which none of them changes, so either all apply or none does.
+   * the dependants are removed explicitly in one batch (one transaction): every table whose rows reference the
+   * user or one of their keys (test/node/libsql.test.ts checks every table of the schema). What only names them
+   * without a reference stays, as on D1: who changed a setting or started a task, and `import_origins`, which
+   * keeps a deleted imported user from coming back on the next run. Every statement carries the last-admin
+   * condition, which none of them changes, so either all apply or none does.
    */
   async delete(id: string): Promise<boolean> {
     const allowed = anotherAdminRemains(id);
@@ -239,7 +245,11 @@ export class UsersRepository {
     const ownReadLists = this.db.select({ id: readLists.id }).from(readLists).where(eq(readLists.ownerUserId, id));
     const results = await this.db.batch([
       this.db.delete(sessions).where(and(eq(sessions.userId, id), allowed)),
+      this.db.delete(authenticationActivity).where(and(eq(authenticationActivity.userId, id), allowed)),
+      // Their keys, with what each reaches and what each Kobo syncing with it was last sent.
       this.db.delete(apiKeyLibraries).where(and(inArray(apiKeyLibraries.apiKeyId, ownKeys), allowed)),
+      this.db.delete(koboDeviceBooks).where(and(inArray(koboDeviceBooks.apiKeyId, ownKeys), allowed)),
+      this.db.delete(koboDeviceShelves).where(and(inArray(koboDeviceShelves.apiKeyId, ownKeys), allowed)),
       this.db.delete(apiKeys).where(and(eq(apiKeys.userId, id), allowed)),
       this.db.delete(userPreferences).where(and(eq(userPreferences.userId, id), allowed)),
       this.db.delete(readProgress).where(and(eq(readProgress.userId, id), allowed)),

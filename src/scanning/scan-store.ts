@@ -10,7 +10,45 @@ export type ScanMode = 'normal' | 'deep';
 export type ScanPhase = 'listing' | 'analyzing' | 'finalizing' | 'done';
 export type ScanStatus = 'running' | 'completed' | 'cancelled' | 'failed';
 
-export interface ScanState {
+/** What a scan has counted so far. */
+export interface ScanCounts {
+  filesTotal: number;
+  filesProcessed: number;
+  seriesFound: number;
+  booksFound: number;
+  booksAdded: number;
+  booksUpdated: number;
+  booksDeleted: number;
+  errors: number;
+}
+
+/** The counts of a scan that has counted nothing: a new run's, and what a library never scanned shows. */
+export const NO_SCAN_COUNTS: Readonly<ScanCounts> = {
+  filesTotal: 0,
+  filesProcessed: 0,
+  seriesFound: 0,
+  booksFound: 0,
+  booksAdded: 0,
+  booksUpdated: 0,
+  booksDeleted: 0,
+  errors: 0,
+};
+
+/** A state's counts alone: what its task's result and its status show (the state holds more). */
+export function scanCountsOf(state: ScanCounts): ScanCounts {
+  return {
+    filesTotal: state.filesTotal,
+    filesProcessed: state.filesProcessed,
+    seriesFound: state.seriesFound,
+    booksFound: state.booksFound,
+    booksAdded: state.booksAdded,
+    booksUpdated: state.booksUpdated,
+    booksDeleted: state.booksDeleted,
+    errors: state.errors,
+  };
+}
+
+export interface ScanState extends ScanCounts {
   taskId: string;
   libraryId: string;
   mode: ScanMode;
@@ -21,14 +59,6 @@ export interface ScanState {
   cancelRequested: boolean;
   startedAt: string;
   completedAt: string | null;
-  filesTotal: number;
-  filesProcessed: number;
-  seriesFound: number;
-  booksFound: number;
-  booksAdded: number;
-  booksUpdated: number;
-  booksDeleted: number;
-  errors: number;
   /** Books sent to the book-work queue (issue 11); absent in states stored before it existed. */
   booksQueued?: number;
   /** Listed objects the scan does not read, by extension and reason (absent in states saved before it existed). */

@@ -19,9 +19,14 @@ import type { Defer } from '../lib/deferred-work';
 import { AppError, notFound } from '../lib/errors';
 import type { BookFormat } from '../media/container';
 import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range';
-import { attachmentDisposition } from '../pages/content-disposition';
 import { type EdgePageCache, fileRangeCacheKey, MAX_EDGE_CACHED_PAGE_BYTES } from '../pages/edge-page-cache';
-import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
+import {
+  downloadHeaders,
+  ifNoneMatchHits,
+  type MediaResponse,
+  notModified,
+  rangeNotSatisfiable,
+} from '../pages/media-response';
 import { pageTable, type PageTableStore } from '../pages/page-table-cache';
 import type { BookMediaRepository, MediaBook } from '../repositories/book-media.repository';
 import type { Viewer } from '../repositories/visibility';
@@ -217,31 +222,14 @@ export class BookFileService {
     /** Whether the bytes came from the data center's cache, for the ranges it keeps. */
     edgeCache?: 'hit' | 'miss',
   ): MediaResponse {
-    const headers: Record<string, string> = {
-      ETag: version.httpEtag,
-      'Last-Modified': version.uploaded.toUTCString(),
-      'Cache-Control': REVALIDATE_CACHE_CONTROL,
-      'Accept-Ranges': 'bytes',
-      'Content-Type': book.mediaType,
-      'Content-Disposition': attachmentDisposition(book.fileName),
-    };
+    const headers = downloadHeaders({
+      etag: version.httpEtag,
+      modified: version.uploaded,
+      mediaType: book.mediaType,
+      fileName: book.fileName,
+    });
     if (answer.kind === 'notModified') return notModified(headers);
-    if (answer.kind === 'unsatisfiable') {
-      return {
-        status: 416,
-        headers: {
-          'Content-Type': 'application/json',
-          'Accept-Ranges': 'bytes',
-          'Content-Range': `bytes */${version.size}`,
-        },
-        // The envelope's kind list has no 416: BadRequest is the kind of every other refused request.
-        body: JSON.stringify({
-          error: 'BadRequest',
-          message: `The requested range is outside the file (${version.size} bytes)`,
-          details: null,
-        }),
-      };
-    }
+    if (answer.kind === 'unsatisfiable') return rangeNotSatisfiable(version.size);
     const { span } = answer;
     const sized: Record<string, string> = { ...headers, 'Content-Length': String(span ? span.length : version.size) };
     if (span) sized['Content-Range'] = contentRange(span.offset, span.length, version.size);

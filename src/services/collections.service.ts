@@ -121,7 +121,7 @@ export class CollectionsService extends MemberListService<Collection> {
     }
     const keys = collection.ordered ? COLLECTION_ORDER : seriesSortKeys('name', 'asc', viewer);
     const window = { keys, limit: page.pageSize, offset: page.offset };
-    return this.deps.series.listInCollectionAs(viewer, collection.id, window, enrich);
+    return this.deps.series.listMembersAs(viewer, collection.id, window, enrich);
   }
 
   /** A smart collection of books: its rule's book list for the viewer. */

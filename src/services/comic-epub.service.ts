@@ -17,8 +17,13 @@ import { type EpubBookInfo, MIMETYPE } from '../media/comic-epub/package-files';
 import { comicEpubStream } from '../media/comic-epub/stream';
 import { isBookAnalysisError } from '../media/errors';
 import { contentRange, ifRangeAllows, parseByteRange } from '../pages/byte-range';
-import { attachmentDisposition } from '../pages/content-disposition';
-import { ifNoneMatchHits, type MediaResponse, notModified, REVALIDATE_CACHE_CONTROL } from '../pages/media-response';
+import {
+  downloadHeaders,
+  ifNoneMatchHits,
+  type MediaResponse,
+  notModified,
+  rangeNotSatisfiable,
+} from '../pages/media-response';
 import { storedBookReader } from '../storage/page-source';
 import type { FileRequest } from './book-file.service';
 
@@ -98,33 +103,17 @@ export class ComicEpubService {
     const fitted = drawing ? `-${drawing.fit.width}x${drawing.fit.height}` : '';
     const etag = `"${file.etag}-${info.modified.getTime().toString(36)}-${LAYOUT_VERSION}${fitted}"`;
     const modified = new Date(Math.max(Date.parse(file.modifiedAt), info.modified.getTime()));
-    const headers: Record<string, string> = {
-      ETag: etag,
-      'Last-Modified': modified.toUTCString(),
-      'Cache-Control': REVALIDATE_CACHE_CONTROL,
-      'Accept-Ranges': 'bytes',
-      'Content-Type': MIMETYPE,
-      'Content-Disposition': attachmentDisposition(`${file.fileName.replace(/\.[^.]*$/, '')}.epub`),
-    };
+    const headers = downloadHeaders({
+      etag,
+      modified,
+      mediaType: MIMETYPE,
+      fileName: `${file.fileName.replace(/\.[^.]*$/, '')}.epub`,
+    });
     if (ifNoneMatchHits(request.ifNoneMatch, etag)) return notModified(headers);
     const range = ifRangeAllows(request.ifRange, etag, modified)
       ? parseByteRange(request.range, layout.size)
       : ({ kind: 'whole' } as const);
-    if (range.kind === 'unsatisfiable') {
-      return {
-        status: 416,
-        headers: {
-          'Content-Type': 'application/json',
-          'Accept-Ranges': 'bytes',
-          'Content-Range': `bytes */${layout.size}`,
-        },
-        body: JSON.stringify({
-          error: 'BadRequest',
-          message: `The requested range is outside the file (${layout.size} bytes)`,
-          details: null,
-        }),
-      };
-    }
+    if (range.kind === 'unsatisfiable') return rangeNotSatisfiable(layout.size);
     const span =
       range.kind === 'partial' ? { offset: range.offset, length: range.length } : { offset: 0, length: layout.size };
     const sized: Record<string, string> = { ...headers, 'Content-Length': String(span.length) };

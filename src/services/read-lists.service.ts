@@ -63,7 +63,7 @@ export class ReadListsService extends MemberListService<ReadList> {
   ): Promise<{ rows: Array<Omit<Row, 'pageTotal'>>; total: number }> {
     const list = await this.record(viewer, id);
     const keys = list.ordered ? READ_LIST_ORDER : RELEASE_ORDER;
-    return this.deps.books.listInReadListAs(viewer, id, { keys, limit: page.pageSize, offset: page.offset }, enrich);
+    return this.deps.books.listMembersAs(viewer, id, { keys, limit: page.pageSize, offset: page.offset }, enrich);
   }
 
   /** The book after (`step` 1) or before (-1) `bookId` in the list, as the viewer sees it; 404 at either end. */

@@ -8,7 +8,13 @@ import { newId, nowIso } from '../lib/ids';
 import type { LibrariesRepository, LibraryRecord } from '../repositories/libraries.repository';
 import { assertSeesAllContent, type Viewer } from '../repositories/visibility';
 import type { TasksRepository } from '../repositories/tasks.repository';
-import type { LibraryScanRpc, ScanMode, ScanState } from '../scanning/scan-store';
+import {
+  type LibraryScanRpc,
+  NO_SCAN_COUNTS,
+  type ScanMode,
+  type ScanState,
+  scanCountsOf,
+} from '../scanning/scan-store';
 import { skippedFilesOf } from '../scanning/skipped-files';
 import type { ScanStatusDto } from '../schemas/scan.schema';
 
@@ -114,14 +120,7 @@ function toDto(libraryId: string, state: ScanState | null): ScanStatusDto {
       cancelRequested: false,
       mode: null,
       phase: null,
-      filesTotal: 0,
-      filesProcessed: 0,
-      seriesFound: 0,
-      booksFound: 0,
-      booksAdded: 0,
-      booksUpdated: 0,
-      booksDeleted: 0,
-      errors: 0,
+      ...NO_SCAN_COUNTS,
       filesSkipped: 0,
       skipped: [],
       startedAt: null,
@@ -136,14 +135,7 @@ function toDto(libraryId: string, state: ScanState | null): ScanStatusDto {
     cancelRequested: state.cancelRequested,
     mode: state.mode,
     phase: state.phase,
-    filesTotal: state.filesTotal,
-    filesProcessed: state.filesProcessed,
-    seriesFound: state.seriesFound,
-    booksFound: state.booksFound,
-    booksAdded: state.booksAdded,
-    booksUpdated: state.booksUpdated,
-    booksDeleted: state.booksDeleted,
-    errors: state.errors,
+    ...scanCountsOf(state),
     ...skippedFilesOf(state),
     startedAt: state.startedAt,
     completedAt: state.completedAt,

@@ -68,6 +68,24 @@ async function storedHash(username: string): Promise<string> {
   return row?.h ?? '';
 }
 
+/**
+ * An import sent through a worker whose database fails, with `error`, the batch holding a statement `failing`
+ * matches; answered once the request's background work has settled.
+ */
+async function importFailing(path: string, json: unknown, failing: RegExp, error: string) {
+  const worker = faultyWorker({
+    d1: ({ sql }) => (sql.some((statement) => failing.test(statement)) ? new Error(error) : undefined),
+  });
+  const res = await worker.fetch(path, {
+    method: 'POST',
+    auth: await worker.signIn(ADMIN),
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(json),
+  });
+  await worker.settle();
+  return res;
+}
+
 /** A library with books at known paths under its prefix, as a scan would have stored them. */
 async function shelf() {
   const library = await seedLibrary({ name: 'Comics' });
@@ -197,6 +215,38 @@ describe('admin import API: users and credentials', () => {
     expectError(res, 400, 'BadRequest');
     expect(res.body.details).toEqual([{ path: 'users.1.libraryIds.0', message: `no library ${unknown}` }]);
     expect((await api('/users', { auth })).body.data).toHaveLength(1);
+  });
+
+  it('a label an admin made here before is the one the imported users are granted, whatever letters it has', async () => {
+    const { auth } = await setupAdmin();
+    // SQLite folds only ASCII letters (`lower()`, `COLLATE NOCASE`): a label with a capital Ä is one the lookup
+    // must find by the unique index's own rule, or the import makes it again and the name is taken.
+    const made = await api('/admin/sharing-tags', { auth, method: 'POST', json: { name: 'Ärzte' } });
+    expect(made.status, made.text).toBe(201);
+    const [kid] = await importUsers(auth, [peerUser('kid', { labelsExclude: ['Ärzte'], labelsAllow: ['ÄRZTE'] })]);
+    expect(kid?.outcome).toBe('created');
+    const granted = (await api(`/users/${kid?.id}`, { auth })).body.sharingTags;
+    expect(granted).toEqual([{ sharingTagId: made.body.id, name: 'Ärzte', accessMode: 'deny' }]);
+    expect((await api('/admin/sharing-tags', { auth })).body.data.map((t: { name: string }) => t.name)).toEqual([
+      'Ärzte',
+    ]);
+  });
+
+  it('a label made by someone else between the import’s read and its write is a 409, and nothing is written', async () => {
+    const { auth } = await setupAdmin();
+    // The batch's insert of the label skips the name made meanwhile, and its grant names the id it meant to make:
+    // the database refuses the grant's foreign key (what D1 answers then, injected: the moment cannot be timed).
+    const res = await importFailing(
+      '/admin/import/users',
+      { source: SOURCE, mergeExisting: false, users: [peerUser('kid', { labelsExclude: ['Gore'] })] },
+      /insert into "sharing_labels"/i,
+      'D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT',
+    );
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { error: string; message: string; details: unknown };
+    expect(body).toEqual({ error: 'Conflict', message: expect.stringContaining('Send it again'), details: null });
+    expect((await api('/users', { auth })).body.data).toHaveLength(1);
+    expect((await importUsers(auth, [peerUser('kid', { labelsExclude: ['Gore'] })]))[0]?.outcome).toBe('created');
   });
 
   it('a Komga bcrypt password signs in, by login and by Basic on /komga, and is then re-hashed', async () => {
@@ -509,25 +559,39 @@ describe('admin import API: lists and metadata', () => {
     expect((await api(`/series/${s.saga.id}/metadata`, { auth })).body.title).toBe('Saga');
   });
 
+  it('a sharing label an admin made here before is the one put on the series, whatever letters it has', async () => {
+    const { auth } = await setupAdmin();
+    const s = await shelf();
+    const made = await api('/admin/sharing-tags', { auth, method: 'POST', json: { name: 'Ärzte' } });
+    expect(made.status, made.text).toBe(201);
+    const res = await api('/admin/import/metadata', {
+      auth,
+      json: {
+        source: SOURCE,
+        series: [{ foreignId: 's1', seriesId: s.saga.id, locked: {}, sharingLabels: ['Ärzte'] }],
+        books: [],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['created']);
+    expect((await api(`/series/${s.saga.id}/sharing-tags`, { auth })).body.map((t: { id: string }) => t.id)).toEqual([
+      made.body.id,
+    ]);
+    expect((await api('/admin/sharing-tags', { auth })).body.data).toHaveLength(1);
+  });
+
   it('sharing labels, the rating and the fields are one write: refused, none of them lands', async () => {
     const { auth } = await setupAdmin();
     const s = await shelf();
     const json = grownUpsSeriesMetadata(s.saga.id, { summary: 'Edited on Komga', ageRating: 16 });
     // The database drops its connection as the import's write arrives (D1's documented transient error).
-    const worker = faultyWorker({
-      d1: ({ sql }) =>
-        sql.some((statement) => /insert into "import_origins"/i.test(statement))
-          ? new Error('D1_ERROR: Network connection lost.')
-          : undefined,
-    });
-    const refused = await worker.fetch('/admin/import/metadata', {
-      method: 'POST',
-      auth: await worker.signIn(ADMIN),
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(json),
-    });
+    const refused = await importFailing(
+      '/admin/import/metadata',
+      json,
+      /insert into "import_origins"/i,
+      'D1_ERROR: Network connection lost.',
+    );
     expect(refused.status).toBe(503);
-    await worker.settle();
     // No label was made or put on the series, no rating locked: the next run starts from nothing done.
     expect((await api('/admin/sharing-tags', { auth })).body.data).toEqual([]);
     expect((await api(`/series/${s.saga.id}/sharing-tags`, { auth })).body).toEqual([]);

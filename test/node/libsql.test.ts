@@ -11,7 +11,16 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { type Database, schema } from '../../src/db/client';
-import { books, libraries, readingSessions, readingStatistics, series } from '../../src/db/schema';
+import {
+  authenticationActivity,
+  books,
+  koboDeviceBooks,
+  koboDeviceShelves,
+  libraries,
+  readingSessions,
+  readingStatistics,
+  series,
+} from '../../src/db/schema';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 const workDir = mkdtempSync(path.join(tmpdir(), 'longbox-libsql-'));
@@ -137,6 +146,35 @@ describe('libSQL file database in Node (issue 2 point 3)', () => {
   });
 });
 
+/**
+ * How many rows of each table name the user (a `user_id` or `owner_user_id` column, or `users` itself) or their
+ * API key (an `api_key_id` column, or `api_keys` itself); tables with none are left out. Read from the database's
+ * own schema, so a table added later is checked too.
+ */
+async function rowsOf(db: Client, userId: string, keyId: string): Promise<Record<string, number>> {
+  const tables = await db.execute(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'",
+  );
+  const found: Record<string, number> = {};
+  for (const { name } of tables.rows as unknown as Array<{ name: string }>) {
+    const columns = (await db.execute(`PRAGMA table_info("${name}")`)).rows.map((c) => String(c.name));
+    const named = [
+      ...columns.filter((c) => c === 'user_id' || c === 'owner_user_id').map((c) => ({ c, id: userId })),
+      ...columns.filter((c) => c === 'api_key_id').map((c) => ({ c, id: keyId })),
+      ...(name === 'users' ? [{ c: 'id', id: userId }] : name === 'api_keys' ? [{ c: 'id', id: keyId }] : []),
+    ];
+    if (named.length === 0) continue;
+    const where = named.map(({ c }) => `"${c}" = ?`).join(' OR ');
+    const result = await db.execute({
+      sql: `SELECT count(*) AS n FROM "${name}" WHERE ${where}`,
+      args: named.map(({ id }) => id),
+    });
+    const n = Number(result.rows[0]?.n);
+    if (n > 0) found[name] = n;
+  }
+  return found;
+}
+
 describe('libSQL without foreign keys (issue 35: a deleted user leaves no reading statistics)', () => {
   let plain: Client;
   let plainApp: App;
@@ -161,7 +199,7 @@ describe('libSQL without foreign keys (issue 35: a deleted user leaves no readin
 
   afterAll(() => plain?.close());
 
-  it("deleting a user deletes their sittings, receipts, device names and a Kobo's totals", async () => {
+  it("deleting a user deletes their sittings, receipts, device names, a Kobo's totals and every row of theirs", async () => {
     // Nothing cascades here: every row below is gone only because the deletion names its table.
     expect((await plain.execute('PRAGMA foreign_keys')).rows[0]?.foreign_keys).toBe(0);
     const admin = { username: 'admin', email: 'admin@example.com', password: 'admin-password-1' };
@@ -245,6 +283,27 @@ describe('libSQL without foreign keys (issue 35: a deleted user leaves no readin
       spentReadingMinutes: 10,
       updatedAt: now,
     });
+    // A key of the reader's, narrowed to the library, that a Kobo has synced a book and a shelf with; and a sign-in
+    // listed in the authentication activity.
+    const key = await on('/api-keys', { token: readerToken, json: { name: 'Kobo', library_ids: [libraryId] } });
+    expect(key.status, key.text).toBe(201);
+    const keyId = key.body.id as string;
+    await db
+      .insert(koboDeviceBooks)
+      .values({ apiKeyId: keyId, bookId, state: 'sent', fingerprint: 'f', generation: 1 });
+    await db
+      .insert(koboDeviceShelves)
+      .values({ apiKeyId: keyId, listId: crypto.randomUUID(), state: 'sent', fingerprint: 'f', generation: 1 });
+    await db.insert(authenticationActivity).values({
+      id: crypto.randomUUID(),
+      userId: readerId,
+      email: reader.email,
+      apiKeyId: keyId,
+      apiKeyName: 'Kobo',
+      success: true,
+      source: 'ApiKey',
+      dateTime: now,
+    });
     const tables = ['reading_sessions', 'reading_session_receipts', 'reading_device_names', 'reading_statistics'];
     const left = async () => {
       const counts: Record<string, unknown> = {};
@@ -258,12 +317,23 @@ describe('libSQL without foreign keys (issue 35: a deleted user leaves no readin
       return counts;
     };
     expect(await left()).toEqual(Object.fromEntries(tables.map((t) => [t, 1])));
+    expect(await rowsOf(plain, readerId, keyId)).toMatchObject({
+      api_keys: 1,
+      api_key_libraries: 1,
+      authentication_activity: expect.any(Number),
+      kobo_device_books: 1,
+      kobo_device_shelves: 1,
+      sessions: expect.any(Number),
+      users: 1,
+    });
     expect((await on('/admin/reading-stats', { token })).body.users).toMatchObject([{ userId: readerId, sessions: 1 }]);
 
     const deleted = await on(`/users/${readerId}`, { method: 'DELETE', token });
     expect(deleted.status, deleted.text).toBe(204);
     expect(published).toContainEqual(expect.objectContaining({ type: 'session_expired', user_id: readerId }));
     expect(await left()).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    // Every table's rows that name the reader or their key, whatever the table: none is left.
+    expect(await rowsOf(plain, readerId, keyId)).toEqual({});
     expect(await db.select().from(readingSessions)).toEqual([]);
     const server = await on('/admin/reading-stats', { token });
     expect(server.status, server.text).toBe(200);

@@ -15,7 +15,7 @@ import type { BookCandidate, BookMatch, ImportMetadataBody, ImportOutcome } from
 import type { CoversService } from '../covers.service';
 import type { MetadataService } from '../metadata.service';
 import type { SharingTagsService } from '../sharing-tags.service';
-import { assertDistinct, created, skipped, unchanged } from './outcomes';
+import { assertDistinct, created, skipped, unchanged, runBatch } from './outcomes';
 
 export interface PeerCatalogDeps {
   imports: ImportsRepository;
@@ -120,7 +120,7 @@ export class PeerCatalogService {
       now,
     );
     await checked();
-    await imports.run([
+    await runBatch(imports, [
       ...sharing,
       ...edits.statements,
       ...imports.remember(

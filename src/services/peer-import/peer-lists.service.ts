@@ -11,7 +11,7 @@ import type { CollectionsRepository } from '../../repositories/collections.repos
 import type { ImportsRepository } from '../../repositories/imports.repository';
 import type { ReadListsRepository } from '../../repositories/read-lists.repository';
 import type { ImportList, ImportOutcome } from '../../schemas/import.schema';
-import { assertDistinct, created, skipped, unchanged } from './outcomes';
+import { assertDistinct, created, skipped, unchanged, runBatch } from './outcomes';
 
 export interface PeerListsDeps {
   imports: ImportsRepository;
@@ -109,7 +109,7 @@ export class PeerListsService {
       );
     }
     await checked();
-    await imports.run([
+    await runBatch(imports, [
       ...statements,
       ...imports.remember(source, 'collection', remembered.collection, now),
       ...imports.remember(source, 'read_list', remembered.read_list, now),

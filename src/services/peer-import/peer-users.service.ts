@@ -22,7 +22,7 @@ import type { UsersRepository } from '../../repositories/users.repository';
 import type { Viewer } from '../../repositories/visibility';
 import type { ImportApiKeysBody, ImportOutcome, ImportUser, ImportUsersBody } from '../../schemas/import.schema';
 import type { Statement } from '../../repositories/catalog-writer.repository';
-import { assertDistinct, created, instant, merged, skipped, unchanged } from './outcomes';
+import { assertDistinct, created, instant, merged, skipped, unchanged, runBatch } from './outcomes';
 
 export interface PeerUsersDeps {
   imports: ImportsRepository;
@@ -123,7 +123,7 @@ export class PeerUsersService {
       ),
     );
     await checked();
-    await imports.run([
+    await runBatch(imports, [
       ...labelStatements,
       ...statements,
       ...imports.remember(
@@ -192,7 +192,7 @@ export class PeerUsersService {
       results.push(created(key.foreignId, id));
     }
     await checked();
-    await imports.run([...statements, ...imports.remember(body.source, 'api_key', fresh, now)]);
+    await runBatch(imports, [...statements, ...imports.remember(body.source, 'api_key', fresh, now)]);
     return results;
   }
 }
