@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { Library, Page, Task, TaskProgressEvent } from '../api/types';
 import { AsyncAdminTable } from '../components/admin-table';
-import { ErrorMessage, useAsync } from '../components/async';
+import { type AsyncState, ErrorMessage, useAsync } from '../components/async';
 import { ProgressBar } from '../components/cards';
 import { hasMessage, t } from '../i18n';
 import { formatDateTime } from '../i18n/format';
@@ -26,6 +26,9 @@ import { subscribe } from '../state/live';
 export function TasksSection() {
   const tasks = useAsync((signal) => get<Page<Task>>('/tasks', { query: { pageSize: 100 }, signal }), []);
   const libraries = useAsync((signal) => get<Library[]>('/libraries', { signal }), []);
+  // The rows wait for the libraries' names (both asked at once): a row never reads "Scanning a library" first and
+  // "Scanning Comics" a moment later. Without the names (their request failed) a row names no library.
+  const named: AsyncState<Page<Task>> = libraries.loading && !libraries.data ? { ...tasks, data: undefined } : tasks;
   const [live, setLive] = useState<Record<string, TaskProgressEvent>>({});
   const [error, setError] = useState<unknown>(null);
 
@@ -45,7 +48,7 @@ export function TasksSection() {
     <div class="stack">
       <ErrorMessage error={error} />
       <AsyncAdminTable
-        state={tasks}
+        state={named}
         items={(page) => page.data}
         columns={[t('admin.taskType'), t('admin.taskStatus'), t('admin.taskProgress'), t('admin.taskCreated')]}
       >
