@@ -147,15 +147,18 @@ async function startWranglerDevOnce({
   let output = '';
   /** Error log lines, kept apart from the output's tail (the first ones of a long run would be gone from it). */
   const errors = [];
-  let partial = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-20_000);
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (line.includes('"level":"error"') && errors.length < 200) errors.push(line);
+  /** What each stream gives: its lines are split per stream, as chunks of the two interleave. */
+  const keeper = () => {
+    let partial = '';
+    return (chunk) => {
+      output = (output + chunk).slice(-20_000);
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.includes('"level":"error"') && errors.length < 200) errors.push(line);
+    };
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout.on('data', keeper());
+  child.stderr.on('data', keeper());
   let exited = false;
   running.add(child.pid);
   child.on('exit', () => {

@@ -96,7 +96,7 @@ export class SharingLabelsRepository {
    * `ensureNamed` for a caller's own batch, after `idsNamed` read `known`: the ids of every label of `names`,
    * those `known` lacks new, and the statement creating them. Should a label of the same name be made in
    * between, the insert skips it and the batch fails on the grant naming the new id: nothing is written
-   * (`ImportsRepository.run` answers that with a 409).
+   * (the peer import's `runBatch`, services/peer-import/outcomes.ts, answers that with a 409).
    */
   creation(
     names: readonly string[],
