@@ -117,18 +117,26 @@ async function upload(library: string, book: HouseholdBook) {
 }
 
 async function scanned(library: string) {
-  await call('POST', `/api/v1/libraries/${library}/scan`, admin());
+  const started = await call('POST', `/api/v1/libraries/${library}/scan`, admin());
+  let status: { status: string } | undefined;
+  let list: { data: Array<{ id: string; path: string; readerHash: string | null }> } | undefined;
   for (let i = 0; i < 600; i++) {
-    const status = (await call('GET', `/api/v1/libraries/${library}/scan-status`, admin())).body;
-    const list = (await call('GET', `/api/v1/books?library_id=${library}&pageSize=100`, admin())).body;
-    const done = status.status !== 'running' && status.status !== 'pending';
+    status = (await call('GET', `/api/v1/libraries/${library}/scan-status`, admin())).body;
+    list = (await call('GET', `/api/v1/books?library_id=${library}&pageSize=100`, admin())).body;
+    const done = status?.status !== 'running' && status?.status !== 'pending';
     // KOReader's hash comes from the book-work queue after the scan: matching needs it.
-    if (done && list.data.length > 0 && list.data.every((b: { readerHash: string | null }) => b.readerHash)) {
-      return list.data as Array<{ id: string; path: string }>;
-    }
+    if (done && list && list.data.length > 0 && list.data.every((b) => b.readerHash)) return list.data;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`library ${library} was not scanned and hashed in time:\n${server?.output().slice(-3000)}`);
+  // What was still missing, and every warning or error either worker logged (the polls fill the output's tail).
+  const unhashed = list?.data.filter((b) => !b.readerHash) ?? [];
+  const logged = (server?.output() ?? '').split('\n').filter((line) => /"level":"(warn|error)"|\[ERROR\]/.test(line));
+  throw new Error(
+    `library ${library} was not scanned and hashed in time: scan started ${started.status}, ` +
+      `its status ${JSON.stringify(status)}, ` +
+      `${list?.data.length ?? 0} books, without a hash: ${JSON.stringify(unhashed)}\n` +
+      `warnings and errors logged:\n${logged.join('\n').slice(-6000)}`,
+  );
 }
 
 beforeAll(async () => {
