@@ -1,10 +1,12 @@
 /**
- * A request run once more through the app, as a caller its guard is told rather than checks
- * (docs/ARCHITECTURE.md, "The credential check beside the request"): the principal this isolate found
- * when it last checked the credential, while the check runs beside (middleware/caller.ts); or the verified
- * principal, when a write made as the remembered one must be made again. The copy shares the outer request's
- * service graph, logger and id, but has a Hono context of its own, so nothing it sets reaches the outer
- * answer unless the guard chooses its response.
+ * A request run once more through the app, for a guard that already ran its handler as the principal this
+ * isolate remembered, beside the credential check (docs/ARCHITECTURE.md, "The credential check beside the
+ * request"; middleware/caller.ts), and found that the check disagrees: it refused the credential, found other
+ * facts, or a guarded write found the credential changed. The speculative answer is then dropped, and this run,
+ * with a Hono context of its own (nothing the speculative handler set on the outer context reaches it), makes
+ * the answer: as the verified principal, or with the check's refusal (which a guard may still get past, as
+ * Komga's does with its remember-me cookie). It is told its caller rather than checking again, and shares the
+ * outer request's service graph, logger and id.
  *
  * The mark is a WeakMap entry on the execution context the guard hands the nested run (a view of the
  * request's own): nothing a client sends can produce it, and it survives middleware that replaces the
@@ -27,18 +29,10 @@ interface Shared {
 }
 
 export interface NestedRun {
-  /** Who the run answers as: admitted by its guard without a check (the permission is still checked). */
-  principal: Principal;
+  /** What the credential check found: the caller the run answers as (the route's permission is still checked), or its refusal. */
+  verdict: { principal: Principal } | { refusal: unknown };
   /** The outer request's variables, reused as they are. */
   shared: Shared;
-  /** Set by the run's guard when a guarded write found that the credential no longer grants what it assumed. */
-  staleCredential: boolean;
-  /**
-   * Settles when the credential check does: fulfilled when it found the caller the run answers as, rejected
-   * otherwise. A write a read route cannot do without (a cookie's session row) waits for it (caller.ts
-   * `whenChecked`).
-   */
-  checked: Promise<void>;
 }
 
 const runs = new WeakMap<object, NestedRun>();

@@ -3,13 +3,13 @@
  * request — and, when the isolate remembers the credential, with the handler started before that check
  * returns (docs/ARCHITECTURE.md, "The credential check beside the request"; DECISIONS.md §Far readers).
  *
- * The handler then runs in a nested run of the request (http/speculation.ts) as the remembered principal,
- * its work for after the answer held (lib/deferred-work.ts), while the check runs. When both are done:
- * - the check refused the credential: its error (the 401) is the answer; the speculative answer's body is
- *   cancelled unread and its held work dropped;
- * - the check found another caller (other facts: `callerFacts`), or a guarded write found the credential
- *   changed: the speculative answer is dropped and the handler runs again here, as the checked caller;
- * - otherwise the speculative answer is the answer and its held work starts.
+ * The handler then runs in place as the remembered principal, its work for after the answer held
+ * (lib/deferred-work.ts), while the check runs; its answer stays in the context until both are done:
+ * - the check found the caller it ran as: its answer is the answer and its held work starts;
+ * - the check refused the credential, found another caller (other facts: `callerFacts`), or a guarded write
+ *   found the credential changed: the speculative answer's body is cancelled unread, its held work dropped,
+ *   and the request runs once more (http/speculation.ts) in a context of its own, with the refusal or as the
+ *   checked caller; that run's answer replaces the speculative one whole, so none of its headers survive.
  * Without a remembered principal (or where the route may not run before the check) the check comes first.
  */
 import type { Context, Next } from 'hono';
@@ -47,14 +47,17 @@ function mayStartBeforeCheck(method: string, speculation: Speculation): boolean 
   return READS.has(method) || speculation !== 'reads';
 }
 
+/** The credential checks the speculative handlers running in these contexts wait for (`whenChecked`). */
+const speculating = new WeakMap<object, Promise<void>>();
+
 /**
  * Resolves once the request's caller is checked: at once outside a speculative run (its guard awaited the
- * check), else when the check found the caller the run answers as (rejects otherwise). The one write a read
- * may need before answering (Komga's cookie session) waits for it, and so does every write of a
- * `checked-writes` route, so nothing is written for a refused or changed caller.
+ * check, or a nested run was told the verdict), else when the check found the caller the run answers as
+ * (rejects otherwise). The one write a read may need before answering (Komga's cookie session) waits for it,
+ * and so does every write of a `checked-writes` route, so nothing is written for a refused or changed caller.
  */
 export function whenChecked(c: Context<AppEnv>): Promise<void> {
-  return nestedRunOf(c)?.checked ?? Promise.resolve();
+  return speculating.get(c) ?? Promise.resolve();
 }
 
 /** Resolves the caller and runs the rest of the request as them; see the module comment. */
@@ -80,11 +83,10 @@ async function runAs(c: Context<AppEnv>, next: Next, rules: CallerRules, princip
   return undefined;
 }
 
-/** The nested run: the principal it was given, admitted as any other (the route's permission still applies). */
+/** The run again: the check's refusal, or its caller admitted as any other (the route's permission still applies). */
 async function runNested(c: Context<AppEnv>, next: Next, rules: CallerRules, nested: NestedRun) {
-  await runAs(c, next, rules, nested.principal);
-  if (c.error instanceof CredentialChangedError) nested.staleCredential = true;
-  return undefined;
+  if ('refusal' in nested.verdict) throw nested.verdict.refusal;
+  return runAs(c, next, rules, nested.verdict.principal);
 }
 
 async function speculate(
@@ -95,10 +97,45 @@ async function speculate(
   remembered: CheckedCaller,
 ): Promise<Response | undefined> {
   const deferred = c.get('deferred');
-  // A body is read once: the nested run gets a copy, and a run here reads Hono's cached one.
+  // A body is read once, into Hono's cache: the handler reads it there, and a run again gets a copy.
   const body = READS.has(c.req.method) ? undefined : await c.req.arrayBuffer();
+  const checked = check.verified.then((verified) => {
+    if (verified.facts !== remembered.facts) throw new CredentialChangedError();
+  });
+  // Awaited only by a handler that needs it; a refusal is this guard's to report.
+  checked.catch(() => undefined);
+  speculating.set(c, checked);
+  let started = false;
+  const startHandler = () => {
+    started = true;
+    return next();
+  };
+  deferred.hold();
+  const [verified, ran] = await Promise.allSettled([
+    check.verified,
+    runAs(c, startHandler, rules, remembered.principal),
+  ]);
+  speculating.delete(c);
+  const staleCredential = started && c.error instanceof CredentialChangedError;
+  if (verified.status === 'fulfilled' && verified.value.facts === remembered.facts && !staleCredential) {
+    if (ran.status === 'rejected') {
+      // The remembered caller was not admitted (a 403), and the check agrees it is this caller.
+      deferred.drop();
+      throw ran.reason;
+    }
+    deferred.release();
+    return undefined;
+  }
+  deferred.drop();
+  if (!started) {
+    // Not admitted as the remembered caller, so nothing ran: the check's verdict decides here.
+    if (verified.status === 'rejected') throw verified.reason;
+    return runAs(c, next, rules, verified.value.principal);
+  }
+  // The speculative answer never leaves: its body is cancelled unread, and a run of its own answers instead.
+  c.res.body?.cancel().catch(() => undefined);
   const run: NestedRun = {
-    principal: remembered.principal,
+    verdict: verified.status === 'fulfilled' ? { principal: verified.value.principal } : { refusal: verified.reason },
     shared: {
       requestId: c.get('requestId'),
       config: c.get('config'),
@@ -107,26 +144,12 @@ async function speculate(
       deferred,
       dispatch: c.get('dispatch'),
     },
-    staleCredential: false,
-    checked: check.verified.then((verified) => {
-      if (verified.facts !== remembered.facts) throw new CredentialChangedError();
-    }),
   };
-  // Awaited only by a run that needs it; a refusal is the outer request's to report.
-  run.checked.catch(() => undefined);
-  deferred.hold();
-  const [verified, answer] = await Promise.allSettled([
-    check.verified,
-    c.get('dispatch')(nestedRequest(c.req.raw, body), run),
-  ]);
-  if (verified.status === 'fulfilled' && answer.status === 'fulfilled' && !run.staleCredential) {
-    if (verified.value.facts === remembered.facts) {
-      deferred.release();
-      return answer.value;
-    }
-  }
-  deferred.drop();
-  if (answer.status === 'fulfilled') answer.value.body?.cancel().catch(() => undefined);
-  if (verified.status === 'rejected') throw verified.reason;
-  return runAs(c, next, rules, verified.value.principal);
+  const answer = await c.get('dispatch')(nestedRequest(c.req.raw, body), run);
+  if (verified.status === 'fulfilled') c.set('principal', verified.value.principal);
+  c.error = undefined;
+  // Cleared first: setting a response over another would copy the speculative one's headers onto it.
+  c.res = undefined;
+  c.res = answer;
+  return undefined;
 }

@@ -647,6 +647,46 @@ describe("Komga's guard beside the check (a password sign-in gets a KOMGA-SESSIO
     expect(catalogReads(statements).length).toBeGreaterThan(0);
     expect(await sessionsOf(reader.id)).toBe(1);
   });
+
+  it('an ended KOMGA-SESSION beside a live remember-me cookie: the list is read again through remember-me', async () => {
+    const { auth: selfAdmin } = await setupAdmin();
+    await seedSeries(await seedLibrary(), { title: 'Tidewater Ledger' });
+    const reader = await createUser(selfAdmin);
+    const { worker, statements, reset } = recordingWorker();
+    const basic: Credentials = { basic: { username: reader.username, password: reader.password } };
+    // Komelia's sign-in: a session cookie and the long-lived remember-me cookie, two sessions.
+    const me = await worker.fetch('/komga/api/v2/users/me?remember-me=true', { auth: basic });
+    expect(me.status).toBe(200);
+    await me.arrayBuffer();
+    const cookies = new Map(
+      me.headers.getSetCookie().map((line) => line.split(';')[0]?.split('=') as [string, string]),
+    );
+    const session = cookies.get('KOMGA-SESSION') as string;
+    const rememberMe = cookies.get('komga-remember-me') as string;
+    expect(session).toMatch(/^ey/);
+    expect(rememberMe).toMatch(/^ey/);
+    const withCookies = async () => {
+      const res = await worker.fetch('/komga/api/v1/series', {
+        headers: { Cookie: `KOMGA-SESSION=${session}; komga-remember-me=${rememberMe}` },
+      });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+    // Remembered by a first call with the cookies (checked before its handler).
+    const first = await withCookies();
+    expect(first.status).toBe(200);
+    // The session cookie's session ends (signed out on another device); the remember-me one lives on.
+    const sid = JSON.parse(atob(session.split('.')[1] as string)).sid as string;
+    expect((await env.DB.prepare('DELETE FROM sessions WHERE id = ?').bind(sid).run()).meta.changes).toBe(1);
+    await reset();
+
+    // The list is read as the remembered session's caller beside the check, which refuses that session: the
+    // answer is made again, and the guard signs in with remember-me as it does without a remembered session.
+    const again = await withCookies();
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('Tidewater Ledger');
+    expect(again.headers.getSetCookie().join('\n')).toContain(`KOMGA-SESSION=${rememberMe}`);
+    expect(catalogReads(statements).length).toBeGreaterThan(1);
+  });
 });
 
 describe('work after the answer', () => {

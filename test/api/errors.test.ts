@@ -120,7 +120,7 @@ describe('body too large → 413 PayloadTooLarge (DECISIONS.md §Errors)', () =>
     expect(await response.json()).toMatchObject({ error: 'PayloadTooLarge', details: null });
   });
 
-  it('also for a search sent by a caller whose check runs beside the request (the nested run passes the limit by)', async () => {
+  it('also for a search sent by a caller whose check runs beside the request', async () => {
     const admin = await setupAdmin();
     const { key } = await createApiKey(admin.auth);
     const auth = { apiKey: key };

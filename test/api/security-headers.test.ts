@@ -139,8 +139,8 @@ describe('security headers on every answer (DECISIONS.md §Security)', () => {
   });
 
   it("sandboxes the API's media: page images, thumbnails, the book file", async () => {
-    // `library()` used these credentials already: each request below starts before its credential check, and its
-    // answer comes from the nested run (http/speculation.ts), which the outer run gives these headers.
+    // `library()` used these credentials already: each request below starts its handler before its credential
+    // check (middleware/caller.ts), and the answer that handler made is given these headers all the same.
     const { auth, comic, epub } = await library();
     for (const path of [
       `/api/v1/books/${comic.id}/pages/1`,
