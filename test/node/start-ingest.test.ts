@@ -44,6 +44,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function start(
   options: { stateDir?: string; untilApiAnswers?: boolean; env?: Record<string, string> } = {},
 ): Promise<void> {
+  // One `npm start` at a time: the first test's second start would otherwise outlive it (the second test starts
+  // its own over it).
+  await stop();
   const [port, jobsPort] = [await freePort(), await freePort()];
   printed = [];
   base = `http://127.0.0.1:${port}`;
@@ -105,8 +108,7 @@ async function stop(): Promise<void> {
     process.kill(-child.pid, 'SIGTERM');
     await Promise.race([exited, sleep(15_000)]);
   }
-  // The whole group, even when `npm start` itself has already exited: a wrangler it started can outlive it (a
-  // clean clone's CI run here left one such pair serving for half an hour, beside the tests after this one).
+  // The whole group, even when `npm start` itself has already exited: a wrangler it started can outlive it.
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
